@@ -1,0 +1,21 @@
+"""Benchmarks that print figures: ``python -m bench engine|render|bot [options]``."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+SUITES = ("engine", "render", "bot")
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in SUITES:
+        print(f"usage: python -m bench {{{'|'.join(SUITES)}}} [options]", file=sys.stderr)
+        return 2
+    suite = importlib.import_module(f"bench.{argv[0]}")
+    result: int = suite.main(argv[1:])
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,230 @@
+"""The game-independent part of the engine: errors, events, moves, randomness and the variant contract.
+
+Every game of the family implements :class:`Variant`; the bot, the renderer and the tools only ever talk to that
+contract (through the functions in ``engine/__init__.py``), so a new game is one new module and a registry entry.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+JSON = Any
+"""A value made of dicts, lists, str, int, float, bool and None only."""
+
+
+# --- errors -----------------------------------------------------------------------------------------------------
+class EngineError(ValueError):
+    """Base of every refusal. ``key`` names a message in the locale catalogue; ``params`` fill it in.
+
+    The English text is only for logs and tracebacks: people are told why in their own language by the bot,
+    which translates ``error.<key>`` with ``params``.
+    """
+
+    def __init__(self, key: str, **params: JSON) -> None:
+        self.key = key
+        self.params = params
+        detail = ", ".join(f"{name}={value!r}" for name, value in params.items())
+        super().__init__(f"{key}({detail})" if detail else key)
+
+
+class BadNotation(EngineError):
+    """A move's text (or its choices) cannot be read at all."""
+
+
+class IllegalMove(EngineError):
+    """A well-formed move that the rules forbid now."""
+
+
+class NotYourTurn(IllegalMove):
+    """The seat is not among :func:`to_act`."""
+
+
+class GameOver(IllegalMove):
+    """Nothing may be played in a finished game."""
+
+
+class BadState(EngineError):
+    """A serialised state is malformed or impossible."""
+
+
+class BadOptions(EngineError):
+    """A new game was asked for with an unknown variant, a wrong player count or unknown options."""
+
+
+# --- events -----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened while a move was applied: what the bot describes and the renderer highlights.
+
+    ``kind`` is a short stable name (``"take"``, ``"wall"``, ``"floor"``, ``"round_scored"``, ...); ``data`` holds
+    JSON values only, so events can be logged and stored as they are.
+    """
+
+    kind: str
+    seat: int | None = None
+    data: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"kind": self.kind, "seat": self.seat, "data": dict(self.data)}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, JSON]) -> Event:
+        return cls(kind=str(raw["kind"]), seat=raw.get("seat"), data=dict(raw.get("data", {})))
+
+
+# --- moves ------------------------------------------------------------------------------------------------------
+class Move(Protocol):
+    """A small immutable value with one compact text form.
+
+    ``str(move)`` is the notation the store logs and buttons carry; the variant's ``parse_move`` reads it back.
+    ``command`` names the family of moves (and the slash command that makes it: ``take``, ``wall``, ``place``...);
+    ``choices()`` lists the move as ordered ``(option, token)`` pairs, the same steps a player goes through in the
+    bot's picker and in the slash command's options. ``Variant.move_from_choices`` is its inverse.
+    """
+
+    @property
+    def command(self) -> str: ...
+
+    def choices(self) -> tuple[tuple[str, str], ...]: ...
+
+
+# --- deterministic randomness -----------------------------------------------------------------------------------
+_MASK64 = (1 << 64) - 1
+T = TypeVar("T")
+
+
+class Rng:
+    """SplitMix64: a tiny, fast generator whose whole state is one integer stored in the game state.
+
+    The engine never touches the module-level ``random`` functions: a game is its seed plus its moves.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _MASK64
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)`` (the 64-bit draw makes the modulo bias negligible)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        return self.next64() % n
+
+    def shuffle(self, items: list[T]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def draw_from_counts(self, counts: list[int]) -> int:
+        """Remove one item at random from a multiset given as counts per kind and return its kind."""
+        total = sum(counts)
+        if total == 0:
+            raise ValueError("draw from an empty multiset")
+        pick = self.below(total)
+        for kind, count in enumerate(counts):
+            if pick < count:
+                counts[kind] -= 1
+                return kind
+            pick -= count
+        raise AssertionError("unreachable: pick exceeded the total")
+
+
+def seed_state(seed: int) -> int:
+    """The generator state a new game starts from (seeds may be any integer, negative or huge)."""
+    return Rng(seed ^ 0x5DEECE66D).next64()
+
+
+# --- the contract every game implements -------------------------------------------------------------------------
+S = TypeVar("S")
+
+
+class Variant(ABC, Generic[S]):
+    """One playable variant (``azul``, ``azul-grey``, ...). Instances are stateless and registered by name.
+
+    States are plain dataclasses owned by the game module; they carry their variant's ``name`` so the generic
+    functions can dispatch on them. ``apply`` never mutates its input.
+    """
+
+    name: str
+    game: str
+    min_players: int = 2
+    max_players: int = 4
+
+    @abstractmethod
+    def new_game(self, players: int, seed: int, options: Mapping[str, JSON] | None = None) -> S: ...
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move: ...
+
+    @abstractmethod
+    def move_from_choices(self, command: str, choices: Mapping[str, str]) -> Move: ...
+
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]: ...
+
+    @abstractmethod
+    def legal_moves(self, state: S, seat: int) -> list[Move]: ...
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, move: Move) -> tuple[S, list[Event]]: ...
+
+    def apply_unchecked(self, state: S, seat: int, move: Move) -> S:
+        """The fast path for search and benchmarks: ``move`` must come from ``legal_moves``."""
+        return self.apply(state, seat, move)[0]
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def scores(self, state: S) -> list[int]: ...
+
+    @abstractmethod
+    def standings(self, state: S) -> list[list[int]]:
+        """Seats grouped by rank, best first; a group of several seats is a shared place (rulebook tie-break)."""
+
+    @abstractmethod
+    def round_number(self, state: S) -> int: ...
+
+    @abstractmethod
+    def heuristic(self, state: S, seat: int) -> float:
+        """How good ``state`` looks for ``seat`` right now (points, minus what is sure to be lost): the greedy
+        agent's yardstick."""
+
+    @abstractmethod
+    def to_json(self, state: S) -> dict[str, JSON]: ...
+
+    @abstractmethod
+    def from_json(self, raw: Mapping[str, JSON]) -> S:
+        """Rebuild a state, rejecting malformed or impossible ones with :class:`BadState`."""
+
+
+def check_players(variant: Variant[Any], players: int) -> None:
+    if not isinstance(players, int) or not variant.min_players <= players <= variant.max_players:
+        raise BadOptions("players_out_of_range", players=players, min=variant.min_players, max=variant.max_players)
+
+
+def check_no_options(options: Mapping[str, JSON] | None) -> None:
+    if options:
+        raise BadOptions("unknown_option", option=sorted(options)[0])
+
+
+def ranked(values: Sequence[tuple[Any, ...]]) -> list[list[int]]:
+    """Group seat indices by descending key; equal keys share a place."""
+    order = sorted(range(len(values)), key=lambda seat: values[seat], reverse=True)
+    groups: list[list[int]] = []
+    for seat in order:
+        if groups and values[groups[-1][0]] == values[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return groups
