@@ -12,6 +12,8 @@ FORBIDDEN = {
     "engine": {"bot", "render", "discord", "PIL", "aiosqlite", "data", "random"},
     "render": {"bot", "discord", "aiosqlite"},
 }
+# The engine's command-line front end prints refusals in words, so it alone may read the locale catalogue.
+ALLOWED = {"engine/__main__.py": {"data"}}
 
 
 def imported_roots(file: Path) -> set[str]:
@@ -27,8 +29,9 @@ def imported_roots(file: Path) -> set[str]:
 @pytest.mark.parametrize("layer", sorted(FORBIDDEN))
 def test_layer_imports(layer: str) -> None:
     offenders = {
-        str(file.relative_to(ROOT)): sorted(imported_roots(file) & FORBIDDEN[layer])
+        name: sorted(imported_roots(file) & FORBIDDEN[layer] - ALLOWED.get(name, set()))
         for file in (ROOT / layer).rglob("*.py")
+        if (name := file.relative_to(ROOT).as_posix())
     }
     offenders = {name: bad for name, bad in offenders.items() if bad}
     assert not offenders, f"{layer}/ imports what it must not: {offenders}"
