@@ -1,0 +1,322 @@
+"""Drawing pieces shared by every game's picture. Reuse these instead of inventing new ones, so all pictures of the
+family look and read alike:
+
+- **Theme**: ``BG`` (the picture's own opaque background, readable in Discord's dark and light themes), ``PANEL``
+  and ``PANEL_EDGE`` for boxes, ``TEXT`` and ``MUTED`` for words, ``ACCENT`` for "this player acts now",
+  ``HIGHLIGHT`` for "changed by the last move", ``GAIN``/``LOSS`` for points won and lost.
+- **Tile colours with colour-blind marks**: ``STYLES`` maps every tile colour id of the family (Azul, Summer
+  Pavilion, Queen's Garden) to a fill and a mark; each game's colours have pairwise different marks, and a colour
+  shared by two games (``blue``, ``yellow``, ``red``) keeps its mark everywhere. ``tile(color, size)`` is a cached
+  RGBA tile with its mark; ``paste(canvas, image, xy)`` puts one down; ``ghost(color, size)`` is the faint version
+  for printed-but-empty spaces. ``draw_mark`` draws any mark (also usable for pattern icons) into a box;
+  ``MARK_SHAPES`` lists them.
+- **Boxes and labels**: ``panel`` (rounded box), ``slot`` (an empty space for a tile), ``badge`` (a pill with
+  text, e.g. points or counts), ``text_at`` (text anchored at a point).
+- **Player to act**: ``to_act_frame`` around the player's panel plus a ``badge`` with ``picture.to_act``.
+- **Last move**: ``highlight`` (a ring around whatever the last move touched) and ``points`` (a "+3"/"−2" badge).
+- **Text** (see ``render.text``): ``font``, ``fit``, ``fit_name`` (long, emoji-laden display names made safe).
+- **Output**: ``to_png`` encodes deterministically (same image, same bytes) and small (palette-quantised).
+
+Static layers (tiles, marks) are cached per size with ``functools.cache``; nothing else is kept between calls.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from render.text import Font, fit, fit_name, font, printable, width
+
+__all__ = [
+    "ACCENT",
+    "BG",
+    "GAIN",
+    "HIGHLIGHT",
+    "LOSS",
+    "MARK_SHAPES",
+    "MUTED",
+    "PANEL",
+    "PANEL_EDGE",
+    "STYLES",
+    "TEXT",
+    "Box",
+    "Font",
+    "TileStyle",
+    "badge",
+    "draw_mark",
+    "fit",
+    "fit_name",
+    "font",
+    "ghost",
+    "highlight",
+    "panel",
+    "paste",
+    "points",
+    "printable",
+    "slot",
+    "text_at",
+    "tile",
+    "to_act_frame",
+    "to_png",
+    "width",
+]
+
+RGB = tuple[int, int, int]
+Box = tuple[int, int, int, int]
+
+# --- theme --------------------------------------------------------------------------------------------------------
+BG: RGB = (27, 32, 43)
+PANEL: RGB = (42, 49, 64)
+PANEL_EDGE: RGB = (66, 76, 97)
+SLOT: RGB = (58, 66, 84)
+SLOT_EDGE: RGB = (84, 95, 118)
+TEXT: RGB = (240, 243, 248)
+MUTED: RGB = (160, 170, 189)
+ACCENT: RGB = (76, 217, 123)
+HIGHLIGHT: RGB = (255, 200, 40)
+GAIN: RGB = (255, 200, 40)
+LOSS: RGB = (255, 110, 100)
+DARK_INK: RGB = (20, 22, 28)
+
+
+# --- tile colours and their colour-blind marks ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class TileStyle:
+    fill: RGB
+    mark: str
+
+    @property
+    def ink(self) -> tuple[int, int, int, int]:
+        """The mark's colour: dark on light tiles, light on dark ones, so it stands out on every fill."""
+        r, g, b = self.fill
+        light = 0.299 * r + 0.587 * g + 0.114 * b > 140
+        return (*DARK_INK, 170) if light else (255, 255, 255, 215)
+
+
+STYLES: dict[str, TileStyle] = {
+    # Azul (2017); "white" is light blue/turquoise in the box.
+    "blue": TileStyle((38, 112, 206), "dot"),
+    "yellow": TileStyle((245, 196, 48), "triangle"),
+    "red": TileStyle((214, 54, 48), "diamond"),
+    "black": TileStyle((30, 30, 36), "cross"),
+    "white": TileStyle((120, 212, 222), "ring"),
+    # Summer Pavilion adds these three to blue, yellow and red.
+    "purple": TileStyle((138, 78, 186), "star"),
+    "green": TileStyle((58, 162, 76), "plus"),
+    "orange": TileStyle((242, 132, 36), "bars"),
+    # Queen's Garden: blue, yellow and these four.
+    "light_green": TileStyle((156, 214, 96), "plus"),
+    "dark_green": TileStyle((28, 108, 62), "square"),
+    "light_purple": TileStyle((196, 156, 228), "star"),
+    "dark_purple": TileStyle((98, 42, 124), "hexagon"),
+    # The starting-player marker (Azul) and other neutral pieces.
+    "marker": TileStyle((246, 244, 236), "one"),
+}
+
+SUPERSAMPLE = 4  # marks are drawn this many times larger, then shrunk: smooth edges, still cached once per size
+
+
+def _polygon(points: list[tuple[float, float]]) -> Callable[[ImageDraw.ImageDraw, Box, object], None]:
+    """A mark drawn as a filled polygon given in unit coordinates (0..1) of its box."""
+
+    def draw(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+        x0, y0, x1, y1 = box
+        d.polygon([(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u, v in points], fill=ink)  # type: ignore[arg-type]
+
+    return draw
+
+
+def _star() -> list[tuple[float, float]]:
+    points = []
+    for i in range(10):
+        radius = 0.5 if i % 2 == 0 else 0.21
+        angle = -math.pi / 2 + i * math.pi / 5
+        points.append((0.5 + radius * math.cos(angle), 0.54 + radius * math.sin(angle)))
+    return points
+
+
+def _hexagon() -> list[tuple[float, float]]:
+    return [(0.5 + 0.5 * math.cos(math.pi / 3 * i), 0.5 + 0.5 * math.sin(math.pi / 3 * i)) for i in range(6)]
+
+
+def _dot(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+    d.ellipse(box, fill=ink)  # type: ignore[arg-type]
+
+
+def _ring(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+    d.ellipse(box, outline=ink, width=max(1, (box[2] - box[0]) // 5))  # type: ignore[arg-type]
+
+
+def _square(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+    inset = (box[2] - box[0]) // 10
+    x0, y0, x1, y1 = box
+    d.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=ink, width=max(1, (x1 - x0) // 5))  # type: ignore[arg-type]
+
+
+def _cross(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+    x0, y0, x1, y1 = box
+    w = max(1, (x1 - x0) // 4)
+    d.line((x0, y0, x1, y1), fill=ink, width=w)  # type: ignore[arg-type]
+    d.line((x0, y1, x1, y0), fill=ink, width=w)  # type: ignore[arg-type]
+
+
+def _plus(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+    x0, y0, x1, y1 = box
+    w = max(1, (x1 - x0) // 4)
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    d.rectangle((cx - w // 2, y0, cx + w // 2, y1), fill=ink)  # type: ignore[arg-type]
+    d.rectangle((x0, cy - w // 2, x1, cy + w // 2), fill=ink)  # type: ignore[arg-type]
+
+
+def _bars(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+    x0, y0, x1, y1 = box
+    h = max(1, (y1 - y0) // 5)
+    for i in range(3):
+        top = y0 + i * 2 * h
+        d.rectangle((x0, top, x1, top + h), fill=ink)  # type: ignore[arg-type]
+
+
+def _one(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+    x0, y0, x1, y1 = box
+    face = font(int((y1 - y0) * 1.15), bold=True)
+    d.text(((x0 + x1) / 2, (y0 + y1) / 2), "1", font=face, fill=ink, anchor="mm")  # type: ignore[arg-type]
+
+
+MARK_SHAPES: dict[str, Callable[[ImageDraw.ImageDraw, Box, object], None]] = {
+    "dot": _dot,
+    "ring": _ring,
+    "square": _square,
+    "triangle": _polygon([(0.5, 0.0), (1.0, 0.92), (0.0, 0.92)]),
+    "diamond": _polygon([(0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5)]),
+    "cross": _cross,
+    "plus": _plus,
+    "bars": _bars,
+    "star": _polygon(_star()),
+    "hexagon": _polygon(_hexagon()),
+    "one": _one,
+}
+
+
+def draw_mark(d: ImageDraw.ImageDraw, box: Box, mark: str, ink: object) -> None:
+    """Draw the named mark (a key of ``MARK_SHAPES``) filling ``box``."""
+    MARK_SHAPES[mark](d, box, ink)
+
+
+@cache
+def tile(color: str, size: int) -> Image.Image:
+    """A ``size``-pixel square RGBA tile of ``color`` (a key of ``STYLES``) with its mark; cached, do not modify."""
+    return _tile(STYLES[color], size * SUPERSAMPLE, faint=False).resize((size, size), Image.Resampling.LANCZOS)
+
+
+@cache
+def ghost(color: str, size: int) -> Image.Image:
+    """The faint print of ``color`` on an empty space (Azul's coloured wall): recognisable, clearly not a tile."""
+    return _tile(STYLES[color], size * SUPERSAMPLE, faint=True).resize((size, size), Image.Resampling.LANCZOS)
+
+
+def _tile(style: TileStyle, size: int, *, faint: bool) -> Image.Image:
+    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    d = ImageDraw.Draw(image)
+    radius = size // 7
+    if faint:
+        fill = _mix(style.fill, SLOT, 0.72)
+        d.rounded_rectangle(
+            (0, 0, size - 1, size - 1), radius, fill=fill, outline=_mix(style.fill, SLOT, 0.45), width=size // 22
+        )
+        ink: tuple[int, ...] = (*_mix(style.fill, SLOT, 0.25), 255)
+    else:
+        edge = (
+            _mix(style.fill, (255, 255, 255), 0.45)
+            if style.fill == STYLES["black"].fill
+            else _mix(style.fill, DARK_INK, 0.35)
+        )
+        d.rounded_rectangle((0, 0, size - 1, size - 1), radius, fill=(*style.fill, 255), outline=edge, width=size // 16)
+        ink = style.ink
+    inset = size * 27 // 100
+    draw_mark(d, (inset, inset, size - 1 - inset, size - 1 - inset), style.mark, ink)
+    return image
+
+
+def _mix(a: RGB, b: RGB, share_of_b: float) -> RGB:
+    return (
+        round(a[0] + (b[0] - a[0]) * share_of_b),
+        round(a[1] + (b[1] - a[1]) * share_of_b),
+        round(a[2] + (b[2] - a[2]) * share_of_b),
+    )
+
+
+def paste(canvas: Image.Image, image: Image.Image, xy: tuple[int, int]) -> None:
+    """Put an RGBA piece (a tile, a ghost) on the canvas, respecting its transparency."""
+    canvas.paste(image, xy, image)
+
+
+# --- boxes, labels and highlights ------------------------------------------------------------------------------------
+def panel(d: ImageDraw.ImageDraw, box: Box, *, fill: RGB = PANEL, outline: RGB = PANEL_EDGE, radius: int = 14) -> None:
+    d.rounded_rectangle(box, radius, fill=fill, outline=outline, width=2)
+
+
+def slot(d: ImageDraw.ImageDraw, xy: tuple[int, int], size: int) -> None:
+    """An empty space where a tile may go."""
+    x, y = xy
+    d.rounded_rectangle((x, y, x + size - 1, y + size - 1), size // 7, fill=SLOT, outline=SLOT_EDGE, width=1)
+
+
+def to_act_frame(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 14) -> None:
+    """The thick green frame around the panel of a player who must act now."""
+    d.rounded_rectangle(box, radius, outline=ACCENT, width=5)
+
+
+def highlight(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 8, width: int = 4) -> None:
+    """The gold ring marking what the last move changed (drawn just outside ``box``)."""
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle((x0 - width, y0 - width, x1 + width, y1 + width), radius, outline=HIGHLIGHT, width=width)
+
+
+def badge(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    text: str,
+    face: Font,
+    *,
+    fill: RGB = HIGHLIGHT,
+    ink: RGB = DARK_INK,
+    anchor: str = "mm",
+) -> Box:
+    """A pill with ``text``; ``anchor`` places it like Pillow's text anchors ("mm" centre, "la" top-left...)."""
+    text_w = width(text, face)
+    size = face.size
+    w, h = text_w + size, int(size * 1.45)
+    x, y = xy
+    x -= {"l": 0, "m": w // 2, "r": w}[anchor[0]]
+    y -= {"a": 0, "t": 0, "m": h // 2, "b": h, "d": h, "s": h}[anchor[1]]
+    box = (x, y, x + w, y + h)
+    d.rounded_rectangle(box, h // 2, fill=fill)
+    d.text((x + w / 2, y + h / 2), text, font=face, fill=ink, anchor="mm")
+    return box
+
+
+def points(d: ImageDraw.ImageDraw, xy: tuple[int, int], value: int, face: Font, *, anchor: str = "mm") -> Box:
+    """A "+3" (gold) or "−2" (red) badge for points won or lost by the last move."""
+    if value < 0:
+        return badge(d, xy, f"−{-value}", face, fill=LOSS, anchor=anchor)
+    return badge(d, xy, f"+{value}", face, fill=GAIN, anchor=anchor)
+
+
+def text_at(
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, face: Font, *, fill: RGB = TEXT, anchor: str = "la"
+) -> None:
+    d.text(xy, text, font=face, fill=fill, anchor=anchor)
+
+
+# --- output ----------------------------------------------------------------------------------------------------------
+def to_png(image: Image.Image, *, colors: int = 192) -> bytes:
+    """PNG bytes of ``image``: palette-quantised (pictures are flat colours) so they stay small; deterministic."""
+    quantised = image.convert("RGB").quantize(colors=colors, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    quantised.save(out, format="PNG", optimize=False, compress_level=6)
+    return out.getvalue()

@@ -1,0 +1,108 @@
+"""Fonts and text for every picture: the bundled DejaVu Sans, loaded lazily, and names made safe to draw.
+
+Discord display names may hold accents, Cyrillic, emoji and control characters. The font covers Latin-extended,
+Greek and Cyrillic; any character it has no glyph for is dropped (never drawn as a tofu box), and a name left
+empty falls back to a caller-given label. Layout is Pillow's basic engine so the pixels do not depend on whether
+libraqm happens to be installed.
+"""
+
+from __future__ import annotations
+
+import struct
+import unicodedata
+from functools import cache
+
+from PIL import ImageFont
+
+from data import path
+
+REGULAR = "DejaVuSans.ttf"
+BOLD = "DejaVuSans-Bold.ttf"
+ELLIPSIS = "…"
+
+Font = ImageFont.FreeTypeFont
+
+
+@cache
+def font(size: int, bold: bool = False) -> Font:
+    """The bundled font at ``size`` pixels, loaded once per (size, weight)."""
+    file = path("fonts", BOLD if bold else REGULAR)
+    return ImageFont.truetype(str(file), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@cache
+def covered(file_name: str = REGULAR) -> frozenset[int]:
+    """Every code point the font has a glyph for, read from its ``cmap`` table (formats 4 and 12)."""
+    blob = path("fonts", file_name).read_bytes()
+    tables = struct.unpack(">H", blob[4:6])[0]
+    cmap = next(
+        struct.unpack(">I", blob[12 + 16 * i + 8 : 12 + 16 * i + 12])[0]
+        for i in range(tables)
+        if blob[12 + 16 * i : 12 + 16 * i + 4] == b"cmap"
+    )
+    points: set[int] = set()
+    for i in range(struct.unpack(">H", blob[cmap + 2 : cmap + 4])[0]):
+        offset = cmap + struct.unpack(">I", blob[cmap + 8 + 8 * i : cmap + 12 + 8 * i])[0]
+        fmt = struct.unpack(">H", blob[offset : offset + 2])[0]
+        if fmt == 4:
+            points |= _format4(blob, offset)
+        elif fmt == 12:
+            points |= _format12(blob, offset)
+    return frozenset(points)
+
+
+def _format4(blob: bytes, offset: int) -> set[int]:
+    segments = struct.unpack(">H", blob[offset + 6 : offset + 8])[0] // 2
+    ends = struct.unpack(f">{segments}H", blob[offset + 14 : offset + 14 + 2 * segments])
+    starts_at = offset + 16 + 2 * segments
+    starts = struct.unpack(f">{segments}H", blob[starts_at : starts_at + 2 * segments])
+    # A segment maps to glyphs unless its glyph would be 0; checking each glyph id costs more than it saves here,
+    # since DejaVu maps every code point of each segment.
+    return {
+        point for start, end in zip(starts, ends, strict=True) for point in range(start, end + 1) if point != 0xFFFF
+    }
+
+
+def _format12(blob: bytes, offset: int) -> set[int]:
+    groups = struct.unpack(">I", blob[offset + 12 : offset + 16])[0]
+    points: set[int] = set()
+    for g in range(groups):
+        start, end, _glyph = struct.unpack(">III", blob[offset + 16 + 12 * g : offset + 28 + 12 * g])
+        points.update(range(start, end + 1))
+    return points
+
+
+def printable(text: str, fallback: str = "") -> str:
+    """``text`` with what the font cannot draw removed: missing glyphs, controls, joiners, variation selectors."""
+    glyphs = covered()
+    kept = "".join(ch for ch in unicodedata.normalize("NFC", text) if ord(ch) in glyphs and _drawable(ch))
+    kept = " ".join(kept.split())
+    return kept or fallback
+
+
+def _drawable(ch: str) -> bool:
+    """Controls and format characters draw nothing useful; variation selectors only make sense after emoji."""
+    return unicodedata.category(ch)[0] != "C" and not 0xFE00 <= ord(ch) <= 0xFE0F and not 0xE0100 <= ord(ch) <= 0xE01EF
+
+
+def width(text: str, face: Font) -> int:
+    return int(face.getlength(text))
+
+
+def fit(text: str, face: Font, max_width: int) -> str:
+    """``text`` cut with an ellipsis so it is at most ``max_width`` pixels wide in ``face``."""
+    if width(text, face) <= max_width:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # the longest prefix that still fits with the ellipsis
+        mid = (low + high + 1) // 2
+        if width(text[:mid].rstrip() + ELLIPSIS, face) <= max_width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + ELLIPSIS if low else ELLIPSIS
+
+
+def fit_name(name: str, face: Font, max_width: int, fallback: str) -> str:
+    """A Discord display name, cleaned and shortened to fit; ``fallback`` (e.g. "Player 2") when nothing is left."""
+    return fit(printable(name, fallback), face, max_width)
