@@ -1,0 +1,392 @@
+"""All SQL of the bot: games, seats, the append-only move log and user preferences, in one SQLite file.
+
+The database runs in WAL mode with foreign keys on; the schema is a list of numbered migrations applied in order and
+tracked by ``PRAGMA user_version``. Writes go through :meth:`Store.transaction`, which serialises them on the one
+connection, so a move is one atomic step: append to ``moves`` and bump ``games.version`` only if it is unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import aiosqlite
+
+OPEN_STATUSES = ("lobby", "active")
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        creator_id INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        seed INTEGER NOT NULL,
+        max_seats INTEGER NOT NULL,
+        seat_order TEXT NOT NULL DEFAULT 'random' CHECK (seat_order IN ('random', 'joined')),
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'over', 'aborted')),
+        version INTEGER NOT NULL DEFAULT 0,
+        state TEXT,
+        result TEXT,
+        lobby_message_id INTEGER,
+        board_message_id INTEGER,
+        created_at TEXT NOT NULL,
+        turn_since TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX one_open_game_per_channel ON games (channel_id) WHERE status IN ('lobby', 'active');
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        joined INTEGER NOT NULL,
+        seat INTEGER,
+        PRIMARY KEY (game_id, user_id),
+        UNIQUE (game_id, seat)
+    );
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        notation TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        interaction_id INTEGER UNIQUE,
+        PRIMARY KEY (game_id, ply)
+    );
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        notify_dm INTEGER NOT NULL DEFAULT 0,
+        dm_closed_told INTEGER NOT NULL DEFAULT 0
+    );
+    """,
+)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    user_id: int
+    name: str
+    joined: int
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    creator_id: int
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    max_seats: int
+    seat_order: str
+    status: str
+    version: int
+    state: dict[str, Any] | None
+    result: dict[str, Any] | None
+    lobby_message_id: int | None
+    board_message_id: int | None
+    created_at: str
+    turn_since: str
+    seats: tuple[Seat, ...]
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The engine seat of ``user_id`` (None when not seated or the game has not started)."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def has_player(self, user_id: int) -> bool:
+        return any(s.user_id == user_id for s in self.seats)
+
+    def by_seat(self) -> list[Seat]:
+        """Seated players in engine seat order (started games only)."""
+        return sorted((s for s in self.seats if s.seat is not None), key=lambda s: s.seat or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class UserPrefs:
+    user_id: int
+    notify_dm: bool
+    dm_closed_told: bool
+
+
+class Conflict(Exception):
+    """A write lost a race (the game moved on) or repeated an interaction that was already applied."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason  # "version" or "duplicate"
+
+
+class Store:
+    """One aiosqlite connection; open with :meth:`open` and close with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str) -> Store:
+        db = await aiosqlite.connect(path, isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA busy_timeout = 5000")
+        store = cls(db)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        current = int(row[0]) if row else 0
+        if current > len(MIGRATIONS):
+            raise RuntimeError(f"database schema {current} is newer than this bot ({len(MIGRATIONS)})")
+        for number in range(current + 1, len(MIGRATIONS) + 1):
+            # executescript commits by itself, so the version bump rides in the same script.
+            await self._db.executescript(f"BEGIN; {MIGRATIONS[number - 1]}; PRAGMA user_version = {number}; COMMIT;")
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def pragma(self, name: str) -> Any:
+        async with self._db.execute(f"PRAGMA {name}") as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction at a time on the shared connection; rolled back on any error."""
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    # --- reads ---------------------------------------------------------------------------------------------------
+    async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        async with self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _game(self, where: str, params: tuple[Any, ...]) -> GameRow | None:
+        rows = await self._fetchall(f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1", params)
+        if not rows:
+            return None
+        row = rows[0]
+        seats = await self._fetchall(
+            "SELECT user_id, name, joined, seat FROM seats WHERE game_id = ? ORDER BY joined", (row["id"],)
+        )
+        return GameRow(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            creator_id=row["creator_id"],
+            variant=row["variant"],
+            options=json.loads(row["options"]),
+            seed=row["seed"],
+            max_seats=row["max_seats"],
+            seat_order=row["seat_order"],
+            status=row["status"],
+            version=row["version"],
+            state=json.loads(row["state"]) if row["state"] else None,
+            result=json.loads(row["result"]) if row["result"] else None,
+            lobby_message_id=row["lobby_message_id"],
+            board_message_id=row["board_message_id"],
+            created_at=row["created_at"],
+            turn_since=row["turn_since"],
+            seats=tuple(Seat(s["user_id"], s["name"], s["joined"], s["seat"]) for s in seats),
+        )
+
+    async def game(self, game_id: int) -> GameRow | None:
+        return await self._game("id = ?", (game_id,))
+
+    async def open_game_in(self, channel_id: int) -> GameRow | None:
+        return await self._game("channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
+
+    async def latest_game_in(self, channel_id: int) -> GameRow | None:
+        return await self._game("channel_id = ?", (channel_id,))
+
+    async def moves(self, game_id: int) -> list[tuple[int, str]]:
+        rows = await self._fetchall("SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        return [(row["seat"], row["notation"]) for row in rows]
+
+    async def move_count_by_interaction(self, interaction_id: int) -> int:
+        rows = await self._fetchall("SELECT COUNT(*) FROM moves WHERE interaction_id = ?", (interaction_id,))
+        return int(rows[0][0])
+
+    async def user(self, user_id: int) -> UserPrefs:
+        rows = await self._fetchall("SELECT * FROM users WHERE user_id = ?", (user_id,))
+        if not rows:
+            return UserPrefs(user_id, notify_dm=False, dm_closed_told=False)
+        return UserPrefs(user_id, bool(rows[0]["notify_dm"]), bool(rows[0]["dm_closed_told"]))
+
+    # --- writes --------------------------------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        creator_id: int,
+        creator_name: str,
+        variant: str,
+        options: dict[str, Any],
+        seed: int,
+        max_seats: int,
+        seat_order: str,
+    ) -> int | None:
+        """A new lobby with its creator seated, or None when the channel already has an open game."""
+        stamp = now_iso()
+        row = (guild_id, channel_id, creator_id, variant, json.dumps(options), seed, max_seats, seat_order, stamp)
+        try:
+            async with self.transaction() as db:
+                cursor = await db.execute(
+                    "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
+                    " seat_order, status, created_at, turn_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
+                    (*row, stamp),
+                )
+                game_id = cursor.lastrowid
+                await db.execute(
+                    "INSERT INTO seats (game_id, user_id, name, joined) VALUES (?, ?, ?, 0)",
+                    (game_id, creator_id, creator_name),
+                )
+        except sqlite3.IntegrityError:
+            return None
+        return game_id
+
+    async def add_seat(self, game_id: int, user_id: int, name: str, max_seats: int) -> bool:
+        """Seat ``user_id`` in a lobby that still has room; False when it is full or no longer a lobby."""
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT g.status, COUNT(s.user_id), COALESCE(MAX(s.joined), -1) FROM games g"
+                " LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ?",
+                (game_id,),
+            ) as cursor:
+                status, seated, last = await cursor.fetchone() or (None, 0, -1)
+            if status != "lobby" or seated >= max_seats:
+                return False
+            await db.execute(
+                "INSERT INTO seats (game_id, user_id, name, joined) VALUES (?, ?, ?, ?)",
+                (game_id, user_id, name, last + 1),
+            )
+            return True
+
+    async def remove_seat(self, game_id: int, user_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+
+    async def rename_seat(self, game_id: int, user_id: int, name: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE seats SET name = ? WHERE game_id = ? AND user_id = ? AND name != ?",
+                (name, game_id, user_id, name),
+            )
+
+    async def start_game(self, game_id: int, seat_of_user: dict[int, int], state: dict[str, Any]) -> bool:
+        """Lobby → active with the seats assigned; False if the game is no longer a lobby."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET status = 'active', state = ?, turn_since = ? WHERE id = ? AND status = 'lobby'",
+                (json.dumps(state), now_iso(), game_id),
+            )
+            if cursor.rowcount != 1:
+                return False
+            for user_id, seat in seat_of_user.items():
+                await db.execute(
+                    "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?", (seat, game_id, user_id)
+                )
+            return True
+
+    async def record_move(
+        self,
+        game_id: int,
+        *,
+        version: int,
+        seat: int,
+        notation: str,
+        state: dict[str, Any],
+        interaction_id: int | None,
+        finished: dict[str, Any] | None,
+    ) -> None:
+        """Append ply ``version`` and save ``state`` as version ``version + 1``, atomically.
+
+        Raises :class:`Conflict` (saving nothing) when the interaction was already applied or the game moved on.
+        """
+        stamp = now_iso()
+        async with self.transaction() as db:
+            if interaction_id is not None:
+                async with db.execute("SELECT 1 FROM moves WHERE interaction_id = ?", (interaction_id,)) as cur:
+                    if await cur.fetchone():
+                        raise Conflict("duplicate")
+            cursor = await db.execute(
+                "UPDATE games SET version = version + 1, state = ?, turn_since = ?, status = ?, result = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (
+                    json.dumps(state),
+                    stamp,
+                    "over" if finished is not None else "active",
+                    json.dumps(finished) if finished is not None else None,
+                    game_id,
+                    version,
+                ),
+            )
+            if cursor.rowcount != 1:
+                raise Conflict("version")
+            try:
+                await db.execute(
+                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, version, seat, notation, stamp, interaction_id),
+                )
+            except sqlite3.IntegrityError:
+                raise Conflict("duplicate") from None
+
+    async def finish(self, game_id: int, status: str, result: dict[str, Any] | None) -> bool:
+        """Close an open game (``over`` or ``aborted``); False if it was already closed."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET status = ?, result = ?, turn_since = ?"
+                " WHERE id = ? AND status IN ('lobby', 'active')",
+                (status, json.dumps(result) if result is not None else None, now_iso(), game_id),
+            )
+            return cursor.rowcount == 1
+
+    async def set_message(self, game_id: int, kind: str, message_id: int) -> None:
+        column = {"lobby": "lobby_message_id", "board": "board_message_id"}[kind]
+        async with self.transaction() as db:
+            await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (message_id, game_id))
+
+    async def set_user(
+        self, user_id: int, *, notify_dm: bool | None = None, dm_closed_told: bool | None = None
+    ) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            if notify_dm is not None:
+                await db.execute("UPDATE users SET notify_dm = ? WHERE user_id = ?", (int(notify_dm), user_id))
+            if dm_closed_told is not None:
+                await db.execute(
+                    "UPDATE users SET dm_closed_told = ? WHERE user_id = ?", (int(dm_closed_told), user_id)
+                )
