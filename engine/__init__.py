@@ -46,6 +46,7 @@ __all__ = [
     "is_over",
     "legal_moves",
     "new_game",
+    "opening_events",
     "parse_move",
     "replay",
     "scores",
@@ -87,6 +88,10 @@ def variant_of(state: Any) -> Variant[Any]:
 
 def new_game(variant: str, players: int, seed: int, options: Mapping[str, JSON] | None = None) -> Any:
     return get_variant(variant).new_game(players, seed, options)
+
+
+def opening_events(state: Any) -> list[Event]:
+    return variant_of(state).opening_events(state)
 
 
 def parse_move(variant: str, text: str) -> Move:

@@ -178,6 +178,11 @@ class Variant(ABC, Generic[S]):
     @abstractmethod
     def apply(self, state: S, seat: int, move: Move) -> tuple[S, list[Event]]: ...
 
+    def opening_events(self, state: S) -> list[Event]:
+        """Events describing a new game's starting position (e.g. the first deal), as ``apply`` describes later
+        ones: transcripts and the first board post start from them."""
+        return []
+
     def apply_unchecked(self, state: S, seat: int, move: Move) -> S:
         """The fast path for search and benchmarks: ``move`` must come from ``legal_moves``."""
         return self.apply(state, seat, move)[0]
