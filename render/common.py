@@ -224,11 +224,11 @@ def _tile(style: TileStyle, size: int, *, faint: bool) -> Image.Image:
     d = ImageDraw.Draw(image)
     radius = size // 7
     if faint:
-        fill = _mix(style.fill, SLOT, 0.72)
+        fill = _mix(style.fill, SLOT, 0.8)
         d.rounded_rectangle(
-            (0, 0, size - 1, size - 1), radius, fill=fill, outline=_mix(style.fill, SLOT, 0.45), width=size // 22
+            (0, 0, size - 1, size - 1), radius, fill=fill, outline=_mix(style.fill, SLOT, 0.6), width=size // 22
         )
-        ink: tuple[int, ...] = (*_mix(style.fill, SLOT, 0.25), 255)
+        ink: tuple[int, ...] = (*_mix(style.fill, SLOT, 0.45), 255)
     else:
         edge = (
             _mix(style.fill, (255, 255, 255), 0.45)

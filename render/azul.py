@@ -1,0 +1,405 @@
+"""The Azul table (coloured and grey wall) as one picture, designed for a phone first.
+
+Layout, top to bottom: a strip with the round, bag and lid; the factories in one row (numbered as in the move
+notation) and the centre; then the boards in a two-column grid. At the end of the game the factories give way to
+the final standings with each player's bonus breakdown.
+
+What the last move changed (the ``events`` of ``engine.apply``) is ringed in gold: the factory or centre the tiles
+came from, the cells they went to, the wall tiles placed with the points each earned, the floor penalty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+import engine
+from data.i18n import t
+from engine.azul import (
+    COLOR_BONUS,
+    COLORS,
+    COLUMN_BONUS,
+    FLOOR_PENALTIES,
+    FLOOR_SIZE,
+    LINES,
+    MARKER,
+    ROW_BONUS,
+    WALL_SIZE,
+    wall_color,
+)
+from render import common as c
+
+TILE = 38  # pattern lines, wall and floor
+GAP = 4
+STEP = TILE + GAP
+PAD = 12  # inside a board panel
+MARGIN = 12  # around the picture and between panels
+NUMBER_W = 16  # line numbers left of the pattern lines
+BETWEEN = 14  # pattern lines | wall
+HEADER_H = 40  # name and score
+BOARD_W = PAD + NUMBER_W + 5 * STEP - GAP + BETWEEN + 5 * STEP - GAP + PAD
+BOARD_H = PAD + HEADER_H + 5 * STEP - GAP + 12 + TILE + 18 + PAD
+WIDTH = 2 * BOARD_W + 3 * MARGIN
+
+STRIP_H = 36
+FACTORY_D = 94
+FACTORY_TILE = 30
+FACTORY_STEP = (WIDTH - 2 * MARGIN) // 9
+CENTRE_H = 58
+CENTRE_TILE = 34
+
+
+@dataclass
+class LastMove:
+    """What the last move's events touched, in the renderer's terms (indices from 0)."""
+
+    seat: int | None = None
+    source: int | None = None  # the factory the tiles came from
+    from_centre: bool = False
+    line: int | None = None  # the pattern line they went to
+    line_added: int = 0
+    floor_added: dict[int, int] = field(default_factory=dict)  # seat -> tiles (and marker) just put on the floor
+    wall_points: dict[tuple[int, int, int], int] = field(default_factory=dict)  # (seat, row, col) -> points
+    floor_points: dict[int, int] = field(default_factory=dict)  # seat -> score change from the floor (<= 0)
+
+
+@dataclass
+class Table:
+    """One picture being drawn: the canvas and everything the drawing functions read."""
+
+    image: Image.Image
+    d: ImageDraw.ImageDraw
+    state: Any
+    names: Sequence[str]
+    locale: str
+    last: LastMove
+
+    def label(self, key: str, **params: Any) -> str:
+        return t(f"picture.{key}", self.locale, **params)
+
+    def name(self, seat: int, face: c.Font, max_width: int) -> str:
+        raw = self.names[seat] if seat < len(self.names) else ""
+        return c.fit_name(raw, face, max_width, self.label("player", number=seat + 1))
+
+
+def draw_table(state: Any, *, names: Sequence[str], events: Sequence[Any] = (), locale: str = "en") -> Image.Image:
+    top_h = _top_height(state)
+    rows = (state.players + 1) // 2
+    height = MARGIN + top_h + MARGIN + rows * (BOARD_H + MARGIN)
+    image = Image.new("RGB", (WIDTH, height), c.BG)
+    table = Table(image, ImageDraw.Draw(image), state, names, locale, read_events(events))
+    y = _draw_strip(table)
+    if state.phase == "over":
+        _draw_standings(table, y)
+    else:
+        y = _draw_factories(table, y)
+        _draw_centre(table, y)
+    acting = _acting(state)
+    for seat in range(state.players):
+        origin = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
+        _draw_board(table, seat, origin, acting=seat in acting)
+    return image
+
+
+# --- events ----------------------------------------------------------------------------------------------------------
+def read_events(events: Sequence[Any]) -> LastMove:
+    """Read the engine's events (documented in ``engine/azul.py``) into what to highlight.
+
+    When the move also ended the round, the factories, lines and floor have moved on, so only the wall tiles and
+    the floor penalties are shown.
+    """
+    last = LastMove()
+    for event in events:
+        data: Mapping[str, Any] = event.data
+        seat = event.seat
+        if event.kind == "take" and seat is not None:
+            last.seat = seat
+            source = data.get("source")
+            last.from_centre = source == "centre"
+            last.source = source if isinstance(source, int) else None
+            line = data.get("line")
+            last.line = line - 1 if isinstance(line, int) else None
+            last.line_added = int(data.get("to_line", 0))
+            last.floor_added[seat] = int(data.get("to_floor", 0)) + bool(data.get("marker"))
+        elif event.kind == "line_to_floor" and seat is not None:
+            last.floor_added[seat] = last.floor_added.get(seat, 0) + int(data.get("to_floor", 0))
+        elif event.kind == "wall" and seat is not None:
+            last.wall_points[seat, int(data["row"]), int(data["col"])] = int(data.get("points", 0))
+        elif event.kind == "floor_penalty" and seat is not None:
+            last.floor_points[seat] = int(data.get("applied", data.get("points", 0)))
+        elif event.kind == "round_scored":
+            last.seat, last.source, last.from_centre, last.line = None, None, False, None
+            last.floor_added.clear()
+    return last
+
+
+def _acting(state: Any) -> set[int]:
+    if state.phase == "offer":
+        return {state.current}
+    if state.phase == "wall":
+        return set(state.choosing)
+    return set()
+
+
+# --- shared area -----------------------------------------------------------------------------------------------------
+def _top_height(state: Any) -> int:
+    if state.phase == "over":
+        return STRIP_H + 8 + _standings_height(state.players)
+    return STRIP_H + 8 + FACTORY_D + 26 + CENTRE_H
+
+
+def _draw_strip(table: Table) -> int:
+    d, state, locale = table.d, table.state, table.locale
+    y = MARGIN
+    bold, regular = c.font(22, bold=True), c.font(20)
+    title = t("picture.game_over", locale) if state.phase == "over" else t("picture.round", locale, round=state.round)
+    if state.variant.endswith("grey"):
+        title += " · " + t("picture.grey_wall", locale)
+    c.text_at(d, (MARGIN + 4, y + STRIP_H // 2), title, bold, anchor="lm")
+    supply = t("picture.bag", locale, count=sum(state.bag)) + "   " + t("picture.lid", locale, count=sum(state.lid))
+    c.text_at(d, (WIDTH - MARGIN - 4, y + STRIP_H // 2), supply, regular, fill=c.MUTED, anchor="rm")
+    return y + STRIP_H + 8
+
+
+def _draw_factories(table: Table, y: int) -> int:
+    image, d, state, last = table.image, table.d, table.state, table.last
+    count = len(state.factories)
+    left = (WIDTH - count * FACTORY_STEP) // 2
+    label = c.font(17, bold=True)
+    for index, counts in enumerate(state.factories):
+        cx = left + index * FACTORY_STEP + FACTORY_STEP // 2
+        cy = y + FACTORY_D // 2
+        r = FACTORY_D // 2
+        box = (cx - r, cy - r, cx + r, cy + r)
+        d.ellipse(box, fill=c.PANEL, outline=c.PANEL_EDGE, width=2)
+        if last.source == index:
+            d.ellipse((box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), outline=c.HIGHLIGHT, width=4)
+        tiles = [color for color in range(len(COLORS)) for _ in range(counts[color])]
+        for k, color in enumerate(tiles[:4]):
+            tx = cx - FACTORY_TILE - 2 + (k % 2) * (FACTORY_TILE + 4)
+            ty = cy - FACTORY_TILE - 2 + (k // 2) * (FACTORY_TILE + 4)
+            c.paste(image, c.tile(COLORS[color], FACTORY_TILE), (tx, ty))
+        c.text_at(d, (cx, cy + r + 3), str(index + 1), label, fill=c.MUTED, anchor="ma")
+    return y + FACTORY_D + 26
+
+
+def _draw_centre(table: Table, y: int) -> None:
+    image, d, state, last, locale = table.image, table.d, table.state, table.last, table.locale
+    box = (MARGIN, y, WIDTH - MARGIN, y + CENTRE_H)
+    c.panel(d, box)
+    if last.from_centre:
+        c.highlight(d, box, radius=16)
+    label = c.font(20, bold=True)
+    c.text_at(d, (box[0] + 16, y + CENTRE_H // 2), t("picture.centre", locale), label, anchor="lm")
+    x = box[0] + 24 + c.width(t("picture.centre", locale), label)
+    ty = y + (CENTRE_H - CENTRE_TILE) // 2
+    count_face = c.font(22, bold=True)
+    if state.marker_in_centre:
+        c.paste(image, c.tile("marker", CENTRE_TILE), (x, ty))
+        x += CENTRE_TILE + 18
+    shown = False
+    for color, count in enumerate(state.centre):
+        if not count:
+            continue
+        shown = True
+        c.paste(image, c.tile(COLORS[color], CENTRE_TILE), (x, ty))
+        text = f"×{count}"
+        c.text_at(d, (x + CENTRE_TILE + 5, y + CENTRE_H // 2), text, count_face, anchor="lm")
+        x += CENTRE_TILE + 14 + c.width(text, count_face) + 14
+    if not shown and not state.marker_in_centre:
+        c.text_at(d, (x, y + CENTRE_H // 2), t("picture.empty", locale), c.font(20), fill=c.MUTED, anchor="lm")
+
+
+# --- boards ----------------------------------------------------------------------------------------------------------
+def _board_origin(seat: int, players: int, top: int) -> tuple[int, int]:
+    row, col = divmod(seat, 2)
+    x = MARGIN + col * (BOARD_W + MARGIN)
+    if players % 2 == 1 and seat == players - 1:  # a lone board on the last row sits in the middle
+        x = (WIDTH - BOARD_W) // 2
+    return x, top + row * (BOARD_H + MARGIN)
+
+
+@cache
+def _empty_board(grey: bool) -> Image.Image:
+    """The board with nothing on it (panel, slots, wall prints, penalty numbers): drawn once, pasted every time."""
+    image = Image.new("RGBA", (BOARD_W, BOARD_H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(image)
+    c.panel(d, (0, 0, BOARD_W - 1, BOARD_H - 1))
+    number = c.font(15, bold=True)
+    for row in range(LINES):
+        y = _line_y(row)
+        for k in range(row + 1):
+            c.slot(d, (_line_x(k), y), TILE)
+        c.text_at(d, (_line_x(row) - 5, y + TILE // 2), str(row + 1), number, fill=c.MUTED, anchor="rm")
+        for col in range(WALL_SIZE):
+            xy = (_wall_x(col), y)
+            if grey:
+                c.slot(d, xy, TILE)
+            else:
+                c.paste(image, c.ghost(COLORS[wall_color(row, col)], TILE), xy)
+    penalty = c.font(14)
+    for k, value in enumerate(FLOOR_PENALTIES):
+        x = _floor_x(k)
+        c.slot(d, (x, _floor_y()), TILE)
+        c.text_at(d, (x + TILE // 2, _floor_y() + TILE + 2), f"−{-value}", penalty, fill=c.MUTED, anchor="ma")
+    return image
+
+
+def _line_x(k: int) -> int:
+    """Left edge of the k-th cell (from the right, 0 = rightmost) of a pattern line; lines fill right to left."""
+    return PAD + NUMBER_W + (4 - k) * STEP
+
+
+def _line_y(row: int) -> int:
+    return PAD + HEADER_H + row * STEP
+
+
+def _wall_x(col: int) -> int:
+    return PAD + NUMBER_W + 5 * STEP - GAP + BETWEEN + col * STEP
+
+
+def _floor_x(k: int) -> int:
+    return PAD + k * STEP
+
+
+def _floor_y() -> int:
+    return _line_y(LINES) - GAP + 12
+
+
+def _draw_board(table: Table, seat: int, origin: tuple[int, int], *, acting: bool) -> None:
+    image, d, state = table.image, table.d, table.state
+    ox, oy = origin
+    board = state.boards[seat]
+    c.paste(image, _empty_board(state.variant.endswith("grey")), origin)
+    _draw_header(table, board.score, seat, origin)
+    for row in range(LINES):
+        y = oy + _line_y(row)
+        for k in range(board.line_count[row]):
+            c.paste(image, c.tile(COLORS[board.line_color[row]], TILE), (ox + _line_x(k), y))
+        for col in range(WALL_SIZE):
+            if board.wall[row][col] >= 0:
+                c.paste(image, c.tile(COLORS[board.wall[row][col]], TILE), (ox + _wall_x(col), y))
+    for k, piece in enumerate(board.floor[: len(FLOOR_PENALTIES)]):
+        color = "marker" if piece == MARKER else COLORS[piece]
+        c.paste(image, c.tile(color, TILE), (ox + _floor_x(k), oy + _floor_y()))
+    _draw_last_move(d, board, seat, origin, table.last)
+    if acting and state.phase == "wall":
+        _draw_column_choices(table, seat, origin)
+    if acting:
+        c.to_act_frame(d, (ox - 2, oy - 2, ox + BOARD_W + 1, oy + BOARD_H + 1), radius=16)
+        key = "picture.choose_columns" if state.phase == "wall" else "picture.to_act"
+        c.badge(d, (ox + BOARD_W // 2, oy + BOARD_H - 1), t(key, table.locale), c.font(16, bold=True), fill=c.ACCENT)
+
+
+def _draw_column_choices(table: Table, seat: int, origin: tuple[int, int]) -> None:
+    """Grey wall: frame the full line waiting for its column and the spaces it may go to."""
+    ox, oy = origin
+    for move in engine.legal_moves(table.state, seat):
+        choice = dict(move.choices())
+        row, col = int(choice["line"]) - 1, int(choice["column"]) - 1
+        x, y = ox + _wall_x(col), oy + _line_y(row)
+        table.d.rounded_rectangle((x + 3, y + 3, x + TILE - 4, y + TILE - 4), 6, outline=c.ACCENT, width=3)
+        capacity = row + 1
+        line_box = (ox + _line_x(capacity - 1), y, ox + _line_x(0) + TILE - 1, y + TILE - 1)
+        table.d.rounded_rectangle((line_box[0] - 3, y - 3, line_box[2] + 3, y + TILE + 2), 8, outline=c.ACCENT, width=3)
+
+
+def _draw_header(table: Table, score: int, seat: int, origin: tuple[int, int]) -> None:
+    d = table.d
+    ox, oy = origin
+    score_face = c.font(28, bold=True)
+    score_text = str(score)
+    score_w = c.width(score_text, score_face)
+    name_face = c.font(22, bold=True)
+    name = table.name(seat, name_face, BOARD_W - 2 * PAD - score_w - 16)
+    middle = oy + PAD + HEADER_H // 2 - 4
+    c.text_at(d, (ox + PAD + 2, middle), name, name_face, anchor="lm")
+    c.text_at(d, (ox + BOARD_W - PAD - 2, middle), score_text, score_face, fill=c.HIGHLIGHT, anchor="rm")
+
+
+def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple[int, int], last: LastMove) -> None:
+    ox, oy = origin
+    small = c.font(14, bold=True)
+    if last.seat == seat and last.line is not None and last.line_added:
+        filled = board.line_count[last.line]
+        first = max(0, filled - last.line_added)
+        if filled > first:
+            y = oy + _line_y(last.line)
+            c.highlight(d, (ox + _line_x(filled - 1), y, ox + _line_x(first) + TILE - 1, y + TILE - 1), width=3)
+    end = min(len(board.floor), FLOOR_SIZE)
+    start = max(0, end - last.floor_added.get(seat, 0))
+    if end > start:
+        y = oy + _floor_y()
+        c.highlight(d, (ox + _floor_x(start), y, ox + _floor_x(end - 1) + TILE - 1, y + TILE - 1), width=3)
+    for (owner, row, col), value in last.wall_points.items():
+        if owner != seat:
+            continue
+        x, y = ox + _wall_x(col), oy + _line_y(row)
+        c.highlight(d, (x, y, x + TILE - 1, y + TILE - 1), width=3, radius=7)
+        c.points(d, (x + TILE - 2, y + TILE + 1), value, small)
+    if last.floor_points.get(seat):
+        x = ox + _floor_x(len(FLOOR_PENALTIES)) + 6
+        c.points(d, (x, oy + _floor_y() + TILE // 2), last.floor_points[seat], c.font(18, bold=True), anchor="lm")
+
+
+# --- end of game -----------------------------------------------------------------------------------------------------
+ROW_H = 36
+
+
+def _standings_height(players: int) -> int:
+    return 34 + ROW_H * players + 8
+
+
+def bonus_counts(board: Any) -> tuple[int, int, int]:
+    """Complete rows, complete columns and colours with all five tiles on the wall."""
+    rows = sum(all(cell >= 0 for cell in row) for row in board.wall)
+    cols = sum(all(board.wall[r][col] >= 0 for r in range(WALL_SIZE)) for col in range(WALL_SIZE))
+    per_color = [0] * len(COLORS)
+    for row in board.wall:
+        for cell in row:
+            if cell >= 0:
+                per_color[cell] += 1
+    return rows, cols, sum(n == WALL_SIZE for n in per_color)
+
+
+def _draw_standings(table: Table, y: int) -> None:
+    d, state, locale = table.d, table.state, table.locale
+    box = (MARGIN, y, WIDTH - MARGIN, y + _standings_height(state.players))
+    c.panel(d, box, outline=c.HIGHLIGHT)
+    head, body, bold = c.font(16, bold=True), c.font(20), c.font(20, bold=True)
+    columns = _standings_columns()
+    for key, x in columns.items():
+        c.text_at(d, (x, y + 10), t(f"picture.head.{key}", locale), head, fill=c.MUTED, anchor="ra")
+    ry = y + 34
+    for place, group in enumerate(engine.standings(state), start=1):
+        for seat in group:
+            board = state.boards[seat]
+            rows, cols, colors = bonus_counts(board)
+            winner = place == 1
+            c.text_at(d, (box[0] + 16, ry + ROW_H // 2), f"{place}.", bold, anchor="lm")
+            name_x = box[0] + 52
+            if winner:
+                c.badge(d, (name_x, ry + ROW_H // 2), t("picture.winner", locale), c.font(15, bold=True), anchor="lm")
+                name_x += c.width(t("picture.winner", locale), c.font(15, bold=True)) + 15 + 10
+            name = table.name(seat, bold if winner else body, columns["rows"] - 90 - name_x)
+            c.text_at(d, (name_x, ry + ROW_H // 2), name, bold if winner else body, anchor="lm")
+            cells = {
+                "rows": f"{rows}×{ROW_BONUS}",
+                "columns": f"{cols}×{COLUMN_BONUS}",
+                "colors": f"{colors}×{COLOR_BONUS}",
+                "score": str(board.score),
+            }
+            for key, text in cells.items():
+                face = bold if key == "score" else body
+                fill = c.HIGHLIGHT if key == "score" else c.TEXT
+                c.text_at(d, (columns[key], ry + ROW_H // 2), text, face, fill=fill, anchor="rm")
+            ry += ROW_H
+
+
+def _standings_columns() -> dict[str, int]:
+    right = WIDTH - MARGIN - 18
+    return {"rows": right - 330, "columns": right - 220, "colors": right - 110, "score": right}
