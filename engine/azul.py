@@ -479,12 +479,17 @@ class AzulVariant(Variant[AzulState]):
             raise NotYourTurn("not_your_turn", seat=seat)
         if move.source >= len(s.factories):
             raise IllegalMove("no_such_factory", factory=move.source + 1, factories=len(s.factories))
-        tiles = s.centre if move.source == CENTRE else s.factories[move.source]
-        source = source_token(move.source)
-        if not any(tiles):
-            raise IllegalMove("empty_source", source=source)
-        if not tiles[move.color]:
-            raise IllegalMove("color_not_in_source", source=source, color=COLORS[move.color])
+        if move.source == CENTRE:
+            if not any(s.centre):
+                raise IllegalMove("centre_empty")
+            if not s.centre[move.color]:
+                raise IllegalMove("color_not_in_centre", color=COLORS[move.color])
+        else:
+            tiles, source = s.factories[move.source], source_token(move.source)
+            if not any(tiles):
+                raise IllegalMove("empty_source", source=source)
+            if not tiles[move.color]:
+                raise IllegalMove("color_not_in_source", source=source, color=COLORS[move.color])
         if move.line == FLOOR:
             return
         board = s.boards[seat]
@@ -511,7 +516,7 @@ class AzulVariant(Variant[AzulState]):
             raise IllegalMove("line_not_next", line=move.line + 1, expected=expected + 1)
         column, color = move.column, board.line_color[move.line]
         if board.wall[move.line][column] >= 0:
-            raise IllegalMove("column_not_legal", line=move.line + 1, column=column + 1, reason="occupied")
+            raise IllegalMove("space_taken", line=move.line + 1, column=column + 1, reason="occupied")
         if any(board.wall[row][column] == color for row in range(WALL_SIZE)):
             raise IllegalMove("column_not_legal", line=move.line + 1, column=column + 1, reason="color_in_column")
 
