@@ -1,0 +1,1200 @@
+"""Azul: Queen's Garden, standard side (``queens-garden``) and variant side (``queens-garden-variant``).
+
+Rules: shared/rules/queens_garden.md; component numbers: data/queens_garden.json through
+:mod:`engine.queens_garden_data` (loaded on first use, so a corrected number needs no code change).
+
+Vocabulary and state layout (the renderer and the bot read these fields; keep them stable):
+- a **hexagon kind** is ``color * 6 + pattern - 1`` (colour 0..5 in the data file's order, pattern value 1..6); its
+  token is the colour code and the value, e.g. ``bl3`` for a blue butterfly. Expansions are identified by their
+  printed hexagon (each is printed on exactly one), so an expansion id is a kind too; as a payment item an expansion
+  is written with an ``x`` prefix (``xbl3``) to tell it from a tile of the same hexagon.
+- garden cells that can hold hexagons are indexed by :data:`CELLS` with short stable names: ``F1``..``F6`` around the
+  fountain, ``A1-0``..``A6-6`` in the six expansion areas (``-0`` is an area's centre, ``-1``..``-6`` its outer cells
+  in direction order). Ornaments are named ``F`` (fountain), ``S1``..``S3`` (statues), ``B1``..``B3`` (benches),
+  ``P1``..``P6`` (the pavilion of a face-up expansion in that area).
+- a garden keeps ``hexes[cell]`` (kind or -1), ``areas[a]`` (expansion kind or -1) and ``rotations[a]`` (-1 for a
+  face-down expansion, else the outer direction 0..5 that holds the printed hexagon).
+- the display is the round ``stack`` (expansion kinds, top first) with ``top_tiles`` on its top expansion, and
+  ``display``: the expansions moved beside it, each with its tiles, or face up (then acquirable as a hexagon).
+  Locations are ``s`` (the stack top) and ``d1``, ``d2``... (display items in order).
+- tile multisets (bag, tower, storages) are 36 counts indexed by kind.
+
+Moves (``command`` and the ``choices()`` options):
+- ``acquire <by> [<which>]``: by a colour code or a pattern value; ``which`` picks, for each kind found in several
+  locations, the location to take it from (``ye2@d1``, several joined by ``+``), ``-`` when there is nothing to pick.
+- ``tile <tile> <payment> <cell>``: a tile from storage, the other hexagons and jokers paid (``ye3+xlg3+2j``, ``-``
+  when the cost is 1), the garden cell.
+- ``expansion <expansion> <payment> <area> <rotation>``: a face-up expansion from storage (by its hexagon) or
+  ``supply`` (face down, for the supply cost in points); area ``A1``..``A6``; rotation ``1``..``6`` = the outer cell
+  that gets the printed hexagon (``-`` for a face-down one).
+- ``pass [<discard>]``: the hexagons discarded from storage, e.g. ``bl3+2ye2+xlg1``.
+
+Events (``Event.kind``: data):
+- ``acquire``: by, taken (list of {kind, location, expansion}), tiles, expansions
+- ``stack_moved``: expansion, tiles (the stack's top went beside the stack with the tiles left on it)
+- ``display_refilled``: tiles drawn onto the new stack top (and ``bag_refilled`` when the tower went back in the bag)
+- ``expansion_turned``: expansion, location (an emptied display expansion became acquirable)
+- ``tile_placed``: tile, cell, payment, cost
+- ``expansion_placed``: expansion (kind or None for a face-down one), area, rotation, payment, points (lost)
+- ``joker_earned``: ornament, count, lost
+- ``pass``: discarded, penalty, marker (True for the first to pass, who also loses the pass penalty)
+- ``round_scored``: round, breakdown per seat {criteria: [points...], pavilions, total}
+- ``round_started``: round, display {stack, top_tiles}, first
+- ``final_scored``: per seat {storage, groups: [{category, size, points}], total}
+- ``game_over``: scores, standings
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from engine.core import (
+    JSON,
+    BadNotation,
+    BadState,
+    Event,
+    GameOver,
+    IllegalMove,
+    Move,
+    NotYourTurn,
+    Rng,
+    Variant,
+    check_no_options,
+    check_players,
+    ranked,
+    seed_state,
+)
+from engine.queens_garden_data import ComponentError, Components, load_components
+
+KINDS = 36
+DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+SUPPLY = "supply"
+NONE = "-"
+
+
+def color_of(kind: int) -> int:
+    return kind // 6
+
+
+def pattern_of(kind: int) -> int:
+    return kind % 6 + 1
+
+
+def kind_of(color: int, pattern: int) -> int:
+    return color * 6 + pattern - 1
+
+
+# --- garden geometry --------------------------------------------------------------------------------------------
+def _add(a: tuple[int, int], b: tuple[int, int], times: int = 1) -> tuple[int, int]:
+    return a[0] + times * b[0], a[1] + times * b[1]
+
+
+def _area_centre(area: int) -> tuple[int, int]:
+    return _add((0, 0), DIRS[area], 3)
+
+
+def _build_cells() -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+    names = [f"F{d + 1}" for d in range(6)]
+    coords = [DIRS[d] for d in range(6)]
+    for area in range(6):
+        centre = _area_centre(area)
+        names.append(f"A{area + 1}-0")
+        coords.append(centre)
+        for d in range(6):
+            names.append(f"A{area + 1}-{d + 1}")
+            coords.append(_add(centre, DIRS[d]))
+    return tuple(names), tuple(coords)
+
+
+CELLS, CELL_COORDS = _build_cells()
+"""Every cell that can hold a hexagon: 6 fountain cells, then 7 per area (centre first)."""
+CELL_INDEX = {name: index for index, name in enumerate(CELLS)}
+_COORD_INDEX = {coord: index for index, coord in enumerate(CELL_COORDS)}
+
+
+def _neighbours(coord: tuple[int, int]) -> tuple[int, ...]:
+    return tuple(_COORD_INDEX[n] for d in DIRS if (n := _add(coord, d)) in _COORD_INDEX)
+
+
+NEIGHBOURS = tuple(_neighbours(coord) for coord in CELL_COORDS)
+
+
+def area_of(cell: int) -> int:
+    """The expansion area of a cell, or -1 for a fountain cell."""
+    return -1 if cell < 6 else (cell - 6) // 7
+
+
+def area_cell(area: int, position: int) -> int:
+    """Cell index of ``position`` (0 = centre, 1..6 = outer cell in direction position-1) of ``area``."""
+    return 6 + area * 7 + position
+
+
+@dataclass(frozen=True, slots=True)
+class Ornament:
+    name: str
+    kind: str  # fountain | statue | bench | pavilion
+    coord: tuple[int, int]
+    ring: tuple[int, ...]  # the cells that surround it
+    area: int = -1  # the area whose face-up expansion carries it (pavilions only)
+
+
+def _build_ornaments() -> tuple[Ornament, ...]:
+    ornaments = [Ornament("F", "fountain", (0, 0), tuple(range(6)))]
+    for i in range(6):
+        kind = "statue" if i % 2 == 0 else "bench"
+        coord = _add(DIRS[i], DIRS[(i + 1) % 6])
+        ornaments.append(Ornament(f"{kind[0].upper()}{i // 2 + 1}", kind, coord, _neighbours(coord)))
+    for area in range(6):
+        ring = tuple(area_cell(area, p) for p in range(1, 7))
+        ornaments.append(Ornament(f"P{area + 1}", "pavilion", _area_centre(area), ring, area))
+    return tuple(ornaments)
+
+
+ORNAMENTS = _build_ornaments()
+_ORNAMENTS_BY_CELL = {cell: tuple(o for o in ORNAMENTS if cell in o.ring) for cell in range(len(CELLS))}
+
+
+# --- state ------------------------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class DisplayItem:
+    expansion: int
+    tiles: list[int] = field(default_factory=list)  # kinds, sorted
+    face_up: bool = False
+
+
+@dataclass(slots=True)
+class QGPlayer:
+    score: int
+    jokers: int
+    tiles: list[int] = field(default_factory=lambda: [0] * KINDS)
+    expansions: list[int] = field(default_factory=list)  # face-up expansion kinds, sorted
+    hexes: list[int] = field(default_factory=lambda: [-1] * len(CELLS))
+    areas: list[int] = field(default_factory=lambda: [-1] * 6)
+    rotations: list[int] = field(default_factory=lambda: [-1] * 6)
+    passed: bool = False
+
+    def storage_used(self) -> int:
+        return sum(self.tiles) + self.jokers
+
+    def has_pavilion(self, area: int) -> bool:
+        return self.areas[area] >= 0 and self.rotations[area] >= 0
+
+    def is_free(self, cell: int) -> bool:
+        """A cell that may take a tile: empty, on the fountain board or a laid area, and not a pavilion."""
+        if self.hexes[cell] >= 0:
+            return False
+        area = area_of(cell)
+        if area < 0:
+            return True
+        return self.areas[area] >= 0 and not (cell == area_cell(area, 0) and self.rotations[area] >= 0)
+
+
+@dataclass(slots=True)
+class QGState:
+    variant: str
+    seed: int
+    rng: int
+    round: int
+    phase: str  # "actions" or "over"
+    current: int
+    marker: int  # seat holding the first-player marker this round, -1 while nobody has passed
+    stack: list[int]
+    top_tiles: list[int]
+    display: list[DisplayItem]
+    future_stacks: list[list[int]]
+    supply: list[int]  # top first
+    bag: list[int]
+    tower: list[int]
+    players: list[QGPlayer]
+    final: list[dict[str, JSON]] = field(default_factory=list)  # final scoring breakdown per seat, once over
+
+    @property
+    def player_count(self) -> int:
+        return len(self.players)
+
+
+# --- moves ------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Acquire:
+    by: str
+    which: str = NONE
+    command = "acquire"
+
+    def choices(self) -> tuple[tuple[str, str], ...]:
+        return (("by", self.by), ("which", self.which))
+
+    def __str__(self) -> str:
+        return f"acquire {self.by}" + ("" if self.which == NONE else f" {self.which}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTile:
+    tile: str
+    payment: str
+    cell: str
+    command = "tile"
+
+    def choices(self) -> tuple[tuple[str, str], ...]:
+        return (("tile", self.tile), ("payment", self.payment), ("cell", self.cell))
+
+    def __str__(self) -> str:
+        return f"tile {self.tile} {self.payment} {self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceExpansion:
+    expansion: str
+    payment: str
+    area: str
+    rotation: str
+    command = "expansion"
+
+    def choices(self) -> tuple[tuple[str, str], ...]:
+        return (
+            ("expansion", self.expansion),
+            ("payment", self.payment),
+            ("area", self.area),
+            ("rotation", self.rotation),
+        )
+
+    def __str__(self) -> str:
+        return f"expansion {self.expansion} {self.payment} {self.area} {self.rotation}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    discard: str = NONE
+    command = "pass"
+
+    def choices(self) -> tuple[tuple[str, str], ...]:
+        return (("discard", self.discard),)
+
+    def __str__(self) -> str:
+        return "pass" + ("" if self.discard == NONE else f" {self.discard}")
+
+
+QGMove = Acquire | PlaceTile | PlaceExpansion | Pass
+_OPTIONS: dict[str, tuple[str, ...]] = {
+    "acquire": ("by", "which"),
+    "tile": ("tile", "payment", "cell"),
+    "expansion": ("expansion", "payment", "area", "rotation"),
+    "pass": ("discard",),
+}
+_OPTIONAL = {"which", "discard"}
+
+
+def _build_move(command: str, values: list[str]) -> QGMove:
+    if command == "acquire":
+        return Acquire(*values)
+    if command == "tile":
+        return PlaceTile(*values)
+    if command == "expansion":
+        return PlaceExpansion(*values)
+    return Pass(*values)
+
+
+# --- items and multisets ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, order=True)
+class Item:
+    """A hexagon in storage: a tile or a face-up expansion of a kind."""
+
+    kind: int
+    expansion: bool = False
+
+
+class Notation:
+    """Reading and writing hexagon tokens with the colour codes of the component tables."""
+
+    def __init__(self, codes: tuple[str, ...]) -> None:
+        self.codes = codes
+
+    def kind(self, kind: int) -> str:
+        return f"{self.codes[color_of(kind)]}{pattern_of(kind)}"
+
+    def item(self, item: Item) -> str:
+        return ("x" if item.expansion else "") + self.kind(item.kind)
+
+    def parse_kind(self, text: str) -> int:
+        if len(text) != 3 or text[:2] not in self.codes or text[2] not in "123456":
+            raise BadNotation("qg_bad_hexagon", token=text)
+        return kind_of(self.codes.index(text[:2]), int(text[2]))
+
+    def parse_item(self, text: str) -> Item:
+        if text.startswith("x"):
+            return Item(self.parse_kind(text[1:]), True)
+        return Item(self.parse_kind(text))
+
+    def bag(self, items: Mapping[Item, int], jokers: int = 0) -> str:
+        """A multiset token: items sorted by kind (tiles before expansions), counts as a prefix, jokers last."""
+        parts = [
+            (f"{count}" if count > 1 else "") + self.item(item) for item, count in sorted(items.items()) if count > 0
+        ]
+        if jokers:
+            parts.append(f"{jokers}j")
+        return "+".join(parts) or NONE
+
+    def parse_bag(self, text: str) -> tuple[dict[Item, int], int]:
+        items: dict[Item, int] = {}
+        jokers = 0
+        if text == NONE:
+            return items, 0
+        for part in text.split("+"):
+            digits = len(part) - len(part.lstrip("0123456789"))
+            count = int(part[:digits]) if digits else 1
+            rest = part[digits:]
+            if count < 1 or count > 99:
+                raise BadNotation("qg_bad_token", token=text)
+            if rest == "j":
+                jokers += count
+                continue
+            item = self.parse_item(rest)
+            items[item] = items.get(item, 0) + count
+        return items, jokers
+
+    def canonical_bag(self, text: str) -> str:
+        items, jokers = self.parse_bag(text)
+        return self.bag(items, jokers)
+
+
+def _storage_items(player: QGPlayer) -> dict[Item, int]:
+    items = {Item(kind): count for kind, count in enumerate(player.tiles) if count}
+    for kind in player.expansions:
+        items[Item(kind, True)] = 1
+    return items
+
+
+# --- the variant ------------------------------------------------------------------------------------------------
+class QueensGarden(Variant[QGState]):
+    game = "queens-garden"
+
+    def __init__(self, name: str, side: str, components: Components | None = None) -> None:
+        self.name = name
+        self.side_name = side
+        self._given = components
+
+    @cached_property
+    def components(self) -> Components:
+        """The validated tables: the ones given, else data/queens_garden.json (read once, on first use)."""
+        return self._given if self._given is not None else load_components()
+
+    @cached_property
+    def notation(self) -> Notation:
+        return Notation(self.components.color_codes)
+
+    # --- new game -----------------------------------------------------------------------------------------------
+    def new_game(self, players: int, seed: int, options: Mapping[str, JSON] | None = None) -> QGState:
+        check_players(self, players)
+        check_no_options(options)
+        comp = self.components
+        rng = Rng(seed_state(seed))
+        order = list(comp.expansions)
+        rng.shuffle(order)
+        size = comp.round_stack_sizes[players]
+        stacks = [order[r * size : (r + 1) * size] for r in range(comp.rounds)]
+        state = QGState(
+            variant=self.name,
+            seed=seed,
+            rng=rng.state,
+            round=1,
+            phase="actions",
+            current=0,
+            marker=-1,
+            stack=stacks[0],
+            top_tiles=[],
+            display=[],
+            future_stacks=stacks[1:],
+            supply=order[comp.rounds * size :],
+            bag=[comp.tiles_per_hexagon] * KINDS,
+            tower=[0] * KINDS,
+            players=[QGPlayer(score=comp.starting_score, jokers=comp.starting_jokers) for _ in range(players)],
+        )
+        self._refill_top(state, [])
+        return state
+
+    # --- notation -----------------------------------------------------------------------------------------------
+    def parse_move(self, text: str) -> QGMove:
+        words = text.strip().lower().split()
+        if not words or words[0] not in _OPTIONS:
+            raise BadNotation("qg_bad_move", text=text)
+        options = _OPTIONS[words[0]]
+        values = words[1:]
+        missing = [name for name in options[len(values) :] if name not in _OPTIONAL]
+        if len(values) > len(options) or missing:
+            raise BadNotation("qg_bad_move", text=text)
+        values += [NONE] * (len(options) - len(values))
+        return self._normalised(_build_move(words[0], values))
+
+    def move_from_choices(self, command: str, choices: Mapping[str, str]) -> QGMove:
+        if command not in _OPTIONS:
+            raise BadNotation("qg_bad_move", text=command)
+        values = []
+        for option in _OPTIONS[command]:
+            value = str(choices.get(option, NONE if option in _OPTIONAL else "")).strip().lower()
+            if not value:
+                raise BadNotation("qg_missing_choice", option=option)
+            values.append(value)
+        return self._normalised(_build_move(command, values))
+
+    def _normalised(self, move: QGMove) -> QGMove:
+        """Checks every token's shape and writes multisets in their one canonical order."""
+        n = self.notation
+        if isinstance(move, Acquire):
+            self._by(move.by)
+            return Acquire(move.by, self._canonical_which(move.which))
+        if isinstance(move, PlaceTile):
+            n.parse_kind(move.tile)
+            _cell(move.cell)
+            return PlaceTile(move.tile, n.canonical_bag(move.payment), move.cell.upper())
+        if isinstance(move, PlaceExpansion):
+            if move.expansion != SUPPLY:
+                n.parse_kind(move.expansion)
+            _area(move.area)
+            if move.rotation != NONE and move.rotation not in "123456":
+                raise BadNotation("qg_bad_token", token=move.rotation)
+            return PlaceExpansion(move.expansion, n.canonical_bag(move.payment), move.area.upper(), move.rotation)
+        return Pass(n.canonical_bag(move.discard))
+
+    def _by(self, by: str) -> tuple[int, int]:
+        """``(color, -1)`` or ``(-1, pattern)`` for an acquire's choice."""
+        if by in self.components.color_codes:
+            return self.components.color_codes.index(by), -1
+        if len(by) == 1 and by in "123456":
+            return -1, int(by)
+        raise BadNotation("qg_bad_token", token=by)
+
+    def _canonical_which(self, which: str) -> str:
+        if which == NONE:
+            return NONE
+        picks = []
+        for part in which.split("+"):
+            kind_text, at, location = part.partition("@")
+            if not at:
+                raise BadNotation("qg_bad_token", token=which)
+            _location(location)
+            picks.append((self.notation.parse_kind(kind_text), location))
+        return "+".join(f"{self.notation.kind(kind)}@{loc}" for kind, loc in sorted(picks))
+
+    # --- turn order -----------------------------------------------------------------------------------------------
+    def to_act(self, state: QGState) -> frozenset[int]:
+        return frozenset() if state.phase == "over" else frozenset({state.current})
+
+    def is_over(self, state: QGState) -> bool:
+        return state.phase == "over"
+
+    def scores(self, state: QGState) -> list[int]:
+        return [player.score for player in state.players]
+
+    def standings(self, state: QGState) -> list[list[int]]:
+        return ranked([(player.score,) for player in state.players])
+
+    def round_number(self, state: QGState) -> int:
+        return state.round
+
+    # --- legal moves ------------------------------------------------------------------------------------------------
+    def legal_moves(self, state: QGState, seat: int) -> list[Move]:
+        if state.phase == "over" or seat != state.current:
+            return []
+        player = state.players[seat]
+        moves: list[Move] = [*self._acquires(state, player)]
+        moves += self._tile_moves(player)
+        moves += self._expansion_moves(state, player)
+        moves += [Pass(self.notation.bag(dict(discard))) for discard in _sub_multisets(_storage_items(player))]
+        return moves
+
+    def _offers(self, state: QGState) -> list[tuple[str, Item]]:
+        """Everything acquirable now: ``(location, item)``, one entry per tile."""
+        offers = [("s", Item(kind)) for kind in state.top_tiles] if state.stack else []
+        for index, item in enumerate(state.display):
+            location = f"d{index + 1}"
+            if item.face_up:
+                offers.append((location, Item(item.expansion, True)))
+            else:
+                offers += [(location, Item(kind)) for kind in item.tiles]
+        return offers
+
+    def _sources(self, state: QGState, by: str) -> dict[int, dict[str, Item]]:
+        """What choosing ``by`` takes: per matching kind, the locations holding it (several = a choice)."""
+        color, pattern = self._by(by)
+        sources: dict[int, dict[str, Item]] = {}
+        for location, item in self._offers(state):
+            if color_of(item.kind) == color or pattern_of(item.kind) == pattern:
+                sources.setdefault(item.kind, {}).setdefault(location, item)
+        return sources
+
+    def _acquires(self, state: QGState, player: QGPlayer) -> Iterator[Acquire]:
+        for by in [*self.components.color_codes, *"123456"]:
+            sources = self._sources(state, by)
+            if not sources:
+                continue
+            doubles = sorted(kind for kind, places in sources.items() if len(places) > 1)
+            for pick in itertools.product(*(sorted(sources[kind]) for kind in doubles)):
+                picks = dict(zip(doubles, pick, strict=True))
+                taken = _taken(sources, picks)
+                tiles = sum(1 for _, item in taken if not item.expansion)
+                if self._fits(player, tiles, len(taken) - tiles):
+                    which = "+".join(f"{self.notation.kind(kind)}@{loc}" for kind, loc in picks.items())
+                    yield Acquire(by, which or NONE)
+
+    def _fits(self, player: QGPlayer, tiles: int, expansions: int) -> bool:
+        comp = self.components
+        return (
+            player.storage_used() + tiles <= comp.storage_tiles
+            and len(player.expansions) + expansions <= comp.storage_expansions
+        )
+
+    def _payments(self, player: QGPlayer, placed: Item) -> list[str]:
+        """Every payment class for ``placed``: which other hexagons (by colour or by pattern) and how many jokers."""
+        items = _storage_items(player)
+        items[placed] -= 1
+        color, pattern = color_of(placed.kind), pattern_of(placed.kind)
+        need = pattern - 1
+        result: set[str] = set()
+        if need == 0:
+            return [NONE]
+        same_pattern = [kind_of(c, pattern) for c in range(6) if c != color]
+        same_color = [kind_of(color, p) for p in range(1, 7) if p != pattern]
+        for family in (same_pattern, same_color):
+            options = [[None, *(it for it in (Item(k), Item(k, True)) if items.get(it, 0) > 0)] for k in family]
+            for combo in itertools.product(*options):
+                chosen = [it for it in combo if it is not None]
+                jokers = need - len(chosen)
+                if 0 <= jokers <= player.jokers:
+                    result.add(self.notation.bag(dict.fromkeys(chosen, 1), jokers))
+        return sorted(result)
+
+    def _tile_moves(self, player: QGPlayer) -> Iterator[PlaceTile]:
+        free = [cell for cell in range(len(CELLS)) if player.is_free(cell)]
+        for kind in range(KINDS):
+            if not player.tiles[kind]:
+                continue
+            cells = [CELLS[cell] for cell in free if placement_error(player, kind, cell) is None]
+            if not cells:
+                continue
+            token = self.notation.kind(kind)
+            for payment in self._payments(player, Item(kind)):
+                for cell in cells:
+                    yield PlaceTile(token, payment, cell)
+
+    def _expansion_moves(self, state: QGState, player: QGPlayer) -> Iterator[PlaceExpansion]:
+        empty = [area for area in range(6) if player.areas[area] < 0]
+        for kind in player.expansions:
+            spots = [
+                (f"A{area + 1}", str(d + 1))
+                for area in empty
+                for d in range(6)
+                if placement_error(player, kind, area_cell(area, d + 1), laying=area) is None
+            ]
+            if not spots:
+                continue
+            for payment in self._payments(player, Item(kind, True)):
+                for area_name, rotation in spots:
+                    yield PlaceExpansion(self.notation.kind(kind), payment, area_name, rotation)
+        if self._can_buy(state, player):
+            for area in empty:
+                yield PlaceExpansion(SUPPLY, NONE, f"A{area + 1}", NONE)
+
+    def _can_buy(self, state: QGState, player: QGPlayer) -> bool:
+        return bool(state.supply) and player.score >= self.components.supply_expansion_cost
+
+    # --- apply ----------------------------------------------------------------------------------------------------
+    def apply(self, state: QGState, seat: int, move: Move) -> tuple[QGState, list[Event]]:
+        if state.phase == "over":
+            raise GameOver("game_over")
+        if seat != state.current:
+            raise NotYourTurn("not_your_turn", seat=seat)
+        if not isinstance(move, Acquire | PlaceTile | PlaceExpansion | Pass):
+            raise BadNotation("qg_bad_move", text=str(move))
+        move = self._normalised(move)
+        new = _copy(state)
+        events: list[Event] = []
+        if isinstance(move, Acquire):
+            self._do_acquire(new, seat, move, events)
+        elif isinstance(move, PlaceTile):
+            self._do_tile(new, seat, move, events)
+        elif isinstance(move, PlaceExpansion):
+            self._do_expansion(new, seat, move, events)
+        else:
+            self._do_pass(new, seat, move, events)
+        self._advance(new, events)
+        return new, events
+
+    def _do_acquire(self, state: QGState, seat: int, move: Acquire, events: list[Event]) -> None:
+        player = state.players[seat]
+        sources = self._sources(state, move.by)
+        if not sources:
+            raise IllegalMove("qg_nothing_to_acquire", by=move.by)
+        taken = _taken(sources, self._read_which(move.which, sources))
+        tiles = sum(1 for _, item in taken if not item.expansion)
+        if not self._fits(player, tiles, len(taken) - tiles):
+            raise IllegalMove("qg_storage_full", tiles=tiles, expansions=len(taken) - tiles)
+        from_top = any(location == "s" for location, _ in taken)
+        for location, item in taken:
+            if item.expansion:
+                player.expansions = sorted([*player.expansions, item.kind])
+                continue
+            player.tiles[item.kind] += 1
+            source = state.top_tiles if location == "s" else state.display[int(location[1:]) - 1].tiles
+            source.remove(item.kind)
+        gone = {location for location, item in taken if item.expansion}
+        state.display = [item for index, item in enumerate(state.display) if f"d{index + 1}" not in gone]
+        taken_json: list[JSON] = [
+            {"kind": self.notation.kind(item.kind), "location": loc, "expansion": item.expansion} for loc, item in taken
+        ]
+        data = {"by": move.by, "taken": taken_json, "tiles": tiles, "expansions": len(taken) - tiles}
+        events.append(Event("acquire", seat, data))
+        if from_top:
+            top = state.stack.pop(0)
+            state.display.append(DisplayItem(top, sorted(state.top_tiles)))
+            events.append(Event("stack_moved", seat, {"tiles": len(state.top_tiles)}))
+            state.top_tiles = []
+            self._refill_top(state, events)
+        for index, shown in enumerate(state.display):
+            if not shown.face_up and not shown.tiles:
+                shown.face_up = True
+                kind = self.notation.kind(shown.expansion)
+                events.append(Event("expansion_turned", None, {"expansion": kind, "location": f"d{index + 1}"}))
+
+    def _read_which(self, which: str, places: Mapping[int, Mapping[str, Item]]) -> dict[int, str]:
+        picks: dict[int, str] = {}
+        if which != NONE:
+            for part in which.split("+"):
+                kind_text, _, location = part.partition("@")
+                kind = self.notation.parse_kind(kind_text)
+                if location not in places.get(kind, []):
+                    raise IllegalMove("qg_bad_which", token=part)
+                picks[kind] = location
+        for kind, locations in places.items():
+            if len(locations) > 1 and kind not in picks:
+                where = ", ".join(sorted(locations))
+                raise IllegalMove("qg_which_needed", hexagon=self.notation.kind(kind), locations=where)
+        extra = [kind for kind in picks if len(places[kind]) < 2]
+        if extra:
+            raise IllegalMove("qg_bad_which", token=self.notation.kind(extra[0]))
+        return picks
+
+    def _refill_top(self, state: QGState, events: list[Event]) -> None:
+        """Draw tiles onto the stack's top; when no tile is left anywhere, the stack is laid face up instead."""
+        if not state.stack:
+            return
+        rng = Rng(state.rng)
+        drawn: list[int] = []
+        for _ in range(self.components.tiles_on_stack_top):
+            if not sum(state.bag):
+                if not sum(state.tower):
+                    break
+                state.bag, state.tower = state.tower, [0] * KINDS
+                events.append(Event("bag_refilled", None, {"tiles": sum(state.bag)}))
+            drawn.append(rng.draw_from_counts(state.bag))
+        state.rng = rng.state
+        state.top_tiles = sorted(drawn)
+        if drawn:
+            events.append(Event("display_refilled", None, {"tiles": [self.notation.kind(k) for k in state.top_tiles]}))
+            return
+        for expansion in state.stack:
+            state.display.append(DisplayItem(expansion, [], True))
+            location = f"d{len(state.display)}"
+            events.append(
+                Event("expansion_turned", None, {"expansion": self.notation.kind(expansion), "location": location})
+            )
+        state.stack = []
+
+    def _pay(self, state: QGState, player: QGPlayer, placed: Item, payment: str) -> None:
+        """Checks and takes ``placed`` and its payment out of storage; refuses an invalid payment."""
+        items, jokers = self.notation.parse_bag(payment)
+        color, pattern = color_of(placed.kind), pattern_of(placed.kind)
+        if sum(items.values()) + jokers != pattern - 1:
+            raise IllegalMove("qg_payment_size", cost=pattern, given=sum(items.values()) + jokers + 1)
+        everything = dict(items)
+        everything[placed] = everything.get(placed, 0) + 1
+        kinds = [item.kind for item, count in everything.items() for _ in range(count)]
+        by_pattern = {pattern_of(k) for k in kinds} == {pattern} and len({color_of(k) for k in kinds}) == len(kinds)
+        by_color = {color_of(k) for k in kinds} == {color} and len({pattern_of(k) for k in kinds}) == len(kinds)
+        if not (by_pattern or by_color):
+            raise IllegalMove("qg_payment_mismatch", payment=payment)
+        owned = _storage_items(player)
+        for item, count in everything.items():
+            if owned.get(item, 0) < count:
+                raise IllegalMove("qg_not_in_storage", hexagon=self.notation.item(item))
+        if jokers > player.jokers:
+            raise IllegalMove("qg_not_enough_jokers", needed=jokers, have=player.jokers)
+        for item, count in everything.items():
+            if item.expansion:
+                player.expansions.remove(item.kind)
+                if item != placed:
+                    state.supply.append(item.kind)
+            else:
+                player.tiles[item.kind] -= count
+                state.tower[item.kind] += count - (1 if item == placed else 0)
+        player.jokers -= jokers
+
+    def _do_tile(self, state: QGState, seat: int, move: PlaceTile, events: list[Event]) -> None:
+        player = state.players[seat]
+        kind = self.notation.parse_kind(move.tile)
+        cell = _cell(move.cell)
+        if not player.tiles[kind]:
+            raise IllegalMove("qg_not_in_storage", hexagon=move.tile)
+        error = placement_error(player, kind, cell)
+        if error:
+            raise IllegalMove(error, cell=move.cell, hexagon=move.tile)
+        self._pay(state, player, Item(kind), move.payment)
+        player.hexes[cell] = kind
+        events.append(
+            Event(
+                "tile_placed",
+                seat,
+                {"tile": move.tile, "cell": move.cell, "payment": move.payment, "cost": pattern_of(kind)},
+            )
+        )
+        self._reward(player, seat, [cell], events)
+
+    def _do_expansion(self, state: QGState, seat: int, move: PlaceExpansion, events: list[Event]) -> None:
+        player = state.players[seat]
+        area = _area(move.area)
+        if player.areas[area] >= 0:
+            raise IllegalMove("qg_area_taken", area=move.area)
+        if move.expansion == SUPPLY:
+            cost = self.components.supply_expansion_cost
+            if move.payment != NONE or move.rotation != NONE:
+                raise IllegalMove("qg_supply_no_payment")
+            if not state.supply:
+                raise IllegalMove("qg_supply_empty")
+            if player.score < cost:
+                raise IllegalMove("qg_supply_points", cost=cost, score=player.score)
+            player.score -= cost
+            player.areas[area] = state.supply.pop(0)
+            player.rotations[area] = -1
+            changed = [area_cell(area, p) for p in range(7)]
+            data: dict[str, JSON] = {"expansion": None, "area": move.area, "rotation": None, "points": cost}
+        else:
+            kind = self.notation.parse_kind(move.expansion)
+            if kind not in player.expansions:
+                raise IllegalMove("qg_not_in_storage", hexagon=move.expansion)
+            if move.rotation == NONE:
+                raise IllegalMove("qg_rotation_needed")
+            rotation = int(move.rotation) - 1
+            cell = area_cell(area, rotation + 1)
+            error = placement_error(player, kind, cell, laying=area)
+            if error:
+                raise IllegalMove(error, cell=CELLS[cell], hexagon=move.expansion)
+            self._pay(state, player, Item(kind, True), move.payment)
+            player.areas[area] = kind
+            player.rotations[area] = rotation
+            player.hexes[cell] = kind
+            changed = [area_cell(area, p) for p in range(7)]
+            data = {"expansion": move.expansion, "area": move.area, "rotation": move.rotation, "points": 0}
+        data["payment"] = move.payment
+        events.append(Event("expansion_placed", seat, data))
+        self._reward(player, seat, changed, events)
+
+    def _reward(self, player: QGPlayer, seat: int, changed: list[int], events: list[Event]) -> None:
+        """Jokers for every ornament the last placement completed the ring of (each ring completes only once)."""
+        done: set[str] = set()
+        for cell in changed:
+            for ornament in _ORNAMENTS_BY_CELL[cell]:
+                if ornament.name in done or not _is_surrounded(player, ornament):
+                    continue
+                done.add(ornament.name)
+                reward = self.components.joker_rewards[ornament.kind]
+                kept = min(reward, self.components.storage_tiles - player.storage_used())
+                player.jokers += kept
+                events.append(
+                    Event("joker_earned", seat, {"ornament": ornament.name, "count": kept, "lost": reward - kept})
+                )
+
+    def _do_pass(self, state: QGState, seat: int, move: Pass, events: list[Event]) -> None:
+        player = state.players[seat]
+        items, jokers = self.notation.parse_bag(move.discard)
+        if jokers:
+            raise IllegalMove("qg_discard_jokers")
+        owned = _storage_items(player)
+        for item, count in items.items():
+            if owned.get(item, 0) < count:
+                raise IllegalMove("qg_not_in_storage", hexagon=self.notation.item(item))
+        penalty = 0
+        for item, count in items.items():
+            penalty += pattern_of(item.kind) * count
+            if item.expansion:
+                player.expansions.remove(item.kind)
+                state.supply.append(item.kind)
+            else:
+                player.tiles[item.kind] -= count
+                state.tower[item.kind] += count
+        player.score = max(0, player.score - penalty)
+        marker = state.marker < 0
+        if marker:
+            state.marker = seat
+            penalty += self.components.first_pass_penalty
+            player.score = max(0, player.score - self.components.first_pass_penalty)
+        player.passed = True
+        events.append(Event("pass", seat, {"discarded": move.discard, "penalty": penalty, "marker": marker}))
+
+    # --- rounds ---------------------------------------------------------------------------------------------------
+    def _advance(self, state: QGState, events: list[Event]) -> None:
+        count = state.player_count
+        for step in range(1, count + 1):
+            seat = (state.current + step) % count
+            if not state.players[seat].passed:
+                state.current = seat
+                return
+        self._score_round(state, events)
+        if state.round == self.components.rounds:
+            self._final_scoring(state, events)
+            return
+        self._prepare_round(state, events)
+
+    def _score_round(self, state: QGState, events: list[Event]) -> None:
+        comp = self.components
+        criteria = comp.sides[self.side_name].wheel[state.round - 1]
+        breakdown = []
+        for player in state.players:
+            points = [
+                sum(
+                    c.score(pattern_of(kind))
+                    for kind in player.hexes
+                    if kind >= 0 and c.matches(color_of(kind), pattern_of(kind))
+                )
+                for c in criteria
+            ]
+            pavilions = sum(1 for area in range(6) if player.has_pavilion(area)) * comp.pavilion_points
+            total = sum(points) + pavilions
+            player.score += total
+            breakdown.append({"criteria": points, "pavilions": pavilions, "total": total})
+        events.append(Event("round_scored", None, {"round": state.round, "breakdown": breakdown}))
+
+    def _prepare_round(self, state: QGState, events: list[Event]) -> None:
+        for kind in state.top_tiles:
+            state.tower[kind] += 1
+        for item in state.display:
+            for kind in item.tiles:
+                state.tower[kind] += 1
+        # The whole pool goes face down onto the supply: display expansions and what is left of the round stack.
+        state.supply = [*(item.expansion for item in state.display), *state.stack, *state.supply]
+        state.display, state.top_tiles = [], []
+        state.stack = state.future_stacks.pop(0)
+        state.round += 1
+        state.current = state.marker
+        state.marker = -1
+        for player in state.players:
+            player.passed = False
+        self._refill_top(state, events)
+        display = {"stack": len(state.stack), "top_tiles": [self.notation.kind(k) for k in state.top_tiles]}
+        events.append(Event("round_started", None, {"round": state.round, "display": display, "first": state.current}))
+
+    def _final_scoring(self, state: QGState, events: list[Event]) -> None:
+        comp = self.components
+        side = comp.sides[self.side_name]
+        state.final = []
+        for player in state.players:
+            storage = comp.joker_final_value * player.jokers - sum(
+                pattern_of(item.kind) * count for item, count in _storage_items(player).items()
+            )
+            player.score = max(0, player.score + storage)
+            groups = []
+            for category, value in comp.evaluation_order:
+                for group in garden_groups(player, category, value):
+                    if len(group) < side.group_min_size:
+                        continue
+                    points = sum(pattern_of(player.hexes[c]) for c in group) + side.group_bonuses.get(len(group), 0)
+                    player.score += points
+                    label = comp.color_codes[value] if category == "color" else str(value)
+                    groups.append({"category": label, "cells": [CELLS[c] for c in group], "points": points})
+            state.final.append({"storage": storage, "groups": groups, "total": player.score})
+        state.phase = "over"
+        for seat, breakdown in enumerate(state.final):
+            events.append(Event("final_scored", seat, breakdown))
+        events.append(Event("game_over", None, {"scores": self.scores(state), "standings": self.standings(state)}))
+
+    # --- agents -------------------------------------------------------------------------------------------------
+    def heuristic(self, state: QGState, seat: int) -> float:
+        player = state.players[seat]
+        side = self.components.sides[self.side_name]
+        groups = 0.0
+        for category, value in self.components.evaluation_order:
+            for group in garden_groups(player, category, value):
+                weight = 1.0 if len(group) >= side.group_min_size else 0.5
+                groups += weight * sum(pattern_of(player.hexes[c]) for c in group)
+        placed = sum(pattern_of(k) for k in player.hexes if k >= 0)
+        waiting = sum(pattern_of(item.kind) * n for item, n in _storage_items(player).items())
+        return player.score + groups + 0.5 * placed + player.jokers - 0.3 * waiting
+
+    # --- JSON -----------------------------------------------------------------------------------------------------
+    def to_json(self, state: QGState) -> dict[str, JSON]:
+        return {
+            "variant": state.variant,
+            "seed": state.seed,
+            "rng": state.rng,
+            "round": state.round,
+            "phase": state.phase,
+            "current": state.current,
+            "marker": state.marker,
+            "stack": list(state.stack),
+            "top_tiles": list(state.top_tiles),
+            "display": [
+                {"expansion": item.expansion, "tiles": list(item.tiles), "face_up": item.face_up}
+                for item in state.display
+            ],
+            "future_stacks": [list(stack) for stack in state.future_stacks],
+            "supply": list(state.supply),
+            "bag": list(state.bag),
+            "tower": list(state.tower),
+            "players": [
+                {
+                    "score": p.score,
+                    "jokers": p.jokers,
+                    "tiles": list(p.tiles),
+                    "expansions": list(p.expansions),
+                    "hexes": list(p.hexes),
+                    "areas": list(p.areas),
+                    "rotations": list(p.rotations),
+                    "passed": p.passed,
+                }
+                for p in state.players
+            ],
+            "final": [dict(item) for item in state.final],
+        }
+
+    def from_json(self, raw: Mapping[str, JSON], check: bool = True) -> QGState:
+        try:
+            state = QGState(
+                variant=str(raw["variant"]),
+                seed=int(raw["seed"]),
+                rng=int(raw["rng"]),
+                round=int(raw["round"]),
+                phase=str(raw["phase"]),
+                current=int(raw["current"]),
+                marker=int(raw["marker"]),
+                stack=_ints(raw["stack"]),
+                top_tiles=_ints(raw["top_tiles"]),
+                display=[
+                    DisplayItem(int(item["expansion"]), _ints(item["tiles"]), bool(item["face_up"]))
+                    for item in raw["display"]
+                ],
+                future_stacks=[_ints(stack) for stack in raw["future_stacks"]],
+                supply=_ints(raw["supply"]),
+                bag=_ints(raw["bag"]),
+                tower=_ints(raw["tower"]),
+                players=[
+                    QGPlayer(
+                        score=int(p["score"]),
+                        jokers=int(p["jokers"]),
+                        tiles=_ints(p["tiles"]),
+                        expansions=_ints(p["expansions"]),
+                        hexes=_ints(p["hexes"]),
+                        areas=_ints(p["areas"]),
+                        rotations=_ints(p["rotations"]),
+                        passed=bool(p["passed"]),
+                    )
+                    for p in raw["players"]
+                ],
+                final=[dict(item) for item in raw.get("final", [])],
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise BadState("qg_malformed", detail=str(error)) from None
+        if check:
+            self._validate(state)
+        return state
+
+    def _validate(self, state: QGState) -> None:
+        comp = self.components
+        if state.variant != self.name:
+            raise BadState("qg_impossible", detail="variant")
+        if not self.min_players <= state.player_count <= self.max_players:
+            raise BadState("qg_impossible", detail="player count")
+        if state.phase not in ("actions", "over") or not 1 <= state.round <= comp.rounds:
+            raise BadState("qg_impossible", detail="phase or round")
+        if not 0 <= state.current < state.player_count or not -1 <= state.marker < state.player_count:
+            raise BadState("qg_impossible", detail="current seat or marker")
+        if len(state.future_stacks) != comp.rounds - state.round:
+            raise BadState("qg_impossible", detail="round stacks")
+        if state.phase == "actions" and state.players[state.current].passed:
+            raise BadState("qg_impossible", detail="the seat to act has passed")
+        if any(item.face_up and item.tiles for item in state.display) or (state.top_tiles and not state.stack):
+            raise BadState("qg_impossible", detail="tiles on a face-up expansion")
+        for p in state.players:
+            shapes = (len(p.tiles), len(p.hexes), len(p.areas), len(p.rotations))
+            if shapes != (KINDS, len(CELLS), 6, 6) or p.score < 0 or p.jokers < 0 or min(p.tiles) < 0:
+                raise BadState("qg_impossible", detail="player board")
+            if p.storage_used() > comp.storage_tiles or len(p.expansions) > comp.storage_expansions:
+                raise BadState("qg_impossible", detail="storage over capacity")
+            if any(not -1 <= r < 6 for r in p.rotations) or any(not -1 <= k < KINDS for k in p.hexes):
+                raise BadState("qg_impossible", detail="garden values")
+        self._check_conservation(state)
+
+    def _check_conservation(self, state: QGState) -> None:
+        tiles = [0] * KINDS
+        for kind in state.top_tiles:
+            tiles[kind] += 1
+        for item in state.display:
+            for kind in item.tiles:
+                tiles[kind] += 1
+        expansions = [*state.stack, *state.supply, *(item.expansion for item in state.display)]
+        for stack in state.future_stacks:
+            expansions += stack
+        for p in state.players:
+            expansions += p.expansions + [kind for kind in p.areas if kind >= 0]
+            for kind in range(KINDS):
+                tiles[kind] += p.tiles[kind]
+            for area in range(6):
+                if p.areas[area] >= 0 and p.rotations[area] >= 0:
+                    printed = area_cell(area, p.rotations[area] + 1)
+                    if p.hexes[printed] != p.areas[area]:
+                        raise BadState("qg_impossible", detail="printed hexagon")
+            for cell, kind in enumerate(p.hexes):
+                if kind >= 0 and not _is_printed(p, cell):
+                    tiles[kind] += 1
+        if min(state.bag, default=0) < 0 or min(state.tower, default=0) < 0:
+            raise BadState("qg_impossible", detail="negative tile count")
+        expected = self.components.tiles_per_hexagon
+        if any(tiles[k] + state.bag[k] + state.tower[k] != expected for k in range(KINDS)):
+            raise BadState("qg_impossible", detail="tiles not conserved")
+        if sorted(expansions) != list(range(KINDS)):
+            raise BadState("qg_impossible", detail="expansions not conserved")
+
+
+# --- garden rules (pure functions of a player's garden) ---------------------------------------------------------
+def _is_printed(player: QGPlayer, cell: int) -> bool:
+    area = area_of(cell)
+    return area >= 0 and player.rotations[area] >= 0 and cell == area_cell(area, player.rotations[area] + 1)
+
+
+def _is_surrounded(player: QGPlayer, ornament: Ornament) -> bool:
+    if ornament.kind == "pavilion" and not player.has_pavilion(ornament.area):
+        return False
+    return all(player.hexes[cell] >= 0 for cell in ornament.ring)
+
+
+def _group(hexes: list[int], start: int, same: int, by_color: bool) -> list[int]:
+    """The cells connected to ``start`` by colour (or by pattern) when ``start`` holds ``same``."""
+
+    def key(kind: int) -> int:
+        return color_of(kind) if by_color else pattern_of(kind)
+
+    seen = {start}
+    todo = [start]
+    while todo:
+        cell = todo.pop()
+        here = same if cell == start else hexes[cell]
+        for n in NEIGHBOURS[cell]:
+            other = hexes[n]
+            if n not in seen and other >= 0 and other != here and key(other) == key(here):
+                seen.add(n)
+                todo.append(n)
+    return sorted(seen)
+
+
+def placement_error(player: QGPlayer, kind: int, cell: int, laying: int = -1) -> str | None:
+    """Why ``kind`` may not go on ``cell`` (a message key), or None. ``laying`` is the area being laid, if any.
+
+    The cell must be free, have no neighbouring hexagon or one sharing its colour or pattern, touch no identical
+    hexagon, and leave no colour or pattern group holding two identical hexagons.
+    """
+    if laying < 0 and not player.is_free(cell):
+        return "qg_cell_not_free"
+    hexes = player.hexes
+    neighbours = [hexes[n] for n in NEIGHBOURS[cell] if hexes[n] >= 0]
+    if kind in neighbours:
+        return "qg_identical_neighbour"
+    if neighbours and not any(color_of(n) == color_of(kind) or pattern_of(n) == pattern_of(kind) for n in neighbours):
+        return "qg_no_match"
+    for by_color in (True, False):
+        group = [kind if c == cell else hexes[c] for c in _group(hexes, cell, kind, by_color)]
+        if len(group) != len(set(group)):
+            return "qg_group_duplicate"
+    return None
+
+
+def garden_groups(player: QGPlayer, category: str, value: int) -> list[list[int]]:
+    """The groups (2 or more cells) of one colour index or one pattern value in a garden."""
+    by_color = category == "color"
+    seen: set[int] = set()
+    groups = []
+    for cell, kind in enumerate(player.hexes):
+        if kind < 0 or cell in seen or (color_of(kind) if by_color else pattern_of(kind)) != value:
+            continue
+        group = _group(player.hexes, cell, kind, by_color)
+        seen.update(group)
+        if len(group) > 1:
+            groups.append(group)
+    return groups
+
+
+# --- small readers --------------------------------------------------------------------------------------------------
+def _copy(state: QGState) -> QGState:
+    """A deep copy of the mutable parts (cheaper than a JSON round trip)."""
+    return QGState(
+        variant=state.variant,
+        seed=state.seed,
+        rng=state.rng,
+        round=state.round,
+        phase=state.phase,
+        current=state.current,
+        marker=state.marker,
+        stack=list(state.stack),
+        top_tiles=list(state.top_tiles),
+        display=[DisplayItem(item.expansion, list(item.tiles), item.face_up) for item in state.display],
+        future_stacks=[list(stack) for stack in state.future_stacks],
+        supply=list(state.supply),
+        bag=list(state.bag),
+        tower=list(state.tower),
+        players=[
+            QGPlayer(
+                p.score,
+                p.jokers,
+                list(p.tiles),
+                list(p.expansions),
+                list(p.hexes),
+                list(p.areas),
+                list(p.rotations),
+                p.passed,
+            )
+            for p in state.players
+        ],
+        final=[dict(item) for item in state.final],
+    )
+
+
+def _ints(value: JSON) -> list[int]:
+    if not isinstance(value, list):
+        raise TypeError("expected a list")
+    return [int(v) for v in value]
+
+
+def _cell(name: str) -> int:
+    index = CELL_INDEX.get(name.upper())
+    if index is None:
+        raise BadNotation("qg_bad_cell", cell=name)
+    return index
+
+
+def _area(name: str) -> int:
+    text = name.upper()
+    if len(text) != 2 or text[0] != "A" or text[1] not in "123456":
+        raise BadNotation("qg_bad_area", area=name)
+    return int(text[1]) - 1
+
+
+def _location(text: str) -> None:
+    if text != "s" and not (text.startswith("d") and text[1:].isdigit() and int(text[1:]) >= 1):
+        raise BadNotation("qg_bad_token", token=text)
+
+
+def _taken(sources: Mapping[int, Mapping[str, Item]], picks: Mapping[int, str]) -> list[tuple[str, Item]]:
+    """One hexagon of each matching kind: from the picked location, or the only one."""
+    taken = []
+    for kind, places in sorted(sources.items()):
+        location = picks.get(kind, min(places))
+        taken.append((location, places[location]))
+    return taken
+
+
+def _sub_multisets(items: Mapping[Item, int]) -> Iterator[list[tuple[Item, int]]]:
+    keys = sorted(items)
+    for counts in itertools.product(*(range(items[key] + 1) for key in keys)):
+        yield [(key, count) for key, count in zip(keys, counts, strict=True) if count]
+
+
+VARIANTS = (QueensGarden("queens-garden", "standard"), QueensGarden("queens-garden-variant", "variant"))
+__all__ = ["CELLS", "ORNAMENTS", "VARIANTS", "ComponentError", "QGState", "QueensGarden", "placement_error"]
