@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 # One module per game; each exposes VARIANTS, a tuple of Variant instances. Imported on first use.
-GAME_MODULES = ("engine.azul", "engine.summer_pavilion")
+GAME_MODULES = ("engine.azul", "engine.summer_pavilion", "engine.queens_garden")
 
 _registry: dict[str, Variant[Any]] = {}
 
