@@ -335,12 +335,15 @@ def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple
     if end > start:
         y = oy + _floor_y()
         c.highlight(d, (ox + _floor_x(start), y, ox + _floor_x(end - 1) + TILE - 1, y + TILE - 1), width=3)
-    for (owner, row, col), value in last.wall_points.items():
-        if owner != seat:
-            continue
-        x, y = ox + _wall_x(col), oy + _line_y(row)
+    placed = [
+        (ox + _wall_x(col), oy + _line_y(row), value)
+        for (owner, row, col), value in last.wall_points.items()
+        if owner == seat
+    ]
+    for x, y, _ in placed:
         c.highlight(d, (x, y, x + TILE - 1, y + TILE - 1), width=3, radius=7)
-        c.points(d, (x + TILE - 2, y + TILE + 1), value, small)
+    for x, y, value in placed:  # after every ring, so no ring covers a number
+        c.points(d, (x + TILE // 2, y + TILE), value, small)
     if last.floor_points.get(seat):
         x = ox + _floor_x(len(FLOOR_PENALTIES)) + 6
         c.points(d, (x, oy + _floor_y() + TILE // 2), last.floor_points[seat], c.font(18, bold=True), anchor="lm")
