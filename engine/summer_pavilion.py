@@ -23,18 +23,20 @@ Moves and their notation (``str(move)``; the bot's choices in brackets):
 - ``Pass``  ``pass:4g`` / ``pass``: the tiles kept on the corners for the next round [pass: keep].
 Multisets are written as count+letter in colour order (``1p2r``); ``-`` is the empty multiset.
 
-Events (``Event.kind``: ``data``):
-- ``take``: source ("1".."9"/"centre"), color, count (of that colour), wild (0/1), to_centre (multiset);
-- ``start_tile``: penalty, score (the first take from the centre in a round);
-- ``place``: star, space (1..6), color, cost, points, wilds, spent (multiset paid to the tower), score;
-- ``bonus_earned``: structures (list of {kind, star, bonus}), count (tiles to pick, capped by the supply);
-- ``bonus_taken``: tiles (multiset), auto (true when there was nothing to choose);
-- ``supply_refilled``: tiles (multiset added), from_tower (the tower was poured into the bag);
-- ``pass``: kept, discarded (multisets), penalty, score, auto (true when the pass was forced);
-- ``round_started``: round, wild, factories (list of multisets), supply (multiset);
-- ``end_bonus``: stars (list of {star, points}), costs (list of {cost, points}), points, score;
-- ``game_over``: standings, scores.
-Multisets in events are ``{colour name: count}`` dicts.
+Events (``Event.kind``: ``data``; ``seat`` is the player concerned, None for table-wide events). As in Azul's
+events, colours are colour ints, ``star``/``space`` are 0-based indices into ``board.stars``, a ``source`` is
+``"1".."9"`` or ``"centre"`` and a multiset is a list of 6 counts.
+- ``round_started``: {round, start_seat, wild, factories (per factory its sorted colour ints), supply (sorted
+  colour ints), bag, tower} (also the one opening event of a new game, see ``opening_events``);
+- ``take``: {source, color, count (of that colour), wild (0/1: the wild tile that came along), to_centre};
+- ``start_tile``: {penalty, score} the first take from the centre in a round;
+- ``place``: {star, space, color, cost, points, wilds, spent (paid to the tower), score};
+- ``bonus_earned``: {structures (list of {kind, star, bonus}), count (tiles to pick, capped by the supply)};
+- ``bonus_taken``: {tiles, auto (true when there was nothing to choose)};
+- ``supply_refilled``: {tiles (added), from_tower (the tower was poured into the bag)};
+- ``pass``: {kept, discarded, penalty, score, auto (true when the pass was forced: nothing to place or decide)};
+- ``end_bonus``: {stars (list of {star, points}), costs (list of {cost, points}), points, score}, every seat;
+- ``game_over``: {standings (seat groups, best first), scores}.
 """
 
 from __future__ import annotations
@@ -168,7 +170,7 @@ _MULTISET = re.compile(r"(\d*)([pgoybr])")
 def parse_multiset(text: str) -> tuple[int, ...]:
     text = text.strip().lower().replace(" ", "")
     counts = [0] * NCOLORS
-    if text in ("-", "", "0", "none"):
+    if text in ("-", "0", "none"):
         return tuple(counts)
     pos = 0
     for match in _MULTISET.finditer(text):
@@ -181,8 +183,8 @@ def parse_multiset(text: str) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def as_dict(counts: Sequence[int]) -> dict[str, int]:
-    return {COLORS[c]: n for c, n in enumerate(counts) if n}
+def as_list(counts: Sequence[int]) -> list[int]:
+    return list(counts)
 
 
 def sub_multisets(counts: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
@@ -570,10 +572,12 @@ class SummerPavilion(Variant[SPState]):
             return
         if move.wilds > cost - 1:
             raise IllegalMove("sp_too_many_wilds", wilds=move.wilds, most=cost - 1)
+        if have + min(wilds_held, cost - 1) < cost:
+            raise IllegalMove("sp_cannot_afford", cost=cost, have=have + min(wilds_held, cost - 1))
         if move.wilds > wilds_held:
             raise IllegalMove("sp_not_enough_wilds", wilds=move.wilds, have=wilds_held)
         if have < cost - move.wilds:
-            raise IllegalMove("sp_cannot_afford", cost=cost, have=have + min(wilds_held, cost - 1))
+            raise IllegalMove("sp_more_wilds_needed", color=COLORS[move.color], have=have, cost=cost)
 
     # --- phase 2 steps --------------------------------------------------------------------------------------
     def _do_place(self, state: SPState, seat: int, move: Place, events: list[Event]) -> None:
@@ -595,13 +599,13 @@ class SummerPavilion(Variant[SPState]):
                 "place",
                 seat,
                 {
-                    "star": move.star_token(),
-                    "space": move.space + 1,
-                    "color": COLORS[move.color],
+                    "star": move.star,
+                    "space": move.space,
+                    "color": move.color,
                     "cost": cost,
                     "points": points,
                     "wilds": move.wilds,
-                    "spent": as_dict(spent),
+                    "spent": as_list(spent),
                     "score": board.score,
                 },
             )
@@ -628,7 +632,7 @@ class SummerPavilion(Variant[SPState]):
         for c in range(NCOLORS):
             state.supply[c] -= tiles[c]
             board.hand[c] += tiles[c]
-        events.append(Event("bonus_taken", seat, {"tiles": as_dict(tiles), "auto": auto}))
+        events.append(Event("bonus_taken", seat, {"tiles": as_list(tiles), "auto": auto}))
         state.bonus_pending = 0
         state.phase = "play"
         rng = Rng(state.rng)
@@ -637,7 +641,7 @@ class SummerPavilion(Variant[SPState]):
         state.rng = rng.state
         added = [state.supply[c] - before[c] for c in range(NCOLORS)]
         if any(added):
-            events.append(Event("supply_refilled", None, {"tiles": as_dict(added), "from_tower": poured}))
+            events.append(Event("supply_refilled", None, {"tiles": as_list(added), "from_tower": poured}))
         self._seek_player(state, (seat + 1) % state.players, events)
 
     def _do_pass(self, state: SPState, seat: int, keep: Sequence[int], auto: bool, events: list[Event]) -> None:
@@ -656,8 +660,8 @@ class SummerPavilion(Variant[SPState]):
                 "pass",
                 seat,
                 {
-                    "kept": as_dict(keep),
-                    "discarded": as_dict(discarded),
+                    "kept": as_list(keep),
+                    "discarded": as_list(discarded),
                     "penalty": before - board.score,
                     "score": board.score,
                     "auto": auto,
@@ -701,18 +705,11 @@ class SummerPavilion(Variant[SPState]):
         for factory in state.factories:
             _draw(state, rng, factory, TILES_PER_FACTORY)
         state.rng = rng.state
-        events.append(
-            Event(
-                "round_started",
-                None,
-                {
-                    "round": state.round,
-                    "wild": COLORS[state.wild],
-                    "factories": [as_dict(f) for f in state.factories],
-                    "supply": as_dict(state.supply),
-                },
-            )
-        )
+        events.append(_round_started_event(state))
+
+    def opening_events(self, state: SPState) -> list[Event]:
+        """The first round's deal, described like every later one."""
+        return [_round_started_event(state)]
 
     def _finish(self, state: SPState, events: list[Event]) -> None:
         state.phase = "over"
@@ -726,7 +723,7 @@ class SummerPavilion(Variant[SPState]):
                     "end_bonus",
                     seat,
                     {
-                        "stars": [{"star": _star_name(self.mono, s), "points": p} for s, p in stars],
+                        "stars": [{"star": s, "points": p} for s, p in stars],
                         "costs": [{"cost": k, "points": p} for k, p in costs],
                         "points": points,
                         "score": board.score,
@@ -878,10 +875,24 @@ class SummerPavilion(Variant[SPState]):
             raise BadState("sp_impossible_state", why=f"star {star + 1} holds colours it cannot")
 
 
-def _star_name(mono: bool, star: int) -> str:
-    if star == CENTRE:
-        return "centre"
-    return str(star + 1) if mono else COLORS[FRONT_STAR_COLORS[star]]
+def _sorted_tiles(counts: Sequence[int]) -> list[int]:
+    return [c for c in range(NCOLORS) for _ in range(counts[c])]
+
+
+def _round_started_event(state: SPState) -> Event:
+    return Event(
+        "round_started",
+        None,
+        {
+            "round": state.round,
+            "start_seat": state.start_seat,
+            "wild": state.wild,
+            "factories": [_sorted_tiles(f) for f in state.factories],
+            "supply": _sorted_tiles(state.supply),
+            "bag": state.bag[:],
+            "tower": state.tower[:],
+        },
+    )
 
 
 def end_bonuses(board: SPBoard, mono: bool) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -959,10 +970,10 @@ def _do_take(state: SPState, seat: int, move: Take, events: list[Event]) -> bool
             seat,
             {
                 "source": move.source_token(),
-                "color": COLORS[move.color],
+                "color": move.color,
                 "count": count,
                 "wild": extra,
-                "to_centre": as_dict(to_centre),
+                "to_centre": as_list(to_centre),
             },
         )
     )
