@@ -314,9 +314,9 @@ def text_at(
 
 
 # --- output ----------------------------------------------------------------------------------------------------------
-def to_png(image: Image.Image, *, colors: int = 192) -> bytes:
+def to_png(image: Image.Image, *, colors: int = 256) -> bytes:
     """PNG bytes of ``image``: palette-quantised (pictures are flat colours) so they stay small; deterministic."""
-    quantised = image.convert("RGB").quantize(colors=colors, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    quantised = image.convert("RGB").quantize(colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
     quantised.save(out, format="PNG", optimize=False, compress_level=6)
     return out.getvalue()
