@@ -1,0 +1,94 @@
+"""The shared picture pieces: safe names, fitting text, colour-blind marks, the renderer registry, the labels."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from PIL import Image
+
+import render
+from data import load_json
+from render import common as c
+from render.text import covered, fit, fit_name, font, printable, width
+
+GAME_COLORS = {
+    "azul": ("blue", "yellow", "red", "black", "white"),
+    "summer_pavilion": ("purple", "green", "orange", "yellow", "blue", "red"),
+    "queens_garden": ("blue", "yellow", "light_green", "dark_green", "light_purple", "dark_purple"),
+}
+
+
+def test_the_font_covers_polish_ukrainian_and_accents() -> None:
+    glyphs = covered()
+    assert all(ord(ch) in glyphs for ch in "ąćęłńóśźżĄĆĘŁŃÓŚŹŻїієґЇІЄҐщЩéüñ…−×")
+    assert 0x1F3B2 not in glyphs  # 🎲: no glyph, so it must be dropped rather than drawn as a box
+
+
+def test_printable_drops_what_the_font_cannot_draw() -> None:
+    assert printable("Zoë 🎲 Żółw") == "Zoë Żółw"
+    assert printable("Їжак\u200d\ufe0f\x07 ") == "Їжак"
+    assert printable("🎲🎲", "Player 1") == "Player 1"
+    assert printable("   ", "Player 2") == "Player 2"
+
+
+def test_fit_cuts_long_text_with_an_ellipsis() -> None:
+    face = font(22, bold=True)
+    long = "Олександра Петренко-Велика з дуже довгим ім'ям"
+    cut = fit(long, face, 200)
+    assert cut.endswith("…") and width(cut, face) <= 200 and long.startswith(cut[:-1])
+    assert fit("Bob", face, 200) == "Bob"
+    assert width(fit("W" * 50, face, 5), face) <= width("…", face)
+
+
+def test_fit_name_cleans_then_fits() -> None:
+    face = font(20)
+    assert fit_name("🎲", face, 100, "Player 3") == "Player 3"
+    assert width(fit_name("Brzęczyszczykiewicz " * 5, face, 150, "x"), face) <= 150
+
+
+@pytest.mark.parametrize("game", sorted(GAME_COLORS))
+def test_each_game_colours_have_distinct_marks_and_fills(game: str) -> None:
+    styles = [c.STYLES[color] for color in GAME_COLORS[game]]
+    assert len({style.mark for style in styles}) == len(styles)
+    assert len({style.fill for style in styles}) == len(styles)
+    assert all(style.mark in c.MARK_SHAPES for style in styles)
+
+
+def test_shared_colours_keep_their_mark_across_games() -> None:
+    marks: dict[str, set[str]] = {}
+    for colors in GAME_COLORS.values():
+        for color in colors:
+            marks.setdefault(color, set()).add(c.STYLES[color].mark)
+    assert all(len(found) == 1 for found in marks.values())
+
+
+@pytest.mark.parametrize("color", sorted(c.STYLES))
+def test_every_tile_shows_its_mark(color: str) -> None:
+    image = c.tile(color, 40)
+    assert image.size == (40, 40) and image.mode == "RGBA"
+    fill = c.STYLES[color].fill
+    # Somewhere inside, the mark's ink must stand out clearly from the tile's fill.
+    inner = image.crop((10, 10, 30, 30)).convert("RGB")
+    assert any(sum(abs(a - b) for a, b in zip(pixel, fill, strict=True)) > 120 for pixel in inner.getdata())
+    assert c.ghost(color, 40).size == (40, 40)
+
+
+def test_png_output_is_deterministic_and_a_palette_image() -> None:
+    image = Image.new("RGB", (120, 80), c.BG)
+    c.paste(image, c.tile("red", 40), (10, 10))
+    assert c.to_png(image) == c.to_png(image.copy())
+    assert c.to_png(image).startswith(b"\x89PNG")
+
+
+def test_unknown_game_is_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render.engine, "get_variant", lambda name: SimpleNamespace(game="chess"))
+    with pytest.raises(ValueError, match="no renderer for game 'chess'"):
+        render.render_table(SimpleNamespace(variant="chess"), names=[])
+
+
+def test_picture_labels_exist_in_every_language() -> None:
+    english = set(load_json("locale", "en", "picture.json"))
+    assert all(key.startswith("picture.") for key in english)
+    for lang in ("pl", "uk"):
+        assert set(load_json("locale", lang, "picture.json")) == english, lang
