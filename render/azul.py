@@ -153,14 +153,14 @@ def _top_height(state: Any) -> int:
 
 
 def _draw_strip(table: Table) -> int:
-    d, state, locale = table.d, table.state, table.locale
+    d, state = table.d, table.state
     y = MARGIN
     bold, regular = c.font(22, bold=True), c.font(20)
-    title = t("picture.game_over", locale) if state.phase == "over" else t("picture.round", locale, round=state.round)
+    title = table.label("game_over") if state.phase == "over" else table.label("round", round=state.round)
     if state.variant.endswith("grey"):
-        title += " · " + t("picture.grey_wall", locale)
+        title += " · " + table.label("grey_wall")
     c.text_at(d, (MARGIN + 4, y + STRIP_H // 2), title, bold, anchor="lm")
-    supply = t("picture.bag", locale, count=sum(state.bag)) + "   " + t("picture.lid", locale, count=sum(state.lid))
+    supply = table.label("bag", count=sum(state.bag)) + "   " + table.label("lid", count=sum(state.lid))
     c.text_at(d, (WIDTH - MARGIN - 4, y + STRIP_H // 2), supply, regular, fill=c.MUTED, anchor="rm")
     return y + STRIP_H + 8
 
@@ -188,14 +188,14 @@ def _draw_factories(table: Table, y: int) -> int:
 
 
 def _draw_centre(table: Table, y: int) -> None:
-    image, d, state, last, locale = table.image, table.d, table.state, table.last, table.locale
+    image, d, state, last = table.image, table.d, table.state, table.last
     box = (MARGIN, y, WIDTH - MARGIN, y + CENTRE_H)
     c.panel(d, box)
     if last.from_centre:
         c.highlight(d, box, radius=16)
     label = c.font(20, bold=True)
-    c.text_at(d, (box[0] + 16, y + CENTRE_H // 2), t("picture.centre", locale), label, anchor="lm")
-    x = box[0] + 24 + c.width(t("picture.centre", locale), label)
+    c.text_at(d, (box[0] + 16, y + CENTRE_H // 2), table.label("centre"), label, anchor="lm")
+    x = box[0] + 24 + c.width(table.label("centre"), label)
     ty = y + (CENTRE_H - CENTRE_TILE) // 2
     count_face = c.font(22, bold=True)
     if state.marker_in_centre:
@@ -211,7 +211,7 @@ def _draw_centre(table: Table, y: int) -> None:
         c.text_at(d, (x + CENTRE_TILE + 5, y + CENTRE_H // 2), text, count_face, anchor="lm")
         x += CENTRE_TILE + 14 + c.width(text, count_face) + 14
     if not shown and not state.marker_in_centre:
-        c.text_at(d, (x, y + CENTRE_H // 2), t("picture.empty", locale), c.font(20), fill=c.MUTED, anchor="lm")
+        c.text_at(d, (x, y + CENTRE_H // 2), table.label("empty"), c.font(20), fill=c.MUTED, anchor="lm")
 
 
 # --- boards ----------------------------------------------------------------------------------------------------------
@@ -291,8 +291,8 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int], *, acting: boo
         _draw_column_choices(table, seat, origin)
     if acting:
         c.to_act_frame(d, (ox - 2, oy - 2, ox + BOARD_W + 1, oy + BOARD_H + 1), radius=16)
-        key = "picture.choose_columns" if state.phase == "wall" else "picture.to_act"
-        c.badge(d, (ox + BOARD_W // 2, oy + BOARD_H - 1), t(key, table.locale), c.font(16, bold=True), fill=c.ACCENT)
+        key = "choose_columns" if state.phase == "wall" else "to_act"
+        c.badge(d, (ox + BOARD_W // 2, oy + BOARD_H - 1), table.label(key), c.font(16, bold=True), fill=c.ACCENT)
 
 
 def _draw_column_choices(table: Table, seat: int, origin: tuple[int, int]) -> None:
@@ -370,15 +370,16 @@ def bonus_counts(board: Any) -> tuple[int, int, int]:
 
 
 def _draw_standings(table: Table, y: int) -> None:
-    d, state, locale = table.d, table.state, table.locale
+    d, state = table.d, table.state
     box = (MARGIN, y, WIDTH - MARGIN, y + _standings_height(state.players))
     c.panel(d, box, outline=c.HIGHLIGHT)
     head, body, bold = c.font(16, bold=True), c.font(20), c.font(20, bold=True)
     columns = _standings_columns()
     for key, x in columns.items():
-        c.text_at(d, (x, y + 10), t(f"picture.head.{key}", locale), head, fill=c.MUTED, anchor="ra")
+        c.text_at(d, (x, y + 10), table.label(f"head.{key}"), head, fill=c.MUTED, anchor="ra")
     ry = y + 34
-    for place, group in enumerate(engine.standings(state), start=1):
+    place = 1
+    for group in engine.standings(state):
         for seat in group:
             board = state.boards[seat]
             rows, cols, colors = bonus_counts(board)
@@ -386,8 +387,8 @@ def _draw_standings(table: Table, y: int) -> None:
             c.text_at(d, (box[0] + 16, ry + ROW_H // 2), f"{place}.", bold, anchor="lm")
             name_x = box[0] + 52
             if winner:
-                c.badge(d, (name_x, ry + ROW_H // 2), t("picture.winner", locale), c.font(15, bold=True), anchor="lm")
-                name_x += c.width(t("picture.winner", locale), c.font(15, bold=True)) + 15 + 10
+                c.badge(d, (name_x, ry + ROW_H // 2), table.label("winner"), c.font(15, bold=True), anchor="lm")
+                name_x += c.width(table.label("winner"), c.font(15, bold=True)) + 15 + 10
             name = table.name(seat, bold if winner else body, columns["rows"] - 90 - name_x)
             c.text_at(d, (name_x, ry + ROW_H // 2), name, bold if winner else body, anchor="lm")
             cells = {
@@ -401,6 +402,7 @@ def _draw_standings(table: Table, y: int) -> None:
                 fill = c.HIGHLIGHT if key == "score" else c.TEXT
                 c.text_at(d, (columns[key], ry + ROW_H // 2), text, face, fill=fill, anchor="rm")
             ry += ROW_H
+        place += len(group)  # a shared place uses up the places after it (1, 1, 3)
 
 
 def _standings_columns() -> dict[str, int]:

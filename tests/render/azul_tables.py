@@ -174,7 +174,7 @@ def game_over_4p() -> tuple[AzulState, list[Event]]:
     boards = [
         board(68, {2: (W, 1)}, [*full_row, (1, 0, W), (2, 0, K), (3, 0, R), (4, 0, Y)], []),
         board(73, {}, [*full_row, *[(1, col, (col - 1) % 5) for col in range(5)], (2, 2, B), (3, 3, B), (4, 4, B)], []),
-        board(73, {4: (B, 4)}, [*full_row, (1, 1, B), (2, 2, B)], []),
+        board(73, {4: (B, 4)}, [*full_row, *[(1, col, (col - 1) % 5) for col in range(5)], (2, 0, K)], []),
         board(31, {}, [(0, 0, B), (1, 1, B)], []),
     ]
     state = table("azul", boards, round=6, phase="over", bag=[1, 0, 3, 2, 0], lid=[7, 9, 6, 5, 9])

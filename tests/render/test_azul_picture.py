@@ -109,3 +109,8 @@ def test_a_take_is_read_with_lines_from_one_and_factories_from_zero() -> None:
     last = read_events(events)
     assert (last.seat, last.source, last.line, last.line_added) == (1, 3, 4, 2)
     assert not last.from_centre and last.floor_added == {1: 0}
+
+
+def test_a_shared_first_place_names_both_winners() -> None:
+    state, _ = TABLES["game-over-4p"]()
+    assert render.engine.standings(state)[0] == [1, 2]  # same score and same number of complete rows
