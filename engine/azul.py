@@ -912,9 +912,7 @@ def _check_board(variant: AzulVariant, board: AzulBoard, name: str) -> None:
         color, count = board.line_color[line], board.line_count[line]
         if count > line + 1 or (color < 0) != (count == 0):
             raise _invalid(f"{name}.line_count", f"pattern line {line + 1} is impossible")
-        if count and not (variant.accepts(board, line, color) or count == line + 1):
-            raise _invalid(f"{name}.line_color", f"pattern line {line + 1} holds a colour already on its wall row")
-        if count == line + 1 and color in board.wall[line]:
+        if count and color in board.wall[line]:
             raise _invalid(f"{name}.line_color", f"pattern line {line + 1} holds a colour already on its wall row")
 
 
