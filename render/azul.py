@@ -290,9 +290,8 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int], *, acting: boo
     if acting and state.phase == "wall":
         _draw_column_choices(table, seat, origin)
     if acting:
-        c.to_act_frame(d, (ox - 2, oy - 2, ox + BOARD_W + 1, oy + BOARD_H + 1), radius=16)
         key = "choose_columns" if state.phase == "wall" else "to_act"
-        c.badge(d, (ox + BOARD_W // 2, oy + BOARD_H - 1), table.label(key), c.font(16, bold=True), fill=c.ACCENT)
+        c.mark_to_act(d, (ox, oy, ox + BOARD_W - 1, oy + BOARD_H - 1), table.label(key))
 
 
 def _draw_column_choices(table: Table, seat: int, origin: tuple[int, int]) -> None:
@@ -309,16 +308,11 @@ def _draw_column_choices(table: Table, seat: int, origin: tuple[int, int]) -> No
 
 
 def _draw_header(table: Table, score: int, seat: int, origin: tuple[int, int]) -> None:
-    d = table.d
     ox, oy = origin
-    score_face = c.font(28, bold=True)
-    score_text = str(score)
-    score_w = c.width(score_text, score_face)
-    name_face = c.font(22, bold=True)
-    name = table.name(seat, name_face, BOARD_W - 2 * PAD - score_w - 16)
-    middle = oy + PAD + HEADER_H // 2 - 4
-    c.text_at(d, (ox + PAD + 2, middle), name, name_face, anchor="lm")
-    c.text_at(d, (ox + BOARD_W - PAD - 2, middle), score_text, score_face, fill=c.HIGHLIGHT, anchor="rm")
+    name = table.label("player", number=seat + 1)
+    if seat < len(table.names):
+        name = c.printable(table.names[seat], name)
+    c.player_header(table.d, (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4), name, score)
 
 
 def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple[int, int], last: LastMove) -> None:

@@ -12,7 +12,9 @@ family look and read alike:
   ``MARK_SHAPES`` lists them.
 - **Boxes and labels**: ``panel`` (rounded box), ``slot`` (an empty space for a tile), ``badge`` (a pill with
   text, e.g. points or counts), ``text_at`` (text anchored at a point).
-- **Player to act**: ``to_act_frame`` around the player's panel plus a ``badge`` with ``picture.to_act``.
+- **Players**: ``player_header`` (name left, score right, same faces everywhere); ``mark_to_act`` frames the
+  panel of a player who must act and hangs a pill with ``t("picture.to_act")`` on it (``to_act_frame`` alone is
+  the frame).
 - **Last move**: ``highlight`` (a ring around whatever the last move touched) and ``points`` (a "+3"/"−2" badge).
 - **Text** (see ``render.text``): ``font``, ``fit``, ``fit_name`` (long, emoji-laden display names made safe).
 - **Output**: ``to_png`` encodes deterministically (same image, same bytes) and small (palette-quantised).
@@ -54,8 +56,10 @@ __all__ = [
     "font",
     "ghost",
     "highlight",
+    "mark_to_act",
     "panel",
     "paste",
+    "player_header",
     "points",
     "printable",
     "slot",
@@ -269,6 +273,27 @@ def slot(d: ImageDraw.ImageDraw, xy: tuple[int, int], size: int) -> None:
 def to_act_frame(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 14) -> None:
     """The thick green frame around the panel of a player who must act now."""
     d.rounded_rectangle(box, radius, outline=ACCENT, width=5)
+
+
+def mark_to_act(d: ImageDraw.ImageDraw, box: Box, label: str, *, radius: int = 14) -> None:
+    """Frame a player's panel in green and hang a pill with ``label`` (e.g. ``picture.to_act``) on its bottom edge."""
+    to_act_frame(d, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), radius=radius + 2)
+    badge(d, ((box[0] + box[2]) // 2, box[3]), label, font(16, bold=True), fill=ACCENT)
+
+
+def player_header(d: ImageDraw.ImageDraw, box: Box, name: str, score: int) -> None:
+    """A player's display name (cleaned and shortened) on the left of ``box`` and their score in gold on the right.
+
+    ``name`` is used as given after cleaning; pass a fallback such as "Player 2" through ``fit_name`` first when
+    the display name may be empty.
+    """
+    left, top, right, bottom = box
+    middle = (top + bottom) // 2
+    score_face, name_face = font(28, bold=True), font(22, bold=True)
+    score_text = str(score)
+    shown = fit(printable(name, "?"), name_face, right - left - width(score_text, score_face) - 16)
+    d.text((left, middle), shown, font=name_face, fill=TEXT, anchor="lm")
+    d.text((right, middle), score_text, font=score_face, fill=HIGHLIGHT, anchor="rm")
 
 
 def highlight(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 8, width: int = 4) -> None:

@@ -1,61 +1,23 @@
-"""Golden pictures of the Azul table, compared with a small tolerance.
-
-A failing comparison writes the actual picture and an amplified difference to ``tests/render/_failures/``;
-``UPDATE_GOLDEN=1 pytest tests/render`` rewrites the goldens (look at every one before committing it).
-"""
+"""Golden pictures of the Azul table (see ``tests/render/goldens.py`` for how they are compared and updated)."""
 
 from __future__ import annotations
 
 import io
-import os
-from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 import render
 from render.azul import read_events
 from tests.render.azul_tables import NAMES, TABLES
-
-HERE = Path(__file__).resolve().parent
-GOLDEN = HERE / "golden"
-FAILURES = HERE / "_failures"
-# Anti-aliasing may differ by a Pillow or FreeType release: allow a few faint pixels, never a changed layout.
-MAX_CHANGED_SHARE = 0.0001
-CHANGED_LEVEL = 48
-
-
-def differs(actual: Image.Image, expected: Image.Image) -> str | None:
-    if actual.size != expected.size:
-        return f"size {actual.size} != golden {expected.size}"
-    diff = ImageChops.difference(actual.convert("RGB"), expected.convert("RGB")).convert("L")
-    changed = sum(diff.point(lambda v: 255 if v > CHANGED_LEVEL else 0).histogram()[255:])
-    share = changed / (actual.width * actual.height)
-    return f"{share:.3%} of pixels differ" if share > MAX_CHANGED_SHARE else None
-
-
-def check_golden(name: str, png: bytes) -> None:
-    golden = GOLDEN / f"{name}.png"
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        golden.write_bytes(png)
-        return
-    assert golden.exists(), f"no golden {golden.name}: run with UPDATE_GOLDEN=1 and look at the result"
-    actual = Image.open(io.BytesIO(png))
-    expected = Image.open(golden)
-    problem = differs(actual, expected)
-    if problem:
-        FAILURES.mkdir(exist_ok=True)
-        (FAILURES / f"{name}.actual.png").write_bytes(png)
-        diff = ImageChops.difference(actual.convert("RGB"), expected.convert("RGB")).point(lambda v: min(255, v * 4))
-        diff.save(FAILURES / f"{name}.diff.png")
-        pytest.fail(f"{name}: {problem}; see {FAILURES}")
+from tests.render.goldens import check_golden, differs
 
 
 @pytest.mark.parametrize("name", sorted(TABLES))
 def test_golden_picture(name: str) -> None:
     state, events = TABLES[name]()
     players = state.players
-    check_golden(name, render.render_png(state, names=NAMES[:players], events=events, locale="en"))
+    check_golden(f"azul-{name}", render.render_png(state, names=NAMES[:players], events=events, locale="en"))
 
 
 def test_same_input_gives_the_same_bytes() -> None:
