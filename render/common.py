@@ -19,6 +19,9 @@ family look and read alike:
 - **Text** (see ``render.text``): ``font``, ``fit``, ``fit_name`` (long, emoji-laden display names made safe).
 - **Output**: ``to_png`` encodes deterministically (same image, same bytes) and small (palette-quantised).
 
+- **Tests**: ``tests/render/goldens.py`` (``check_golden(name, png)``) compares golden pictures with a tolerance,
+  saves actual and difference images on failure and rewrites goldens with ``UPDATE_GOLDEN=1``.
+
 Static layers (tiles, marks) are cached per size with ``functools.cache``; nothing else is kept between calls.
 """
 
@@ -72,6 +75,7 @@ __all__ = [
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
+Ink = tuple[int, ...]  # RGB or RGBA
 
 # --- theme --------------------------------------------------------------------------------------------------------
 BG: RGB = (27, 32, 43)
@@ -125,12 +129,12 @@ STYLES: dict[str, TileStyle] = {
 SUPERSAMPLE = 4  # marks are drawn this many times larger, then shrunk: smooth edges, still cached once per size
 
 
-def _polygon(points: list[tuple[float, float]]) -> Callable[[ImageDraw.ImageDraw, Box, object], None]:
+def _polygon(points: list[tuple[float, float]]) -> Callable[[ImageDraw.ImageDraw, Box, Ink], None]:
     """A mark drawn as a filled polygon given in unit coordinates (0..1) of its box."""
 
-    def draw(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+    def draw(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
         x0, y0, x1, y1 = box
-        d.polygon([(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u, v in points], fill=ink)  # type: ignore[arg-type]
+        d.polygon([(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v) for u, v in points], fill=ink)
 
     return draw
 
@@ -148,50 +152,50 @@ def _hexagon() -> list[tuple[float, float]]:
     return [(0.5 + 0.5 * math.cos(math.pi / 3 * i), 0.5 + 0.5 * math.sin(math.pi / 3 * i)) for i in range(6)]
 
 
-def _dot(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
-    d.ellipse(box, fill=ink)  # type: ignore[arg-type]
+def _dot(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
+    d.ellipse(box, fill=ink)
 
 
-def _ring(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
-    d.ellipse(box, outline=ink, width=max(1, (box[2] - box[0]) // 5))  # type: ignore[arg-type]
+def _ring(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
+    d.ellipse(box, outline=ink, width=max(1, (box[2] - box[0]) // 5))
 
 
-def _square(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+def _square(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
     inset = (box[2] - box[0]) // 10
     x0, y0, x1, y1 = box
-    d.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=ink, width=max(1, (x1 - x0) // 5))  # type: ignore[arg-type]
+    d.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=ink, width=max(1, (x1 - x0) // 5))
 
 
-def _cross(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+def _cross(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
     x0, y0, x1, y1 = box
     w = max(1, (x1 - x0) // 4)
-    d.line((x0, y0, x1, y1), fill=ink, width=w)  # type: ignore[arg-type]
-    d.line((x0, y1, x1, y0), fill=ink, width=w)  # type: ignore[arg-type]
+    d.line((x0, y0, x1, y1), fill=ink, width=w)
+    d.line((x0, y1, x1, y0), fill=ink, width=w)
 
 
-def _plus(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+def _plus(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
     x0, y0, x1, y1 = box
     w = max(1, (x1 - x0) // 4)
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
-    d.rectangle((cx - w // 2, y0, cx + w // 2, y1), fill=ink)  # type: ignore[arg-type]
-    d.rectangle((x0, cy - w // 2, x1, cy + w // 2), fill=ink)  # type: ignore[arg-type]
+    d.rectangle((cx - w // 2, y0, cx + w // 2, y1), fill=ink)
+    d.rectangle((x0, cy - w // 2, x1, cy + w // 2), fill=ink)
 
 
-def _bars(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+def _bars(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
     x0, y0, x1, y1 = box
     h = max(1, (y1 - y0) // 5)
     for i in range(3):
         top = y0 + i * 2 * h
-        d.rectangle((x0, top, x1, top + h), fill=ink)  # type: ignore[arg-type]
+        d.rectangle((x0, top, x1, top + h), fill=ink)
 
 
-def _one(d: ImageDraw.ImageDraw, box: Box, ink: object) -> None:
+def _one(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
     x0, y0, x1, y1 = box
     face = font(int((y1 - y0) * 1.15), bold=True)
-    d.text(((x0 + x1) / 2, (y0 + y1) / 2), "1", font=face, fill=ink, anchor="mm")  # type: ignore[arg-type]
+    d.text(((x0 + x1) / 2, (y0 + y1) / 2), "1", font=face, fill=ink, anchor="mm")
 
 
-MARK_SHAPES: dict[str, Callable[[ImageDraw.ImageDraw, Box, object], None]] = {
+MARK_SHAPES: dict[str, Callable[[ImageDraw.ImageDraw, Box, Ink], None]] = {
     "dot": _dot,
     "ring": _ring,
     "square": _square,
@@ -206,7 +210,7 @@ MARK_SHAPES: dict[str, Callable[[ImageDraw.ImageDraw, Box, object], None]] = {
 }
 
 
-def draw_mark(d: ImageDraw.ImageDraw, box: Box, mark: str, ink: object) -> None:
+def draw_mark(d: ImageDraw.ImageDraw, box: Box, mark: str, ink: Ink) -> None:
     """Draw the named mark (a key of ``MARK_SHAPES``) filling ``box``."""
     MARK_SHAPES[mark](d, box, ink)
 
@@ -314,7 +318,7 @@ def badge(
 ) -> Box:
     """A pill with ``text``; ``anchor`` places it like Pillow's text anchors ("mm" centre, "la" top-left...)."""
     text_w = width(text, face)
-    size = face.size
+    size = int(face.size)
     w, h = text_w + size, int(size * 1.45)
     x, y = xy
     x -= {"l": 0, "m": w // 2, "r": w}[anchor[0]]
