@@ -155,7 +155,7 @@ def _top_height(state: Any) -> int:
 def _draw_strip(table: Table) -> int:
     d, state = table.d, table.state
     y = MARGIN
-    bold, regular = c.font(22, bold=True), c.font(20)
+    bold, regular = c.font(24, bold=True), c.font(22)
     title = table.label("game_over") if state.phase == "over" else table.label("round", round=state.round)
     if state.variant.endswith("grey"):
         title += " · " + table.label("grey_wall")
@@ -169,7 +169,7 @@ def _draw_factories(table: Table, y: int) -> int:
     image, d, state, last = table.image, table.d, table.state, table.last
     count = len(state.factories)
     left = (WIDTH - count * FACTORY_STEP) // 2
-    label = c.font(17, bold=True)
+    label = c.font(20, bold=True)
     for index, counts in enumerate(state.factories):
         cx = left + index * FACTORY_STEP + FACTORY_STEP // 2
         cy = y + FACTORY_D // 2
@@ -183,7 +183,7 @@ def _draw_factories(table: Table, y: int) -> int:
             tx = cx - FACTORY_TILE - 2 + (k % 2) * (FACTORY_TILE + 4)
             ty = cy - FACTORY_TILE - 2 + (k // 2) * (FACTORY_TILE + 4)
             c.paste(image, c.tile(COLORS[color], FACTORY_TILE), (tx, ty))
-        c.text_at(d, (cx, cy + r + 3), str(index + 1), label, fill=c.MUTED, anchor="ma")
+        c.text_at(d, (cx, cy + r + 1), str(index + 1), label, anchor="ma")
     return y + FACTORY_D + 26
 
 
@@ -229,7 +229,7 @@ def _empty_board(grey: bool) -> Image.Image:
     image = Image.new("RGBA", (BOARD_W, BOARD_H), (0, 0, 0, 0))
     d = ImageDraw.Draw(image)
     c.panel(d, (0, 0, BOARD_W - 1, BOARD_H - 1))
-    number = c.font(15, bold=True)
+    number = c.font(17, bold=True)
     for row in range(LINES):
         y = _line_y(row)
         for k in range(row + 1):
@@ -241,7 +241,7 @@ def _empty_board(grey: bool) -> Image.Image:
                 c.slot(d, xy, TILE)
             else:
                 c.paste(image, c.ghost(COLORS[wall_color(row, col)], TILE), xy)
-    penalty = c.font(14)
+    penalty = c.font(15)
     for k, value in enumerate(FLOOR_PENALTIES):
         x = _floor_x(k)
         c.slot(d, (x, _floor_y()), TILE)
