@@ -1,0 +1,24 @@
+"""Whole seeded games through the engine, drawn after every move: every real event and state must draw."""
+
+from __future__ import annotations
+
+import pytest
+
+import render
+from render.azul import WIDTH, read_events
+from render.samples import NAMES, play
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), [("azul", 2, 11), ("azul", 4, 12), ("azul-grey", 3, 13)])
+def test_every_state_of_a_game_draws(variant: str, players: int, seed: int) -> None:
+    sizes = set()
+    kinds: set[str] = set()
+    for state, events in play(variant, players, seed):
+        kinds.update(event.kind for event in events)
+        last = read_events(events)
+        if last.seat is not None and last.line is not None:
+            assert last.line_added <= state.boards[last.seat].line_count[last.line]
+        sizes.add(render.render_table(state, names=NAMES[:players], events=events).size)
+    assert {"take", "wall", "round_scored", "game_over"} <= kinds
+    offer_and_over = {size[1] for size in sizes}
+    assert {size[0] for size in sizes} == {WIDTH} and len(offer_and_over) == 2
