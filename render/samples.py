@@ -1,5 +1,5 @@
 """Sample tables for people to look at (``python -m render demo``) and for the benchmark: seeded games played
-by a small greedy policy through the engine's public API, stopped at moments worth seeing."""
+by the engine's greedy agent through the engine's public API, stopped at moments worth seeing."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine.core import Rng
+from engine.agents import GreedyAgent
 
 NAMES = (
     "Zoë Żółtowska-Brzęczyszczykiewicz 🎲",
@@ -26,22 +26,14 @@ class Sample:
     names: tuple[str, ...]
 
 
-def _choose(state: Any, seat: int, rng: Rng) -> engine.Move:
-    """The legal move that looks best to the engine's heuristic, ties broken by the seeded generator."""
-    variant = engine.variant_of(state)
-    moves = engine.legal_moves(state, seat)
-    scored = [(variant.heuristic(variant.apply_unchecked(state, seat, m), seat), rng.below(1 << 30), m) for m in moves]
-    return max(scored, key=lambda item: (item[0], item[1]))[2]
-
-
 def play(variant: str, players: int, seed: int) -> Iterator[tuple[Any, list[engine.Event]]]:
     """Every state of a seeded game in order, with the events of the move that led to it."""
     state = engine.new_game(variant, players, seed)
-    rng = Rng(seed)
+    agent = GreedyAgent(seed)
     yield state, []
     while not engine.is_over(state):
         seat = min(engine.to_act(state))
-        state, events = engine.apply(state, seat, _choose(state, seat, rng))
+        state, events = engine.apply(state, seat, agent.choose(engine.variant_of(state), state, seat))
         yield state, events
 
 
