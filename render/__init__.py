@@ -10,6 +10,7 @@ Each game has one module exposing ``draw_table(state, *, names, events, locale) 
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,9 +21,14 @@ from render.common import to_png
 
 __all__ = ["RENDERERS", "render_png", "render_table"]
 
+# Drawing shares cached FreeType faces, which must not be used by two threads at once (the bot renders in worker
+# threads); drawing takes a few milliseconds, so pictures simply take turns. PNG encoding runs outside the lock.
+_drawing = threading.Lock()
+
 # Game name (``Variant.game``) -> the module that draws its table.
 RENDERERS: dict[str, str] = {
     "azul": "render.azul",
+    "queens-garden": "render.queens_garden",
 }
 
 
@@ -34,7 +40,8 @@ def render_table(
     if game not in RENDERERS:
         raise ValueError(f"no renderer for game {game!r}")
     module = importlib.import_module(RENDERERS[game])
-    image: Image.Image = module.draw_table(state, names=names, events=events, locale=locale)
+    with _drawing:
+        image: Image.Image = module.draw_table(state, names=names, events=events, locale=locale)
     return image
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from PIL import Image
@@ -76,3 +77,11 @@ def test_a_take_is_read_with_lines_from_one_and_factories_from_zero() -> None:
 def test_a_shared_first_place_names_both_winners() -> None:
     state, _ = TABLES["game-over-4p"]()
     assert render.engine.standings(state)[0] == [1, 2]  # same score and same number of complete rows
+
+
+def test_pictures_drawn_in_parallel_threads_are_identical() -> None:
+    state, events = TABLES["mid-round-4p"]()
+    expected = render.render_png(state, names=NAMES, events=events)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: render.render_png(state, names=NAMES, events=events), range(8)))
+    assert all(png == expected for png in results)
