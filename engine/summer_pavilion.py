@@ -24,8 +24,8 @@ Moves and their notation (``str(move)``; the bot's choices in brackets):
 Multisets are written as count+letter in colour order (``1p2r``); ``-`` is the empty multiset.
 
 Events (``Event.kind``: ``data``; ``seat`` is the player concerned, None for table-wide events). As in Azul's
-events, colours are colour ints, ``star``/``space`` are 0-based indices into ``board.stars``, a ``source`` is
-``"1".."9"`` or ``"centre"`` and a multiset is a list of 6 counts.
+events, colours are colour ints, ``star``/``space`` are 0-based indices into ``board.stars``, a ``source`` is the
+factory index from 0 or ``"centre"`` and a multiset is a list of 6 counts.
 - ``round_started``: {round, start_seat, wild, factories (per factory its sorted colour ints), supply (sorted
   colour ints), bag, tower} (also the one opening event of a new game, see ``opening_events``);
 - ``take``: {source, color, count (of that colour), wild (0/1: the wild tile that came along), to_centre};
@@ -35,6 +35,7 @@ events, colours are colour ints, ``star``/``space`` are 0-based indices into ``b
 - ``bonus_taken``: {tiles, auto (true when there was nothing to choose)};
 - ``supply_refilled``: {tiles (added), from_tower (the tower was poured into the bag)};
 - ``pass``: {kept, discarded, penalty, score, auto (true when the pass was forced: nothing to place or decide)};
+- ``round_scored``: {round, scores} when everybody has passed;
 - ``end_bonus``: {stars (list of {star, points}), costs (list of {cost, points}), points, score}, every seat;
 - ``game_over``: {standings (seat groups, best first), scores}.
 """
@@ -44,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 
 from engine.core import (
     JSON,
@@ -187,20 +189,39 @@ def as_list(counts: Sequence[int]) -> list[int]:
     return list(counts)
 
 
-def sub_multisets(counts: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
-    """Every multiset of exactly ``size`` tiles drawn from ``counts``, in colour order."""
+def _compositions(size: int) -> list[tuple[int, ...]]:
+    """Every way to split ``size`` tiles among the colours, larger counts of earlier colours first."""
+    if size == 0:
+        return [(0,) * NCOLORS]
+    found = [t for t in product(range(size, -1, -1), repeat=NCOLORS) if sum(t) == size]
+    return found
+
+
+_SMALL_MULTISETS = [_compositions(size) for size in range(MAX_KEEP + 1)]
+
+
+def sub_multisets(counts: Sequence[int], size: int) -> list[tuple[int, ...]]:
+    """Every multiset of exactly ``size`` tiles drawn from ``counts``, larger counts of earlier colours first."""
+    if size < len(_SMALL_MULTISETS):
+        c0, c1, c2, c3, c4, c5 = counts
+        return [
+            t
+            for t in _SMALL_MULTISETS[size]
+            if t[0] <= c0 and t[1] <= c1 and t[2] <= c2 and t[3] <= c3 and t[4] <= c4 and t[5] <= c5
+        ]
+    room = [0] * (NCOLORS + 1)  # room[c]: how many tiles colours c.. hold together
+    for color in range(NCOLORS - 1, -1, -1):
+        room[color] = room[color + 1] + counts[color]
 
     def rec(color: int, left: int) -> Iterator[tuple[int, ...]]:
-        if color == NCOLORS - 1:
-            if left <= counts[color]:
-                yield (left,)
+        if color == NCOLORS:
+            yield ()
             return
-        for n in range(min(left, counts[color]), -1, -1):
+        for n in range(min(left, counts[color]), max(0, left - room[color + 1]) - 1, -1):
             for rest in rec(color + 1, left - n):
                 yield (n, *rest)
 
-    if size <= sum(counts):
-        yield from rec(0, size)
+    return list(rec(0, size)) if size <= room[0] else []
 
 
 def _parse_color(token: str) -> int:
@@ -679,14 +700,14 @@ class SummerPavilion(Variant[SPState]):
             if board.passed:
                 continue
             state.current = seat
-            keeps = _legal_keeps(board, state.round)
-            if len(keeps) > 1 or _can_place(board, state.wild, self.mono):
+            if _must_choose_keep(board, state.round) or _can_place(board, state.wild, self.mono):
                 return
-            self._do_pass(state, seat, keeps[0], True, events)
+            self._do_pass(state, seat, _legal_keeps(board, state.round)[0], True, events)
             return
         self._end_round(state, events)
 
     def _end_round(self, state: SPState, events: list[Event]) -> None:
+        events.append(Event("round_scored", None, {"round": state.round, "scores": self.scores(state)}))
         if state.round == ROUNDS:
             self._finish(state, events)
             return
@@ -969,7 +990,7 @@ def _do_take(state: SPState, seat: int, move: Take, events: list[Event]) -> bool
             "take",
             seat,
             {
-                "source": move.source_token(),
+                "source": "centre" if move.source == CENTRE_SOURCE else move.source,
                 "color": move.color,
                 "count": count,
                 "wild": extra,
@@ -1030,6 +1051,10 @@ def _legal_places(board: SPBoard, wild: int, mono: bool) -> Iterator[Place]:
 
 def _can_place(board: SPBoard, wild: int, mono: bool) -> bool:
     return next(_legal_places(board, wild, mono), None) is not None
+
+
+def _must_choose_keep(board: SPBoard, round_number: int) -> bool:
+    return round_number != ROUNDS and sum(board.hand) > MAX_KEEP
 
 
 def _legal_keeps(board: SPBoard, round_number: int) -> list[tuple[int, ...]]:
