@@ -232,11 +232,13 @@ def _tile(style: TileStyle, size: int, *, faint: bool) -> Image.Image:
     d = ImageDraw.Draw(image)
     radius = size // 7
     if faint:
-        fill = _mix(style.fill, SLOT, 0.8)
-        d.rounded_rectangle(
-            (0, 0, size - 1, size - 1), radius, fill=fill, outline=_mix(style.fill, SLOT, 0.6), width=size // 22
-        )
-        ink: tuple[int, ...] = (*_mix(style.fill, SLOT, 0.45), 255)
+        # An empty space with the colour printed on it: a slot holding a smaller, dim print, so it reads as empty
+        # by its size and flatness, not only by its colour.
+        d.rounded_rectangle((0, 0, size - 1, size - 1), radius, fill=SLOT, outline=SLOT_EDGE, width=max(1, size // 40))
+        inset = size // 9
+        print_box = (inset, inset, size - 1 - inset, size - 1 - inset)
+        d.rounded_rectangle(print_box, radius, fill=_mix(style.fill, SLOT, 0.72))
+        ink: tuple[int, ...] = (*_mix(style.fill, SLOT, 0.4), 255)
     else:
         edge = (
             _mix(style.fill, (255, 255, 255), 0.45)
@@ -244,6 +246,8 @@ def _tile(style: TileStyle, size: int, *, faint: bool) -> Image.Image:
             else _mix(style.fill, DARK_INK, 0.35)
         )
         d.rounded_rectangle((0, 0, size - 1, size - 1), radius, fill=(*style.fill, 255), outline=edge, width=size // 16)
+        sheen = _mix(style.fill, (255, 255, 255), 0.35)  # a lit top edge: a raised tile, not a print
+        d.line((radius, size // 10, size - 1 - radius, size // 10), fill=sheen, width=max(1, size // 24))
         ink = style.ink
     inset = size * 27 // 100
     draw_mark(d, (inset, inset, size - 1 - inset, size - 1 - inset), style.mark, ink)
