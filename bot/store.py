@@ -145,9 +145,9 @@ class Store:
     async def open(cls, path: str) -> Store:
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA busy_timeout = 5000")
+        for pragma in ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000", "synchronous = NORMAL"):
+            async with db.execute(f"PRAGMA {pragma}"):
+                pass
         store = cls(db)
         await store._migrate()
         return store

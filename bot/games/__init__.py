@@ -128,10 +128,17 @@ def _load() -> dict[str, GameAdapter]:
     return _adapters
 
 
+def adapter_of(variant: str) -> GameAdapter:
+    """The adapter of the game that ``variant`` (a registered variant name) belongs to."""
+    import engine
+
+    return adapter_for(engine.get_variant(variant).game)
+
+
 def adapter_for(game: str) -> GameAdapter:
     """The adapter of ``game`` (``variant.game``); a plain fallback when that game has none yet."""
-    found = _load().get(game)
-    if found is None:
+    adapters = _load()
+    if game not in adapters:
         log.warning("no bot adapter for game %r; labels will be raw tokens", game)
-        return FallbackAdapter(game)
-    return found
+        adapters[game] = FallbackAdapter(game)
+    return adapters[game]

@@ -89,18 +89,93 @@ class AzulAdapter(GameAdapter):
             text += " " + t("bot.azul.overflow", locale, count=tiles[index] - free)
         return text
 
-    def event_params(self, event: Event, names: Sequence[str], locale: str | None) -> dict[str, Any]:
-        params = super().event_params(event, names, locale)
-        if "color" in params:
-            params["color"] = self.color_name(params["color"], locale)
-        if "source" in params:
-            params["source"] = self.source_name(str(params["source"]), locale)
-        if "line" in params:
-            line = str(params["line"])
-            params["line"] = (
-                t("bot.azul.floor", locale) if line == "floor" else t("bot.azul.line_n", locale, number=line)
-            )
-        return params
+    # --- events -------------------------------------------------------------------------------------------------
+    def _event_source(self, source: Any, locale: str | None) -> str:
+        """Events name factories from 0 (as transcripts do); players count from 1."""
+        return self.source_name("centre" if source == "centre" else str(int(source) + 1), locale)
+
+    def _take(self, event: Event, names: Sequence[str], locale: str | None) -> str:
+        data = event.data
+        line = data.get("line")
+        where = t("bot.azul.floor", locale) if line == "floor" else t("bot.azul.line_n", locale, number=line)
+        text = t(
+            "bot.event.azul.take",
+            locale,
+            player=names[event.seat or 0],
+            count=data.get("count", 0),
+            color=self.color_name(data.get("color"), locale),
+            source=self._event_source(data.get("source"), locale),
+            line=where,
+        )
+        if line != "floor" and data.get("to_floor"):
+            text += " " + t("bot.azul.overflow", locale, count=data["to_floor"])
+        if data.get("marker"):
+            text += " " + t("bot.event.azul.marker", locale)
+        return text
+
+    def _per_seat(self, points: dict[int, int], names: Sequence[str]) -> str:
+        return ", ".join(f"{names[seat]} {value:+d}".replace("-", "−") for seat, value in sorted(points.items()))
+
+    def describe(self, events: Sequence[Event], names: Sequence[str], locale: str | None) -> str:
+        phrases: list[str] = []
+        took = any(event.kind == "take" for event in events)
+        wall: dict[int, int] = {}
+        floor: dict[int, int] = {}
+        bonus: dict[int, int] = {}
+        for event in events:
+            data, seat = event.data, event.seat if event.seat is not None else 0
+            if event.kind == "take":
+                phrases.append(self._take(event, names, locale))
+            elif event.kind == "wall" and not took:
+                phrases.append(
+                    t(
+                        "bot.event.azul.wall",
+                        locale,
+                        player=names[seat],
+                        color=self.color_name(data.get("color"), locale),
+                        row=int(data.get("row", 0)) + 1,
+                        column=int(data.get("col", 0)) + 1,
+                        points=data.get("points", 0),
+                    )
+                )
+            elif event.kind == "wall":
+                wall[seat] = wall.get(seat, 0) + int(data.get("points", 0))
+            elif event.kind == "line_to_floor":
+                phrases.append(
+                    t(
+                        "bot.event.azul.line_to_floor",
+                        locale,
+                        player=names[seat],
+                        line=int(data.get("row", 0)) + 1,
+                        count=data.get("count", 0),
+                    )
+                )
+            elif event.kind == "floor_penalty" and data.get("applied"):
+                floor[seat] = floor.get(seat, 0) + int(data["applied"])
+            elif event.kind == "round_scored":
+                if wall:
+                    phrases.append(t("bot.event.azul.wall_points", locale, points=self._per_seat(wall, names)))
+                if floor:
+                    phrases.append(t("bot.event.azul.floor_points", locale, points=self._per_seat(floor, names)))
+                scores = data.get("scores") or []
+                totals = ", ".join(f"{names[s]} {score}" for s, score in enumerate(scores) if s < len(names))
+                phrases.append(t("bot.event.azul.round_scored", locale, round=data.get("round"), scores=totals))
+                wall, floor = {}, {}
+            elif event.kind == "bonus" and data.get("points"):
+                bonus[seat] = int(data["points"])
+            elif event.kind == "round_started" and int(data.get("round", 1)) > 1:
+                start = int(data.get("start_seat", 0))
+                phrases.append(
+                    t(
+                        "bot.event.azul.round_started",
+                        locale,
+                        round=data.get("round"),
+                        player=names[start] if start < len(names) else "?",
+                    )
+                )
+        if bonus:
+            phrases.append(t("bot.event.azul.bonus", locale, points=self._per_seat(bonus, names)))
+        return " · ".join(phrases)
 
 
 ADAPTER = AzulAdapter()

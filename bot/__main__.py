@@ -1,0 +1,80 @@
+"""``python -m bot`` (or ``azul-bot``): run the bot with configuration from environment variables.
+
+DISCORD_TOKEN (required), AZUL_DB (default ./azul.sqlite3), AZUL_DEV_GUILD (sync commands to one server at once),
+AZUL_LOG_LEVEL (default INFO). Exit codes: 2 when the configuration is missing or wrong, 3 when Discord rejects
+the token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import discord
+
+EXIT_CONFIG = 2
+EXIT_LOGIN = 3
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str
+    db_path: str
+    dev_guild: int | None
+    log_level: str
+
+
+class ConfigError(Exception):
+    pass
+
+
+def read_config(environ: Mapping[str, str]) -> Config:
+    token = environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set. Create a bot in the Discord Developer Portal (Applications > your app > Bot >"
+            " Reset Token) and run: DISCORD_TOKEN=... python -m bot   (see README.md and .env.example)"
+        )
+    guild = environ.get("AZUL_DEV_GUILD", "").strip()
+    if guild and not guild.isdigit():
+        raise ConfigError(f"AZUL_DEV_GUILD must be a server id (a number), not {guild!r}")
+    level = environ.get("AZUL_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise ConfigError(f"AZUL_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}")
+    return Config(token, environ.get("AZUL_DB", "").strip() or "azul.sqlite3", int(guild) if guild else None, level)
+
+
+async def run(config: Config) -> int:
+    from bot.client import create_bot
+
+    bot = create_bot(config.db_path, dev_guild=config.dev_guild)
+    try:
+        async with bot:
+            await bot.start(config.token)
+    except discord.LoginFailure:
+        print(
+            "Discord rejected DISCORD_TOKEN (login failed). Check the token in the Developer Portal.", file=sys.stderr
+        )
+        return EXIT_LOGIN
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        config = read_config(os.environ)
+    except ConfigError as error:
+        print(f"azul-bot: {error}", file=sys.stderr)
+        return EXIT_CONFIG
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return asyncio.run(run(config))
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

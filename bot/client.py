@@ -1,0 +1,63 @@
+"""The Discord client: wires the store, the service, the poster, the cog, the persistent buttons and translations."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.posting import Poster
+from bot.service import GameService
+from bot.store import Store
+from bot.texts import Translator
+
+log = logging.getLogger(__name__)
+
+
+class AzulBot(commands.Bot):
+    """Opens the database in ``setup_hook`` (as discord.py's advanced start-up example does) and syncs commands."""
+
+    def __init__(self, db_path: str, *, dev_guild: int | None = None, seed_source: object = None) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels, threads and the server's locale; nothing privileged
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.db_path = db_path
+        self.dev_guild = dev_guild
+        self._seed_source = seed_source
+        self._store: Store | None = None
+        self._service: GameService | None = None
+        self.poster = Poster(self)
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("the bot has not been set up yet")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        from bot.cog import AzulCog
+        from bot.views import LobbyButton, PlayButton
+
+        self._store = await Store.open(self.db_path)
+        self._service = GameService(self._store, self._seed_source)  # type: ignore[arg-type]
+        await self.tree.set_translator(Translator())
+        await self.add_cog(AzulCog(self))
+        self.add_dynamic_items(PlayButton, LobbyButton)
+        if self.dev_guild:
+            guild = discord.Object(id=self.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d application commands (%s)", len(synced), self.dev_guild or "global")
+
+    async def close(self) -> None:
+        await super().close()
+        if self._store is not None:
+            await self._store.close()
+            self._store = None
+
+
+def create_bot(db_path: str, *, dev_guild: int | None = None, seed_source: object = None) -> AzulBot:
+    return AzulBot(db_path, dev_guild=dev_guild, seed_source=seed_source)

@@ -1,0 +1,140 @@
+"""Public posts: the board picture with one line of what happened, the players to act, and their DMs.
+
+Pictures are drawn in a worker thread, never on the event loop. A picture that fails to draw is logged with the
+game id and the post goes out without it, so a renderer bug never blocks a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import io
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import engine
+from bot.store import GameRow
+from bot.texts import guild_locale, text
+from engine import Event
+
+if TYPE_CHECKING:
+    from bot.client import AzulBot
+
+log = logging.getLogger(__name__)
+
+MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def names_by_seat(game: GameRow) -> list[str]:
+    return [seat.name for seat in game.by_seat()]
+
+
+def render_png(state: Any, names: list[str], events: list[Event], locale: str) -> bytes:
+    render = importlib.import_module("render")
+    png: bytes = render.render_png(state, names=names, events=events, locale=locale)
+    return png
+
+
+async def draw(game: GameRow, state: Any, events: Sequence[Event], locale: str) -> bytes | None:
+    try:
+        return await asyncio.to_thread(render_png, state, names_by_seat(game), list(events), locale)
+    except Exception:
+        log.exception("game %s: the board picture could not be drawn", game.id)
+        return None
+
+
+def standings_text(game: GameRow, locale: str) -> str:
+    result = game.result or {}
+    scores = result.get("scores") or []
+    names = names_by_seat(game)
+    lines = []
+    for place, group in enumerate(result.get("standings") or [], start=1):
+        for seat in group:
+            score = scores[seat] if seat < len(scores) else 0
+            mark = " " + text("bot.post.resigned", locale) if seat == result.get("resigned") else ""
+            lines.append(text("bot.post.standing", locale, place=place, name=names[seat], score=score) + mark)
+    return "\n".join(lines)
+
+
+def scores_text(game: GameRow, state: Any, locale: str) -> str:
+    names = names_by_seat(game)
+    return " · ".join(f"{names[seat]} {score}" for seat, score in enumerate(engine.scores(state)))
+
+
+class Poster:
+    """Posts boards for the bot; holds no game state."""
+
+    def __init__(self, bot: AzulBot) -> None:
+        self.bot = bot
+
+    async def post_board(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        state: Any,
+        *,
+        guild: discord.Guild | None,
+        headline: str = "",
+        events: Sequence[Event] = (),
+        ping: Sequence[int] = (),
+    ) -> discord.Message:
+        """Post the board; mention each seat in ``ping`` exactly once (in the post or by DM)."""
+        from bot.views import board_view
+
+        locale = guild_locale(guild)
+        png = await draw(game, state, events, locale)
+        by_seat = game.by_seat()
+        dm_seats, mention_seats = await self._split_by_dm(game, ping)
+        lines = [headline] if headline else []
+        if game.status == "over":
+            lines.append(text("bot.post.game_over", locale))
+            lines.append(standings_text(game, locale))
+        else:
+            lines.append(self._to_act_line(game, state, locale, mention_seats))
+        content = "\n".join(line for line in lines if line)[:2000]
+        files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}-{game.version}.png")] if png else []
+        view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING
+        message = await channel.send(content, files=files, view=view, allowed_mentions=MENTION_USERS)
+        await self.bot.service.store.set_message(game.id, "board", message.id)
+        for seat in dm_seats:
+            await self._dm_turn(channel, game, by_seat[seat].user_id, message, locale)
+        return message
+
+    async def _split_by_dm(self, game: GameRow, ping: Sequence[int]) -> tuple[list[int], set[int]]:
+        """Seats to reach by DM (opted in, DMs not known closed) and seats to mention in the post."""
+        by_seat = game.by_seat()
+        dm, mention = [], set()
+        for seat in ping:
+            prefs = await self.bot.service.store.user(by_seat[seat].user_id)
+            if prefs.notify_dm and not prefs.dm_closed_told:
+                dm.append(seat)
+            else:
+                mention.add(seat)
+        return dm, mention
+
+    def _to_act_line(self, game: GameRow, state: Any, locale: str, mention: set[int]) -> str:
+        by_seat = game.by_seat()
+        to_act = sorted(engine.to_act(state))
+        people = [f"<@{by_seat[s].user_id}>" if s in mention else f"**{by_seat[s].name}**" for s in to_act]
+        key = "bot.post.to_act_many" if len(to_act) > 1 else "bot.post.to_act"
+        return text(key, locale, players=", ".join(people))
+
+    async def _dm_turn(
+        self, channel: discord.abc.Messageable, game: GameRow, user_id: int, board: discord.Message, locale: str
+    ) -> None:
+        """A DM with a link to the board; when DMs are closed, ping in the channel instead and say so once."""
+        store = self.bot.service.store
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text("bot.post.dm_turn", locale, link=board.jump_url, game=game.id))
+            return
+        except (discord.Forbidden, discord.HTTPException):
+            log.info("game %s: DM to %s failed; pinging in the channel instead", game.id, user_id)
+        await store.set_user(user_id, dm_closed_told=True)
+        await channel.send(
+            text("bot.post.dm_closed", locale, user=f"<@{user_id}>"),
+            allowed_mentions=MENTION_USERS,
+        )

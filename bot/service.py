@@ -1,0 +1,323 @@
+"""The game service: the only code that touches both the engine and the store.
+
+Every public method either returns what happened or raises :class:`Refusal` (the bot's own reasons, catalogue key
+``bot.refuse.<key>``) or an :class:`engine.EngineError` (the rules' reasons, ``error.<key>``); on a refusal nothing
+is saved. A move loads the snapshot, lets the engine validate and apply it, and saves the new snapshot together with
+the move in one transaction guarded by the game's version, so racing or repeated interactions apply at most once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from bot.store import Conflict, GameRow, Store
+from engine import EngineError, Event, Move
+from engine.core import Rng
+
+
+class Refusal(Exception):
+    """A request the bot turns down; ``key`` names ``bot.refuse.<key>`` in the catalogue."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What one applied move did: everything the bot needs to post the board and ping the next players."""
+
+    game: GameRow
+    state: Any
+    before_to_act: frozenset[int]
+    to_act: frozenset[int]
+    seat: int
+    move: Move
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def over(self) -> bool:
+        return self.game.status == "over"
+
+    def to_ping(self) -> list[int]:
+        """Seats to mention now: those who must act and were not already waiting; never the mover."""
+        waiting_before = self.before_to_act - {self.seat}
+        return sorted(self.to_act - waiting_before - {self.seat})
+
+
+@dataclass(frozen=True, slots=True)
+class Needed:
+    """Several legal moves match what was given: ``option`` is the first choice still needed."""
+
+    option: str
+    tokens: list[str]
+
+
+def _norm(token: str | None) -> str:
+    return (token or "").strip().casefold()
+
+
+def matching(moves: list[Move], command: str, given: Mapping[str, str | None]) -> list[Move]:
+    """The moves of ``command`` that agree with every non-empty option in ``given``."""
+    wanted = {option: _norm(value) for option, value in given.items() if _norm(value)}
+    found = []
+    for move in moves:
+        if move.command != command:
+            continue
+        choices = {option: _norm(token) for option, token in move.choices()}
+        if all(choices.get(option) == value for option, value in wanted.items()):
+            found.append(move)
+    return found
+
+
+def tokens_for(moves: list[Move], command: str, option: str, given: Mapping[str, str | None]) -> list[str]:
+    """Distinct tokens of ``option`` among legal moves that agree with the *other* options given (legal order)."""
+    others = {name: value for name, value in given.items() if name != option}
+    seen: dict[str, None] = {}
+    for move in matching(moves, command, others):
+        for name, token in move.choices():
+            if name == option:
+                seen.setdefault(token, None)
+    return list(seen)
+
+
+def first_open_option(candidates: list[Move]) -> Needed:
+    """The first option (in choice order) on which several candidate moves still differ."""
+    order = [option for option, _ in candidates[0].choices()]
+    for option in order:
+        tokens = list(dict.fromkeys(dict(move.choices()).get(option, "") for move in candidates))
+        if len(tokens) > 1:
+            return Needed(option, tokens)
+    return Needed(order[-1] if order else "", [])
+
+
+def seat_order(seed: int, players: int) -> list[int]:
+    """A random seat order drawn from the game's seed (so it is reproducible from the stored game)."""
+    order = list(range(players))
+    Rng(seed ^ 0x5EA7).shuffle(order)
+    return order
+
+
+class GameService:
+    def __init__(self, store: Store, seed_source: Callable[[], int] | None = None) -> None:
+        self.store = store
+        self._seed_source = seed_source or (lambda: secrets.randbits(62))
+
+    # --- loading -------------------------------------------------------------------------------------------------
+    async def open_game(self, channel_id: int) -> GameRow:
+        game = await self.store.open_game_in(channel_id)
+        if game is None:
+            raise Refusal("no_game")
+        return game
+
+    async def game(self, game_id: int) -> GameRow | None:
+        return await self.store.game(game_id)
+
+    @staticmethod
+    def state_of(game: GameRow) -> Any:
+        if game.state is None:
+            raise Refusal("not_started")
+        return engine.from_json(game.state)
+
+    async def replayed(self, game: GameRow) -> Any:
+        """The state reached by replaying the whole move log: must equal the snapshot."""
+        moves = await self.store.moves(game.id)
+        return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
+
+    # --- lobby ---------------------------------------------------------------------------------------------------
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        variant: str,
+        seats: int,
+        order: str = "random",
+    ) -> GameRow:
+        spec = engine.get_variant(variant)
+        if not spec.min_players <= seats <= spec.max_players:
+            raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
+        if order not in ("random", "joined"):
+            raise Refusal("bad_order")
+        if await self.store.open_game_in(channel_id) is not None:
+            raise Refusal("channel_busy")
+        game_id = await self.store.create_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            creator_id=user_id,
+            creator_name=name,
+            variant=variant,
+            options={},
+            seed=self._seed_source(),
+            max_seats=seats,
+            seat_order=order,
+        )
+        if game_id is None:
+            raise Refusal("channel_busy")
+        return await self._reload(game_id)
+
+    async def _reload(self, game_id: int) -> GameRow:
+        game = await self.store.game(game_id)
+        if game is None:
+            raise Refusal("no_game")
+        return game
+
+    async def _lobby(self, channel_id: int, game_id: int | None) -> GameRow:
+        game = await self.open_game(channel_id)
+        if game_id is not None and game.id != game_id:
+            raise Refusal("stale_lobby")
+        if game.status != "lobby":
+            raise Refusal("already_started")
+        return game
+
+    async def join(self, channel_id: int, user_id: int, name: str, game_id: int | None = None) -> GameRow:
+        game = await self._lobby(channel_id, game_id)
+        if game.has_player(user_id):
+            raise Refusal("already_joined")
+        if len(game.seats) >= game.max_seats:
+            raise Refusal("full")
+        if not await self.store.add_seat(game.id, user_id, name, game.max_seats):
+            raise Refusal("full")
+        return await self._reload(game.id)
+
+    async def leave(self, channel_id: int, user_id: int, game_id: int | None = None) -> GameRow:
+        """Leave a lobby; when the last player leaves, the lobby closes."""
+        game = await self._lobby(channel_id, game_id)
+        if not game.has_player(user_id):
+            raise Refusal("not_in_game")
+        await self.store.remove_seat(game.id, user_id)
+        if len(game.seats) == 1:
+            await self.store.finish(game.id, "aborted", None)
+        return await self._reload(game.id)
+
+    async def start(
+        self, channel_id: int, user_id: int, *, is_admin: bool, game_id: int | None = None
+    ) -> tuple[GameRow, Any]:
+        game = await self._lobby(channel_id, game_id)
+        if user_id != game.creator_id and not is_admin:
+            raise Refusal("only_creator_starts")
+        players = len(game.seats)
+        spec = engine.get_variant(game.variant)
+        if players < max(2, spec.min_players):
+            raise Refusal("too_few_players", min=max(2, spec.min_players))
+        order = seat_order(game.seed, players) if game.seat_order == "random" else list(range(players))
+        seat_of_user = {seat.user_id: order[index] for index, seat in enumerate(game.seats)}
+        state = engine.new_game(game.variant, players, game.seed, game.options or None)
+        if not await self.store.start_game(game.id, seat_of_user, engine.to_json(state)):
+            raise Refusal("already_started")
+        return await self._reload(game.id), state
+
+    # --- play ----------------------------------------------------------------------------------------------------
+    async def active_game(self, channel_id: int, game_id: int | None = None, version: int | None = None) -> GameRow:
+        game = await self.open_game(channel_id)
+        if game_id is not None and game.id != game_id:
+            raise Refusal("stale")
+        if game.status != "active":
+            raise Refusal("not_started")
+        if version is not None and game.version != version:
+            raise Refusal("stale")
+        return game
+
+    def seat_to_act(self, game: GameRow, state: Any, user_id: int) -> int:
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not_in_game")
+        if seat not in engine.to_act(state):
+            raise Refusal("not_your_turn")
+        return seat
+
+    def resolve(self, game: GameRow, state: Any, seat: int, command: str, given: Mapping[str, str | None]) -> Move:
+        """The one legal move ``given`` describes, or why not (:class:`Refusal` or the engine's error)."""
+        legal = engine.legal_moves(state, seat)
+        candidates = matching(legal, command, given)
+        if len(candidates) == 1:
+            return candidates[0]
+        if candidates:
+            needed = first_open_option(candidates)
+            raise Refusal("need_option", option=needed.option)
+        filled = {option: value.strip() for option, value in given.items() if value and value.strip()}
+        variant = engine.get_variant(game.variant)
+        move = variant.move_from_choices(command, filled)
+        engine.apply(state, seat, move)  # raises the rules' reason; a legal move would have matched above
+        return move
+
+    async def move(
+        self,
+        channel_id: int,
+        user_id: int,
+        command: str,
+        given: Mapping[str, str | None],
+        *,
+        interaction_id: int | None = None,
+        game_id: int | None = None,
+        version: int | None = None,
+        name: str | None = None,
+    ) -> Turn:
+        if interaction_id is not None and await self.store.move_count_by_interaction(interaction_id):
+            raise Refusal("duplicate")
+        game = await self.active_game(channel_id, game_id, version)
+        state = self.state_of(game)
+        seat = self.seat_to_act(game, state, user_id)
+        move = self.resolve(game, state, seat, command, given)
+        before = engine.to_act(state)
+        new_state, events = engine.apply(state, seat, move)
+        finished = self._result(new_state) if engine.is_over(new_state) else None
+        try:
+            await self.store.record_move(
+                game.id,
+                version=game.version,
+                seat=seat,
+                notation=str(move),
+                state=engine.to_json(new_state),
+                interaction_id=interaction_id,
+                finished=finished,
+            )
+        except Conflict as conflict:
+            raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
+        if name:
+            await self.store.rename_seat(game.id, user_id, name)
+        saved = await self._reload(game.id)
+        to_act = frozenset() if finished else engine.to_act(new_state)
+        return Turn(saved, new_state, before, to_act, seat, move, events)
+
+    @staticmethod
+    def _result(state: Any, resigned: int | None = None) -> dict[str, Any]:
+        standings = engine.standings(state)
+        if resigned is not None:
+            standings = [[s for s in group if s != resigned] for group in standings]
+            standings = [group for group in standings if group] + [[resigned]]
+        return {"scores": engine.scores(state), "standings": standings, "resigned": resigned}
+
+    # --- ending --------------------------------------------------------------------------------------------------
+    async def resign(self, channel_id: int, user_id: int) -> tuple[GameRow, Any]:
+        """A player gives up: the game ends, the others ranked by score and the resigning player last."""
+        game = await self.active_game(channel_id)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not_in_game")
+        state = self.state_of(game)
+        if not await self.store.finish(game.id, "over", self._result(state, resigned=seat)):
+            raise Refusal("raced")
+        return await self._reload(game.id), state
+
+    async def abort(self, channel_id: int, user_id: int, *, is_admin: bool) -> GameRow:
+        game = await self.open_game(channel_id)
+        if user_id != game.creator_id and not is_admin:
+            raise Refusal("only_creator_aborts")
+        if not await self.store.finish(game.id, "aborted", None):
+            raise Refusal("raced")
+        return await self._reload(game.id)
+
+    # --- preferences ---------------------------------------------------------------------------------------------
+    async def set_notify(self, user_id: int, enabled: bool) -> None:
+        await self.store.set_user(user_id, notify_dm=enabled, dm_closed_told=False)
+
+
+__all__ = ["EngineError", "GameService", "Needed", "Refusal", "Turn", "matching", "tokens_for"]

@@ -1,0 +1,64 @@
+"""Words of the bot: locales of people and servers, translated refusals, and the discord.py command translator."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+
+from data.i18n import SUPPORTED, catalogue, normalize, t
+from engine import EngineError
+
+
+def user_locale(interaction: discord.Interaction) -> str:
+    """Replies follow the Discord locale of the person who asked."""
+    return normalize(str(interaction.locale))
+
+
+def guild_locale(guild: discord.Guild | None) -> str:
+    """Public posts follow the server's preferred locale."""
+    return normalize(str(guild.preferred_locale)) if guild is not None else "en"
+
+
+def explain(error: Exception, locale: str) -> str:
+    """A refusal in words: the bot's own (``bot.refuse.*``) or the engine's (``error.*``)."""
+    from bot.service import Refusal
+
+    if isinstance(error, Refusal):
+        params = dict(error.params)
+        if "option" in params:
+            params["option"] = t(f"bot.option.{params['option']}", locale)
+        return t(f"bot.refuse.{error.key}", locale, **params)
+    if isinstance(error, EngineError):
+        reason = t(f"error.{error.key}", locale, **error.params)
+        return t("bot.refuse.illegal", locale, reason=reason)
+    return t("bot.refuse.unexpected", locale)
+
+
+def text(key: str, locale: str, /, **params: Any) -> str:
+    return t(key, locale, **params)
+
+
+def described(key: str, english: str | None = None) -> app_commands.locale_str:
+    """A command or option description: English from the catalogue (or ``english``), translated later by key."""
+    return app_commands.locale_str(english or t(key, "en"), key=key)
+
+
+class Translator(app_commands.Translator):
+    """Gives Discord the Polish and Ukrainian descriptions of commands, options and choices."""
+
+    LOCALES: ClassVar[dict[discord.Locale, str]] = {discord.Locale.polish: "pl", discord.Locale.ukrainian: "uk"}
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        lang = self.LOCALES.get(locale)
+        key = string.extras.get("key")
+        if lang is None or lang not in SUPPORTED or not key:
+            return None
+        found = catalogue(lang).get(key)
+        return str(found) if isinstance(found, str) else None

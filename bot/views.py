@@ -1,0 +1,188 @@
+"""Buttons and the Play picker. Views hold no rules: they ask the service and describe its answer.
+
+The lobby buttons and the Play button are persistent ``DynamicItem``s whose custom ids carry the game id (and, for
+Play, the game's version), so they keep working after a restart and a click on an old board is refused politely.
+The picker walks the same choices as the slash commands (command, then each option in order) and ends in
+:func:`bot.actions.play`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+import engine
+from bot.actions import bot_of, display_name, guarded, is_admin, play, reply
+from bot.games import adapter_of
+from bot.service import first_open_option, matching
+from bot.store import GameRow
+from bot.texts import text, user_locale
+
+PICKER_TIMEOUT = 15 * 60
+SELECT_LIMIT = 25
+
+
+def board_view(game: GameRow, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayButton(game.id, game.version, text("bot.button.play", locale)))
+    return view
+
+
+def lobby_view(game: GameRow, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action, style in (
+        ("join", discord.ButtonStyle.success),
+        ("leave", discord.ButtonStyle.secondary),
+        ("start", discord.ButtonStyle.primary),
+    ):
+        view.add_item(LobbyButton(game.id, action, text(f"bot.button.{action}", locale), style))
+    return view
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"azul:lobby:(?P<game>\d+):(?P<action>join|leave|start)"
+):
+    def __init__(
+        self, game_id: int, action: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or action, style=style, custom_id=f"azul:lobby:{game_id}:{action}")
+        )
+        self.game_id = game_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.cog import lobby_action
+
+        await guarded(interaction, lambda: lobby_action(interaction, self.action, game_id=self.game_id))
+
+
+class PlayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"azul:play:(?P<game>\d+):(?P<version>\d+)"):
+    def __init__(self, game_id: int, version: int, label: str = "Play") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.primary, emoji="▶️", custom_id=f"azul:play:{game_id}:{version}"
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PlayButton:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: picker_step(interaction, self.game_id, self.version, None, {}))
+
+
+async def picker_step(
+    interaction: discord.Interaction,
+    game_id: int,
+    version: int,
+    command: str | None,
+    chosen: dict[str, str],
+    *,
+    edit: bool = False,
+) -> None:
+    """Show the next choice of the picker, or play the move once the choices name exactly one legal move."""
+    service = bot_of(interaction).service
+    locale = user_locale(interaction)
+    game = await service.active_game(interaction.channel_id or 0, game_id, version)
+    state = service.state_of(game)
+    seat = service.seat_to_act(game, state, interaction.user.id)
+    legal = engine.legal_moves(state, seat)
+    adapter = adapter_of(game.variant)
+    commands = list(dict.fromkeys(move.command for move in legal))
+    if command is None and len(commands) == 1:
+        command = commands[0]
+    if command is None:
+        options = [(c, adapter.command_label(c, locale)) for c in commands]
+        prompt = text("bot.picker.command", locale)
+        await _show(
+            interaction, Picker(game_id, version, None, chosen, option="command", options=options), prompt, edit=edit
+        )
+        return
+    candidates = matching(legal, command, chosen)
+    if len(candidates) == 1:
+        given = dict(candidates[0].choices())
+        await play(interaction, command, given, game_id=game_id, version=version, update=edit)
+        return
+    if not candidates:
+        from bot.service import Refusal
+
+        raise Refusal("stale")
+    needed = first_open_option(candidates)
+    options = [
+        (token, adapter.label(state, seat, needed.option, token, chosen=chosen, locale=locale))
+        for token in needed.tokens
+    ]
+    so_far = ", ".join(
+        adapter.label(state, seat, option, token, chosen=chosen, locale=locale) for option, token in chosen.items()
+    )
+    prompt = text("bot.picker.option", locale, option=adapter.option_label(needed.option, locale))
+    if so_far:
+        prompt = f"{so_far}\n{prompt}"
+    await _show(
+        interaction, Picker(game_id, version, command, chosen, option=needed.option, options=options), prompt, edit=edit
+    )
+
+
+async def _show(interaction: discord.Interaction, view: Picker, prompt: str, *, edit: bool) -> None:
+    if edit:
+        await interaction.response.edit_message(content=prompt, view=view)
+    else:
+        await interaction.response.send_message(prompt, view=view, ephemeral=True)
+
+
+class Picker(discord.ui.View):
+    """One step of the picker: a select (or several, past 25 choices) for ``option``."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        command: str | None,
+        chosen: dict[str, str],
+        *,
+        option: str,
+        options: list[tuple[str, str]],
+    ) -> None:
+        super().__init__(timeout=PICKER_TIMEOUT)
+        self.game_id = game_id
+        self.version = version
+        self.command = command
+        self.chosen = chosen
+        self.option = option
+        for index in range(0, min(len(options), SELECT_LIMIT * 5), SELECT_LIMIT):
+            chunk = options[index : index + SELECT_LIMIT]
+            select: discord.ui.Select[Picker] = discord.ui.Select(
+                custom_id=f"azul:pick:{index // SELECT_LIMIT}",
+                options=[discord.SelectOption(label=label[:100], value=token) for token, label in chunk],
+            )
+            select.callback = self._make_callback(select)  # type: ignore[method-assign]
+            self.add_item(select)
+
+    def _make_callback(self, select: discord.ui.Select[Picker]) -> Any:
+        async def chosen_value(interaction: discord.Interaction) -> None:
+            value = select.values[0]
+            if self.option == "command":
+                step = lambda: picker_step(interaction, self.game_id, self.version, value, {}, edit=True)  # noqa: E731
+            else:
+                chosen = {**self.chosen, self.option: value}
+                step = lambda: picker_step(interaction, self.game_id, self.version, self.command, chosen, edit=True)  # noqa: E731
+            await guarded(interaction, step)
+
+        return chosen_value
+
+
+__all__ = ["LobbyButton", "PlayButton", "board_view", "display_name", "is_admin", "lobby_view", "reply"]

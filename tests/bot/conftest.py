@@ -1,0 +1,47 @@
+"""The real bot against SimCord's emulated Discord, with a fresh database per test and a fixed seed."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord.interactions
+
+from bot.client import AzulBot, create_bot
+
+SEED = 20240611
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "azul.sqlite3")
+
+
+@pytest.fixture
+def simcord_bot(db_path: str) -> AzulBot:
+    seeds = itertools.count(SEED)
+    return create_bot(db_path, seed_source=lambda: next(seeds))
+
+
+USER_LOCALES: dict[int, str] = {}
+
+
+@pytest.fixture(autouse=True)
+def discord_locales(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, str]]:
+    """SimCord sends every interaction as en-US; real Discord sends the user's and the server's locale."""
+    original = simcord.interactions.base_payload
+
+    def with_locales(backend: Any, **kwargs: Any) -> Any:
+        record, payload = original(backend, **kwargs)
+        payload["locale"] = USER_LOCALES.get(kwargs["user_id"], "en-US")
+        if kwargs.get("guild_id") is not None:
+            payload["guild_locale"] = backend.get_guild(kwargs["guild_id"]).preferred_locale
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", with_locales)
+    USER_LOCALES.clear()
+    yield USER_LOCALES
+    USER_LOCALES.clear()
