@@ -434,7 +434,7 @@ class SummerPavilion(Variant[SPState]):
     # --- notation ---------------------------------------------------------------------------------------------
     def parse_move(self, text: str) -> SPMove:
         if not isinstance(text, str):
-            raise BadNotation("sp_bad_move", text=str(text))
+            raise BadNotation("bad_notation", text=str(text))
         raw = text.strip().lower().replace(" ", "")
         if match := _TAKE.match(raw):
             source = CENTRE_SOURCE if match.group(1) == "c" else int(match.group(1)) - 1
@@ -447,7 +447,7 @@ class SummerPavilion(Variant[SPState]):
             return Pass((0,) * NCOLORS)
         if raw.startswith("pass:"):
             return Pass(parse_multiset(raw[5:]))
-        raise BadNotation("sp_bad_move", text=text)
+        raise BadNotation("bad_notation", text=text)
 
     def _place_from_parts(self, star_text: str, space_text: str, color_text: str, wilds_text: str) -> Place:
         star = self._parse_star_letter(star_text)
@@ -485,7 +485,7 @@ class SummerPavilion(Variant[SPState]):
         def need(option: str) -> str:
             value = choices.get(option)
             if not isinstance(value, str) or not value.strip():
-                raise BadNotation("sp_missing_choice", option=option)
+                raise BadNotation("missing_choice", option=option)
             return value.strip().lower()
 
         if command == "take":
@@ -513,7 +513,7 @@ class SummerPavilion(Variant[SPState]):
             return Bonus(parse_multiset(need("tiles")))
         if command == "pass":
             return Pass(parse_multiset(need("keep")))
-        raise BadNotation("sp_unknown_command", command=command)
+        raise BadNotation("unknown_command", command=command)
 
     # --- whose turn, what is legal --------------------------------------------------------------------------
     def to_act(self, state: SPState) -> frozenset[int]:
@@ -556,11 +556,11 @@ class SummerPavilion(Variant[SPState]):
 
     def _validate(self, state: SPState, seat: int, move: Move) -> None:
         if state.phase == "over":
-            raise GameOver("sp_game_over")
+            raise GameOver("game_over")
         if not isinstance(seat, int) or not 0 <= seat < state.players:
-            raise NotYourTurn("sp_no_such_seat", seat=seat)
+            raise NotYourTurn("not_your_turn")
         if seat != state.current:
-            raise NotYourTurn("sp_not_your_turn", seat=seat + 1, current=state.current + 1)
+            raise NotYourTurn("not_your_turn")
         expected = _MOVES_BY_PHASE[state.phase]
         if not isinstance(move, expected):
             raise IllegalMove("sp_wrong_phase", command=getattr(move, "command", "?"), phase=state.phase)
@@ -575,7 +575,7 @@ class SummerPavilion(Variant[SPState]):
 
     def _check_place(self, board: SPBoard, wild: int, move: Place) -> None:
         if move.mono != self.mono or not 0 <= move.star < STARS or not 0 <= move.space < SPACES:
-            raise BadNotation("sp_bad_move", text=str(move))
+            raise BadNotation("bad_notation", text=str(move))
         tiles = board.stars[move.star]
         if tiles[move.space] >= 0:
             raise IllegalMove("sp_space_covered", space=move.space + 1)
@@ -955,7 +955,7 @@ def _check_take(state: SPState, move: Take) -> None:
     if move.source != CENTRE_SOURCE and not 0 <= move.source < len(state.factories):
         raise IllegalMove("sp_no_such_factory", factory=move.source + 1, count=len(state.factories))
     if not 0 <= move.color < NCOLORS:
-        raise BadNotation("sp_bad_move", text=str(move))
+        raise BadNotation("bad_notation", text=str(move))
     tiles = state.centre if move.source == CENTRE_SOURCE else state.factories[move.source]
     source = move.source_token()
     if not sum(tiles):

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import pytest
 
 import engine
+import engine.summer_pavilion
 from engine.core import BadNotation, BadOptions, BadState, GameOver, IllegalMove, NotYourTurn
 from engine.summer_pavilion import (
     CENTRE,
@@ -729,3 +730,17 @@ def test_json_round_trip_and_rejections() -> None:
             FRONT.from_json(broken)
     with pytest.raises(BadState):
         engine.from_json({"variant": "summer-pavilion"})
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "uk"])
+def test_every_refusal_is_explained_in_every_language(lang: str) -> None:
+    import re
+    from pathlib import Path
+
+    from data.i18n import catalogue
+
+    source = Path(engine.summer_pavilion.__file__).read_text(encoding="utf-8")
+    keys = set(re.findall(r'(?:Move|Notation|State|Turn|Over)\("([a-z_]+)"', source))
+    assert {"sp_cannot_afford", "not_your_turn", "bad_notation"} <= keys
+    missing = sorted(key for key in keys if f"error.{key}" not in catalogue(lang))
+    assert not missing
