@@ -38,9 +38,10 @@ Events (``Event.kind``: data):
 - ``expansion_placed``: expansion (kind or None for a face-down one), area, rotation, payment, points (lost)
 - ``joker_earned``: ornament, count, lost
 - ``pass``: discarded, penalty, marker (True for the first to pass, who also loses the pass penalty)
-- ``round_scored``: round, breakdown per seat {criteria: [points...], pavilions, total}
-- ``round_started``: round, display {stack, top_tiles}, first
-- ``final_scored``: per seat {storage, groups: [{category, size, points}], total}
+- ``round_scored``: round, breakdown per seat {criteria: [points per wheel criterion], pavilions, total}, scores
+- ``round_started``: round, start_seat, stack (expansions left in it), top_tiles, display (face-up kinds); also
+  from ``opening_events`` for round 1
+- ``final_scored`` (one per seat): storage (jokers minus hexagons left), groups [{category, cells, points}], total
 - ``game_over``: scores, standings
 """
 
@@ -413,6 +414,19 @@ class QueensGarden(Variant[QGState]):
         )
         self._refill_top(state, [])
         return state
+
+    def opening_events(self, state: QGState) -> list[Event]:
+        return [self._round_started(state)] if state.round == 1 and state.phase == "actions" else []
+
+    def _round_started(self, state: QGState) -> Event:
+        data: dict[str, JSON] = {
+            "round": state.round,
+            "start_seat": state.current,
+            "stack": len(state.stack),
+            "top_tiles": [self.notation.kind(k) for k in state.top_tiles],
+            "display": [self.notation.kind(item.expansion) for item in state.display if item.face_up],
+        }
+        return Event("round_started", None, data)
 
     # --- notation -----------------------------------------------------------------------------------------------
     def parse_move(self, text: str) -> QGMove:
@@ -862,7 +876,8 @@ class QueensGarden(Variant[QGState]):
             total = sum(points) + pavilions
             player.score += total
             breakdown.append({"criteria": points, "pavilions": pavilions, "total": total})
-        events.append(Event("round_scored", None, {"round": state.round, "breakdown": breakdown}))
+        data = {"round": state.round, "breakdown": breakdown, "scores": self.scores(state)}
+        events.append(Event("round_scored", None, data))
 
     def _prepare_round(self, state: QGState, events: list[Event]) -> None:
         for kind in state.top_tiles:
@@ -880,8 +895,7 @@ class QueensGarden(Variant[QGState]):
         for player in state.players:
             player.passed = False
         self._refill_top(state, events)
-        display = {"stack": len(state.stack), "top_tiles": [self.notation.kind(k) for k in state.top_tiles]}
-        events.append(Event("round_started", None, {"round": state.round, "display": display, "first": state.current}))
+        events.append(self._round_started(state))
 
     def _final_scoring(self, state: QGState, events: list[Event]) -> None:
         comp = self.components
@@ -909,16 +923,24 @@ class QueensGarden(Variant[QGState]):
 
     # --- agents -------------------------------------------------------------------------------------------------
     def heuristic(self, state: QGState, seat: int) -> float:
+        """Points, plus what the garden promises (groups, placed values, room), plus what storage may still become.
+
+        Stored hexagons are worth something while rounds remain (they become placements) and cost their value in
+        the last round, as the final scoring will charge them.
+        """
         player = state.players[seat]
         side = self.components.sides[self.side_name]
         groups = 0.0
         for category, value in self.components.evaluation_order:
             for group in garden_groups(player, category, value):
-                weight = 1.0 if len(group) >= side.group_min_size else 0.5
+                weight = 1.0 if len(group) >= side.group_min_size else 0.4
                 groups += weight * sum(pattern_of(player.hexes[c]) for c in group)
         placed = sum(pattern_of(k) for k in player.hexes if k >= 0)
         waiting = sum(pattern_of(item.kind) * n for item, n in _storage_items(player).items())
-        return player.score + groups + 0.5 * placed + player.jokers - 0.3 * waiting
+        areas = sum(1 for area in player.areas if area >= 0)
+        last_round = state.round == self.components.rounds
+        storage_weight = -1.0 if last_round else 0.35
+        return player.score + groups + placed + 2 * areas + player.jokers + storage_weight * waiting
 
     # --- JSON -----------------------------------------------------------------------------------------------------
     def to_json(self, state: QGState) -> dict[str, JSON]:

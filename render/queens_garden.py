@@ -1,0 +1,418 @@
+"""The Queen's Garden table as one picture, designed for a phone first.
+
+Layout, top to bottom: a strip with the round, the wheel's criteria for this round, supply, bag and tower; the
+display (the round stack with the tiles on its top expansion, then the expansions beside it, named ``s``, ``d1``,
+``d2``... as in the moves); then one panel per player in a two-column grid: the garden as a hex map with every free
+cell's name (``F1``, ``A3-4``... the names the moves use), the storage (tiles, jokers, expansions) beside it.
+
+A hexagon shows its colour (fill plus the colour's colour-blind mark in a corner) and its pattern as an icon with
+the pattern's value. What the last move changed (the ``events`` of ``engine.apply``) is ringed in gold. At the end
+of the game each panel lists its final breakdown: storage and every scoring group.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+import engine
+from data.i18n import t
+from engine.queens_garden import (
+    CELL_COORDS,
+    CELLS,
+    ORNAMENTS,
+    QGPlayer,
+    QGState,
+    area_cell,
+    area_of,
+    color_of,
+    pattern_of,
+)
+from render import common as c
+
+HEX = 25  # garden hexagon radius (centre to corner)
+SMALL = 18  # storage and display hexagons
+MARGIN = 12
+PAD = 12
+HEADER_H = 40
+STORE_W = 6 * (SMALL * 2) + 16
+SQRT3 = math.sqrt(3)
+
+STONE = (96, 104, 122)
+STONE_EDGE = (140, 148, 166)
+FREE = (54, 62, 80)
+FREE_EDGE = (92, 104, 128)
+UNLAID = (38, 44, 58)
+JOKER = (246, 244, 236)
+
+ORNAMENT_MARK = {"fountain": "ring", "statue": "diamond", "bench": "bars", "pavilion": "triangle"}
+
+
+def _xy(coord: tuple[int, int], size: float) -> tuple[float, float]:
+    q, r = coord
+    return size * SQRT3 * (q + r / 2), size * 1.5 * r
+
+
+_ALL_COORDS = [*CELL_COORDS, *(o.coord for o in ORNAMENTS)]
+_XS = [_xy(coord, HEX)[0] for coord in _ALL_COORDS]
+_YS = [_xy(coord, HEX)[1] for coord in _ALL_COORDS]
+GARDEN_W = int(max(_XS) - min(_XS) + SQRT3 * HEX) + 4
+GARDEN_H = int(max(_YS) - min(_YS) + 2 * HEX) + 4
+PANEL_W = PAD + GARDEN_W + PAD + STORE_W + PAD
+PANEL_H = PAD + HEADER_H + GARDEN_H + PAD
+WIDTH = 2 * PANEL_W + 3 * MARGIN
+STRIP_H = 64
+DISPLAY_H = 104
+
+
+@dataclass
+class LastMove:
+    seat: int | None = None
+    cells: set[str] = field(default_factory=set)
+    locations: set[str] = field(default_factory=set)
+    storage: bool = False
+    delta: int = 0
+
+
+@dataclass
+class Table:
+    image: Image.Image
+    d: ImageDraw.ImageDraw
+    state: QGState
+    names: Sequence[str]
+    locale: str
+    last: LastMove
+    codes: tuple[str, ...]
+    colors: tuple[str, ...]
+
+
+def draw_table(state: QGState, *, names: Sequence[str], events: Sequence[Any] = (), locale: str = "en") -> Image.Image:
+    rows = (state.player_count + 1) // 2
+    top = MARGIN + STRIP_H + MARGIN + (0 if state.phase == "over" else DISPLAY_H + MARGIN)
+    height = top + rows * (PANEL_H + _final_h(state) + MARGIN)
+    image = Image.new("RGB", (WIDTH, height), c.BG)
+    comp = engine.get_variant(state.variant).components  # type: ignore[attr-defined]
+    table = Table(
+        image, ImageDraw.Draw(image), state, names, locale, read_events(events), comp.color_codes, comp.colors
+    )
+    _draw_strip(table, comp)
+    if state.phase != "over":
+        _draw_display(table, MARGIN + STRIP_H + MARGIN)
+    for seat in range(state.player_count):
+        x = MARGIN + (seat % 2) * (PANEL_W + MARGIN)
+        y = top + (seat // 2) * (PANEL_H + _final_h(state) + MARGIN)
+        _draw_player(table, seat, x, y)
+    return image
+
+
+def _final_h(state: QGState) -> int:
+    if state.phase != "over":
+        return 0
+    return 30 + 22 * max(1, max((len(f.get("groups", [])) + 2) // 3 for f in state.final) if state.final else 1)
+
+
+# --- events ----------------------------------------------------------------------------------------------------------
+def read_events(events: Sequence[Any]) -> LastMove:
+    """What the last move touched (events documented in ``engine/queens_garden.py``)."""
+    last = LastMove()
+    for event in events:
+        data: Mapping[str, Any] = event.data
+        if event.kind == "acquire":
+            last.seat, last.storage = event.seat, True
+            last.locations = {str(item["location"]) for item in data["taken"]}
+        elif event.kind == "tile_placed":
+            last.seat = event.seat
+            last.cells.add(str(data["cell"]))
+        elif event.kind == "expansion_placed":
+            last.seat = event.seat
+            area = int(str(data["area"])[1:]) - 1
+            last.cells.update(CELLS[area_cell(area, p)] for p in range(7))
+            last.delta -= int(data["points"])
+        elif event.kind == "pass":
+            last.seat, last.storage = event.seat, bool(data["discarded"] != "-")
+            last.delta -= int(data["penalty"])
+        elif event.kind == "joker_earned":
+            last.storage = True
+    return last
+
+
+# --- hexagons --------------------------------------------------------------------------------------------------------
+def _corners(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
+    return [
+        (cx + size * math.cos(math.radians(60 * i - 30)), cy + size * math.sin(math.radians(60 * i - 30)))
+        for i in range(6)
+    ]
+
+
+def _hexagon(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: Any, outline: Any, w: int = 2) -> None:  # noqa: PLR0917
+    d.polygon(_corners(cx, cy, size - 1), fill=fill, outline=outline, width=w)
+
+
+def draw_pattern(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, pattern: int, ink: Any) -> None:  # noqa: PLR0917
+    """The pattern's icon: 1 tree, 2 bird, 3 butterfly, 4 flower, 5 plant, 6 lily (each with its count of parts)."""
+    s = size
+    if pattern == 1:  # tree: one canopy on a trunk
+        d.polygon([(cx, cy - s), (cx + 0.7 * s, cy + 0.35 * s), (cx - 0.7 * s, cy + 0.35 * s)], fill=ink)
+        d.rectangle((cx - 0.14 * s, cy + 0.3 * s, cx + 0.14 * s, cy + 0.85 * s), fill=ink)
+    elif pattern == 2:  # bird: two wings
+        w = max(2, int(s * 0.28))
+        d.line([(cx - s, cy - 0.3 * s), (cx - 0.45 * s, cy + 0.25 * s), (cx, cy - 0.1 * s)], fill=ink, width=w)
+        d.line([(cx, cy - 0.1 * s), (cx + 0.45 * s, cy + 0.25 * s), (cx + s, cy - 0.3 * s)], fill=ink, width=w)
+    elif pattern == 3:  # butterfly: three wing pairs' worth, drawn as three wings and a body
+        for dx, dy, r in ((-0.5, -0.35, 0.42), (0.5, -0.35, 0.42), (0.0, 0.45, 0.36)):
+            x, y = cx + dx * s, cy + dy * s
+            d.ellipse((x - r * s, y - r * s, x + r * s, y + r * s), fill=ink)
+    else:  # flower 4, plant 5, lily 6: that many petals round a centre
+        r = 0.34 * s if pattern == 4 else 0.28 * s
+        ring = 0.58 * s
+        for i in range(pattern):
+            angle = -math.pi / 2 + 2 * math.pi * i / pattern
+            x, y = cx + ring * math.cos(angle), cy + ring * math.sin(angle)
+            if pattern == 5:  # plant: leaves as wedges
+                d.polygon([(cx, cy), (x - r * 0.8, y), (x, y - r * 0.3), (x + r * 0.8, y)], fill=ink)
+                d.ellipse((x - r, y - r, x + r, y + r), fill=ink)
+            else:
+                d.ellipse((x - r, y - r, x + r, y + r), fill=ink)
+        if pattern != 5:
+            d.ellipse((cx - 0.2 * s, cy - 0.2 * s, cx + 0.2 * s, cy + 0.2 * s), fill=ink)
+
+
+def draw_hexagon(table: Table, cx: float, cy: float, size: float, kind: int, *, printed: bool = False) -> None:
+    """A hexagon tile: colour fill, its colour-blind mark top left, pattern icon and value in the middle."""
+    d = table.d
+    style = c.STYLES[table.colors[color_of(kind)]]
+    ink = style.ink
+    _hexagon(d, cx, cy, size, style.fill, (245, 245, 245) if printed else (20, 22, 28), 3 if printed else 2)
+    pattern = pattern_of(kind)
+    icon = size * 0.42
+    draw_pattern(d, cx - size * 0.12, cy + size * 0.05, icon, pattern, ink)
+    face = c.font(max(10, int(size * 0.5)), bold=True)
+    d.text((cx + size * 0.55, cy + size * 0.12), str(pattern), font=face, fill=ink, anchor="mm")
+    m = size * 0.2
+    mx, my = cx - size * 0.05, cy - size * 0.68
+    c.draw_mark(d, (int(mx - m), int(my - m * 0.3), int(mx + m * 0.6), int(my + m * 1.3)), style.mark, ink)
+
+
+def draw_joker(table: Table, cx: float, cy: float, size: float) -> None:
+    _hexagon(table.d, cx, cy, size, JOKER, (20, 22, 28))
+    table.d.text((cx, cy), "J", font=c.font(int(size * 0.9), bold=True), fill=(20, 22, 28), anchor="mm")
+
+
+def _pavilion(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, ink: Any) -> None:
+    s = size * 0.5
+    d.polygon([(cx, cy - s), (cx + s, cy - 0.2 * s), (cx - s, cy - 0.2 * s)], fill=ink)
+    d.rectangle((cx - 0.7 * s, cy - 0.2 * s, cx - 0.45 * s, cy + 0.7 * s), fill=ink)
+    d.rectangle((cx + 0.45 * s, cy - 0.2 * s, cx + 0.7 * s, cy + 0.7 * s), fill=ink)
+
+
+# --- strip and display ---------------------------------------------------------------------------------------------
+def _draw_strip(table: Table, comp: Any) -> None:
+    d, state, loc = table.d, table.state, table.locale
+    box = (MARGIN, MARGIN, WIDTH - MARGIN, MARGIN + STRIP_H)
+    c.panel(d, box)
+    face, small = c.font(22, bold=True), c.font(16)
+    y = MARGIN + STRIP_H // 2
+    side = "picture.qg.variant_side" if state.variant.endswith("variant") else "picture.qg.standard_side"
+    title = t("picture.game_over", loc) if state.phase == "over" else t("picture.round", loc, round=state.round)
+    c.text_at(d, (MARGIN + 14, y - 10), title, face, anchor="lm")
+    c.text_at(d, (MARGIN + 14, y + 14), t(side, loc), small, fill=c.MUTED, anchor="lm")
+    x = MARGIN + 200
+    c.text_at(d, (x, y), t("picture.qg.wheel", loc), small, fill=c.MUTED, anchor="lm")
+    x += c.width(t("picture.qg.wheel", loc), small) + 10
+    wheel = comp.sides["variant" if state.variant.endswith("variant") else "standard"].wheel[state.round - 1]
+    for criterion in wheel:
+        x = _draw_criterion(table, x, y, criterion) + 14
+    info = " · ".join(
+        [
+            t("picture.qg.supply", loc, count=len(state.supply)),
+            t("picture.bag", loc, count=sum(state.bag)),
+            t("picture.qg.tower", loc, count=sum(state.tower)),
+        ]
+    )
+    c.text_at(d, (WIDTH - MARGIN - 14, y), info, small, fill=c.MUTED, anchor="rm")
+
+
+def _draw_criterion(table: Table, x: int, y: int, criterion: Any) -> int:
+    d = table.d
+    size = 17
+    cx = x + size
+    if criterion.color is not None:
+        style = c.STYLES[table.colors[criterion.color]]
+        _hexagon(d, cx, y, size, style.fill, (20, 22, 28))
+        c.draw_mark(d, (cx - 6, y - 6, cx + 6, y + 6), style.mark, style.ink)
+    else:
+        _hexagon(d, cx, y, size, JOKER, (20, 22, 28))
+        draw_pattern(d, cx, y, size * 0.5, criterion.pattern, (20, 22, 28))
+    label = "= " + ("1-6" if criterion.points is None else str(criterion.points))
+    if criterion.points is None:
+        label = t("picture.qg.points_value", table.locale)
+    face = c.font(15)
+    c.text_at(d, (cx + size + 4, y), label, face, anchor="lm")
+    return int(cx + size + 6 + c.width(label, face))
+
+
+def _draw_display(table: Table, top: int) -> None:
+    d, state, loc = table.d, table.state, table.locale
+    c.panel(d, (MARGIN, top, WIDTH - MARGIN, top + DISPLAY_H))
+    label, small = c.font(15, bold=True), c.font(14)
+    x, y = MARGIN + 14, top + 12
+    step = SMALL * 2 + 2
+    if state.stack:
+        width = 4 * step + 10
+        _location_box(table, "s", x, y, width)
+        c.text_at(d, (x + 4, y), t("picture.qg.stack", loc, count=len(state.stack)), label, fill=c.MUTED)
+        for i, kind in enumerate(state.top_tiles):
+            draw_hexagon(table, x + 6 + SMALL + i * step, y + 52, SMALL, kind)
+        x += width + 16
+    for index, item in enumerate(state.display):
+        location = f"d{index + 1}"
+        count = max(1, len(item.tiles)) if not item.face_up else 1
+        width = max(count * step + 10, 48)
+        if x + width > WIDTH - MARGIN - 10:
+            break
+        _location_box(table, location, x, y, width)
+        c.text_at(d, (x + 4, y), location, label, fill=c.MUTED)
+        if item.face_up:
+            draw_hexagon(table, x + 6 + SMALL, y + 52, SMALL, item.expansion, printed=True)
+            _pavilion(d, x + width - 8, y + 8, 12, c.TEXT)
+        else:
+            for i, kind in enumerate(item.tiles):
+                draw_hexagon(table, x + 6 + SMALL + i * step, y + 52, SMALL, kind)
+        x += width + 12
+    if not state.stack and not state.display:
+        c.text_at(d, (MARGIN + 14, top + DISPLAY_H // 2), t("picture.empty", loc), small, fill=c.MUTED, anchor="lm")
+
+
+def _location_box(table: Table, location: str, x: int, y: int, width: int) -> None:
+    box = (x, y - 4, x + width, y + 82)
+    table.d.rounded_rectangle(box, 8, fill=c.PANEL, outline=c.PANEL_EDGE, width=1)
+    if location in table.last.locations:
+        c.highlight(table.d, box, width=3)
+
+
+# --- a player's panel ------------------------------------------------------------------------------------------------
+def _draw_player(table: Table, seat: int, x: int, y: int) -> None:
+    d, state, loc = table.d, table.state, table.locale
+    player = state.players[seat]
+    box = (x, y, x + PANEL_W, y + PANEL_H + _final_h(state))
+    c.panel(d, box)
+    name = table.names[seat] if seat < len(table.names) else ""
+    shown = c.fit_name(name, c.font(22, bold=True), PANEL_W - 140, t("picture.player", loc, number=seat + 1))
+    c.player_header(d, (x + PAD, y + PAD, x + PANEL_W - PAD, y + PAD + HEADER_H - 8), shown, player.score)
+    if table.last.seat == seat and table.last.delta:
+        c.points(d, (x + PANEL_W - PAD - 80, y + PAD + 16), table.last.delta, c.font(16, bold=True))
+    _draw_garden(table, player, seat, x + PAD, y + PAD + HEADER_H)
+    _draw_storage(table, player, seat, x + PAD + GARDEN_W + PAD, y + PAD + HEADER_H)
+    if state.phase == "over" and seat < len(state.final):
+        _draw_final(table, state.final[seat], x + PAD, y + PAD + HEADER_H + GARDEN_H + 4)
+    if seat in engine.to_act(state):
+        c.mark_to_act(d, box, t("picture.to_act", loc))
+
+
+def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int) -> None:
+    d = table.d
+    ox = left - min(_XS) + SQRT3 * HEX / 2 + 2
+    oy = top - min(_YS) + HEX + 2
+    name_face = c.font(12, bold=True)
+    for area in range(6):
+        if player.areas[area] < 0:
+            cx, cy = _xy(CELL_COORDS[area_cell(area, 0)], HEX)
+            for p in range(7):
+                px, py = _xy(CELL_COORDS[area_cell(area, p)], HEX)
+                _hexagon(d, ox + px, oy + py, HEX, UNLAID, FREE_EDGE, 1)
+            d.text((ox + cx, oy + cy), f"A{area + 1}", font=c.font(16, bold=True), fill=c.MUTED, anchor="mm")
+    for ornament in ORNAMENTS:
+        if ornament.kind == "pavilion" and not player.has_pavilion(ornament.area):
+            continue
+        px, py = _xy(ornament.coord, HEX)
+        done = all(player.hexes[cell] >= 0 for cell in ornament.ring)
+        _hexagon(d, ox + px, oy + py, HEX, STONE, c.ACCENT if done else STONE_EDGE, 3 if done else 2)
+        if ornament.kind == "pavilion":
+            _pavilion(d, ox + px, oy + py - 4, HEX * 0.8, c.TEXT)
+        else:
+            m = HEX * 0.32
+            cx, cy = ox + px, oy + py - 5
+            c.draw_mark(d, (int(cx - m), int(cy - m), int(cx + m), int(cy + m)), ORNAMENT_MARK[ornament.kind], c.TEXT)
+        d.text((ox + px, oy + py + HEX * 0.55), ornament.name, font=c.font(11, bold=True), fill=c.TEXT, anchor="mm")
+    for cell, name in enumerate(CELLS):
+        area = area_of(cell)
+        if area >= 0 and player.areas[area] < 0:
+            continue
+        px, py = _xy(CELL_COORDS[cell], HEX)
+        cx, cy = ox + px, oy + py
+        kind = player.hexes[cell]
+        if kind >= 0:
+            printed = area >= 0 and player.rotations[area] >= 0 and cell == area_cell(area, player.rotations[area] + 1)
+            draw_hexagon(table, cx, cy, HEX, kind, printed=printed)
+        elif player.is_free(cell):
+            _hexagon(d, cx, cy, HEX, FREE, FREE_EDGE, 1)
+            d.text((cx, cy), name, font=name_face, fill=c.MUTED, anchor="mm")
+        if table.last.seat == seat and name in table.last.cells:
+            d.polygon(_corners(cx, cy, HEX + 1), outline=c.HIGHLIGHT, width=3)
+
+
+def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int) -> None:
+    d, loc = table.d, table.locale
+    label = c.font(14, bold=True)
+    c.text_at(d, (left, top), t("picture.qg.storage", loc), label, fill=c.MUTED)
+    step = SMALL * 2
+    row_h = int(SMALL * 1.8)
+    kinds = [kind for kind in range(36) for _ in range(player.tiles[kind])]
+    spaces = [*kinds, *(["J"] * player.jokers)]
+    y0 = top + 22 + SMALL
+    for i in range(12):
+        cx = left + SMALL + (i % 6) * step
+        cy = y0 + (i // 6) * row_h
+        if i < len(spaces):
+            item = spaces[i]
+            if item == "J":
+                draw_joker(table, cx, cy, SMALL)
+            else:
+                draw_hexagon(table, cx, cy, SMALL, int(item))
+        else:
+            _hexagon(d, cx, cy, SMALL, FREE, FREE_EDGE, 1)
+    y = y0 + 2 * row_h + 4
+    c.text_at(d, (left, y), t("picture.qg.expansions", loc), label, fill=c.MUTED)
+    for i in range(2):
+        cx, cy = left + SMALL + 4 + i * (step + 24), y + 24 + SMALL
+        if i < len(player.expansions):
+            draw_hexagon(table, cx, cy, SMALL + 4, player.expansions[i], printed=True)
+            _pavilion(d, cx + SMALL + 12, cy - SMALL, 12, c.TEXT)
+        else:
+            _hexagon(d, cx, cy, SMALL + 4, FREE, FREE_EDGE, 1)
+    if table.last.seat == seat and table.last.storage:
+        c.highlight(d, (left - 6, top + 18, left + 6 * step + 4, y + 24 + 2 * SMALL + 10), width=3)
+    notes = []
+    state = table.state
+    if state.marker == seat:
+        notes.append(t("picture.qg.first_player", loc))
+    if player.passed and state.phase != "over":
+        notes.append(t("picture.qg.passed", loc))
+    face = c.font(15, bold=True)
+    for i, note in enumerate(notes):
+        c.badge(d, (left, y + 80 + i * 30), note, face, fill=c.PANEL_EDGE, ink=c.TEXT, anchor="la")
+
+
+def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> None:
+    d, loc = table.d, table.locale
+    face = c.font(15)
+    storage = int(final["storage"])
+    c.text_at(d, (left, top), t("picture.qg.final_storage", loc, points=f"{storage:+d}"), face, fill=c.TEXT)
+    groups = list(final.get("groups", []))
+    if not groups:
+        c.text_at(d, (left, top + 24), t("picture.qg.no_groups", loc), face, fill=c.MUTED)
+    for i, group in enumerate(groups):
+        x = left + (i % 3) * 200
+        y = top + 24 + (i // 3) * 22
+        category = str(group["category"])
+        text = t("picture.qg.group", loc, size=len(group["cells"]), points=group["points"])
+        if category.isdigit():
+            draw_pattern(d, x + 8, y + 9, 7, int(category), c.TEXT)
+        else:
+            style = c.STYLES[table.colors[table.codes.index(category)]]
+            _hexagon(d, x + 8, y + 9, 9, style.fill, (20, 22, 28), 1)
+        c.text_at(d, (x + 22, y), text, face, fill=c.TEXT)
