@@ -52,23 +52,37 @@ def covered(file_name: str = REGULAR) -> frozenset[int]:
 
 
 def _format4(blob: bytes, offset: int) -> set[int]:
+    """Code points of a format-4 subtable whose glyph is not 0 (.notdef, the tofu box)."""
     segments = struct.unpack(">H", blob[offset + 6 : offset + 8])[0] // 2
-    ends = struct.unpack(f">{segments}H", blob[offset + 14 : offset + 14 + 2 * segments])
-    starts_at = offset + 16 + 2 * segments
-    starts = struct.unpack(f">{segments}H", blob[starts_at : starts_at + 2 * segments])
-    # A segment maps to glyphs unless its glyph would be 0; checking each glyph id costs more than it saves here,
-    # since DejaVu maps every code point of each segment.
-    return {
-        point for start, end in zip(starts, ends, strict=True) for point in range(start, end + 1) if point != 0xFFFF
-    }
+
+    def array(index: int) -> tuple[int, ...]:  # the index-th parallel array after the header (+2 for the pad)
+        start = offset + 14 + index * 2 * segments + (2 if index else 0)
+        return struct.unpack(f">{segments}H", blob[start : start + 2 * segments])
+
+    ends, starts, deltas, range_offsets = array(0), array(1), array(2), array(3)
+    range_base = offset + 16 + 6 * segments
+    points: set[int] = set()
+    for i in range(segments):
+        for point in range(starts[i], ends[i] + 1):
+            if point == 0xFFFF:
+                continue
+            if range_offsets[i] == 0:
+                glyph = (point + deltas[i]) & 0xFFFF
+            else:
+                at = range_base + 2 * i + range_offsets[i] + 2 * (point - starts[i])
+                glyph = struct.unpack(">H", blob[at : at + 2])[0]
+                glyph = (glyph + deltas[i]) & 0xFFFF if glyph else 0
+            if glyph:
+                points.add(point)
+    return points
 
 
 def _format12(blob: bytes, offset: int) -> set[int]:
     groups = struct.unpack(">I", blob[offset + 12 : offset + 16])[0]
     points: set[int] = set()
     for g in range(groups):
-        start, end, _glyph = struct.unpack(">III", blob[offset + 16 + 12 * g : offset + 28 + 12 * g])
-        points.update(range(start, end + 1))
+        start, end, glyph = struct.unpack(">III", blob[offset + 16 + 12 * g : offset + 28 + 12 * g])
+        points.update(range(start + (glyph == 0), end + 1))  # a group starting at glyph 0 maps its first to .notdef
     return points
 
 
