@@ -92,3 +92,17 @@ def test_picture_labels_exist_in_every_language() -> None:
     assert all(key.startswith("picture.") for key in english)
     for lang in ("pl", "uk"):
         assert set(load_json("locale", lang, "picture.json")) == english, lang
+
+
+def test_cmap_reading_agrees_with_what_freetype_draws() -> None:
+    face = font(16)
+
+    def drawn(ch: str) -> tuple[object, bytes]:
+        mask = face.getmask(ch)
+        return mask.getbbox(), bytes(mask)
+
+    missing = drawn(chr(0x10FFFD))  # a private-use code point: the missing-glyph box
+    glyphs = covered()
+    sample = [*range(0x20, 0x530), *range(0x2000, 0x2700, 3), *range(0x1F300, 0x1F650, 2)]
+    wrong = [hex(point) for point in sample if (drawn(chr(point)) != missing) != (point in glyphs)]
+    assert not wrong
