@@ -286,9 +286,9 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int], *, acting: boo
     for k, piece in enumerate(board.floor[: len(FLOOR_PENALTIES)]):
         color = "marker" if piece == MARKER else COLORS[piece]
         c.paste(image, c.tile(color, TILE), (ox + _floor_x(k), oy + _floor_y()))
-    _draw_last_move(d, board, seat, origin, table.last)
     if acting and state.phase == "wall":
         _draw_column_choices(table, seat, origin)
+    _draw_last_move(d, board, seat, origin, table.last)  # after the choices: no frame covers a points badge
     if acting:
         key = "choose_columns" if state.phase == "wall" else "to_act"
         c.mark_to_act(d, (ox, oy, ox + BOARD_W - 1, oy + BOARD_H - 1), table.label(key))
