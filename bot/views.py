@@ -166,7 +166,7 @@ class Picker(discord.ui.View):
         for index in range(0, min(len(options), SELECT_LIMIT * 5), SELECT_LIMIT):
             chunk = options[index : index + SELECT_LIMIT]
             select: discord.ui.Select[Picker] = discord.ui.Select(
-                custom_id=f"azul:pick:{index // SELECT_LIMIT}",
+                custom_id=f"azul:pick:{option}:{index // SELECT_LIMIT}",
                 options=[discord.SelectOption(label=label[:100], value=token) for token, label in chunk],
             )
             select.callback = self._make_callback(select)  # type: ignore[method-assign]

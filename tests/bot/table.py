@@ -1,0 +1,97 @@
+"""A game table in SimCord: a server, a channel, players, and ways to play a turn by slash command or by buttons."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from bot.client import AzulBot
+from bot.store import GameRow
+from engine.agents import GreedyAgent
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def mentions(content: str) -> list[int]:
+    return [int(found) for found in MENTION.findall(content)]
+
+
+@dataclass
+class Table:
+    env: Any
+    guild: Any
+    channel: Any
+    players: list[Any]
+    agent: GreedyAgent = field(default_factory=lambda: GreedyAgent(7))
+
+    @property
+    def bot(self) -> AzulBot:
+        bot: AzulBot = self.env.bot
+        return bot
+
+    @classmethod
+    def create(cls, env: Any, count: int, *, preferred_locale: str | None = None) -> Table:
+        guild = env.create_guild(preferred_locale=preferred_locale) if preferred_locale else env.create_guild()
+        channel = guild.create_text_channel("azul")
+        names = ["alice", "bob", "carol", "dave", "erin"]
+        players = [guild.add_member(env.create_user(name)) for name in names[:count]]
+        return cls(env, guild, channel, players)
+
+    async def open(self, variant: str = "azul", seats: int | None = None, order: str = "joined") -> None:
+        """Alice opens the game, the others join by slash command, Alice starts by the lobby button."""
+        creator, *others = self.players
+        result = await creator.slash(
+            self.channel, "azul new", variant=variant, seats=seats or len(self.players), order=order
+        )
+        assert not result.ephemeral, result
+        lobby = self.channel.last_message
+        for player in others:
+            joined = await player.slash(self.channel, "azul join")
+            assert joined.ephemeral and "joined" in joined.response.content
+        started = await creator.click(lobby, label="Start")
+        assert started.ephemeral
+
+    async def game(self) -> GameRow:
+        game = await self.bot.service.store.latest_game_in(self.channel.id)
+        assert game is not None
+        return game
+
+    async def state(self) -> tuple[GameRow, Any]:
+        game = await self.game()
+        return game, engine.from_json(game.state or {})
+
+    def member(self, game: GameRow, seat: int) -> Any:
+        user_id = game.by_seat()[seat].user_id
+        return next(player for player in self.players if player.id == user_id)
+
+    async def choose(self) -> tuple[Any, int, engine.Move]:
+        """Whoever acts first now, and the move the greedy agent picks for them."""
+        game, state = await self.state()
+        seat = min(engine.to_act(state))
+        move = self.agent.choose(engine.variant_of(state), state, seat)
+        return self.member(game, seat), seat, move
+
+    async def play_by_slash(self, member: Any, move: engine.Move) -> Any:
+        result = await member.slash(self.channel, f"azul {move.command}", **dict(move.choices()))
+        assert result.ephemeral and result.response.content.startswith("Played"), result.response.content
+        return result
+
+    async def play_by_buttons(self, member: Any, move: engine.Move) -> Any:
+        """Play through the Play button's picker, answering each step from the move's choices."""
+        board = self.channel.last_message
+        result = await member.click(board, label="Play")
+        assert result.ephemeral, result
+        wanted = dict(move.choices())
+        picker = result.response
+        for _ in range(len(wanted) + 2):
+            if picker.content.startswith("Played"):
+                return result
+            selects = [row["components"][0] for row in picker.components]
+            option = selects[0]["custom_id"].split(":")[2]  # azul:pick:<option>:<n>
+            value = move.command if option == "command" else wanted[option]
+            select = next(s for s in selects if value in {o["value"] for o in s["options"]})
+            result = await member.select(picker, [value], custom_id=select["custom_id"])
+            picker = result.response
+        raise AssertionError(f"the picker did not finish: {picker.content!r}")
