@@ -670,6 +670,7 @@ class AzulVariant(Variant[AzulState]):
     def _finish_round(self, s: AzulState, events: list[Event] | None) -> None:
         """Floor penalties, then the end of the game or the next round's deal."""
         next_start = s.start_seat  # nobody took from the centre: the same player starts again
+        s.boards = [_clone_board(board) for board in s.boards]  # every score and floor changes
         for seat, board in enumerate(s.boards):
             if not board.floor:
                 continue
@@ -799,6 +800,8 @@ def _int(value: JSON, name: str, low: int, high: int) -> int:
 def _ints(value: JSON, name: str, length: int | None, low: int, high: int) -> list[int]:
     if not isinstance(value, list) or (length is not None and len(value) != length):
         raise _invalid(name, f"expected a list of {length if length is not None else 'some'} integers")
+    if all(type(item) is int and low <= item <= high for item in value):  # the usual case, checked fast
+        return value[:]
     return [_int(item, f"{name}[{i}]", low, high) for i, item in enumerate(value)]
 
 
