@@ -2,8 +2,9 @@
 family look and read alike:
 
 - **Theme**: ``BG`` (the picture's own opaque background, readable in Discord's dark and light themes), ``PANEL``
-  and ``PANEL_EDGE`` for boxes, ``TEXT`` and ``MUTED`` for words, ``ACCENT`` for "this player acts now",
-  ``HIGHLIGHT`` for "changed by the last move", ``GAIN``/``LOSS`` for points won and lost.
+  and ``PANEL_EDGE`` for boxes, ``SLOT``/``SLOT_EDGE`` for empty spaces, ``TEXT`` and ``MUTED`` for words,
+  ``DARK_INK`` for words on light pills, ``ACCENT`` for "this player acts now", ``HIGHLIGHT`` for "changed by the
+  last move", ``GAIN``/``LOSS`` for points won and lost.
 - **Tile colours with colour-blind marks**: ``STYLES`` maps every tile colour id of the family (Azul, Summer
   Pavilion, Queen's Garden) to a fill and a mark; each game's colours have pairwise different marks, and a colour
   shared by two games (``blue``, ``yellow``, ``red``) keeps its mark everywhere. ``tile(color, size)`` is a cached
@@ -18,7 +19,6 @@ family look and read alike:
 - **Last move**: ``highlight`` (a ring around whatever the last move touched) and ``points`` (a "+3"/"−2" badge).
 - **Text** (see ``render.text``): ``font``, ``fit``, ``fit_name`` (long, emoji-laden display names made safe).
 - **Output**: ``to_png`` encodes deterministically (same image, same bytes) and small (palette-quantised).
-
 - **Tests**: ``tests/render/goldens.py`` (``check_golden(name, png)``) compares golden pictures with a tolerance,
   saves actual and difference images on failure and rewrites goldens with ``UPDATE_GOLDEN=1``.
 
@@ -40,6 +40,7 @@ from render.text import Font, fit, fit_name, font, printable, width
 __all__ = [
     "ACCENT",
     "BG",
+    "DARK_INK",
     "GAIN",
     "HIGHLIGHT",
     "LOSS",
@@ -47,10 +48,14 @@ __all__ = [
     "MUTED",
     "PANEL",
     "PANEL_EDGE",
+    "RGB",
+    "SLOT",
+    "SLOT_EDGE",
     "STYLES",
     "TEXT",
     "Box",
     "Font",
+    "Ink",
     "TileStyle",
     "badge",
     "draw_mark",
