@@ -283,7 +283,7 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int], *, acting: boo
         for col in range(WALL_SIZE):
             if board.wall[row][col] >= 0:
                 c.paste(image, c.tile(COLORS[board.wall[row][col]], TILE), (ox + _wall_x(col), y))
-    for k, piece in enumerate(board.floor[: len(FLOOR_PENALTIES)]):
+    for k, piece in enumerate(board.floor[:FLOOR_SIZE]):
         color = "marker" if piece == MARKER else COLORS[piece]
         c.paste(image, c.tile(color, TILE), (ox + _floor_x(k), oy + _floor_y()))
     if acting and state.phase == "wall":
@@ -297,14 +297,17 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int], *, acting: boo
 def _draw_column_choices(table: Table, seat: int, origin: tuple[int, int]) -> None:
     """Grey wall: frame the full line waiting for its column and the spaces it may go to."""
     ox, oy = origin
+    rows = set()
     for move in engine.legal_moves(table.state, seat):
         choice = dict(move.choices())
         row, col = int(choice["line"]) - 1, int(choice["column"]) - 1
+        rows.add(row)
         x, y = ox + _wall_x(col), oy + _line_y(row)
         table.d.rounded_rectangle((x + 3, y + 3, x + TILE - 4, y + TILE - 4), 6, outline=c.ACCENT, width=3)
-        capacity = row + 1
-        line_box = (ox + _line_x(capacity - 1), y, ox + _line_x(0) + TILE - 1, y + TILE - 1)
-        table.d.rounded_rectangle((line_box[0] - 3, y - 3, line_box[2] + 3, y + TILE + 2), 8, outline=c.ACCENT, width=3)
+    for row in rows:  # one line waits at a time, but nothing here depends on that
+        y = oy + _line_y(row)
+        left, right = ox + _line_x(row), ox + _line_x(0) + TILE - 1
+        table.d.rounded_rectangle((left - 3, y - 3, right + 3, y + TILE + 2), 8, outline=c.ACCENT, width=3)
 
 
 def _draw_header(table: Table, score: int, seat: int, origin: tuple[int, int]) -> None:
@@ -339,7 +342,7 @@ def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple
     for x, y, value in placed:  # after every ring, so no ring covers a number
         c.points(d, (x + TILE // 2, y + TILE), value, small)
     if last.floor_points.get(seat):
-        x = ox + _floor_x(len(FLOOR_PENALTIES)) + 6
+        x = ox + _floor_x(FLOOR_SIZE) + 6
         c.points(d, (x, oy + _floor_y() + TILE // 2), last.floor_points[seat], c.font(18, bold=True), anchor="lm")
 
 
