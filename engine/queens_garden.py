@@ -515,7 +515,9 @@ class QueensGarden(Variant[QGState]):
         moves: list[Move] = [*self._acquires(state, player)]
         moves += self._tile_moves(player)
         moves += self._expansion_moves(state, player)
-        moves += [Pass(self.notation.bag(dict(discard))) for discard in _sub_multisets(_storage_items(player))]
+        # Smallest discards first: keeping everything leads, as the picker shows the first choices.
+        discards = sorted(_sub_multisets(_storage_items(player)), key=lambda d: (sum(n for _, n in d), d))
+        moves += [Pass(self.notation.bag(dict(discard))) for discard in discards]
         return moves
 
     def _offers(self, state: QGState) -> list[tuple[str, Item]]:
@@ -529,7 +531,7 @@ class QueensGarden(Variant[QGState]):
                 offers += [(location, Item(kind)) for kind in item.tiles]
         return offers
 
-    def _sources(self, state: QGState, by: str) -> dict[int, dict[str, Item]]:
+    def sources(self, state: QGState, by: str) -> dict[int, dict[str, Item]]:
         """What choosing ``by`` takes: per matching kind, the locations holding it (several = a choice)."""
         color, pattern = self._by(by)
         sources: dict[int, dict[str, Item]] = {}
@@ -540,7 +542,7 @@ class QueensGarden(Variant[QGState]):
 
     def _acquires(self, state: QGState, player: QGPlayer) -> Iterator[Acquire]:
         for by in [*self.components.color_codes, *"123456"]:
-            sources = self._sources(state, by)
+            sources = self.sources(state, by)
             if not sources:
                 continue
             doubles = sorted(kind for kind, places in sources.items() if len(places) > 1)
@@ -637,7 +639,7 @@ class QueensGarden(Variant[QGState]):
 
     def _do_acquire(self, state: QGState, seat: int, move: Acquire, events: list[Event]) -> None:
         player = state.players[seat]
-        sources = self._sources(state, move.by)
+        sources = self.sources(state, move.by)
         if not sources:
             raise IllegalMove("qg_nothing_to_acquire", by=move.by)
         taken = _taken(sources, self._read_which(move.which, sources))
@@ -939,7 +941,7 @@ class QueensGarden(Variant[QGState]):
         waiting = sum(pattern_of(item.kind) * n for item, n in _storage_items(player).items())
         areas = sum(1 for area in player.areas if area >= 0)
         last_round = state.round == self.components.rounds
-        storage_weight = -1.0 if last_round else 0.35
+        storage_weight = -0.9 if last_round else 0.35
         return player.score + groups + placed + 2 * areas + player.jokers + storage_weight * waiting
 
     # --- JSON -----------------------------------------------------------------------------------------------------
