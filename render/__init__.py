@@ -29,6 +29,7 @@ _drawing = threading.Lock()
 RENDERERS: dict[str, str] = {
     "azul": "render.azul",
     "queens-garden": "render.queens_garden",
+    "summer-pavilion": "render.summer_pavilion",
 }
 
 

@@ -1,0 +1,523 @@
+"""The Azul: Summer Pavilion table (front and monochrome side) as one picture, designed for a phone first.
+
+Layout, top to bottom: a strip with the round track (the wild colour of every round, the current one ringed), bag
+and tower counts; the factories in one row (numbered as in the move notation); the centre (with the start tile
+while it lies there) and the supply; then the pavilion boards in a two-column grid. Each board is the cluster of
+seven stars of diamond spaces as printed: empty spaces show their cost in the star's colour (grey on the monochrome
+side), covered ones the tile with its colour-blind mark; the pillars (1), statues (2) and windows (3) sit between
+the stars and light up when completed. Under the stars: the tiles in hand, the tiles kept on the corners, and
+whether the player has passed. At the end the factories give way to the standings with the end-bonus breakdown.
+
+What the last move changed (the ``events`` of ``engine.apply``) is ringed in gold: the factory or centre the tiles
+came from, the space covered with the points it earned, the structures completed, the hand that received tiles,
+and the points lost by a start tile or a pass.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+import engine
+from data.i18n import t
+from engine.summer_pavilion import (
+    CENTRE,
+    COLORS,
+    FRONT_STAR_COLORS,
+    ROUNDS,
+    SPACES,
+    STARS,
+    STRUCTURES,
+    Structure,
+    end_bonuses,
+    space_cost,
+    wild_of,
+)
+from render import common as c
+
+MARGIN = 12
+PAD = 12
+HEADER_H = 40
+A = 46  # side of a diamond space
+SS = 2  # the star cluster is drawn at twice the size and scaled down, for smooth diagonal edges
+CLUSTER_W = round(2 * (3 * A + math.sqrt(3) * A)) + 8
+CLUSTER_H = round(2 * (3 * A * math.sqrt(3) / 2 + math.sqrt(3) * A)) + 8
+HAND_TILE = 30
+HAND_H = HAND_TILE + 14
+BOARD_W = (968 - 3 * MARGIN) // 2
+BOARD_H = PAD + HEADER_H + CLUSTER_H + 6 + HAND_H + PAD
+WIDTH = 2 * BOARD_W + 3 * MARGIN
+
+STRIP_H = 40
+FACTORY_D = 94
+FACTORY_TILE = 30
+FACTORY_STEP = (WIDTH - 2 * MARGIN) // 9
+ROW_H = 58  # the centre and supply rows
+ROW_TILE = 34
+
+# Outer stars sit clockwise from the upper left at these angles (degrees, counter-clockwise from the right).
+STAR_ANGLES = (120, 60, 0, -60, -120, 180)
+EMPTY_FACE = (70, 78, 96)
+MONO_FACE = (104, 112, 128)
+
+
+@dataclass
+class LastMove:
+    """What the last move's events touched, in the renderer's terms (indices from 0)."""
+
+    seat: int | None = None
+    source: int | None = None  # the factory the tiles came from
+    from_centre: bool = False
+    placed: tuple[int, int, int] | None = None  # (star, space, points)
+    structures: list[tuple[str, int]] = field(default_factory=list)  # (kind, star) completed
+    hand_changed: bool = False
+    score_change: int = 0  # start tile or pass penalty (<= 0)
+    supply_changed: bool = False
+
+
+@dataclass
+class Table:
+    image: Image.Image
+    d: ImageDraw.ImageDraw
+    state: Any
+    names: Sequence[str]
+    locale: str
+    last: LastMove
+
+    @property
+    def mono(self) -> bool:
+        return bool(self.state.variant.endswith("mono"))
+
+    def label(self, key: str, **params: Any) -> str:
+        return t(f"picture.{key}", self.locale, **params)
+
+    def name(self, seat: int, face: c.Font, max_width: int) -> str:
+        raw = self.names[seat] if seat < len(self.names) else ""
+        return c.fit_name(raw, face, max_width, self.label("player", number=seat + 1))
+
+
+def draw_table(state: Any, *, names: Sequence[str], events: Sequence[Any] = (), locale: str = "en") -> Image.Image:
+    top_h = _top_height(state)
+    rows = (state.players + 1) // 2
+    height = MARGIN + top_h + MARGIN + rows * (BOARD_H + MARGIN)
+    image = Image.new("RGB", (WIDTH, height), c.BG)
+    table = Table(image, ImageDraw.Draw(image), state, names, locale, read_events(events))
+    y = _draw_strip(table)
+    if state.phase == "over":
+        _draw_standings(table, y)
+    else:
+        y = _draw_factories(table, y)
+        y = _draw_centre(table, y)
+        _draw_supply(table, y + 8)
+    for seat in range(state.players):
+        origin = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
+        _draw_board(table, seat, origin)
+    return image
+
+
+# --- events ----------------------------------------------------------------------------------------------------------
+def read_events(events: Sequence[Any]) -> LastMove:
+    """Read the engine's events (documented in ``engine/summer_pavilion.py``) into what to highlight. When the
+    move also ended the round, the factories have been dealt again, so only board changes stay highlighted."""
+    last = LastMove()
+    for event in events:
+        data: Mapping[str, Any] = event.data
+        seat = event.seat
+        if event.kind == "take" and seat is not None:
+            last.seat = seat
+            source = data.get("source")
+            last.from_centre = source == "centre"
+            last.source = source if isinstance(source, int) else None
+            last.hand_changed = True
+        elif event.kind == "start_tile" and seat is not None:
+            last.score_change -= int(data.get("penalty", 0))
+        elif event.kind == "place" and seat is not None:
+            last.seat = seat
+            last.placed = (int(data["star"]), int(data["space"]), int(data.get("points", 0)))
+        elif event.kind == "bonus_earned" and seat is not None:
+            last.structures = [(str(s["kind"]), int(s["star"])) for s in data.get("structures", [])]
+        elif event.kind == "bonus_taken" and seat is not None:
+            last.seat = seat
+            last.hand_changed = True
+            last.supply_changed = True
+        elif event.kind == "pass" and seat is not None and last.seat in (None, seat) and not data.get("auto"):
+            last.seat = seat
+            last.score_change -= int(data.get("penalty", 0))
+        elif event.kind == "round_started":
+            last.source, last.from_centre, last.hand_changed, last.supply_changed = None, False, False, False
+    return last
+
+
+# --- shared area -----------------------------------------------------------------------------------------------------
+def _top_height(state: Any) -> int:
+    if state.phase == "over":
+        return STRIP_H + 8 + _standings_height(state.players)
+    return STRIP_H + 8 + FACTORY_D + 26 + ROW_H + 8 + ROW_H
+
+
+def _draw_strip(table: Table) -> int:
+    d, state, image = table.d, table.state, table.image
+    y = MARGIN
+    mid = y + STRIP_H // 2
+    bold, regular = c.font(24, bold=True), c.font(22)
+    title = table.label("game_over") if state.phase == "over" else table.label("round", round=state.round)
+    if table.mono:
+        title += " · " + table.label("sp.mono")
+    c.text_at(d, (MARGIN + 4, mid), title, bold, anchor="lm")
+    x = MARGIN + 4 + c.width(title, bold) + 18
+    small = 26
+    c.text_at(d, (x, mid), table.label("sp.wild"), c.font(18), fill=c.MUTED, anchor="lm")
+    x += c.width(table.label("sp.wild"), c.font(18)) + 8
+    for number in range(1, ROUNDS + 1):
+        ty = mid - small // 2
+        size = small if number != state.round or state.phase == "over" else small + 6
+        if size != small:
+            ty -= 3
+        c.paste(image, c.tile(COLORS[wild_of(number)], size), (x, ty))
+        if number == state.round and state.phase != "over":
+            c.highlight(d, (x, ty, x + size - 1, ty + size - 1), radius=7, width=3)
+        elif number < state.round or state.phase == "over":
+            d.line((x + 3, ty + size - 4, x + size - 4, ty + 3), fill=c.BG, width=3)  # a past round, struck out
+        x += size + 8
+    counts = table.label("bag", count=sum(state.bag)) + "   " + table.label("sp.tower", count=sum(state.tower))
+    c.text_at(d, (WIDTH - MARGIN - 4, mid), counts, regular, fill=c.MUTED, anchor="rm")
+    return y + STRIP_H + 8
+
+
+def _draw_factories(table: Table, y: int) -> int:
+    image, d, state, last = table.image, table.d, table.state, table.last
+    count = len(state.factories)
+    left = (WIDTH - count * FACTORY_STEP) // 2
+    label = c.font(20, bold=True)
+    for index, counts in enumerate(state.factories):
+        cx = left + index * FACTORY_STEP + FACTORY_STEP // 2
+        cy = y + FACTORY_D // 2
+        r = FACTORY_D // 2
+        box = (cx - r, cy - r, cx + r, cy + r)
+        d.ellipse(box, fill=c.PANEL, outline=c.PANEL_EDGE, width=2)
+        if last.source == index:
+            d.ellipse((box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), outline=c.HIGHLIGHT, width=4)
+        tiles = [color for color in range(len(COLORS)) for _ in range(counts[color])]
+        for k, color in enumerate(tiles[:4]):
+            tx = cx - FACTORY_TILE - 2 + (k % 2) * (FACTORY_TILE + 4)
+            ty = cy - FACTORY_TILE - 2 + (k // 2) * (FACTORY_TILE + 4)
+            c.paste(image, c.tile(COLORS[color], FACTORY_TILE), (tx, ty))
+        c.text_at(d, (cx, cy + r + 1), str(index + 1), label, anchor="ma")
+    return y + FACTORY_D + 26
+
+
+def _draw_counts_row(table: Table, box: tuple[int, int, int, int], title: str, counts: Sequence[int]) -> int:
+    """A labelled row of tiles with their counts; returns where the tiles start."""
+    image, d = table.image, table.d
+    y = box[1]
+    label = c.font(20, bold=True)
+    c.text_at(d, (box[0] + 16, y + ROW_H // 2), title, label, anchor="lm")
+    x = box[0] + 28 + c.width(title, label)
+    start = x
+    ty = y + (ROW_H - ROW_TILE) // 2
+    count_face = c.font(22, bold=True)
+    for color, count in enumerate(counts):
+        if not count:
+            continue
+        c.paste(image, c.tile(COLORS[color], ROW_TILE), (x, ty))
+        text = f"×{count}"
+        c.text_at(d, (x + ROW_TILE + 5, y + ROW_H // 2), text, count_face, anchor="lm")
+        x += ROW_TILE + 14 + c.width(text, count_face) + 14
+    if not any(counts):
+        c.text_at(d, (x, y + ROW_H // 2), table.label("empty"), c.font(20), fill=c.MUTED, anchor="lm")
+    return start
+
+
+def _draw_centre(table: Table, y: int) -> int:
+    state, d = table.state, table.d
+    box = (MARGIN, y, WIDTH - MARGIN, y + ROW_H)
+    c.panel(d, box)
+    if table.last.from_centre:
+        c.highlight(d, box, radius=16)
+    title = table.label("centre")
+    if state.start_tile < 0:
+        label = c.font(20, bold=True)
+        tx = box[0] + 28 + c.width(title, label)
+        ty = y + (ROW_H - ROW_TILE) // 2
+        c.paste(table.image, c.tile("marker", ROW_TILE), (tx, ty))
+        title += "      "  # room for the start tile before the counts
+    _draw_counts_row(table, box, title, state.centre)
+    return y + ROW_H
+
+
+def _draw_supply(table: Table, y: int) -> None:
+    d = table.d
+    box = (MARGIN, y, WIDTH - MARGIN, y + ROW_H)
+    c.panel(d, box)
+    if table.last.supply_changed:
+        c.highlight(d, box, radius=16)
+    _draw_counts_row(table, box, table.label("sp.supply"), table.state.supply)
+
+
+# --- boards ----------------------------------------------------------------------------------------------------------
+def _board_origin(seat: int, players: int, top: int) -> tuple[int, int]:
+    row, col = divmod(seat, 2)
+    x = MARGIN + col * (BOARD_W + MARGIN)
+    if players % 2 == 1 and seat == players - 1:
+        x = (WIDTH - BOARD_W) // 2
+    return x, top + row * (BOARD_H + MARGIN)
+
+
+def _unit(degrees: float) -> tuple[float, float]:
+    """A unit vector in screen coordinates (y grows downwards) for an angle counter-clockwise from the right."""
+    rad = math.radians(degrees)
+    return math.cos(rad), -math.sin(rad)
+
+
+def star_centre(star: int) -> tuple[float, float]:
+    """The centre of a star relative to the middle of the cluster (1x pixels)."""
+    if star == CENTRE:
+        return 0.0, 0.0
+    ux, uy = _unit(STAR_ANGLES[star])
+    return 3 * A * ux, 3 * A * uy
+
+
+def space_axis(star: int, space: int) -> float:
+    """The angle a space points to from its star's centre: clockwise numbering, as on the board."""
+    if star == CENTRE:
+        return 90 - 60 * space
+    return STAR_ANGLES[star] - 90 - 60 * space
+
+
+def diamond(star: int, space: int, scale: float = 1.0, shrink: float = 0.9) -> list[tuple[float, float]]:
+    """The four corners of a space (relative to the cluster's middle), shrunk around its centre to leave a gap."""
+    sx, sy = star_centre(star)
+    phi = space_axis(star, space)
+    corners = [(0.0, 0.0), (A, phi + 30), (A * math.sqrt(3), phi), (A, phi - 30)]
+    points = [(sx, sy)]
+    for length, angle in corners[1:]:
+        ux, uy = _unit(angle)
+        points.append((sx + length * ux, sy + length * uy))
+    mx, my = space_middle(star, space)
+    return [((mx + (x - mx) * shrink) * scale, (my + (y - my) * shrink) * scale) for x, y in points]
+
+
+def space_middle(star: int, space: int) -> tuple[float, float]:
+    sx, sy = star_centre(star)
+    ux, uy = _unit(space_axis(star, space))
+    half = A * math.sqrt(3) / 2
+    return sx + half * ux, sy + half * uy
+
+
+def structure_middle(structure: Structure) -> tuple[float, float]:
+    if structure.kind == "window":
+        sx, sy = star_centre(structure.star)
+        ux, uy = _unit(STAR_ANGLES[structure.star])
+        return sx + 1.45 * A * ux, sy + 1.45 * A * uy
+    xs = [space_middle(s, i) for s, i in structure.spaces]
+    return sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs)
+
+
+def _star_face(mono: bool, star: int) -> tuple[int, int, int]:
+    if mono:
+        return MONO_FACE
+    if star == CENTRE:
+        return EMPTY_FACE
+    fill = c.STYLES[COLORS[FRONT_STAR_COLORS[star]]].fill
+    return tuple(round(v * 0.42 + b * 0.58) for v, b in zip(fill, c.PANEL, strict=True))  # type: ignore[return-value]
+
+
+@cache
+def _empty_cluster(mono: bool) -> Image.Image:
+    """The stars with every space empty (cost printed) and the structures: drawn once per side."""
+    size = (CLUSTER_W * SS, CLUSTER_H * SS)
+    layer = Image.new("RGBA", size, (0, 0, 0, 0))
+    d = ImageDraw.Draw(layer)
+    ox, oy = CLUSTER_W / 2, CLUSTER_H / 2
+    for star in range(STARS):
+        face = _star_face(mono, star)
+        for space in range(SPACES):
+            points = [((x + ox * SS), (y + oy * SS)) for x, y in diamond(star, space, SS)]
+            d.polygon(points, fill=face, outline=c.PANEL_EDGE, width=2)
+    image = layer.reduce(SS)
+    d1 = ImageDraw.Draw(image)
+    digits = c.font(17, bold=True)
+    for star in range(STARS):
+        for space in range(SPACES):
+            mx, my = space_middle(star, space)
+            cost = space_cost(mono, star, space)
+            c.text_at(d1, (mx + ox, my + oy), str(cost), digits, fill=c.TEXT, anchor="mm")
+    return image
+
+
+def _draw_hubs(d: ImageDraw.ImageDraw, mono: bool, ox: float, oy: float) -> None:
+    """The middle of each outer star: its number (monochrome side, as in the notation) or its colour's mark."""
+    for star in range(6):
+        sx, sy = star_centre(star)
+        x, y = round(sx + ox), round(sy + oy)
+        if mono:
+            d.ellipse((x - 12, y - 12, x + 12, y + 12), fill=c.PANEL, outline=c.TEXT, width=2)
+            c.text_at(d, (x, y), str(star + 1), c.font(16, bold=True), anchor="mm")
+        else:  # for colour-blind players
+            style = c.STYLES[COLORS[FRONT_STAR_COLORS[star]]]
+            d.ellipse((x - 10, y - 10, x + 10, y + 10), fill=style.fill, outline=c.PANEL, width=2)
+            c.draw_mark(d, (x - 7, y - 7, x + 7, y + 7), style.mark, style.ink)
+
+
+def _structure_icon(d: ImageDraw.ImageDraw, xy: tuple[float, float], structure: Structure, done: bool) -> None:
+    x, y = round(xy[0]), round(xy[1])
+    r = 11 if structure.kind == "pillar" else 12
+    fill = c.HIGHLIGHT if done else c.PANEL
+    ink = c.DARK_INK if done else c.MUTED
+    if structure.kind == "pillar":
+        d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=c.PANEL_EDGE, width=2)
+    elif structure.kind == "statue":
+        d.regular_polygon((x, y, r + 2), 4, rotation=45, fill=fill, outline=c.PANEL_EDGE)
+    else:
+        d.rounded_rectangle((x - r, y - r, x + r, y + r), 6, fill=fill, outline=c.PANEL_EDGE, width=2)
+    c.text_at(d, (x, y), str(structure.bonus), c.font(15, bold=True), fill=ink, anchor="mm")
+
+
+def _draw_cluster(table: Table, seat: int, origin: tuple[int, int]) -> None:
+    """The stars of one board: covered spaces drawn over the cached empty cluster."""
+    board = table.state.boards[seat]
+    mono = table.mono
+    cluster = _empty_cluster(mono).copy()
+    covered = [(star, space) for star in range(STARS) for space in range(SPACES) if board.stars[star][space] >= 0]
+    ox, oy = CLUSTER_W / 2, CLUSTER_H / 2
+    if covered:
+        big = Image.new("RGBA", (CLUSTER_W * SS, CLUSTER_H * SS), (0, 0, 0, 0))
+        d2 = ImageDraw.Draw(big)
+        for star, space in covered:
+            style = c.STYLES[COLORS[board.stars[star][space]]]
+            points = [(x + ox * SS, y + oy * SS) for x, y in diamond(star, space, SS)]
+            d2.polygon(points, fill=style.fill, outline=c.DARK_INK, width=2)
+        small = big.reduce(SS)
+        cluster.alpha_composite(small)
+    d = ImageDraw.Draw(cluster)
+    for star, space in covered:
+        style = c.STYLES[COLORS[board.stars[star][space]]]
+        mx, my = space_middle(star, space)
+        box = (round(mx + ox) - 9, round(my + oy) - 9, round(mx + ox) + 9, round(my + oy) + 9)
+        c.draw_mark(d, box, style.mark, style.ink)
+    _draw_hubs(d, mono, ox, oy)
+    last = table.last
+    for structure in STRUCTURES:
+        mx, my = structure_middle(structure)
+        done = all(board.stars[s][i] >= 0 for s, i in structure.spaces)
+        _structure_icon(d, (mx + ox, my + oy), structure, done)
+        if last.seat == seat and (structure.kind, structure.star) in last.structures:
+            r = 17
+            d.ellipse((mx + ox - r, my + oy - r, mx + ox + r, my + oy + r), outline=c.HIGHLIGHT, width=3)
+    x0, y0 = origin
+    table.image.paste(cluster, (x0 + (BOARD_W - CLUSTER_W) // 2, y0 + PAD + HEADER_H), cluster)
+    if last.seat == seat and last.placed is not None:
+        star, space, _points = last.placed
+        cx0, cy0 = x0 + (BOARD_W - CLUSTER_W) // 2 + ox, y0 + PAD + HEADER_H + oy
+        ring = [(cx0 + x, cy0 + y) for x, y in diamond(star, space, shrink=1.08)]
+        table.d.polygon(ring, outline=c.HIGHLIGHT, width=4)
+
+
+def _draw_board(table: Table, seat: int, origin: tuple[int, int]) -> None:
+    d, state = table.d, table.state
+    ox, oy = origin
+    box = (ox, oy, ox + BOARD_W - 1, oy + BOARD_H - 1)
+    c.panel(d, box)
+    board = state.boards[seat]
+    name = table.label("player", number=seat + 1)
+    if seat < len(table.names):
+        name = c.printable(table.names[seat], name)
+    header = (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4)
+    c.player_header(d, header, name, board.score)
+    last = table.last
+    change = last.score_change + (last.placed[2] if last.placed else 0)
+    if last.seat == seat and change:
+        score_w = c.width(str(board.score), c.font(28, bold=True))
+        middle = (header[1] + header[3]) // 2
+        c.points(d, (header[2] - score_w - 10, middle), change, c.font(16, bold=True), anchor="rm")
+    _draw_cluster(table, seat, origin)
+    _draw_hand(table, seat, (ox + PAD, oy + BOARD_H - PAD - HAND_H, ox + BOARD_W - PAD, oy + BOARD_H - PAD))
+    if state.phase != "over" and state.current == seat:
+        key = "sp.pick_bonus" if state.phase == "bonus" else "to_act"
+        c.mark_to_act(d, box, table.label(key, count=state.bonus_pending))
+
+
+def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
+    """The tiles in hand (with counts), then the tiles kept on the corners, then "passed"."""
+    image, d = table.image, table.d
+    board = table.state.boards[seat]
+    x, top, right, bottom = box
+    mid = (top + bottom) // 2
+    ty = mid - HAND_TILE // 2
+    count_face = c.font(19, bold=True)
+    start = x
+    for color, count in enumerate(board.hand):
+        if not count:
+            continue
+        c.paste(image, c.tile(COLORS[color], HAND_TILE), (x, ty))
+        text = f"×{count}"
+        c.text_at(d, (x + HAND_TILE + 3, mid), text, count_face, anchor="lm")
+        x += HAND_TILE + 3 + c.width(text, count_face) + 10
+    if not any(board.hand) and not any(board.kept):
+        c.text_at(d, (x, mid), table.label("sp.no_tiles"), c.font(18), fill=c.MUTED, anchor="lm")
+    if table.last.seat == seat and table.last.hand_changed and x > start:
+        c.highlight(d, (start, ty, x - 10, ty + HAND_TILE - 1), width=3)
+    if any(board.kept):
+        x += 6
+        label = table.label("sp.kept")
+        c.text_at(d, (x, mid), label, c.font(17), fill=c.MUTED, anchor="lm")
+        x += c.width(label, c.font(17)) + 6
+        for color, count in enumerate(board.kept):
+            for _ in range(count):
+                c.paste(image, c.tile(COLORS[color], HAND_TILE - 6), (x, ty + 3))
+                x += HAND_TILE - 2
+    if table.state.start_tile == seat:
+        right -= HAND_TILE
+        c.paste(image, c.tile("marker", HAND_TILE), (right, ty))
+        right -= 8
+    if board.passed and table.state.phase != "over":
+        c.badge(d, (right, mid), table.label("sp.passed"), c.font(16, bold=True), fill=c.MUTED, anchor="rm")
+
+
+# --- end of game -----------------------------------------------------------------------------------------------------
+STANDING_H = 36
+
+
+def _standings_height(players: int) -> int:
+    return 34 + STANDING_H * players + 8
+
+
+def _draw_standings(table: Table, y: int) -> None:
+    d, state = table.d, table.state
+    box = (MARGIN, y, WIDTH - MARGIN, y + _standings_height(state.players))
+    c.panel(d, box, outline=c.HIGHLIGHT)
+    head, body, bold = c.font(16, bold=True), c.font(20), c.font(20, bold=True)
+    right = WIDTH - MARGIN - 18
+    columns = {"sp.head.stars": right - 250, "sp.head.costs": right - 120, "head.score": right}
+    for key, x in columns.items():
+        c.text_at(d, (x, y + 10), table.label(key), head, fill=c.MUTED, anchor="ra")
+    ry = y + 34
+    place = 1
+    for group in engine.standings(state):
+        for seat in group:
+            board = state.boards[seat]
+            stars, costs = end_bonuses(board, table.mono)
+            winner = place == 1
+            c.text_at(d, (box[0] + 16, ry + STANDING_H // 2), f"{place}.", bold, anchor="lm")
+            name_x = box[0] + 52
+            if winner:
+                c.badge(d, (name_x, ry + STANDING_H // 2), table.label("winner"), c.font(15, bold=True), anchor="lm")
+                name_x += c.width(table.label("winner"), c.font(15, bold=True)) + 25
+            name = table.name(seat, bold if winner else body, columns["sp.head.stars"] - 110 - name_x)
+            c.text_at(d, (name_x, ry + STANDING_H // 2), name, bold if winner else body, anchor="lm")
+            cells = {
+                "sp.head.stars": f"{len(stars)} · +{sum(p for _, p in stars)}",
+                "sp.head.costs": f"+{sum(p for _, p in costs)}",
+                "head.score": str(board.score),
+            }
+            for key, text in cells.items():
+                face = bold if key == "head.score" else body
+                fill = c.HIGHLIGHT if key == "head.score" else c.TEXT
+                c.text_at(d, (columns[key], ry + STANDING_H // 2), text, face, fill=fill, anchor="rm")
+            ry += STANDING_H
+        place += len(group)

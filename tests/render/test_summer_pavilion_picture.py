@@ -1,0 +1,96 @@
+"""Golden pictures of the Summer Pavilion table (compared and updated as ``tests/render/goldens.py`` says), and the
+picture's reading of the engine's events."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import engine
+import render
+from engine.agents import GreedyAgent
+from render.summer_pavilion import read_events
+from tests.render.goldens import check_golden, differs
+
+NAMES = ["Ala", "Bartłomiej z Gdańska 🌞", "Олександра", "ʕ•ᴥ•ʔ Kuba 💙"]
+Stop = Callable[[Any, list[engine.Event]], bool]
+
+
+def played(variant: str, players: int, seed: int, stop: Stop) -> tuple[Any, list[engine.Event]]:
+    """A greedy self-play game stopped after the first move for which ``stop(state, events)`` holds."""
+    state = engine.new_game(variant, players, seed)
+    agent = GreedyAgent(seed)
+    events: list[engine.Event] = []
+    while not engine.is_over(state) and not stop(state, events):
+        seat = min(engine.to_act(state))
+        state, events = engine.apply(state, seat, agent.choose(engine.variant_of(state), state, seat))
+    return state, events
+
+
+def kinds(events: list[engine.Event]) -> set[str]:
+    return {e.kind for e in events}
+
+
+TABLES: dict[str, Callable[[], tuple[Any, list[engine.Event]]]] = {
+    "start-2p": lambda: played("summer-pavilion", 2, 1, lambda s, e: True),
+    "draft-3p": lambda: played("summer-pavilion", 3, 5, lambda s, e: "start_tile" in kinds(e)),
+    "bonus-4p": lambda: played("summer-pavilion", 4, 3, lambda s, e: s.round == 3 and "bonus_earned" in kinds(e)),
+    "mono-3p": lambda: played("summer-pavilion-mono", 3, 2, lambda s, e: s.round == 5 and "place" in kinds(e)),
+    "game-over-2p": lambda: played("summer-pavilion", 2, 4, lambda s, e: False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_golden_picture(name: str) -> None:
+    state, events = TABLES[name]()
+    check_golden(f"summer_pavilion-{name}", render.render_png(state, names=NAMES, events=events, locale="en"))
+
+
+def test_the_same_state_gives_the_same_bytes() -> None:
+    state, events = TABLES["bonus-4p"]()
+    first = render.render_png(state, names=NAMES, events=events)
+    assert render.render_png(state, names=NAMES, events=events) == first
+    assert len(first) < 300_000  # well under Discord's limits, even for four boards
+
+
+def test_last_move_is_read_from_the_events() -> None:
+    state, events = TABLES["bonus-4p"]()
+    last = read_events(events)
+    place = next(e for e in events if e.kind == "place")
+    assert last.seat == place.seat and last.placed is not None
+    assert last.placed[:2] == (place.data["star"], place.data["space"])
+    assert last.structures
+    without = render.render_table(state, names=NAMES)
+    assert differs(render.render_table(state, names=NAMES, events=events), without)
+
+
+def test_start_tile_penalty_and_source_are_read() -> None:
+    _, events = TABLES["draft-3p"]()
+    last = read_events(events)
+    assert last.from_centre and last.score_change < 0 and last.hand_changed
+
+
+@pytest.mark.parametrize("locale", ["pl", "uk"])
+def test_other_languages_draw(locale: str) -> None:
+    state, events = TABLES["game-over-2p"]()
+    english = render.render_table(state, names=NAMES, events=events)
+    assert differs(render.render_table(state, names=NAMES, events=events, locale=locale), english)
+
+
+@pytest.mark.parametrize("variant", ["summer-pavilion", "summer-pavilion-mono"])
+def test_every_kind_of_moment_draws(variant: str) -> None:
+    """Every state right after a new kind of event in a whole seeded game draws without error."""
+    state = engine.new_game(variant, 4, 11)
+    agent = GreedyAgent(11)
+    seen: set[str] = set()
+    while not engine.is_over(state):
+        seat = min(engine.to_act(state))
+        state, events = engine.apply(state, seat, agent.choose(engine.variant_of(state), state, seat))
+        new = kinds(events) - seen
+        if new or engine.is_over(state):
+            seen |= new
+            image = render.render_table(state, names=NAMES[:2], events=events)  # fewer names than seats
+            assert image.width == 968
+    assert {"take", "start_tile", "place", "bonus_earned", "round_started", "game_over"} <= seen
