@@ -30,7 +30,8 @@ factory index from 0 or ``"centre"`` and a multiset is a list of 6 counts.
   colour ints), bag, tower} (also the one opening event of a new game, see ``opening_events``);
 - ``take``: {source, color, count (of that colour), wild (0/1: the wild tile that came along), to_centre};
 - ``start_tile``: {penalty, score} the first take from the centre in a round;
-- ``place``: {star, space, color, cost, points, wilds, spent (paid to the tower), score};
+- ``place``: {star, star_token (as in the move's choices), space, color, cost, points, wilds, spent (paid to the
+  tower), score};
 - ``bonus_earned``: {structures (list of {kind, star, bonus}), count (tiles to pick, capped by the supply)};
 - ``bonus_taken``: {tiles, auto (true when there was nothing to choose)};
 - ``supply_refilled``: {tiles (added), from_tower (the tower was poured into the bag)};
@@ -621,6 +622,7 @@ class SummerPavilion(Variant[SPState]):
                 seat,
                 {
                     "star": move.star,
+                    "star_token": move.star_token(),
                     "space": move.space,
                     "color": move.color,
                     "cost": cost,

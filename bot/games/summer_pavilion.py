@@ -1,0 +1,268 @@
+"""Azul: Summer Pavilion (front and monochrome side) in words: sources, stars, spaces with their cost, points and
+bonus, wild tiles, bonus picks and kept tiles, as players say them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.games import GameAdapter
+from data.i18n import t
+from engine import Event
+from engine.core import BadNotation
+from engine.summer_pavilion import (
+    CENTRE,
+    COLORS,
+    FRONT_STAR_COLORS,
+    LETTERS,
+    NCOLORS,
+    STRUCTURES_AT,
+    arc_points,
+    parse_multiset,
+    space_cost,
+)
+
+
+def color_index(token: Any) -> int | None:
+    """A colour as the engine or a token spells it (name, letter or index) → its index."""
+    text = str(token).strip().lower()
+    if text in COLORS:
+        return COLORS.index(text)
+    if len(text) == 1 and text in LETTERS:
+        return LETTERS.index(text)
+    if text.isdigit() and int(text) < NCOLORS:
+        return int(text)
+    return None
+
+
+def multiset(token: str) -> tuple[int, ...] | None:
+    try:
+        return parse_multiset(token)
+    except BadNotation:
+        return None
+
+
+class SummerPavilionAdapter(GameAdapter):
+    game = "summer-pavilion"
+    commands = ("take", "place", "bonus", "pass")
+
+    # --- small words ------------------------------------------------------------------------------------------
+    def color_name(self, token: Any, locale: str | None) -> str:
+        index = color_index(token)
+        return t(f"bot.sp.color.{COLORS[index]}", locale) if index is not None else str(token)
+
+    def tiles_text(self, counts: Sequence[int], locale: str | None) -> str:
+        parts = [f"{n}× {self.color_name(c, locale)}" for c, n in enumerate(counts) if n]
+        return ", ".join(parts) if parts else t("bot.sp.nothing", locale)
+
+    def source_name(self, token: str, locale: str | None) -> str:
+        if token == "centre":
+            return t("bot.sp.centre", locale)
+        return t("bot.sp.factory", locale, number=token)
+
+    # --- token labels -----------------------------------------------------------------------------------------
+    def label(
+        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+    ) -> str:
+        try:
+            if option == "source":
+                return self._source_label(state, token, locale)
+            if option == "color":
+                return self._color_label(state, token, chosen, locale)
+            if option == "star":
+                return self._star_label(state, seat, token, locale)
+            if option == "space":
+                return self._space_label(state, seat, token, chosen, locale)
+            if option == "wilds":
+                return self._wilds_label(state, seat, token, chosen, locale)
+            if option == "tiles":
+                counts = multiset(token)
+                return self.tiles_text(counts, locale) if counts else token
+            if option == "keep":
+                return self._keep_label(state, seat, token, locale)
+        except (KeyError, IndexError, ValueError):
+            return token
+        return super().label(state, seat, option, token, chosen=chosen, locale=locale)
+
+    def _source_tiles(self, state: Any, token: str) -> list[int] | None:
+        if token == "centre":
+            return list(state.centre)
+        if token.isdigit() and 1 <= int(token) <= len(state.factories):
+            return list(state.factories[int(token) - 1])
+        return None
+
+    def _source_label(self, state: Any, token: str, locale: str | None) -> str:
+        tiles = self._source_tiles(state, token)
+        text = self.source_name(token, locale)
+        if tiles is not None:
+            text += " — " + self.tiles_text(tiles, locale)
+        if token == "centre" and state.start_tile < 0:
+            text += " " + t("bot.sp.with_start_tile", locale)
+        return text
+
+    def _color_label(self, state: Any, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
+        index = color_index(token)
+        tiles = self._source_tiles(state, chosen.get("source", ""))
+        if index is None or tiles is None:
+            return self.color_name(token, locale)
+        wild = state.wild
+        if index == wild:
+            return t("bot.sp.take_one_wild", locale, color=self.color_name(index, locale))
+        text = f"{tiles[index]}× {self.color_name(index, locale)}"
+        if tiles[wild]:
+            text += " " + t("bot.sp.plus_wild", locale, color=self.color_name(wild, locale))
+        return text
+
+    def _star_index(self, state: Any, token: str) -> int:
+        if token == "centre":
+            return CENTRE
+        if token.isdigit():
+            return int(token) - 1
+        return FRONT_STAR_COLORS.index(COLORS.index(token))
+
+    def _is_mono(self, state: Any) -> bool:
+        return bool(state.variant.endswith("mono"))
+
+    def _star_label(self, state: Any, seat: int, token: str, locale: str | None) -> str:
+        mono = self._is_mono(state)
+        star = self._star_index(state, token)
+        text = self.star_token_name(token, locale)
+        placed = [c for c in state.boards[seat].stars[star] if c >= 0]
+        if mono or star == CENTRE:
+            if not placed:
+                text += " — " + t("bot.sp.star.empty", locale)
+            elif len(placed) >= 2 and len(set(placed)) == 1:
+                text += " — " + self.color_name(placed[0], locale)
+            elif len(set(placed)) > 1:
+                text += " — " + t("bot.sp.star.multicolor", locale)
+        text += " " + t("bot.sp.star.covered", locale, count=len(placed))
+        return text
+
+    def _space_label(self, state: Any, seat: int, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
+        mono = self._is_mono(state)
+        star = self._star_index(state, chosen["star"])
+        space = int(token[0]) - 1
+        color = color_index(token[1:]) if len(token) > 1 else FRONT_STAR_COLORS[star]
+        board = state.boards[seat]
+        cost = space_cost(mono, star, space)
+        after = [row[:] for row in board.stars]
+        after[star][space] = color if color is not None else 0
+        points = arc_points(after[star], space)
+        bonus = sum(st.bonus for st in STRUCTURES_AT[(star, space)] if all(after[s][i] >= 0 for s, i in st.spaces))
+        text = t("bot.sp.space", locale, number=space + 1, cost=cost, points=points)
+        if len(token) > 1:
+            text = f"{self.color_name(color, locale)} · {text}"
+        if bonus:
+            text += " · " + t("bot.sp.space_bonus", locale, count=bonus)
+        return text
+
+    def _wilds_label(self, state: Any, seat: int, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
+        mono = self._is_mono(state)
+        star = self._star_index(state, chosen["star"])
+        space_token = chosen["space"]
+        space = int(space_token[0]) - 1
+        color = color_index(space_token[1:]) if len(space_token) > 1 else FRONT_STAR_COLORS[star]
+        if color is None:
+            return token
+        wilds = int(token)
+        cost = space_cost(mono, star, space)
+        spent = [0] * NCOLORS
+        spent[color] += cost - wilds
+        spent[state.wild] += wilds
+        return t("bot.sp.wilds", locale, count=wilds, pay=self.tiles_text(spent, locale))
+
+    def _keep_label(self, state: Any, seat: int, token: str, locale: str | None) -> str:
+        keep = multiset(token)
+        if keep is None:
+            return token
+        hand = state.boards[seat].hand
+        discarded = sum(hand) - sum(keep)
+        text = t("bot.sp.keep", locale, tiles=self.tiles_text(keep, locale))
+        if discarded:
+            text += " — " + t("bot.sp.discard", locale, count=discarded)
+        return text
+
+    # --- events -------------------------------------------------------------------------------------------------
+    def describe(self, events: Sequence[Event], names: Sequence[str], locale: str | None) -> str:
+        phrases: list[str] = []
+        for event in events:
+            data = event.data
+            player = names[event.seat] if event.seat is not None and event.seat < len(names) else "?"
+            kind = event.kind
+            if kind == "take":
+                source = str(data.get("source", ""))
+                where = self.source_name(source if source == "centre" else str(int(source) + 1), locale)
+                text = t(
+                    "bot.event.sp.take",
+                    locale,
+                    player=player,
+                    count=data.get("count", 0),
+                    color=self.color_name(data.get("color"), locale),
+                    source=where,
+                )
+                if data.get("wild"):
+                    text += " " + t("bot.sp.and_one_wild", locale)
+                phrases.append(text)
+            elif kind == "start_tile":
+                phrases.append(t("bot.event.sp.start_tile", locale, player=player, penalty=data.get("penalty", 0)))
+            elif kind == "place":
+                phrases.append(self._place(data, player, locale))
+            elif kind == "bonus_earned":
+                phrases.append(t("bot.event.sp.bonus_earned", locale, player=player, count=data.get("count", 0)))
+            elif kind == "bonus_taken":
+                tiles = self.tiles_text(data.get("tiles", []), locale)
+                phrases.append(t("bot.event.sp.bonus_taken", locale, player=player, tiles=tiles))
+            elif kind == "pass":
+                phrases.append(self._pass(data, player, locale))
+            elif kind == "round_started" and int(data.get("round", 1)) > 1:
+                start = int(data.get("start_seat", 0))
+                phrases.append(
+                    t(
+                        "bot.event.sp.round_started",
+                        locale,
+                        round=data.get("round"),
+                        wild=self.color_name(data.get("wild"), locale),
+                        player=names[start] if start < len(names) else "?",
+                    )
+                )
+            elif kind == "end_bonus" and data.get("points"):
+                phrases.append(t("bot.event.sp.end_bonus", locale, player=player, points=data.get("points")))
+        return " · ".join(phrases)
+
+    def star_token_name(self, token: str, locale: str | None) -> str:
+        if token == "centre":
+            return t("bot.sp.star.centre", locale)
+        if token.isdigit():
+            return t("bot.sp.star.number", locale, number=token)
+        return t("bot.sp.star.color", locale, color=self.color_name(token, locale))
+
+    def _place(self, data: Mapping[str, Any], player: str, locale: str | None) -> str:
+        color = int(data.get("color", 0))
+        where = self.star_token_name(str(data.get("star_token", "")), locale)
+        text = t(
+            "bot.event.sp.place",
+            locale,
+            player=player,
+            color=self.color_name(color, locale),
+            star=where,
+            space=int(data.get("space", 0)) + 1,
+            points=data.get("points", 0),
+        )
+        if data.get("wilds"):
+            text += " " + t("bot.sp.with_wilds", locale, count=data["wilds"])
+        return text
+
+    def _pass(self, data: Mapping[str, Any], player: str, locale: str | None) -> str:
+        kept = data.get("kept") or []
+        penalty = int(data.get("penalty", 0))
+        key = "bot.event.sp.pass_auto" if data.get("auto") else "bot.event.sp.pass"
+        text = t(key, locale, player=player)
+        if any(kept):
+            text += " " + t("bot.sp.keeping", locale, tiles=self.tiles_text(kept, locale))
+        discarded = sum(data.get("discarded") or [])
+        if discarded:
+            text += " " + t("bot.sp.discarding", locale, count=discarded, penalty=penalty)
+        return text
+
+
+ADAPTER = SummerPavilionAdapter()
