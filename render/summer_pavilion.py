@@ -16,7 +16,7 @@ and the points lost by a start tile or a pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -471,7 +471,7 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
             for _ in range(count):
                 c.paste(image, c.tile(COLORS[color], HAND_TILE - 6), (x, ty + 3))
                 x += HAND_TILE - 2
-    if table.state.start_tile == seat:
+    if table.state.start_tile == seat and table.state.phase != "over":
         right -= HAND_TILE
         c.paste(image, c.tile("marker", HAND_TILE), (right, ty))
         right -= 8
@@ -521,3 +521,64 @@ def _draw_standings(table: Table, y: int) -> None:
                 c.text_at(d, (columns[key], ry + STANDING_H // 2), text, face, fill=fill, anchor="rm")
             ry += STANDING_H
         place += len(group)
+
+
+# --- demo and benchmark ----------------------------------------------------------------------------------------------
+def _sample_tables() -> dict[str, tuple[Any, list[Any], list[str]]]:
+    """Seeded greedy games stopped at moments worth seeing: (state, last events, names) by sample name."""
+    from engine.agents import GreedyAgent
+
+    names = ["Zoë Żółtowska-Brzęczyszczykiewicz 🎲", "Олександра", "Bob", "ʕ•ᴥ•ʔ Kuba 💙"]
+    wanted: dict[str, tuple[str, int, int, Callable[[Any, list[Any]], bool]]] = {
+        "start-2p": ("summer-pavilion", 2, 1, lambda s, e: True),
+        "bonus-4p": ("summer-pavilion", 4, 3, lambda s, e: s.round == 3 and any(x.kind == "bonus_earned" for x in e)),
+        "mono-3p": ("summer-pavilion-mono", 3, 2, lambda s, e: s.round == 5 and any(x.kind == "place" for x in e)),
+        "mono-4p": ("summer-pavilion-mono", 4, 6, lambda s, e: s.round == 6 and s.phase == "play"),
+        "game-over-4p": ("summer-pavilion", 4, 4, lambda s, e: False),
+    }
+    tables = {}
+    for sample, (variant, players, seed, stop) in wanted.items():
+        state = engine.new_game(variant, players, seed)
+        agent = GreedyAgent(seed)
+        events: list[Any] = []
+        while not engine.is_over(state) and not stop(state, events):
+            seat = min(engine.to_act(state))
+            state, events = engine.apply(state, seat, agent.choose(engine.variant_of(state), state, seat))
+        tables[sample] = (state, events, names[:players])
+    return tables
+
+
+def _main(argv: Sequence[str]) -> int:
+    """``python -m render.summer_pavilion [dir] [--repeat N]``: time every sample picture (drawing and PNG), print
+    its size, and write the PNGs to ``dir`` when given."""
+    import argparse
+    import statistics
+    import time
+    from pathlib import Path
+
+    from render import render_png
+
+    parser = argparse.ArgumentParser(prog="python -m render.summer_pavilion")
+    parser.add_argument("directory", nargs="?", type=Path)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--locale", default="en")
+    args = parser.parse_args(list(argv))
+    print(f"{'picture':<16}{'median ms':>10}{'max ms':>8}{'KB':>6}")
+    for sample, (state, events, names) in _sample_tables().items():
+        png = render_png(state, names=names, events=events, locale=args.locale)  # warm the caches
+        times = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            png = render_png(state, names=names, events=events, locale=args.locale)
+            times.append((time.perf_counter() - start) * 1000)
+        print(f"{sample:<16}{statistics.median(times):>10.1f}{max(times):>8.1f}{len(png) / 1024:>6.0f}")
+        if args.directory:
+            args.directory.mkdir(parents=True, exist_ok=True)
+            (args.directory / f"summer_pavilion-{sample}.png").write_bytes(png)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(_main(sys.argv[1:]))
