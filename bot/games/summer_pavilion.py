@@ -42,6 +42,9 @@ def multiset(token: str) -> tuple[int, ...] | None:
         return None
 
 
+LABEL_LIMIT = 100  # Discord's limit for a choice's name
+
+
 class SummerPavilionAdapter(GameAdapter):
     game = "summer-pavilion"
     commands = ("take", "place", "bonus", "pass")
@@ -62,6 +65,12 @@ class SummerPavilionAdapter(GameAdapter):
 
     # --- token labels -----------------------------------------------------------------------------------------
     def label(
+        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+    ) -> str:
+        text = self._label(state, seat, option, token, chosen=chosen, locale=locale)
+        return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
+
+    def _label(
         self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         try:
