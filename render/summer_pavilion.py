@@ -179,6 +179,8 @@ def _draw_strip(table: Table) -> int:
         if size != small:
             ty -= 3
         c.paste(image, c.tile(COLORS[wild_of(number)], size), (x, ty))
+        if number == state.round:
+            _mark_wild(table, wild_of(number), (x, ty), size)
         if number == state.round and state.phase != "over":
             c.highlight(d, (x, ty, x + size - 1, ty + size - 1), radius=7, width=3)
         elif number < state.round or state.phase == "over":
@@ -187,6 +189,16 @@ def _draw_strip(table: Table) -> int:
     counts = table.label("bag", count=sum(state.bag)) + "   " + table.label("sp.tower", count=sum(state.tower))
     c.text_at(d, (WIDTH - MARGIN - 4, mid), counts, regular, fill=c.MUTED, anchor="rm")
     return y + STRIP_H + 8
+
+
+def _mark_wild(table: Table, color: int, xy: tuple[int, int], size: int) -> None:
+    """A folded white corner on tiles of the round's wild colour, the same in the round track as everywhere else."""
+    if color != table.state.wild or table.state.phase == "over":
+        return
+    x, y = xy
+    fold = max(10, size * 2 // 5)
+    corner = [(x + size - fold, y), (x + size - 1, y), (x + size - 1, y + fold - 1)]
+    table.d.polygon(corner, fill=c.TEXT, outline=c.DARK_INK)
 
 
 def _draw_factories(table: Table, y: int) -> int:
@@ -207,6 +219,7 @@ def _draw_factories(table: Table, y: int) -> int:
             tx = cx - FACTORY_TILE - 2 + (k % 2) * (FACTORY_TILE + 4)
             ty = cy - FACTORY_TILE - 2 + (k // 2) * (FACTORY_TILE + 4)
             c.paste(image, c.tile(COLORS[color], FACTORY_TILE), (tx, ty))
+            _mark_wild(table, color, (tx, ty), FACTORY_TILE)
         c.text_at(d, (cx, cy + r + 1), str(index + 1), label, anchor="ma")
     return y + FACTORY_D + 26
 
@@ -225,6 +238,7 @@ def _draw_counts_row(table: Table, box: tuple[int, int, int, int], title: str, c
         if not count:
             continue
         c.paste(image, c.tile(COLORS[color], ROW_TILE), (x, ty))
+        _mark_wild(table, color, (x, ty), ROW_TILE)
         text = f"×{count}"
         c.text_at(d, (x + ROW_TILE + 5, y + ROW_H // 2), text, count_face, anchor="lm")
         x += ROW_TILE + 14 + c.width(text, count_face) + 14
@@ -455,6 +469,7 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
         if not count:
             continue
         c.paste(image, c.tile(COLORS[color], HAND_TILE), (x, ty))
+        _mark_wild(table, color, (x, ty), HAND_TILE)
         text = f"×{count}"
         c.text_at(d, (x + HAND_TILE + 3, mid), text, count_face, anchor="lm")
         x += HAND_TILE + 3 + c.width(text, count_face) + 10
