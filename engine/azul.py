@@ -28,7 +28,9 @@ Events (``Event.kind``: ``data``; ``seat`` is the player concerned, None for tab
 - ``floor_penalty``: {points (the printed penalty, <= 0), applied (the change after the 0 floor), tiles}.
 - ``round_scored``: {round, scores}.
 - ``bonus``: {rows, columns, colors, points} end-of-game bonuses of one seat (emitted for every seat).
-- ``game_over``: {standings (seat groups, best first), scores}.
+- ``game_over``: {standings (seat groups, best first), scores, reason}: ``reason`` is ``"row_complete"`` (the rule),
+  ``"no_row_possible"`` (grey wall: no player can ever complete a row any more) or ``"no_tiles"`` (every tile is
+  on the boards, so no round can be dealt).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from itertools import permutations
 
 from engine.core import (
     JSON,
@@ -268,6 +271,18 @@ def grey_columns(wall: list[list[int]], row: int, color: int) -> list[int]:
     return [
         col for col in range(WALL_SIZE) if wall[row][col] < 0 and all(wall[r][col] != color for r in range(WALL_SIZE))
     ]
+
+
+def row_can_be_completed(wall: list[list[int]], row: int) -> bool:
+    """Grey wall: can the free spaces of ``row`` still all be filled (its missing colours, each in a column that
+    lacks it)? Walls only gain tiles, so once False it stays False."""
+    free = [col for col in range(WALL_SIZE) if wall[row][col] < 0]
+    missing = [color for color in range(5) if color not in wall[row]]
+    in_column = [{wall[r][col] for r in range(WALL_SIZE)} for col in free]
+    return any(
+        all(color not in colors for color, colors in zip(order, in_column, strict=True))
+        for order in permutations(missing)
+    )
 
 
 def floor_penalty(tiles: int) -> int:
@@ -690,7 +705,13 @@ class AzulVariant(Variant[AzulState]):
             events.append(Event("round_scored", None, {"round": s.round, "scores": self.scores(s)}))
         s.choosing = []
         if any(complete_rows(board.wall) for board in s.boards):
-            self._end_game(s, events)
+            self._end_game(s, events, "row_complete")
+            return
+        if self.grey and not any(
+            row_can_be_completed(board.wall, row) for board in s.boards for row in range(WALL_SIZE)
+        ):
+            # Nobody can ever complete a row, so the game could never end: it ends now (see the rules page notes).
+            self._end_game(s, events, "no_row_possible")
             return
         s.round += 1
         s.phase = OFFER
@@ -702,9 +723,9 @@ class AzulVariant(Variant[AzulState]):
             events.append(self._round_started_event(s))
         if not any(map(any, s.factories)):
             # Every tile is on the boards: no move can ever change anything again, so the game ends here.
-            self._end_game(s, events)
+            self._end_game(s, events, "no_tiles")
 
-    def _end_game(self, s: AzulState, events: list[Event] | None) -> None:
+    def _end_game(self, s: AzulState, events: list[Event] | None, reason: str) -> None:
         s.phase = OVER
         for seat, board in enumerate(s.boards):
             rows, columns, colors, points = end_bonus(board.wall)
@@ -713,7 +734,8 @@ class AzulVariant(Variant[AzulState]):
                 data = {"rows": rows, "columns": columns, "colors": colors, "points": points}
                 events.append(Event("bonus", seat, data))
         if events is not None:
-            events.append(Event("game_over", None, {"standings": self.standings(s), "scores": self.scores(s)}))
+            over = {"standings": self.standings(s), "scores": self.scores(s), "reason": reason}
+            events.append(Event("game_over", None, over))
 
     # -- the greedy agent's yardstick --
     def heuristic(self, state: AzulState, seat: int) -> float:

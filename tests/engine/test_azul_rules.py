@@ -475,3 +475,28 @@ def test_take_values_know_their_parts() -> None:
     move = engine.parse_move("azul", "cr5")
     assert move == Take(CENTRE, 2, 4)
     assert engine.parse_move("azul", "1kf") == Take(0, 3, FLOOR)
+
+
+def test_grey_wall_game_ends_when_no_player_can_ever_complete_a_row() -> None:
+    # Every row of both walls has a free space whose missing colour already stands in that space's column.
+    blocked = [
+        ["rk.by", "kbw.r", "b.ryw", "wry.k", ".ykwb"],
+        ["rb.wk", "y.rbw", "bwyk.", ".kbyr", "wrk.y"],
+    ]
+    state = table("azul-grey", [board(wall=blocked[0], score=30), board(wall=blocked[1], score=20)], factories=["b"])
+    state, events = play(state, (0, "1bF"))
+    assert engine.is_over(state)
+    assert kinds(events, "game_over")[0]["reason"] == "no_row_possible"
+    assert engine.standings(state) == [[0], [1]]
+    # One completable row is enough to play on.
+    open_row = [*blocked[0][:4], "....."]
+    state = table("azul-grey", [board(wall=open_row), board(wall=blocked[1])], factories=["b"])
+    state, _ = play(state, (0, "1bF"))
+    assert not engine.is_over(state)
+
+
+def test_game_over_says_why_it_ended() -> None:
+    walls = ["byrk.", ".....", ".....", ".....", "....."]
+    state = table("azul", [board(wall=walls, lines={1: "w"}), board()], factories=["r"])
+    _, events = play(state, (0, "1r2"))
+    assert kinds(events, "game_over")[0]["reason"] == "row_complete"
