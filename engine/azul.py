@@ -183,6 +183,17 @@ class PlaceOnWall:
 # Moves are interned: legal_moves hands out these shared values instead of building new ones on every call.
 _TAKES = [[[Take(source, color, line) for line in range(LINES + 1)] for color in range(5)] for source in range(-1, 9)]
 _WALL_MOVES = [[PlaceOnWall(line, column) for column in range(WALL_SIZE)] for line in range(LINES)]
+# _TAKE_SETS[source + 1][color][mask]: the takes into each pattern line whose bit is set in ``mask``, then the floor.
+_TAKE_SETS = [
+    [
+        [
+            tuple(_TAKES[source][color][line] for line in [*range(LINES), FLOOR] if line == FLOOR or mask >> line & 1)
+            for mask in range(1 << LINES)
+        ]
+        for color in range(5)
+    ]
+    for source in range(10)
+]
 
 
 def take(source: int, color: int, line: int) -> Take:
@@ -448,20 +459,29 @@ class AzulVariant(Variant[AzulState]):
 
     def _take_moves(self, s: AzulState, seat: int) -> list[Move]:
         board = s.boards[seat]
-        targets: list[list[int] | None] = [None] * 5  # per colour, the lines it may go to (computed once)
+        masks = [-1] * 5  # per colour, the set of lines that accept it (bit per line), computed when first needed
         moves: list[Move] = []
         for source, tiles in [*enumerate(s.factories), (CENTRE, s.centre)]:
-            by_color = _TAKES[source + 1]
+            by_color = _TAKE_SETS[source + 1]
             for color in range(5):
                 if tiles[color]:
-                    lines = targets[color]
-                    if lines is None:
-                        lines = targets[color] = [
-                            *(line for line in range(LINES) if self.accepts(board, line, color)),
-                            FLOOR,
-                        ]
-                    moves.extend(by_color[color][line] for line in lines)
+                    mask = masks[color]
+                    if mask < 0:
+                        mask = masks[color] = self._line_mask(board, color)
+                    moves.extend(by_color[color][mask])
         return moves
+
+    def _line_mask(self, board: AzulBoard, color: int) -> int:
+        """The pattern lines that accept ``color`` as bits (line 0 = bit 0): :meth:`accepts` for all lines at once."""
+        mask = 0
+        wall, counts = board.wall, board.line_count
+        for line, held in enumerate(board.line_color):
+            if held >= 0:
+                if held == color and counts[line] <= line:
+                    mask |= 1 << line
+            elif color not in wall[line] if self.grey else wall[line][(color + line) % WALL_SIZE] < 0:
+                mask |= 1 << line
+        return mask
 
     @staticmethod
     def pending_line(board: AzulBoard) -> int:

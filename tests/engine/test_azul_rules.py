@@ -323,7 +323,7 @@ def test_the_game_ends_after_the_round_in_which_a_row_is_completed() -> None:
     assert engine.is_over(state) and engine.to_act(state) == frozenset()
     assert kinds(events, "wall", 0)[0]["points"] == 5
     assert kinds(events, "bonus", 0) == [{"rows": 1, "columns": 0, "colors": 0, "points": 2}]
-    assert kinds(events, "game_over") == [{"standings": [[0], [1]], "scores": [7, 4]}]
+    assert kinds(events, "game_over") == [{"standings": [[0], [1]], "scores": [7, 4], "reason": "row_complete"}]
     assert [e.kind for e in events][-1] == "game_over"
     with pytest.raises(engine.GameOver):
         play(state, (1, "1b1"))
