@@ -730,20 +730,21 @@ class AzulVariant(Variant[AzulState]):
         if self.grey and not any(
             row_can_be_completed(board.wall, row) for board in s.boards for row in range(WALL_SIZE)
         ):
-            # Nobody can ever complete a row, so the game could never end: it ends now (see the rules page notes).
+            # Nobody can ever complete a row, so the game could never end: it ends now (a choice; the rules are silent).
             self._end_game(s, events, "no_row_possible")
             return
-        s.round += 1
-        s.phase = OFFER
         s.start_seat = s.current = next_start
         s.centre = [0] * 5
         s.marker_in_centre = True
         self._deal(s)
+        if not any(map(any, s.factories)):
+            # Every tile is on the boards: no move could ever change anything again, so the game ends here.
+            self._end_game(s, events, "no_tiles")
+            return
+        s.round += 1
+        s.phase = OFFER
         if events is not None:
             events.append(self._round_started_event(s))
-        if not any(map(any, s.factories)):
-            # Every tile is on the boards: no move can ever change anything again, so the game ends here.
-            self._end_game(s, events, "no_tiles")
 
     def _end_game(self, s: AzulState, events: list[Event] | None, reason: str) -> None:
         s.phase = OVER

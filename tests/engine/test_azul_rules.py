@@ -500,3 +500,18 @@ def test_game_over_says_why_it_ended() -> None:
     state = table("azul", [board(wall=walls, lines={1: "w"}), board()], factories=["r"])
     _, events = play(state, (0, "1r2"))
     assert kinds(events, "game_over")[0]["reason"] == "row_complete"
+
+
+def test_the_game_ends_when_every_tile_is_on_the_boards_and_nothing_can_be_dealt() -> None:
+    walls = ["byr..", "wby..", "kwb..", "rkw..", "yrk.."]  # 15 tiles each, no row complete
+    boards = [
+        board(wall=walls, lines={2: "k", 3: "rr", 4: "yyy", 5: "bbbb"}),
+        board(wall=walls, lines={1: "k", 2: "k", 3: "rr", 4: "yyy", 5: "b"}),
+        board(wall=walls, lines={1: "k", 2: "k", 3: "rr", 4: "yy", 5: "wwww"}),
+        board(wall=walls, lines={1: "k", 2: "k", 3: "rr", 4: "bbb", 5: "wwww"}),
+    ]
+    state = table("azul", boards, factories=["k"], bag="")
+    assert sum(state.bag) == sum(state.lid) == 0
+    state, events = play(state, (0, "1k1"))
+    assert engine.is_over(state) and kinds(events, "game_over")[0]["reason"] == "no_tiles"
+    assert not kinds(events, "round_started") and state.round == 2
