@@ -31,6 +31,15 @@ Events (``Event.kind``: ``data``; ``seat`` is the player concerned, None for tab
 - ``game_over``: {standings (seat groups, best first), scores, reason}: ``reason`` is ``"row_complete"`` (the rule),
   ``"no_row_possible"`` (grey wall: no player can ever complete a row any more) or ``"no_tiles"`` (every tile is
   on the boards, so no round can be dealt).
+
+Where the rules are silent (choices, each in one obvious place below):
+- seat 0 starts the first round (the bot seats players in the order it wants);
+- a full pattern line is not offered as a target (it would only send everything to the floor: use ``F``);
+- the starting marker taken onto a full floor takes the last space and that tile goes to the lid (the penalty is
+  the same);
+- nobody took from the centre: the start player of the round just ended starts again;
+- grey wall: full lines are tiled top down; a line with one legal column is placed without asking; a game in which
+  no player can complete a row any more ends after that round's tiling, as does a game with no tile left to deal.
 """
 
 from __future__ import annotations

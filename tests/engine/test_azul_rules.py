@@ -515,3 +515,22 @@ def test_the_game_ends_when_every_tile_is_on_the_boards_and_nothing_can_be_dealt
     state, events = play(state, (0, "1k1"))
     assert engine.is_over(state) and kinds(events, "game_over")[0]["reason"] == "no_tiles"
     assert not kinds(events, "round_started") and state.round == 2
+
+
+def test_opening_events_describe_the_first_deal() -> None:
+    state = engine.new_game("azul", 2, seed=3)
+    (event,) = engine.opening_events(state)
+    assert event.kind == "round_started"
+    assert event.data["round"] == 1 and event.data["start_seat"] == 0 and event.data["bag"] == 80
+    assert [counts("".join("byrkw"[c] for c in tiles)) for tiles in event.data["factories"]] == state.factories
+
+
+def test_heuristic_counts_sure_points_and_floor_losses() -> None:
+    variant = engine.get_variant("azul")
+    me = board(wall=[".yrk.", ".....", ".....", ".....", "....."], lines={1: "b", 2: "ww"}, floor="kk", score=5)
+    state = table("azul", [me, board()], factories=["y"])
+    # Blue in row 1 joins y r k (4 points); white in row 2 sits under blue (2 points); two floor tiles lose 2.
+    assert variant.heuristic(state, 0) == 5 + 4 + 2 - 2
+    grey = engine.get_variant("azul-grey")
+    state = table("azul-grey", [me, board()], factories=["y"])
+    assert grey.heuristic(state, 0) == 5 + 4 + 2 - 2  # the best columns: 1 for blue, then 1 for white
