@@ -174,3 +174,12 @@ def test_a_refusal_reads_naturally_in_polish_and_ukrainian() -> None:
     assert t(f"error.{error.key}", "pl", **error.params) == "W linii wzoru 3 leżą już płytki innego koloru."
     assert t(f"error.{error.key}", "uk", **error.params) == "На рівні складу 3 вже лежать плитки іншого кольору."
     assert "already holds red tiles, so blue cannot go there" in t(f"error.{error.key}", "en", **error.params)
+
+
+def test_the_engine_benchmark_prints_figures_for_both_paths(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.engine import main as bench_main
+
+    assert bench_main(["--variant", "azul-grey", "--players", "2", "--seconds", "0.05"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["variant", "players", "path", "games/s", "moves/s", "moves/game"]
+    assert [line.split()[:3] for line in lines[1:]] == [["azul-grey", "2", "fast"], ["azul-grey", "2", "checked"]]
