@@ -4,8 +4,8 @@
     python -m engine selfplay azul-grey --players 3 --seed 1 --agent greedy > game.json
     python -m engine variants
 
-``selfplay`` prints one JSON transcript of a whole game (also the bot's game export). It uses the generic API only,
-so any game of the family plugs in if it emits these events (see :func:`transcript`):
+``selfplay`` prints one JSON transcript of a whole game; :func:`export` builds the same from a stored move log (the
+bot's game export). Both use the generic API only, so any game of the family plugs in if it emits these events:
 - ``round_started`` at the start of every round, the first one included (from ``Variant.opening_events``); its data
   is copied into the round's entry and should say at least ``round``, ``start_seat`` and what was dealt;
 - for each move, an event whose ``kind`` is the move's ``command`` and whose ``seat`` is the mover: its data is
@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from data.i18n import t
@@ -39,43 +39,76 @@ def _move_entry(seat: int, move: Any, events: list[Event]) -> dict[str, Any]:
     return entry
 
 
+class Recorder:
+    """Builds a transcript while a game is played: feed it every move with the events ``apply`` returned."""
+
+    def __init__(self, variant: Variant[Any], state: Any) -> None:
+        self.variant = variant
+        self.rounds: list[dict[str, Any]] = []
+        self.moves = 0
+        self._absorb(variant.opening_events(state))
+
+    def _absorb(self, events: list[Event]) -> None:
+        for event in events:
+            if event.kind == "round_started":
+                self.rounds.append({**event.data, "moves": []})
+            elif event.kind == "round_scored" and self.rounds:
+                self.rounds[-1]["scores"] = list(event.data["scores"])
+
+    def record(self, seat: int, move: Any, events: list[Event]) -> None:
+        if not self.rounds:
+            self.rounds.append({"moves": []})
+        self.rounds[-1]["moves"].append(_move_entry(seat, move, events))
+        self._absorb(events)
+        self.moves += 1
+
+    def result(self, state: Any, **head: Any) -> dict[str, Any]:
+        """The transcript; ``winners`` is empty while the game is not over."""
+        over = self.variant.is_over(state)
+        standings = self.variant.standings(state)
+        return {
+            "variant": self.variant.name,
+            "players": len(self.variant.scores(state)),
+            **head,
+            "rounds": self.rounds,
+            "moves": self.moves,
+            "finished": over,
+            "final_scores": self.variant.scores(state),
+            "standings": standings,
+            "winners": standings[0] if over else [],
+        }
+
+
 def transcript(variant_name: str, players: int, seed: int, agent: str = "random") -> dict[str, Any]:
     """Play a whole game with ``agent`` in every seat and describe it round by round."""
     variant = get_variant(variant_name)
     state = variant.new_game(players, seed)
     agents = [make_agent(agent, seed * 8 + seat) for seat in range(players)]
-    rounds: list[dict[str, Any]] = []
-    moves = 0
-
-    def absorb(events: list[Event]) -> None:
-        for event in events:
-            if event.kind == "round_started":
-                rounds.append({**event.data, "moves": []})
-            elif event.kind == "round_scored" and rounds:
-                rounds[-1]["scores"] = list(event.data["scores"])
-
-    absorb(variant.opening_events(state))
+    recorder = Recorder(variant, state)
     while not variant.is_over(state):
         seat = min(variant.to_act(state))
         move = agents[seat].choose(variant, state, seat)
         state, events = variant.apply(state, seat, move)
-        if not rounds:
-            rounds.append({"moves": []})
-        rounds[-1]["moves"].append(_move_entry(seat, move, events))
-        absorb(events)
-        moves += 1
-    standings = variant.standings(state)
-    return {
-        "variant": variant_name,
-        "players": players,
-        "seed": seed,
-        "agent": agent,
-        "rounds": rounds,
-        "moves": moves,
-        "final_scores": variant.scores(state),
-        "standings": standings,
-        "winners": standings[0],
-    }
+        recorder.record(seat, move, events)
+    return recorder.result(state, seed=seed, agent=agent)
+
+
+def export(
+    variant_name: str,
+    players: int,
+    seed: int,
+    log: list[tuple[int, str]],
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The transcript of a logged game, finished or not (``(seat, notation)`` pairs): the bot's game export."""
+    variant = get_variant(variant_name)
+    state = variant.new_game(players, seed, options)
+    recorder = Recorder(variant, state)
+    for seat, notation in log:
+        move = variant.parse_move(notation)
+        state, events = variant.apply(state, seat, move)
+        recorder.record(seat, move, events)
+    return recorder.result(state, seed=seed)
 
 
 # --- the terminal game ------------------------------------------------------------------------------------------

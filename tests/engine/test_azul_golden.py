@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine.__main__ import transcript
+from engine.__main__ import export, transcript
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = [
@@ -74,6 +74,16 @@ def test_the_transcript_replays_to_the_same_result(case: tuple[str, int, int, st
     assert engine.is_over(state)
     assert engine.scores(state) == game["final_scores"]
     assert engine.standings(state)[0] == game["winners"]
+
+
+def test_export_of_a_logged_game_equals_its_transcript() -> None:
+    game = transcript("azul-grey", 3, 2, "random")
+    log = [(move["seat"], move["notation"]) for entry in game["rounds"] for move in entry["moves"]]
+    exported = export("azul-grey", 3, 2, log)
+    assert exported == {key: value for key, value in game.items() if key != "agent"}
+    unfinished = export("azul-grey", 3, 2, log[:10])
+    assert unfinished["finished"] is False and unfinished["winners"] == [] and unfinished["moves"] == 10
+    assert unfinished["rounds"][0]["moves"] == game["rounds"][0]["moves"][:10]
 
 
 def test_transcripts_have_the_documented_shape() -> None:
