@@ -1,0 +1,217 @@
+"""Azul: Queen's Garden in words: hexagons, payments, garden cells and the display as players say them.
+
+Every label keeps the engine's token in it (``bl3``, ``A2-4``, ``ye3+1j``) so typing the token in a slash
+command's autocomplete filters the list, and the picture's cell names match what people type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import engine
+from bot.games import GameAdapter
+from data.i18n import t
+from engine import Event
+from engine.queens_garden import NONE, SUPPLY, QGState, QueensGarden, color_of, pattern_of
+
+GAME = "queens-garden"
+
+
+def _variant(name: str = GAME) -> QueensGarden:
+    variant = engine.get_variant(name)
+    if not isinstance(variant, QueensGarden):
+        raise TypeError(f"{name} is not a Queen's Garden variant")
+    return variant
+
+
+class QueensGardenAdapter(GameAdapter):
+    game = GAME
+    commands = ("acquire", "tile", "expansion", "pass")
+
+    # --- words for the pieces -----------------------------------------------------------------------------------
+    def color_name(self, index: int, locale: str | None) -> str:
+        return t(f"bot.qg.color.{_variant().components.colors[index]}", locale)
+
+    def pattern_name(self, value: int, locale: str | None) -> str:
+        return t(f"bot.qg.pattern.{value}", locale)
+
+    def hexagon(self, token: str, locale: str | None) -> str:
+        """``bl3`` → "blue butterfly (3)"; ``xbl3`` → "expansion: blue butterfly (3)"."""
+        expansion = token.startswith("x")
+        kind = _variant().notation.parse_kind(token[1:] if expansion else token)
+        name = t(
+            "bot.qg.hexagon",
+            locale,
+            color=self.color_name(color_of(kind), locale),
+            pattern=self.pattern_name(pattern_of(kind), locale),
+            value=pattern_of(kind),
+        )
+        return t("bot.qg.expansion_item", locale, hexagon=name) if expansion else name
+
+    def bag(self, token: str, locale: str | None) -> str:
+        """A multiset token (payment, discard) in words."""
+        if token == NONE:
+            return t("bot.qg.nothing", locale)
+        items, jokers = _variant().notation.parse_bag(token)
+        notation = _variant().notation
+        parts = [
+            (f"{count}× " if count > 1 else "") + self.hexagon(notation.item(item), locale)
+            for item, count in sorted(items.items())
+        ]
+        if jokers:
+            parts.append(t("bot.qg.jokers", locale, count=jokers))
+        return ", ".join(parts)
+
+    def location(self, token: str, locale: str | None) -> str:
+        return t("bot.qg.stack_top", locale) if token == "s" else t("bot.qg.display_item", locale, number=token[1:])
+
+    # --- token labels -------------------------------------------------------------------------------------------
+    def label(
+        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+    ) -> str:
+        try:
+            text = self._label(state, option, token, chosen, locale)
+        except engine.EngineError:
+            text = None
+        return text if text is not None else super().label(state, seat, option, token, chosen=chosen, locale=locale)
+
+    def _label(
+        self, state: QGState, option: str, token: str, chosen: Mapping[str, str], locale: str | None
+    ) -> str | None:
+        if option == "by":
+            return self._by_label(state, token, locale)
+        if option == "which":
+            if token == NONE:
+                return t("bot.qg.no_choice", locale)
+            picks = [part.partition("@") for part in token.split("+")]
+            words = "; ".join(
+                t("bot.qg.pick", locale, hexagon=self.hexagon(kind, locale), where=self.location(loc, locale))
+                for kind, _, loc in picks
+            )
+            return _with_token(token, words)
+        if option in ("tile", "expansion"):
+            if token == SUPPLY:
+                cost = _variant(state.variant).components.supply_expansion_cost
+                return _with_token(token, t("bot.qg.from_supply", locale, points=cost))
+            return _with_token(token, self.hexagon(token, locale))
+        if option == "payment":
+            return _with_token(token, self.bag(token, locale))
+        if option == "discard":
+            if token == NONE:
+                return t("bot.qg.keep_all", locale)
+            items, _ = _variant(state.variant).notation.parse_bag(token)
+            points = sum(pattern_of(item.kind) * count for item, count in items.items())
+            return _with_token(token, t("bot.qg.discard", locale, what=self.bag(token, locale), points=points))
+        if option == "cell":
+            return t("bot.qg.cell", locale, cell=token)
+        if option == "area":
+            return t("bot.qg.area", locale, area=token)
+        if option == "rotation":
+            if token == NONE:
+                return t("bot.qg.face_down", locale)
+            area = chosen.get("area", "").upper()
+            cell = f"{area}-{token}" if area else token
+            return t("bot.qg.rotation", locale, cell=cell)
+        return None
+
+    def _by_label(self, state: QGState, token: str, locale: str | None) -> str:
+        variant = _variant(state.variant)
+        codes = variant.components.color_codes
+        name = self.color_name(codes.index(token), locale) if token in codes else self.pattern_name(int(token), locale)
+        sources = variant.sources(state, token)
+        expansions = sum(1 for places in sources.values() if next(iter(places.values())).expansion)
+        words = t("bot.qg.by", locale, name=name, tiles=len(sources) - expansions, expansions=expansions)
+        return _with_token(token, words)
+
+    # --- rules ----------------------------------------------------------------------------------------------------
+    def rules(self, variant: str, locale: str | None) -> str:
+        """The rules summary, then every component value that is a default rather than read in the rulebook."""
+        comp = _variant(variant).components
+        side = _side(variant)
+        entries = {entry for entry, _ in comp.defaults}
+        lines = [t(f"bot.rules.{variant}", locale), t("bot.qg.defaults_head", locale)]
+        names = [n for n in range(1, 7) if f"patterns[{n}]" in entries]
+        if names:
+            shown = ", ".join(f"{n} {self.pattern_name(n, locale)}" for n in names)
+            lines.append("• " + t("bot.qg.default.patterns", locale, value=shown))
+        if any(entry.startswith("joker_rewards.") for entry in entries):
+            shown = ", ".join(
+                f"{t(f'bot.qg.ornament_kind.{kind}', locale)} {count}" for kind, count in comp.joker_rewards.items()
+            )
+            lines.append("• " + t("bot.qg.default.jokers", locale, value=shown))
+        for part in ("wheel", "group_min_size", "group_bonuses"):
+            if f"sides.{side}.{part}" in entries:
+                value = self._side_value(comp.sides[side], part, locale)
+                lines.append("• " + t(f"bot.qg.default.{part}", locale, value=value))
+        return "\n".join(lines)
+
+    def _side_value(self, side: Any, part: str, locale: str | None) -> str:
+        if part == "wheel":
+            rounds = []
+            for number, criteria in enumerate(side.wheel, start=1):
+                names = [
+                    self.color_name(c.color, locale) if c.color is not None else self.pattern_name(c.pattern, locale)
+                    for c in criteria
+                ]
+                rounds.append(f"{number}: {', '.join(names)}")
+            return "; ".join(rounds)
+        if part == "group_bonuses":
+            return ", ".join(f"{size} → +{points}" for size, points in sorted(side.group_bonuses.items()))
+        return str(side.group_min_size)
+
+    # --- events ---------------------------------------------------------------------------------------------------
+    def event_params(self, event: Event, names: Sequence[str], locale: str | None) -> dict[str, Any]:
+        params = super().event_params(event, names, locale)
+        data = event.data
+        if event.kind == "acquire":
+            taken = [("x" if item["expansion"] else "") + str(item["kind"]) for item in data["taken"]]
+            params["what"] = ", ".join(self.hexagon(token, locale) for token in taken)
+        elif event.kind == "tile_placed":
+            params["hexagon"] = self.hexagon(str(data["tile"]), locale)
+        elif event.kind == "expansion_placed":
+            expansion = data.get("expansion")
+            params["what"] = (
+                t("bot.qg.face_down_expansion", locale)
+                if expansion is None
+                else t("bot.qg.face_up_expansion", locale, hexagon=self.hexagon(str(expansion), locale))
+            )
+        elif event.kind == "pass":
+            discarded = str(data["discarded"])
+            params["what"] = (
+                "" if discarded == NONE else t("bot.qg.discarded", locale, what=self.bag(discarded, locale))
+            )
+            params["marker_text"] = t("bot.qg.took_marker", locale) if data["marker"] else ""
+        elif event.kind == "joker_earned":
+            params["ornament_name"] = t(f"bot.qg.ornament.{str(data['ornament'])[0]}", locale, name=data["ornament"])
+            params["lost_text"] = t("bot.qg.jokers_lost", locale, count=data["lost"]) if data["lost"] else ""
+        elif event.kind == "round_scored":
+            params["scores"] = ", ".join(
+                f"{names[seat] if seat < len(names) else seat} +{part['total']}"
+                for seat, part in enumerate(data["breakdown"])
+            )
+        elif event.kind == "round_started":
+            start = int(data["start_seat"])
+            params["player"] = names[start] if start < len(names) else str(start + 1)
+        elif event.kind == "final_scored":
+            groups = data.get("groups", [])
+            params["groups"] = sum(int(group["points"]) for group in groups)
+            params["count"] = len(groups)
+        return params
+
+    def describe(self, events: Sequence[Event], names: Sequence[str], locale: str | None) -> str:
+        text = super().describe(events, names, locale)
+        return " ".join(text.split())  # optional parts of a phrase may be empty
+
+
+def _with_token(token: str, words: str) -> str:
+    """The token first (what people type, and never cut off), then its words within Discord's 100 characters."""
+    text = f"{token} — {words}"
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+def _side(variant: str) -> str:
+    return "variant" if variant.endswith("-variant") else "standard"
+
+
+ADAPTER = QueensGardenAdapter()
