@@ -450,12 +450,7 @@ class AzulVariant(Variant[AzulState]):
 
     def accepts(self, board: AzulBoard, line: int, color: int) -> bool:
         """May tiles of ``color`` go into pattern ``line`` of ``board`` now? (The floor always accepts.)"""
-        held = board.line_color[line]
-        if held >= 0:
-            return held == color and board.line_count[line] <= line
-        if self.grey:
-            return color not in board.wall[line]
-        return board.wall[line][wall_column(line, color)] < 0
+        return bool(self._line_mask(board, color) >> line & 1)
 
     def legal_moves(self, state: AzulState, seat: int) -> list[Move]:
         if state.phase == OFFER:
@@ -481,7 +476,11 @@ class AzulVariant(Variant[AzulState]):
         return moves
 
     def _line_mask(self, board: AzulBoard, color: int) -> int:
-        """The pattern lines that accept ``color`` as bits (line 0 = bit 0): :meth:`accepts` for all lines at once."""
+        """The pattern lines that accept ``color``, as bits (line 0 = bit 0).
+
+        A line holding tiles takes more of its colour until full; an empty line takes a colour its wall row lacks
+        (coloured wall: that colour's own space is free; grey wall: the colour is nowhere in the row).
+        """
         mask = 0
         wall, counts = board.wall, board.line_count
         for line, held in enumerate(board.line_color):
