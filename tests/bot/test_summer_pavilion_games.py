@@ -132,3 +132,16 @@ async def test_refusals_say_why_and_change_nothing(simcord_env) -> None:
     result = await member.slash(table.channel, "azul wall", line="1", column="1")
     assert result.ephemeral and "Summer Pavilion" in result.response.content, result.response.content
     assert (await table.game()).version == version
+
+
+async def test_rules_and_refusals_in_the_players_language(simcord_env, discord_locales) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("summer-pavilion")
+    member, _seat, _state = await until_phase_two(table)
+    rules = await member.slash(table.channel, "azul rules", variant="summer-pavilion-mono")
+    assert rules.ephemeral and "monochrome" in rules.response.content
+    discord_locales[member.id] = "pl"
+    rules = await member.slash(table.channel, "azul rules", variant="summer-pavilion")
+    assert "Letni Pawilon" in rules.response.content
+    refused = await member.slash(table.channel, "azul pass", keep="9r")
+    assert refused.ephemeral and "najwyżej 4" in refused.response.content, refused.response.content
