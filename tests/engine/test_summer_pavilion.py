@@ -744,3 +744,15 @@ def test_every_refusal_is_explained_in_every_language(lang: str) -> None:
     assert {"sp_cannot_afford", "not_your_turn", "bad_notation"} <= keys
     missing = sorted(key for key in keys if f"error.{key}" not in catalogue(lang))
     assert not missing
+
+
+def test_when_nobody_takes_from_the_centre_the_round_starter_starts_again() -> None:
+    state = draft_state([counts(r=4), counts(b=4)], players=2)
+    state.start_seat = 1
+    state.current = 1
+    state, _ = FRONT.apply(state, 1, Take(0, R))
+    state, _ = FRONT.apply(state, 0, Take(1, B))
+    assert state.phase == "play" and state.start_tile == -1 and FRONT.to_act(state) == {1}
+    state, _ = FRONT.apply(state, 1, FRONT.parse_move("pass:4r"))
+    state, events = FRONT.apply(state, 0, FRONT.parse_move("pass:4b"))
+    assert only(events, "round_started").data["start_seat"] == 1 and FRONT.to_act(state) == {1}
