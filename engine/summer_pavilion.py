@@ -565,6 +565,10 @@ class SummerPavilion(Variant[SPState]):
         expected = _MOVES_BY_PHASE[state.phase]
         if not isinstance(move, expected):
             raise IllegalMove("sp_wrong_phase", command=getattr(move, "command", "?"), phase=state.phase)
+        if isinstance(move, (Bonus, Pass)):
+            tiles = move.tiles if isinstance(move, Bonus) else move.keep
+            if len(tiles) != NCOLORS or min(tiles) < 0:
+                raise BadNotation("bad_notation", text=str(move))
         if isinstance(move, Take):
             _check_take(state, move)
         elif isinstance(move, Place):
@@ -575,7 +579,7 @@ class SummerPavilion(Variant[SPState]):
             _check_pass(state.boards[seat], state.round, move)
 
     def _check_place(self, board: SPBoard, wild: int, move: Place) -> None:
-        if move.mono != self.mono or not 0 <= move.star < STARS or not 0 <= move.space < SPACES:
+        if move.mono != self.mono or not 0 <= move.star < STARS or not 0 <= move.space < SPACES or move.wilds < 0:
             raise BadNotation("bad_notation", text=str(move))
         tiles = board.stars[move.star]
         if tiles[move.space] >= 0:

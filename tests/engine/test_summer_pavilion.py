@@ -756,3 +756,10 @@ def test_when_nobody_takes_from_the_centre_the_round_starter_starts_again() -> N
     state, _ = FRONT.apply(state, 1, FRONT.parse_move("pass:4r"))
     state, events = FRONT.apply(state, 0, FRONT.parse_move("pass:4b"))
     assert only(events, "round_started").data["start_seat"] == 1 and FRONT.to_act(state) == {1}
+
+
+def test_hand_built_moves_with_impossible_values_are_refused() -> None:
+    state = play_state(hands={0: counts(r=6)})
+    for move in (Place(STAR[R], 1, R, -1, False), Pass((5, -1, 0, 0, 0, 0)), Pass((0, 0, 0))):
+        with pytest.raises(BadNotation):
+            FRONT.apply(state, 0, move)
