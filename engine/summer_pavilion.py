@@ -564,7 +564,7 @@ class SummerPavilion(Variant[SPState]):
             raise NotYourTurn("not_your_turn")
         expected = _MOVES_BY_PHASE[state.phase]
         if not isinstance(move, expected):
-            raise IllegalMove("sp_wrong_phase", command=getattr(move, "command", "?"), phase=state.phase)
+            raise IllegalMove(f"sp_now_{state.phase}", command=getattr(move, "command", "?"))
         if isinstance(move, (Bonus, Pass)):
             tiles = move.tiles if isinstance(move, Bonus) else move.keep
             if len(tiles) != NCOLORS or min(tiles) < 0:

@@ -128,7 +128,7 @@ async def test_refusals_say_why_and_change_nothing(simcord_env) -> None:
     assert result.ephemeral
     assert "wild" in result.response.content or "cost" in result.response.content, result.response.content
     result = await member.slash(table.channel, "azul bonus", tiles="2r")
-    assert result.ephemeral and "not possible now" in result.response.content, result.response.content
+    assert result.ephemeral and "place or pass" in result.response.content, result.response.content
     result = await member.slash(table.channel, "azul wall", line="1", column="1")
     assert result.ephemeral and "Summer Pavilion" in result.response.content, result.response.content
     assert (await table.game()).version == version
