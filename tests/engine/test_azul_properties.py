@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
+from engine.agents import GreedyAgent
 from engine.azul import _TAKES, _WALL_MOVES, MARKER, TILES_PER_COLOR, AzulState
 from engine.core import Rng
 
@@ -61,10 +62,11 @@ def check_listed_and_unlisted(state: AzulState, seat: int, moves: list[engine.Mo
     assert engine.to_json(state) == before
 
 
-def play_checked(variant: str, players: int, seed: int, deep: bool) -> None:
+def play_checked(variant: str, players: int, seed: int, deep: bool, greedy: bool = False) -> None:
     state = engine.new_game(variant, players, seed)
     fast = engine.get_variant(variant)
     rng = Rng(seed)
+    agent = GreedyAgent(seed)
     log: list[tuple[int, str]] = []
     for _ in range(MAX_PLIES):
         assert tiles_by_color(state) == [TILES_PER_COLOR] * 5
@@ -78,7 +80,7 @@ def play_checked(variant: str, players: int, seed: int, deep: bool) -> None:
         assert moves
         if deep:
             check_listed_and_unlisted(state, seat, moves, rng)
-        move = moves[rng.below(len(moves))]
+        move = agent.choose(fast, state, seat) if greedy else moves[rng.below(len(moves))]
         new, events = engine.apply(state, seat, move)
         assert fast.apply_unchecked(state, seat, move) == new
         assert all(event.kind for event in events)
@@ -109,3 +111,10 @@ def test_listed_moves_are_accepted_and_others_refused(variant: str, players: int
         play_checked(variant, players, seed, deep=True)
 
     run()
+
+
+@pytest.mark.parametrize(("variant", "players"), CONFIGS)
+def test_greedy_games_keep_every_invariant(variant: str, players: int) -> None:
+    """Greedy players complete rows and earn bonuses, which random ones rarely do."""
+    for seed in range(10):
+        play_checked(variant, players, seed, deep=False, greedy=True)
