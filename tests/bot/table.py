@@ -49,7 +49,7 @@ class Table:
         lobby = self.channel.last_message
         for player in others:
             joined = await player.slash(self.channel, "azul join")
-            assert joined.ephemeral and "joined" in joined.response.content
+            assert joined.ephemeral, joined
         started = await creator.click(lobby, label="Start")
         assert started.ephemeral
 

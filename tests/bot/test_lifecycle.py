@@ -1,0 +1,157 @@
+"""Restarts, races, repeated interactions, DM opt-in, languages, resigning and the informational commands."""
+
+from __future__ import annotations
+
+import asyncio
+
+import engine
+from bot.client import create_bot
+from bot.service import Refusal
+from tests.bot.table import Table, mentions
+
+
+async def test_restart_in_the_middle_of_a_game(simcord_env, db_path) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    for _ in range(3):
+        member, _, move = await table.choose()
+        await table.play_by_slash(member, move)
+    before = await table.game()
+    board = table.channel.last_message
+
+    await simcord_env.restart_bot(create_bot(db_path))
+
+    after = await table.game()
+    assert (after.version, after.state) == (before.version, before.state)
+    member, _, move = await table.choose()
+    assert table.channel.last_message.id == board.id
+    await table.play_by_buttons(member, move)  # the old Play button still works after the restart
+    assert (await table.game()).version == before.version + 1
+
+
+async def test_two_racing_moves_for_the_same_turn_apply_once(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    member, seat, move = await table.choose()
+    other_move = next(m for m in engine.legal_moves((await table.state())[1], seat) if m != move)
+    service = table.bot.service
+    channel = table.channel.id
+
+    async def attempt(chosen: engine.Move, interaction_id: int) -> object:
+        try:
+            return await service.move(channel, member.id, "take", dict(chosen.choices()), interaction_id=interaction_id)
+        except Refusal as refusal:
+            return refusal.key
+
+    outcomes = await asyncio.gather(attempt(move, 101), attempt(other_move, 102))
+    keys = [outcome for outcome in outcomes if isinstance(outcome, str)]
+    assert len(keys) == 1 and keys[0] in ("raced", "not_your_turn"), outcomes
+    game = await table.game()
+    assert game.version == 1 and len(await service.store.moves(game.id)) == 1
+
+
+async def test_a_repeated_interaction_is_applied_once(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    service = table.bot.service
+    member, _, move = await table.choose()
+    await service.move(table.channel.id, member.id, "take", dict(move.choices()), interaction_id=555)
+    member, _, move = await table.choose()
+    try:
+        await service.move(table.channel.id, member.id, "take", dict(move.choices()), interaction_id=555)
+    except Refusal as refusal:
+        assert refusal.key == "duplicate"
+    else:
+        raise AssertionError("the repeated interaction was applied twice")
+    assert (await table.game()).version == 1
+
+
+async def play_until_turn_of(table: Table, player) -> None:
+    """Play moves until someone else's move makes it ``player``'s turn."""
+    for _ in range(100):
+        member, _, move = await table.choose()
+        await table.play_by_slash(member, move)
+        game, state = await table.state()
+        if member.id != player.id and game.seat_of(player.id) in engine.to_act(state):
+            return
+    raise AssertionError("it never became their turn")
+
+
+async def test_dm_opt_in_and_closed_dms(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    game, state = await table.state()
+    waiting = table.member(game, 1 - min(engine.to_act(state)))
+    result = await waiting.slash(table.channel, "azul notify", enabled=True)
+    assert result.ephemeral and "direct message" in result.response.content
+
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    post = table.channel.last_message
+    assert waiting.id not in mentions(post.content), "an opted-in player is told by DM, not pinged"
+    dm = waiting.user.dm_channel.last_message
+    assert dm is not None and post.jump_url in dm.content
+
+    # Their DMs close: the bot falls back to a channel ping and says so, once.
+    simcord_env.inject_error(
+        "POST", f"/channels/{waiting.user.dm_channel.id}/messages", status=403, code=50007, times=None
+    )
+    for round_trip in range(2):
+        await play_until_turn_of(table, waiting)
+        notes = [m.content for m in table.channel.history()[-2:]]
+        pinged = [c for c in notes if waiting.mention in c]
+        assert len(pinged) == 1, notes
+        said_so = "could not send you a direct message" in pinged[0]
+        assert said_so == (round_trip == 0), notes
+    simcord_env.errors.clear()
+
+
+async def test_replies_follow_the_user_and_posts_follow_the_server(simcord_env, discord_locales) -> None:
+    table = Table.create(simcord_env, 2, preferred_locale="pl")
+    bob = table.players[1]
+    discord_locales[bob.id] = "uk"
+    await table.open("azul")
+    board = table.channel.last_message
+    assert "Twoja kolej" in board.content, board.content  # the server speaks Polish
+    game, state = await table.state()
+    waiting = table.member(game, 1 - min(engine.to_act(state)))
+    result = await waiting.slash(table.channel, "azul take", source="1")
+    expected = "Зараз не ваш хід" if waiting.id == bob.id else "It is not your turn"
+    assert expected in result.response.content
+    rules = await bob.slash(table.channel, "azul rules")
+    assert "Азул" in rules.response.content or "Azul" in rules.response.content
+    assert rules.ephemeral
+
+
+async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    alice = table.players[0]
+    result = await alice.slash(table.channel, "azul resign")
+    assert result.ephemeral
+    game = await table.game()
+    assert game.status == "over" and game.result is not None
+    assert game.result["standings"][-1] == [game.seat_of(alice.id)]
+    final = table.channel.last_message
+    assert "alice resigned" in final.content and "Game over" in final.content and not final.components
+
+
+async def test_board_status_rules_help(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    alice = table.players[0]
+    shown = await alice.slash(table.channel, "azul board")
+    assert shown.ephemeral and shown.response.attachments
+    status = await alice.slash(table.channel, "azul status")
+    assert (
+        status.ephemeral
+        and "To move" in status.response.content
+        and "Seat order (as joined)" in status.response.content
+    )
+    before = table.channel.last_message.id
+    await alice.slash(table.channel, "azul board", public=True)
+    assert table.channel.last_message.id != before and table.channel.last_message.components
+    rules = await alice.slash(table.channel, "azul rules", variant="azul-grey")
+    assert "column" in rules.response.content
+    helped = await alice.slash(table.channel, "azul help")
+    assert "/azul new" in helped.response.content
