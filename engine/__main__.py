@@ -157,6 +157,10 @@ def play(variant: Variant[Any], players: int, seed: int, read: Callable[[str], s
     """Hot seat: whoever may act types a move in notation; ``?`` lists the legal moves, ``q`` quits."""
     state = variant.new_game(players, seed)
     print(_text_board(state), file=out)
+    print(
+        "Type a move (e.g. 3b4: factory 3, blue, to line 4; cr5: centre; 1kF: floor; L3C2: grey wall column),", file=out
+    )
+    print("'?' for the legal moves, 'b' for the board, 'q' to quit.", file=out)
     while not variant.is_over(state):
         seat = min(variant.to_act(state))
         try:
