@@ -192,37 +192,23 @@ def as_list(counts: Sequence[int]) -> list[int]:
 
 def _compositions(size: int) -> list[tuple[int, ...]]:
     """Every way to split ``size`` tiles among the colours, larger counts of earlier colours first."""
-    if size == 0:
-        return [(0,) * NCOLORS]
-    found = [t for t in product(range(size, -1, -1), repeat=NCOLORS) if sum(t) == size]
-    return found
+    return [t for t in product(range(size, -1, -1), repeat=NCOLORS) if sum(t) == size]
 
 
 _SMALL_MULTISETS = [_compositions(size) for size in range(MAX_KEEP + 1)]
 
 
 def sub_multisets(counts: Sequence[int], size: int) -> list[tuple[int, ...]]:
-    """Every multiset of exactly ``size`` tiles drawn from ``counts``, larger counts of earlier colours first."""
-    if size < len(_SMALL_MULTISETS):
-        c0, c1, c2, c3, c4, c5 = counts
-        return [
-            t
-            for t in _SMALL_MULTISETS[size]
-            if t[0] <= c0 and t[1] <= c1 and t[2] <= c2 and t[3] <= c3 and t[4] <= c4 and t[5] <= c5
-        ]
-    room = [0] * (NCOLORS + 1)  # room[c]: how many tiles colours c.. hold together
-    for color in range(NCOLORS - 1, -1, -1):
-        room[color] = room[color + 1] + counts[color]
+    """Every multiset of exactly ``size`` tiles drawn from ``counts``, larger counts of earlier colours first.
 
-    def rec(color: int, left: int) -> Iterator[tuple[int, ...]]:
-        if color == NCOLORS:
-            yield ()
-            return
-        for n in range(min(left, counts[color]), max(0, left - room[color + 1]) - 1, -1):
-            for rest in rec(color + 1, left - n):
-                yield (n, *rest)
-
-    return list(rec(0, size)) if size <= room[0] else []
+    ``size`` is at most 4: no more is ever kept (4) or earned by one placement (3); the candidates are precomputed.
+    """
+    c0, c1, c2, c3, c4, c5 = counts
+    return [
+        t
+        for t in _SMALL_MULTISETS[size]
+        if t[0] <= c0 and t[1] <= c1 and t[2] <= c2 and t[3] <= c3 and t[4] <= c4 and t[5] <= c5
+    ]
 
 
 def _parse_color(token: str) -> int:
