@@ -18,6 +18,7 @@ from engine.azul import (
     WALL_SIZE,
     AzulBoard,
     AzulState,
+    AzulVariant,
     floor_penalty,
     wall_color,
 )
@@ -61,7 +62,7 @@ def render(state: AzulState, names: list[str] | None = None) -> str:
     else:
         status = "game over"
     out = [f"{state.variant} - round {state.round} - {status}"]
-    if state.phase != OVER:
+    if state.phase == OFFER:
         factories = "   ".join(f"{i + 1}: {tiles_text(tiles)}" for i, tiles in enumerate(state.factories))
         centre = ("1 " if state.marker_in_centre else "") + tiles_text(state.centre)
         out += [f"Factories  {factories}", f"Centre     {centre}"]
@@ -71,7 +72,7 @@ def render(state: AzulState, names: list[str] | None = None) -> str:
         if state.phase == OFFER and seat == state.current:
             marks.append("to move")
         if seat in state.choosing:
-            marks.append("choosing")
+            marks.append(f"choosing a column for line {AzulVariant.pending_line(board) + 1}")
         out.append("")
         out.append(f"{names[seat]}: {board.score} points" + (f"  ({', '.join(marks)})" if marks else ""))
         out += board_lines(board, grey)
