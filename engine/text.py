@@ -13,7 +13,6 @@ from engine.azul import (
     LINES,
     MARKER,
     OFFER,
-    OVER,
     WALL,
     WALL_SIZE,
     AzulBoard,

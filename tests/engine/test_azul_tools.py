@@ -183,3 +183,12 @@ def test_the_engine_benchmark_prints_figures_for_both_paths(capsys: pytest.Captu
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["variant", "players", "path", "games/s", "moves/s", "moves/game"]
     assert [line.split()[:3] for line in lines[1:]] == [["azul-grey", "2", "fast"], ["azul-grey", "2", "checked"]]
+
+
+def test_text_board_during_grey_wall_tiling_names_the_waiting_line() -> None:
+    state = table("azul-grey", [board(lines={2: "bb"}), board()], factories=["k"])
+    state, _ = engine.apply(state, 0, "1k5")
+    text = render(state, ["Ann", "Ben"])
+    assert "wall tiling, choosing columns: Ann" in text
+    assert "Ann: 0 points  (choosing a column for line 2)" in text
+    assert "Factories" not in text
