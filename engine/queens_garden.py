@@ -515,10 +515,26 @@ class QueensGarden(Variant[QGState]):
         moves: list[Move] = [*self._acquires(state, player)]
         moves += self._tile_moves(player)
         moves += self._expansion_moves(state, player)
-        # Smallest discards first: keeping everything leads, as the picker shows the first choices.
-        discards = sorted(_sub_multisets(_storage_items(player)), key=lambda d: (sum(n for _, n in d), d))
-        moves += [Pass(self.notation.bag(dict(discard))) for discard in discards]
+        moves += self._pass_moves(player)
         return moves
+
+    def _pass_moves(self, player: QGPlayer) -> list[Pass]:
+        """Every discard (sub-multiset of storage), smallest first: the picker shows the first ones.
+
+        Tokens are built from per-item parts in the canonical order, as ``Notation.bag`` would write them.
+        """
+        items = _storage_items(player)
+        keys = sorted(items)
+        parts = [
+            ["", *((f"{count}" if count > 1 else "") + self.notation.item(key) for count in range(1, items[key] + 1))]
+            for key in keys
+        ]
+        discards = []
+        for counts in itertools.product(*(range(items[key] + 1) for key in keys)):
+            token = "+".join(parts[i][count] for i, count in enumerate(counts) if count) or NONE
+            discards.append((sum(counts), token))
+        discards.sort()
+        return [Pass(token) for _, token in discards]
 
     def _offers(self, state: QGState) -> list[tuple[str, Item]]:
         """Everything acquirable now: ``(location, item)``, one entry per tile."""
@@ -623,7 +639,13 @@ class QueensGarden(Variant[QGState]):
             raise NotYourTurn("not_your_turn", seat=seat)
         if not isinstance(move, Acquire | PlaceTile | PlaceExpansion | Pass):
             raise BadNotation("qg_bad_move", text=str(move))
-        move = self._normalised(move)
+        return self._applied(state, seat, self._normalised(move))
+
+    def apply_unchecked(self, state: QGState, seat: int, move: Move) -> QGState:
+        """For search: ``move`` comes from ``legal_moves``, so it is already in canonical form."""
+        return self._applied(state, seat, move)[0]  # type: ignore[arg-type]
+
+    def _applied(self, state: QGState, seat: int, move: QGMove) -> tuple[QGState, list[Event]]:
         new = _copy(state)
         events: list[Event] = []
         if isinstance(move, Acquire):
@@ -1212,12 +1234,6 @@ def _taken(sources: Mapping[int, Mapping[str, Item]], picks: Mapping[int, str]) 
         location = picks.get(kind, min(places))
         taken.append((location, places[location]))
     return taken
-
-
-def _sub_multisets(items: Mapping[Item, int]) -> Iterator[list[tuple[Item, int]]]:
-    keys = sorted(items)
-    for counts in itertools.product(*(range(items[key] + 1) for key in keys)):
-        yield [(key, count) for key, count in zip(keys, counts, strict=True) if count]
 
 
 VARIANTS = (QueensGarden("queens-garden", "standard"), QueensGarden("queens-garden-variant", "variant"))
