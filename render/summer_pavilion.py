@@ -463,20 +463,22 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
     x, top, right, bottom = box
     mid = (top + bottom) // 2
     ty = mid - HAND_TILE // 2
-    count_face = c.font(19, bold=True)
+    held = [(color, f"×{count}") for color, count in enumerate(board.hand) if count]
+    room = right - x - (HAND_TILE + 8 if table.state.start_tile == seat else 0)
+    for size, font_size, gap in ((HAND_TILE, 19, 10), (HAND_TILE, 16, 4), (24, 15, 2)):  # big hands: tighter
+        count_face = c.font(font_size, bold=True)
+        if sum(size + 2 + c.width(text, count_face) + gap for _, text in held) <= room:
+            break
     start = x
-    for color, count in enumerate(board.hand):
-        if not count:
-            continue
-        c.paste(image, c.tile(COLORS[color], HAND_TILE), (x, ty))
-        _mark_wild(table, color, (x, ty), HAND_TILE)
-        text = f"×{count}"
-        c.text_at(d, (x + HAND_TILE + 3, mid), text, count_face, anchor="lm")
-        x += HAND_TILE + 3 + c.width(text, count_face) + 10
+    for color, text in held:
+        c.paste(image, c.tile(COLORS[color], size), (x, mid - size // 2))
+        _mark_wild(table, color, (x, mid - size // 2), size)
+        c.text_at(d, (x + size + 2, mid), text, count_face, anchor="lm")
+        x += size + 2 + c.width(text, count_face) + gap
     if not any(board.hand) and not any(board.kept):
         c.text_at(d, (x, mid), table.label("sp.no_tiles"), c.font(18), fill=c.MUTED, anchor="lm")
     if table.last.seat == seat and table.last.hand_changed and x > start:
-        c.highlight(d, (start, ty, x - 10, ty + HAND_TILE - 1), width=3)
+        c.highlight(d, (start, ty, x - gap, ty + HAND_TILE - 1), width=3)
     if any(board.kept):
         x += 6
         label = table.label("sp.kept")

@@ -94,3 +94,16 @@ def test_every_kind_of_moment_draws(variant: str) -> None:
             image = render.render_table(state, names=NAMES[:2], events=events)  # fewer names than seats
             assert image.width == 968
     assert {"take", "start_tile", "place", "bonus_earned", "round_started", "game_over"} <= seen
+
+
+def test_a_hand_of_every_colour_fits_beside_the_start_tile() -> None:
+    state = engine.new_game("summer-pavilion", 2, 1)
+    for factory in state.factories:
+        for color in range(6):
+            state.bag[color] += factory[color]
+            factory[color] = 0
+    state.boards[0].hand = [12, 11, 13, 10, 14, 12]
+    for color in range(6):
+        state.bag[color] -= state.boards[0].hand[color]
+    state.phase, state.start_tile = "play", 0
+    check_golden("summer_pavilion-big-hand-2p", render.render_png(state, names=NAMES))
