@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine.__main__ import export, transcript
+from engine.transcript import export, transcript
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = [

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.__main__ import transcript
 from engine.queens_garden import QueensGarden
 from engine.queens_garden_data import DEFAULT_PATH, ComponentError, Components, load_components
+from engine.transcript import transcript
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -77,3 +77,16 @@ def test_golden_playthrough(name: str, players: int, seed: int, agent: str) -> N
     if os.environ.get("UPDATE_GOLDEN") == "1":
         path.write_text(json.dumps(actual, indent=1) + "\n", encoding="utf-8")
     assert actual == json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_every_refusal_of_the_engine_has_a_text_in_every_language() -> None:
+    import re
+
+    from data.i18n import catalogue
+
+    source = Path(engine_module.__file__).read_text(encoding="utf-8")
+    keys = set(re.findall(r'"(qg_[a-z_]+)"', source))
+    assert len(keys) > 20
+    for lang in ("en", "pl", "uk"):
+        missing = sorted(key for key in keys if f"error.{key}" not in catalogue(lang))
+        assert not missing, (lang, missing)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine.__main__ import transcript
+from engine.transcript import transcript
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = [
