@@ -378,7 +378,7 @@ class QueensGarden(Variant[QGState]):
 
     @cached_property
     def components(self) -> Components:
-        """The validated tables: the ones given, else data/queens_garden.json (read once, on first use)."""
+        """The validated tables: the ones given, else data/queens_garden.json."""
         return self._given if self._given is not None else load_components()
 
     @cached_property
@@ -1236,5 +1236,11 @@ def _taken(sources: Mapping[int, Mapping[str, Item]], picks: Mapping[int, str]) 
     return taken
 
 
-VARIANTS = (QueensGarden("queens-garden", "standard"), QueensGarden("queens-garden-variant", "variant"))
+# The tables are read and validated when the registry imports this module (the bot's start-up), so a wrong
+# number in data/queens_garden.json stops the bot with a clear message instead of failing mid-game.
+_COMPONENTS = load_components()
+VARIANTS = (
+    QueensGarden("queens-garden", "standard", _COMPONENTS),
+    QueensGarden("queens-garden-variant", "variant", _COMPONENTS),
+)
 __all__ = ["CELLS", "ORNAMENTS", "VARIANTS", "ComponentError", "QGState", "QueensGarden", "placement_error"]

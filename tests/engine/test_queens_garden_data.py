@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import engine.queens_garden as engine_module
 from engine.queens_garden import QueensGarden
 from engine.queens_garden_data import DEFAULT_PATH, ComponentError, Components, load_components
 from engine.transcript import transcript
