@@ -719,6 +719,9 @@ class SummerPavilion(Variant[SPState]):
             _draw(state, rng, factory, TILES_PER_FACTORY)
         state.rng = rng.state
         events.append(_round_started_event(state))
+        if not _draft_left(state):  # bag and tower both empty: nothing to take, straight to placing
+            state.phase = "play"
+            self._seek_player(state, starter, events)
 
     def opening_events(self, state: SPState) -> list[Event]:
         """The first round's deal, described like every later one."""

@@ -764,3 +764,17 @@ def test_hand_built_moves_with_impossible_values_are_refused() -> None:
     for move in (Place(STAR[R], 1, R, -1, False), Pass((5, -1, 0, 0, 0, 0)), Pass((0, 0, 0))):
         with pytest.raises(BadNotation):
             FRONT.apply(state, 0, move)
+
+
+def test_with_bag_and_tower_empty_the_draft_is_skipped_and_the_game_still_ends() -> None:
+    full = [(s, i, FRONT_STAR_COLORS[s]) for s in range(6) for i in range(1, 7)] + [
+        (CENTRE, i, i - 1) for i in range(1, 7)
+    ]
+    five_stars = [(s, i, FRONT_STAR_COLORS[s]) for s in range(5) for i in range(1, 7)]
+    rest = [(STAR[color], i, color) for color in (OR, Y, B, R) for i in (1, 2)]
+    covered = {0: full, 1: full, 2: five_stars, 3: rest}
+    state = play_state(players=4, covered=covered, supply=counts(p=8, g=2), hands={3: counts()})
+    assert sum(state.bag) == 0 and sum(state.tower) == 0
+    state, events = FRONT.apply(state, 0, FRONT.parse_move("pass"))
+    assert [e.data["round"] for e in events if e.kind == "round_started"] == [2, 3, 4, 5, 6]
+    assert FRONT.is_over(state) and kinds(events)[-1] == "game_over"
