@@ -1067,6 +1067,8 @@ class QueensGarden(Variant[QGState]):
                 raise BadState("qg_impossible", detail="storage over capacity")
             if any(not -1 <= r < 6 for r in p.rotations) or any(not -1 <= k < KINDS for k in p.hexes):
                 raise BadState("qg_impossible", detail="garden values")
+            if any(kind >= 0 and not _holds_hexagons(p, cell) for cell, kind in enumerate(p.hexes)):
+                raise BadState("qg_impossible", detail="a hexagon outside the garden's free cells")
         self._check_conservation(state)
 
     def _check_conservation(self, state: QGState) -> None:
@@ -1104,6 +1106,14 @@ class QueensGarden(Variant[QGState]):
 def _is_printed(player: QGPlayer, cell: int) -> bool:
     area = area_of(cell)
     return area >= 0 and player.rotations[area] >= 0 and cell == area_cell(area, player.rotations[area] + 1)
+
+
+def _holds_hexagons(player: QGPlayer, cell: int) -> bool:
+    """Whether ``cell`` is part of the garden and no ornament: a fountain cell, or a laid area's non-pavilion cell."""
+    area = area_of(cell)
+    if area < 0:
+        return True
+    return player.areas[area] >= 0 and not (player.rotations[area] >= 0 and cell == area_cell(area, 0))
 
 
 def _is_surrounded(player: QGPlayer, ornament: Ornament) -> bool:

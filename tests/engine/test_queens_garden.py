@@ -509,3 +509,10 @@ def test_from_json_rejects_a_state_that_lost_a_tile() -> None:
         V.from_json(raw)
     with pytest.raises(BadState):
         V.from_json({"variant": "queens-garden"})
+    raw = V.to_json(state)
+    kind = raw["bag"].index(3)
+    raw["bag"][kind] -= 1
+    raw["players"][0]["hexes"][CELL_INDEX["A2-3"]] = kind  # area A2 has no expansion
+    with pytest.raises(BadState) as refused:
+        V.from_json(raw)
+    assert "outside" in refused.value.params["detail"]
