@@ -225,7 +225,7 @@ def _draw_strip(table: Table, comp: Any) -> None:
     title = t("picture.game_over", loc) if state.phase == "over" else t("picture.round", loc, round=state.round)
     c.text_at(d, (MARGIN + 14, y - 10), title, face, anchor="lm")
     c.text_at(d, (MARGIN + 14, y + 14), t(side, loc), small, fill=c.MUTED, anchor="lm")
-    x = MARGIN + 200
+    x = max(MARGIN + 200, MARGIN + 14 + max(c.width(title, face), c.width(t(side, loc), small)) + 30)
     c.text_at(d, (x, y), t("picture.qg.wheel", loc), small, fill=c.MUTED, anchor="lm")
     x += c.width(t("picture.qg.wheel", loc), small) + 10
     wheel = comp.sides["variant" if state.variant.endswith("variant") else "standard"].wheel[state.round - 1]
@@ -314,6 +314,8 @@ def _draw_player(table: Table, seat: int, x: int, y: int) -> None:
     _draw_storage(table, player, seat, x + PAD + GARDEN_W + PAD, y + PAD + HEADER_H)
     if state.phase == "over" and seat < len(state.final):
         _draw_final(table, state.final[seat], x + PAD, y + PAD + HEADER_H + GARDEN_H + 4)
+        if seat in engine.standings(state)[0]:
+            c.badge(d, (x + PANEL_W // 2, y + PAD + HEADER_H // 2 - 4), t("picture.winner", loc), c.font(16, bold=True))
     if seat in engine.to_act(state):
         c.mark_to_act(d, box, t("picture.to_act", loc))
 
