@@ -516,3 +516,37 @@ def test_from_json_rejects_a_state_that_lost_a_tile() -> None:
     with pytest.raises(BadState) as refused:
         V.from_json(raw)
     assert "outside" in refused.value.params["detail"]
+
+
+# --- running out of tiles -------------------------------------------------------------------------------------------
+def test_an_empty_bag_is_refilled_from_the_tower() -> None:
+    state = fresh()
+    top(state, "bl1", "bl2", "bl3", "bl4")
+    state.tower, state.bag = state.bag, [0] * 36
+    state, events = play(check(state), "acquire bl")
+    assert "bag_refilled" in [e.kind for e in events] and len(state.top_tiles) == 4
+    check(state)
+
+
+def test_with_no_tile_left_anywhere_the_round_stack_is_laid_face_up() -> None:
+    state = fresh()
+    top(state, "bl1", "bl2", "bl3", "bl4")
+    from engine.queens_garden import DisplayItem
+
+    hoard = [kind for kind in range(36) for _ in range(state.bag[kind])]
+    state.bag = [0] * 36
+    state.display.append(DisplayItem(state.supply.pop(0), sorted(hoard)))  # every other tile sits in the display
+    left = state.stack[1:]
+    state, events = play(check(state), "acquire bl bl1@s+bl2@s+bl3@s+bl4@s")
+    assert state.stack == [] and state.top_tiles == []
+    assert [item.expansion for item in state.display if item.face_up][-len(left) :] == left
+    assert sum(1 for e in events if e.kind == "expansion_turned") >= len(left)
+    check(state)
+
+
+def test_keeping_everything_is_the_first_pass_listed() -> None:
+    state = fresh()
+    give(state, 0, "bl3", "ye2", "ye2")
+    passes = [str(m) for m in V.legal_moves(check(state), 0) if m.command == "pass"]
+    assert passes[0] == "pass" and len(passes) == 2 * 3
+    assert passes[-1] == "pass bl3+2ye2"
