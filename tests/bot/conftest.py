@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +21,23 @@ def db_path(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def simcord_bot(db_path: str) -> AzulBot:
+async def make_bot(db_path: str) -> AsyncIterator[Callable[[], AzulBot]]:
+    """Bots on the test's database (a second one plays the bot after a restart); their stores close at the end."""
+    bots: list[AzulBot] = []
     seeds = itertools.count(SEED)
-    return create_bot(db_path, seed_source=lambda: next(seeds))
+
+    def make() -> AzulBot:
+        bots.append(create_bot(db_path, seed_source=lambda: next(seeds)))
+        return bots[-1]
+
+    yield make
+    for bot in bots:
+        await bot.close_store()
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[[], AzulBot]) -> AzulBot:
+    return make_bot()
 
 
 USER_LOCALES: dict[int, str] = {}

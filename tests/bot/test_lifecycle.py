@@ -5,12 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import engine
-from bot.client import create_bot
 from bot.service import Refusal
 from tests.bot.table import Table, mentions
 
 
-async def test_restart_in_the_middle_of_a_game(simcord_env, db_path) -> None:
+async def test_restart_in_the_middle_of_a_game(simcord_env, make_bot) -> None:
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     for _ in range(3):
@@ -19,7 +18,7 @@ async def test_restart_in_the_middle_of_a_game(simcord_env, db_path) -> None:
     before = await table.game()
     board = table.channel.last_message
 
-    await simcord_env.restart_bot(create_bot(db_path))
+    await simcord_env.restart_bot(make_bot())
 
     after = await table.game()
     assert (after.version, after.state) == (before.version, before.state)
