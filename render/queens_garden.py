@@ -34,12 +34,12 @@ from engine.queens_garden import (
 )
 from render import common as c
 
-HEX = 25  # garden hexagon radius (centre to corner)
+HEX = 28  # garden hexagon radius (centre to corner)
 SMALL = 18  # storage and display hexagons
 MARGIN = 12
 PAD = 12
 HEADER_H = 40
-STORE_W = 6 * (SMALL * 2) + 16
+STORE_H = 112  # the storage strip under the garden
 SQRT3 = math.sqrt(3)
 
 STONE = (96, 104, 122)
@@ -62,11 +62,11 @@ _XS = [_xy(coord, HEX)[0] for coord in _ALL_COORDS]
 _YS = [_xy(coord, HEX)[1] for coord in _ALL_COORDS]
 GARDEN_W = int(max(_XS) - min(_XS) + SQRT3 * HEX) + 4
 GARDEN_H = int(max(_YS) - min(_YS) + 2 * HEX) + 4
-PANEL_W = PAD + GARDEN_W + PAD + STORE_W + PAD
-PANEL_H = PAD + HEADER_H + GARDEN_H + PAD
+PANEL_W = PAD + GARDEN_W + PAD
+PANEL_H = PAD + HEADER_H + GARDEN_H + STORE_H + PAD
 WIDTH = 2 * PANEL_W + 3 * MARGIN
 STRIP_H = 64
-DISPLAY_H = 104
+DISPLAY_ROW_H = 92
 
 
 @dataclass
@@ -92,7 +92,8 @@ class Table:
 
 def draw_table(state: QGState, *, names: Sequence[str], events: Sequence[Any] = (), locale: str = "en") -> Image.Image:
     rows = (state.player_count + 1) // 2
-    top = MARGIN + STRIP_H + MARGIN + (0 if state.phase == "over" else DISPLAY_H + MARGIN)
+    display_h = 0 if state.phase == "over" else _display_height(state) + MARGIN
+    top = MARGIN + STRIP_H + MARGIN + display_h
     height = top + rows * (PANEL_H + _final_h(state) + MARGIN)
     image = Image.new("RGB", (WIDTH, height), c.BG)
     comp = engine.get_variant(state.variant).components  # type: ignore[attr-defined]
@@ -112,7 +113,7 @@ def draw_table(state: QGState, *, names: Sequence[str], events: Sequence[Any] = 
 def _final_h(state: QGState) -> int:
     if state.phase != "over":
         return 0
-    return 30 + 22 * max(1, max((len(f.get("groups", [])) + 2) // 3 for f in state.final) if state.final else 1)
+    return 30 + 22 * max(1, max((len(f.get("groups", [])) + 1) // 2 for f in state.final) if state.final else 1)
 
 
 # --- events ----------------------------------------------------------------------------------------------------------
@@ -226,6 +227,8 @@ def _draw_strip(table: Table, comp: Any) -> None:
     c.text_at(d, (MARGIN + 14, y - 10), title, face, anchor="lm")
     c.text_at(d, (MARGIN + 14, y + 14), t(side, loc), small, fill=c.MUTED, anchor="lm")
     x = max(MARGIN + 200, MARGIN + 14 + max(c.width(title, face), c.width(t(side, loc), small)) + 30)
+    info_x = x
+    y -= 11
     c.text_at(d, (x, y), t("picture.qg.wheel", loc), small, fill=c.MUTED, anchor="lm")
     x += c.width(t("picture.qg.wheel", loc), small) + 10
     wheel = comp.sides["variant" if state.variant.endswith("variant") else "standard"].wheel[state.round - 1]
@@ -238,62 +241,80 @@ def _draw_strip(table: Table, comp: Any) -> None:
             t("picture.qg.tower", loc, count=sum(state.tower)),
         ]
     )
-    c.text_at(d, (WIDTH - MARGIN - 14, y), info, small, fill=c.MUTED, anchor="rm")
+    c.text_at(d, (info_x, y + 26), info, small, fill=c.MUTED, anchor="lm")
 
 
 def _draw_criterion(table: Table, x: int, y: int, criterion: Any) -> int:
     d = table.d
-    size = 17
+    size = 13
     cx = x + size
     if criterion.color is not None:
         style = c.STYLES[table.colors[criterion.color]]
         _hexagon(d, cx, y, size, style.fill, (20, 22, 28))
-        c.draw_mark(d, (cx - 6, y - 6, cx + 6, y + 6), style.mark, style.ink)
+        c.draw_mark(d, (cx - 5, y - 5, cx + 5, y + 5), style.mark, style.ink)
     else:
         _hexagon(d, cx, y, size, JOKER, (20, 22, 28))
         draw_pattern(d, cx, y, size * 0.5, criterion.pattern, (20, 22, 28))
     label = "= " + ("1-6" if criterion.points is None else str(criterion.points))
     if criterion.points is None:
         label = t("picture.qg.points_value", table.locale)
-    face = c.font(15)
+    face = c.font(14)
     c.text_at(d, (cx + size + 4, y), label, face, anchor="lm")
     return int(cx + size + 6 + c.width(label, face))
 
 
+def _display_boxes(state: QGState) -> list[tuple[str, int, int, int]]:
+    """``(location, x, row, width)`` of every place in the display, wrapped into rows that fit the picture."""
+    step = SMALL * 2 + 2
+    places = [("s", 4 * step + 10)] if state.stack else []
+    for index, item in enumerate(state.display):
+        count = 1 if item.face_up else max(1, len(item.tiles))
+        places.append((f"d{index + 1}", max(count * step + 10, 48)))
+    boxes = []
+    x, row = MARGIN + 14, 0
+    for location, width in places:
+        if x + width > WIDTH - MARGIN - 10 and x > MARGIN + 14:
+            x, row = MARGIN + 14, row + 1
+        boxes.append((location, x, row, width))
+        x += width + 12
+    return boxes
+
+
+def _display_height(state: QGState) -> int:
+    boxes = _display_boxes(state)
+    rows = boxes[-1][2] + 1 if boxes else 1
+    return 12 + rows * DISPLAY_ROW_H
+
+
 def _draw_display(table: Table, top: int) -> None:
     d, state, loc = table.d, table.state, table.locale
-    c.panel(d, (MARGIN, top, WIDTH - MARGIN, top + DISPLAY_H))
+    c.panel(d, (MARGIN, top, WIDTH - MARGIN, top + _display_height(state)))
     label, small = c.font(15, bold=True), c.font(14)
-    x, y = MARGIN + 14, top + 12
     step = SMALL * 2 + 2
-    if state.stack:
-        width = 4 * step + 10
-        _location_box(table, "s", x, y, width)
-        c.text_at(d, (x + 4, y), t("picture.qg.stack", loc, count=len(state.stack)), label, fill=c.MUTED)
-        for i, kind in enumerate(state.top_tiles):
-            draw_hexagon(table, x + 6 + SMALL + i * step, y + 52, SMALL, kind)
-        x += width + 16
-    for index, item in enumerate(state.display):
-        location = f"d{index + 1}"
-        count = max(1, len(item.tiles)) if not item.face_up else 1
-        width = max(count * step + 10, 48)
-        if x + width > WIDTH - MARGIN - 10:
-            break
+    for location, x, row, width in _display_boxes(state):
+        y = top + 12 + row * DISPLAY_ROW_H
         _location_box(table, location, x, y, width)
+        if location == "s":
+            c.text_at(d, (x + 4, y), t("picture.qg.stack", loc, count=len(state.stack)), label, fill=c.MUTED)
+            for i, kind in enumerate(state.top_tiles):
+                draw_hexagon(table, x + 6 + SMALL + i * step, y + 50, SMALL, kind)
+            continue
+        item = state.display[int(location[1:]) - 1]
         c.text_at(d, (x + 4, y), location, label, fill=c.MUTED)
         if item.face_up:
-            draw_hexagon(table, x + 6 + SMALL, y + 52, SMALL, item.expansion, printed=True)
+            draw_hexagon(table, x + 6 + SMALL, y + 50, SMALL, item.expansion, printed=True)
             _pavilion(d, x + width - 8, y + 8, 12, c.TEXT)
         else:
             for i, kind in enumerate(item.tiles):
-                draw_hexagon(table, x + 6 + SMALL + i * step, y + 52, SMALL, kind)
-        x += width + 12
+                draw_hexagon(table, x + 6 + SMALL + i * step, y + 50, SMALL, kind)
     if not state.stack and not state.display:
-        c.text_at(d, (MARGIN + 14, top + DISPLAY_H // 2), t("picture.empty", loc), small, fill=c.MUTED, anchor="lm")
+        c.text_at(
+            d, (MARGIN + 14, top + 12 + DISPLAY_ROW_H // 2), t("picture.empty", loc), small, fill=c.MUTED, anchor="lm"
+        )
 
 
 def _location_box(table: Table, location: str, x: int, y: int, width: int) -> None:
-    box = (x, y - 4, x + width, y + 82)
+    box = (x, y - 4, x + width, y + 78)
     table.d.rounded_rectangle(box, 8, fill=c.PANEL, outline=c.PANEL_EDGE, width=1)
     if location in table.last.locations:
         c.highlight(table.d, box, width=3)
@@ -301,23 +322,40 @@ def _location_box(table: Table, location: str, x: int, y: int, width: int) -> No
 
 # --- a player's panel ------------------------------------------------------------------------------------------------
 def _draw_player(table: Table, seat: int, x: int, y: int) -> None:
-    d, state, loc = table.d, table.state, table.locale
-    player = state.players[seat]
+    d, state = table.d, table.state
     box = (x, y, x + PANEL_W, y + PANEL_H + _final_h(state))
     c.panel(d, box)
-    name = table.names[seat] if seat < len(table.names) else ""
-    shown = c.fit_name(name, c.font(22, bold=True), PANEL_W - 140, t("picture.player", loc, number=seat + 1))
-    c.player_header(d, (x + PAD, y + PAD, x + PANEL_W - PAD, y + PAD + HEADER_H - 8), shown, player.score)
-    if table.last.seat == seat and table.last.delta:
-        c.points(d, (x + PANEL_W - PAD - 80, y + PAD + 16), table.last.delta, c.font(16, bold=True))
+    _draw_header(table, seat, x + PAD, y + PAD, x + PANEL_W - PAD)
+    player = state.players[seat]
     _draw_garden(table, player, seat, x + PAD, y + PAD + HEADER_H)
-    _draw_storage(table, player, seat, x + PAD + GARDEN_W + PAD, y + PAD + HEADER_H)
+    _draw_storage(table, player, seat, x + PAD, y + PAD + HEADER_H + GARDEN_H)
     if state.phase == "over" and seat < len(state.final):
-        _draw_final(table, state.final[seat], x + PAD, y + PAD + HEADER_H + GARDEN_H + 4)
-        if seat in engine.standings(state)[0]:
-            c.badge(d, (x + PANEL_W // 2, y + PAD + HEADER_H // 2 - 4), t("picture.winner", loc), c.font(16, bold=True))
+        _draw_final(table, state.final[seat], x + PAD, y + PAD + HEADER_H + GARDEN_H + STORE_H)
     if seat in engine.to_act(state):
-        c.mark_to_act(d, box, t("picture.to_act", loc))
+        c.mark_to_act(d, box, t("picture.to_act", table.locale))
+
+
+def _draw_header(table: Table, seat: int, left: int, top: int, right: int) -> None:
+    """Name and score, with pills between them: points of the last move, winner, first player, passed."""
+    d, state, loc = table.d, table.state, table.locale
+    player = state.players[seat]
+    middle = top + (HEADER_H - 8) // 2
+    face = c.font(15, bold=True)
+    x = right - c.width(str(player.score), c.font(28, bold=True)) - 12
+    if table.last.seat == seat and table.last.delta:
+        x = c.points(d, (x, middle), table.last.delta, face, anchor="rm")[0] - 6
+    notes = []
+    if state.phase == "over" and seat in engine.standings(state)[0]:
+        notes.append((t("picture.winner", loc), c.HIGHLIGHT, (20, 22, 28)))
+    if state.marker == seat:
+        notes.append((t("picture.qg.first_player", loc), c.PANEL_EDGE, c.TEXT))
+    if player.passed and state.phase != "over":
+        notes.append((t("picture.qg.passed", loc), c.PANEL_EDGE, c.TEXT))
+    for text, fill, ink in notes:
+        x = c.badge(d, (x, middle), text, face, fill=fill, ink=ink, anchor="rm")[0] - 6
+    name = table.names[seat] if seat < len(table.names) else ""
+    shown = c.fit_name(name, c.font(22, bold=True), x - left - 8, t("picture.player", loc, number=seat + 1))
+    c.player_header(d, (left, top, right, top + HEADER_H - 8), shown, player.score)
 
 
 def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int) -> None:
@@ -363,45 +401,35 @@ def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int)
 
 
 def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int) -> None:
+    """Twelve spaces for tiles and jokers (two rows of six), then the two expansion spaces beside them."""
     d, loc = table.d, table.locale
     label = c.font(14, bold=True)
     c.text_at(d, (left, top), t("picture.qg.storage", loc), label, fill=c.MUTED)
     step = SMALL * 2
     row_h = int(SMALL * 1.8)
-    kinds = [kind for kind in range(36) for _ in range(player.tiles[kind])]
-    spaces = [*kinds, *(["J"] * player.jokers)]
-    y0 = top + 22 + SMALL
+    spaces: list[int | None] = [kind for kind in range(36) for _ in range(player.tiles[kind])]
+    spaces += [None] * player.jokers
+    y0 = top + 24 + SMALL
     for i in range(12):
-        cx = left + SMALL + (i % 6) * step
-        cy = y0 + (i // 6) * row_h
-        if i < len(spaces):
-            item = spaces[i]
-            if item == "J":
-                draw_joker(table, cx, cy, SMALL)
-            else:
-                draw_hexagon(table, cx, cy, SMALL, int(item))
-        else:
+        cx, cy = left + SMALL + (i % 6) * step, y0 + (i // 6) * row_h
+        if i >= len(spaces):
             _hexagon(d, cx, cy, SMALL, FREE, FREE_EDGE, 1)
-    y = y0 + 2 * row_h + 4
-    c.text_at(d, (left, y), t("picture.qg.expansions", loc), label, fill=c.MUTED)
-    for i in range(2):
-        cx, cy = left + SMALL + 4 + i * (step + 24), y + 24 + SMALL
-        if i < len(player.expansions):
-            draw_hexagon(table, cx, cy, SMALL + 4, player.expansions[i], printed=True)
-            _pavilion(d, cx + SMALL + 12, cy - SMALL, 12, c.TEXT)
+        elif spaces[i] is None:
+            draw_joker(table, cx, cy, SMALL)
         else:
-            _hexagon(d, cx, cy, SMALL + 4, FREE, FREE_EDGE, 1)
+            draw_hexagon(table, cx, cy, SMALL, int(spaces[i] or 0))
+    ex = left + 6 * step + 28
+    c.text_at(d, (ex, top), t("picture.qg.expansions", loc), label, fill=c.MUTED)
+    big = SMALL + 6
+    for i in range(2):
+        cx, cy = ex + big + i * (2 * big + 30), y0 + row_h // 2
+        if i < len(player.expansions):
+            draw_hexagon(table, cx, cy, big, player.expansions[i], printed=True)
+            _pavilion(d, cx + big + 10, cy - big + 4, 12, c.TEXT)
+        else:
+            _hexagon(d, cx, cy, big, FREE, FREE_EDGE, 1)
     if table.last.seat == seat and table.last.storage:
-        c.highlight(d, (left - 6, top + 18, left + 6 * step + 4, y + 24 + 2 * SMALL + 10), width=3)
-    notes = []
-    state = table.state
-    if state.marker == seat:
-        notes.append(t("picture.qg.first_player", loc))
-    if player.passed and state.phase != "over":
-        notes.append(t("picture.qg.passed", loc))
-    face = c.font(15, bold=True)
-    for i, note in enumerate(notes):
-        c.badge(d, (left, y + 80 + i * 30), note, face, fill=c.PANEL_EDGE, ink=c.TEXT, anchor="la")
+        c.highlight(d, (left - 6, top + 18, ex + 4 * big + 40, y0 + row_h + SMALL + 6), width=3)
 
 
 def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> None:
@@ -413,8 +441,8 @@ def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> 
     if not groups:
         c.text_at(d, (left, top + 24), t("picture.qg.no_groups", loc), face, fill=c.MUTED)
     for i, group in enumerate(groups):
-        x = left + (i % 3) * 200
-        y = top + 24 + (i // 3) * 22
+        x = left + (i % 2) * (GARDEN_W // 2)
+        y = top + 24 + (i // 2) * 22
         category = str(group["category"])
         text = t("picture.qg.group", loc, size=len(group["cells"]), points=group["points"])
         if category.isdigit():
