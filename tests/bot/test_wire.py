@@ -1,0 +1,78 @@
+"""The bot over real HTTP and a real websocket against a fake Discord on localhost: login, command sync, a reply
+that uploads the board picture, and a rejected token."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot.__main__ import EXIT_LOGIN, Config, run
+from bot.client import create_bot
+from bot.service import GameService
+from bot.store import Store
+from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
+
+GUILD, CHANNEL, ALICE, BOB = 500, 600, 700, 701
+
+
+@pytest.fixture
+async def discord_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    monkeypatch.setattr(Route, "BASE", server.api)
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
+    yield server
+    await server.stop()
+
+
+async def a_started_game(db: str) -> None:
+    store = await Store.open(db)
+    service = GameService(store, lambda: 11)
+    await service.create(guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="alice", variant="azul", seats=2)
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE, is_admin=False)
+    await store.close()
+
+
+async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDiscord, tmp_path: Path) -> None:
+    db = str(tmp_path / "wire.sqlite3")
+    await a_started_game(db)
+    bot = create_bot(db)
+    runner = asyncio.create_task(bot.start(GOOD_TOKEN))
+    try:
+        await asyncio.wait_for(discord_server.identified.wait(), 15)
+        synced = await discord_server.wait_for("PUT", "/applications/4242/commands")
+        (group,) = synced.json
+        assert group["name"] == "azul"
+        assert group["description_localizations"]["pl"].startswith("Graj")
+        subcommands = {option["name"]: option for option in group["options"]}
+        assert {"new", "take", "wall", "place", "bonus", "pass", "acquire", "tile", "expansion"} <= set(subcommands)
+        take_options = {option["name"]: option for option in subcommands["take"]["options"]}
+        assert all(take_options[name]["autocomplete"] for name in ("source", "color", "line"))
+        assert take_options["line"]["description_localizations"]["uk"].startswith("Який ряд")
+
+        await bot.wait_until_ready()
+        interaction = await discord_server.slash(
+            guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, command="azul", sub="board"
+        )
+        deferred = await discord_server.wait_for("POST", f"/interactions/{interaction}/")
+        assert deferred.json["type"] == 5 and deferred.json["data"]["flags"] & 64  # thinking, ephemeral
+        edited = await discord_server.wait_for("PATCH", "/messages/@original")
+        (picture,) = edited.files.values()
+        assert picture.startswith(b"\x89PNG\r\n\x1a\n") and len(picture) < 1_000_000
+        assert "Runda 1" in edited.json["content"] or "runda 1" in edited.json["content"]  # Polish user
+    finally:
+        await bot.close()
+        runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+
+
+async def test_a_rejected_token_exits_with_code_3(discord_server: FakeDiscord, tmp_path: Path) -> None:
+    config = Config("wrong-token", str(tmp_path / "x.sqlite3"), None, "INFO")
+    assert await run(config) == EXIT_LOGIN
