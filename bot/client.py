@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import discord
@@ -42,6 +43,7 @@ class AzulBot(commands.Bot):
         self._store = await Store.open(self.db_path)
         self._service = GameService(self._store, self._seed_source)  # type: ignore[arg-type]
         await self.tree.set_translator(Translator())
+        self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
         await self.add_cog(AzulCog(self))
         self.add_dynamic_items(PlayButton, LobbyButton)
         if self.dev_guild:
@@ -51,6 +53,15 @@ class AzulBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d application commands (%s)", len(synced), self.dev_guild or "global")
+
+    async def on_tree_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        """The last resort for errors outside the commands' own error path: log them, never show a traceback."""
+        from bot.actions import reply
+        from bot.texts import explain, user_locale
+
+        log.error("unhandled error in channel %s", interaction.channel_id, exc_info=error)
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, explain(error, user_locale(interaction)))
 
     async def close(self) -> None:
         await super().close()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engine
+from bot.games import adapter_of
 from bot.store import GameRow
 from bot.texts import guild_locale, text
 from engine import Event
@@ -118,9 +119,10 @@ class Poster:
     def _to_act_line(self, game: GameRow, state: Any, locale: str, mention: set[int]) -> str:
         by_seat = game.by_seat()
         to_act = sorted(engine.to_act(state))
-        people = [f"<@{by_seat[s].user_id}>" if s in mention else f"**{by_seat[s].name}**" for s in to_act]
+        people = ", ".join(f"<@{by_seat[s].user_id}>" if s in mention else f"**{by_seat[s].name}**" for s in to_act)
+        prompt = adapter_of(game.variant).turn_prompt(state, people, locale)
         key = "bot.post.to_act_many" if len(to_act) > 1 else "bot.post.to_act"
-        return text(key, locale, players=", ".join(people))
+        return prompt or text(key, locale, players=people)
 
     async def _dm_turn(
         self, channel: discord.abc.Messageable, game: GameRow, user_id: int, board: discord.Message, locale: str

@@ -23,7 +23,8 @@ The bot itself is generic over the engine's move contract (``move.command``, ``m
      has no text are not described;
    - ``bot.token.<game>.<option>.<token>``: a label for a token when it needs no state (e.g. ``pass.keep.none``).
 
-Override :meth:`GameAdapter.label` to label tokens from the state in words ("Factory 3 — 2× blue", "Line 4 (3
+Override :meth:`GameAdapter.turn_prompt` to word a phase in which players act at once (the grey wall's column
+choice), and :meth:`GameAdapter.label` to label tokens from the state in words ("Factory 3 — 2× blue", "Line 4 (3
 free)"), and :meth:`GameAdapter.event_params` to turn raw event data (colour numbers...) into words. Labels must be
 at most 100 characters (Discord's limit for a choice); the bot trims longer ones. Adapters hold no state and never
 change the game: they only read ``state`` (the engine's state value) and return text.
@@ -91,6 +92,11 @@ class GameAdapter:
         if event.seat is not None and 0 <= event.seat < len(names):
             params["player"] = names[event.seat]
         return params
+
+    def turn_prompt(self, state: Any, players: str, locale: str | None) -> str | None:
+        """Who must act now, when the game has its own words for the phase (``players``: the formatted names or
+        mentions); None for the bot's plain "Your turn: ..."."""
+        return None
 
     def describe(self, events: Sequence[Event], names: Sequence[str], locale: str | None) -> str:
         """The events of one move as one line of words (empty when none has a text)."""

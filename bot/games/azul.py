@@ -89,6 +89,11 @@ class AzulAdapter(GameAdapter):
             text += " " + t("bot.azul.overflow", locale, count=tiles[index] - free)
         return text
 
+    def turn_prompt(self, state: Any, players: str, locale: str | None) -> str | None:
+        if getattr(state, "phase", "") == "wall":
+            return t("bot.azul.to_act_wall", locale, players=players)
+        return None
+
     # --- events -------------------------------------------------------------------------------------------------
     def _event_source(self, source: Any, locale: str | None) -> str:
         """Events name factories from 0 (as transcripts do); players count from 1."""

@@ -69,6 +69,7 @@ async def test_three_player_grey_wall_game_to_its_end(simcord_env) -> None:
             to_act = engine.to_act(state)
             if state.phase == "wall":
                 saw_wall_phase = True
+                assert "choose your columns" in post.content
             # everyone newly asked to act is pinged once; nobody already waiting is pinged again
             expected = {table.member(game, s).id for s in to_act - (waiting_before - {seat}) - {seat}}
             assert set(pinged) == expected

@@ -126,6 +126,7 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     alice = table.players[0]
+    board = table.channel.last_message
     result = await alice.slash(table.channel, "azul resign")
     assert result.ephemeral
     game = await table.game()
@@ -133,6 +134,8 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     assert game.result["standings"][-1] == [game.seat_of(alice.id)]
     final = table.channel.last_message
     assert "alice resigned" in final.content and "Game over" in final.content and not final.components
+    late = await table.players[1].click(board, label="Play")
+    assert late.ephemeral and "This game is over" in late.response.content
 
 
 async def test_board_status_rules_help(simcord_env) -> None:
