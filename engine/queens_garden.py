@@ -964,7 +964,8 @@ class QueensGarden(Variant[QGState]):
         areas = sum(1 for area in player.areas if area >= 0)
         last_round = state.round == self.components.rounds
         storage_weight = -0.9 if last_round else 0.35
-        return player.score + groups + placed + 2 * areas + player.jokers + storage_weight * waiting
+        area_weight = 1.0 if last_round else 3.0  # room for seven hexagons, worth less with little time left
+        return player.score + groups + placed + area_weight * areas + player.jokers + storage_weight * waiting
 
     # --- JSON -----------------------------------------------------------------------------------------------------
     def to_json(self, state: QGState) -> dict[str, JSON]:
