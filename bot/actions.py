@@ -110,19 +110,23 @@ async def play(
     if not isinstance(channel, discord.abc.Messageable):
         raise Refusal("no_channel")
     public = headline(turn, text_locale(interaction))
-    await bot.poster.post_board(
-        channel,
-        turn.game,
-        turn.state,
-        guild=interaction.guild,
-        headline=public,
-        events=turn.events,
-        ping=turn.to_ping(),
-    )
-    mine = headline(turn, user_locale(interaction))
-    await interaction.edit_original_response(
-        content=text("bot.reply.played", user_locale(interaction), what=mine), view=None
-    )
+    locale = user_locale(interaction)
+    said = text("bot.reply.played", locale, what=headline(turn, locale))
+    try:
+        await bot.poster.post_board(
+            channel,
+            turn.game,
+            turn.state,
+            guild=interaction.guild,
+            headline=public,
+            events=turn.events,
+            ping=turn.to_ping(),
+        )
+    except discord.Forbidden:
+        # The move is saved; only the post failed. Say so rather than pretend nothing happened.
+        log.warning("game %s: no permission to post the board in channel %s", turn.game.id, interaction.channel_id)
+        said += "\n" + text("bot.reply.cannot_post", locale)
+    await interaction.edit_original_response(content=said, view=None)
 
 
 def text_locale(interaction: discord.Interaction) -> str:

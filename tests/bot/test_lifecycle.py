@@ -157,3 +157,49 @@ async def test_board_status_rules_help(simcord_env) -> None:
     assert "column" in rules.response.content
     helped = await alice.slash(table.channel, "azul help")
     assert "/azul new" in helped.response.content
+
+
+async def test_unexpected_errors_are_logged_never_shown(simcord_env, monkeypatch, caplog) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    member, _, move = await table.choose()
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(table.bot.service, "move", broken)
+    result = await member.slash(table.channel, "azul take", **dict(move.choices()))
+    assert result.ephemeral and "something went wrong" in result.response.content
+    assert "database on fire" not in result.response.content
+    game = await table.game()
+    assert any(f"(game {game.id})" in record.getMessage() for record in caplog.records)
+
+
+async def test_a_picture_that_fails_to_draw_does_not_stop_the_game(simcord_env, monkeypatch) -> None:
+    import render
+
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+
+    def broken(*args, **kwargs):
+        raise ValueError("no picture today")
+
+    monkeypatch.setattr(render, "render_png", broken)
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    post = table.channel.last_message
+    assert not post.attachments and post.components and mentions(post.content)
+
+
+async def test_a_channel_where_the_bot_cannot_post(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    simcord_env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=403, code=50013)
+    member, _, move = await table.choose()
+    result = await member.slash(table.channel, "azul take", **dict(move.choices()))
+    assert (
+        result.ephemeral
+        and "Played" in result.response.content
+        and "could not post the board" in result.response.content
+    )
+    assert (await table.game()).version == 1
