@@ -392,7 +392,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     @app_commands.describe(enabled=described("bot.opt.enabled"))
     async def notify(self, interaction: discord.Interaction, enabled: bool) -> None:
         async def act() -> None:
-            await bot_of(interaction).service.set_notify(interaction.user.id, enabled)
+            locale = user_locale(interaction)
+            await bot_of(interaction).service.set_notify(interaction.user.id, enabled, locale)
             key = "bot.reply.notify_on" if enabled else "bot.reply.notify_off"
             await reply(interaction, text(key, user_locale(interaction)))
 

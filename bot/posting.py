@@ -131,7 +131,8 @@ class Poster:
         store = self.bot.service.store
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text("bot.post.dm_turn", locale, link=board.jump_url, game=game.id))
+            prefs = await store.user(user_id)
+            await user.send(text("bot.post.dm_turn", prefs.locale or locale, link=board.jump_url, game=game.id))
             return
         except (discord.Forbidden, discord.HTTPException):
             log.info("game %s: DM to %s failed; pinging in the channel instead", game.id, user_id)

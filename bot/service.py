@@ -188,13 +188,16 @@ class GameService:
         return await self._reload(game.id)
 
     async def leave(self, channel_id: int, user_id: int, game_id: int | None = None) -> GameRow:
-        """Leave a lobby; when the last player leaves, the lobby closes."""
+        """Leave a lobby; a leaving creator hands the lobby to the next player, and the last one closes it."""
         game = await self._lobby(channel_id, game_id)
         if not game.has_player(user_id):
             raise Refusal("not_in_game")
         await self.store.remove_seat(game.id, user_id)
-        if len(game.seats) == 1:
+        others = [seat.user_id for seat in game.seats if seat.user_id != user_id]
+        if not others:
             await self.store.finish(game.id, "aborted", None)
+        elif user_id == game.creator_id:
+            await self.store.set_creator(game.id, others[0])
         return await self._reload(game.id)
 
     async def start(
@@ -320,8 +323,9 @@ class GameService:
         return await self._reload(game.id)
 
     # --- preferences ---------------------------------------------------------------------------------------------
-    async def set_notify(self, user_id: int, enabled: bool) -> None:
-        await self.store.set_user(user_id, notify_dm=enabled, dm_closed_told=False)
+    async def set_notify(self, user_id: int, enabled: bool, locale: str | None = None) -> None:
+        """Opt in or out of turn DMs (written in ``locale``); opting in again retries closed DMs."""
+        await self.store.set_user(user_id, notify_dm=enabled, dm_closed_told=False, locale=locale)
 
 
 __all__ = ["EngineError", "GameService", "Needed", "Refusal", "Turn", "matching", "tokens_for"]

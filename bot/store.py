@@ -67,6 +67,10 @@ MIGRATIONS: tuple[str, ...] = (
         dm_closed_told INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # 2: remember each user's Discord locale, so direct messages speak their language.
+    """
+    ALTER TABLE users ADD COLUMN locale TEXT;
+    """,
 )
 
 
@@ -124,6 +128,7 @@ class UserPrefs:
     user_id: int
     notify_dm: bool
     dm_closed_told: bool
+    locale: str | None = None
 
 
 class Conflict(Exception):
@@ -242,7 +247,8 @@ class Store:
         rows = await self._fetchall("SELECT * FROM users WHERE user_id = ?", (user_id,))
         if not rows:
             return UserPrefs(user_id, notify_dm=False, dm_closed_told=False)
-        return UserPrefs(user_id, bool(rows[0]["notify_dm"]), bool(rows[0]["dm_closed_told"]))
+        row = rows[0]
+        return UserPrefs(user_id, bool(row["notify_dm"]), bool(row["dm_closed_told"]), row["locale"])
 
     # --- writes --------------------------------------------------------------------------------------------------
     async def create_game(
@@ -374,18 +380,29 @@ class Store:
             )
             return cursor.rowcount == 1
 
+    async def set_creator(self, game_id: int, user_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE games SET creator_id = ? WHERE id = ?", (user_id, game_id))
+
     async def set_message(self, game_id: int, kind: str, message_id: int) -> None:
         column = {"lobby": "lobby_message_id", "board": "board_message_id"}[kind]
         async with self.transaction() as db:
             await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (message_id, game_id))
 
     async def set_user(
-        self, user_id: int, *, notify_dm: bool | None = None, dm_closed_told: bool | None = None
+        self,
+        user_id: int,
+        *,
+        notify_dm: bool | None = None,
+        dm_closed_told: bool | None = None,
+        locale: str | None = None,
     ) -> None:
         async with self.transaction() as db:
             await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
             if notify_dm is not None:
                 await db.execute("UPDATE users SET notify_dm = ? WHERE user_id = ?", (int(notify_dm), user_id))
+            if locale is not None:
+                await db.execute("UPDATE users SET locale = ? WHERE user_id = ?", (locale, user_id))
             if dm_closed_told is not None:
                 await db.execute(
                     "UPDATE users SET dm_closed_told = ? WHERE user_id = ?", (int(dm_closed_told), user_id)

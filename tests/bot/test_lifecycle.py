@@ -76,13 +76,14 @@ async def play_until_turn_of(table: Table, player) -> None:
     raise AssertionError("it never became their turn")
 
 
-async def test_dm_opt_in_and_closed_dms(simcord_env) -> None:
+async def test_dm_opt_in_and_closed_dms(simcord_env, discord_locales) -> None:
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     game, state = await table.state()
     waiting = table.member(game, 1 - min(engine.to_act(state)))
+    discord_locales[waiting.id] = "uk"
     result = await waiting.slash(table.channel, "azul notify", enabled=True)
-    assert result.ephemeral and "direct message" in result.response.content
+    assert result.ephemeral and "особисте повідомлення" in result.response.content
 
     member, _, move = await table.choose()
     await table.play_by_slash(member, move)
@@ -90,6 +91,7 @@ async def test_dm_opt_in_and_closed_dms(simcord_env) -> None:
     assert waiting.id not in mentions(post.content), "an opted-in player is told by DM, not pinged"
     dm = waiting.user.dm_channel.last_message
     assert dm is not None and post.jump_url in dm.content
+    assert dm.content.startswith("Ваш хід"), "the DM speaks the language the player opted in with"
 
     # Their DMs close: the bot falls back to a channel ping and says so, once.
     simcord_env.inject_error(

@@ -42,9 +42,23 @@ async def test_lobby_refusals(simcord_env) -> None:
     refused(await carol.slash(table.channel, "azul abort"), "Only the player who opened the game")
     refused(await carol.click(lobby, label="Leave"), "not in this game")
     assert (await table.game()).status == "lobby"
-    await alice.click(lobby, label="Start")
+    # The creator leaves and comes back: the lobby passed to bob, who may now start it.
+    assert "left" in (await alice.click(lobby, label="Leave")).response.content
+    assert (await table.game()).creator_id == bob.id
+    await alice.click(lobby, label="Join")
+    refused(await alice.click(lobby, label="Start"), "Only the player who opened the game")
+    await bob.click(lobby, label="Start")
     assert (await table.game()).status == "active"
     refused(await carol.slash(table.channel, "azul join"), "already started")
+
+
+async def test_the_last_player_leaving_closes_the_lobby(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice = table.players[0]
+    await alice.slash(table.channel, "azul new", variant="azul", seats=2)
+    await alice.slash(table.channel, "azul leave")
+    assert (await table.game()).status == "aborted"
+    assert "cancelled" in table.channel.last_message.content
 
 
 async def test_manage_server_may_start_and_abort(simcord_env) -> None:
