@@ -74,8 +74,9 @@ class Table:
         return self.member(game, seat), seat, move
 
     async def play_by_slash(self, member: Any, move: engine.Move) -> Any:
+        version = (await self.game()).version
         result = await member.slash(self.channel, f"azul {move.command}", **dict(move.choices()))
-        assert result.ephemeral and result.response.content.startswith("Played"), result.response.content
+        assert result.ephemeral and (await self.game()).version == version + 1, result.response.content
         return result
 
     async def play_by_buttons(self, member: Any, move: engine.Move) -> Any:
