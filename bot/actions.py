@@ -15,7 +15,7 @@ import discord
 from bot.games import adapter_of
 from bot.posting import names_by_seat
 from bot.service import Refusal, Turn
-from bot.texts import explain, text, user_locale
+from bot.texts import explain, guild_locale, text, user_locale
 from engine import EngineError
 
 if TYPE_CHECKING:
@@ -130,6 +130,5 @@ async def play(
 
 
 def text_locale(interaction: discord.Interaction) -> str:
-    from bot.texts import guild_locale
-
+    """The locale of public posts in the interaction's server."""
     return guild_locale(interaction.guild)

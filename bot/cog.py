@@ -6,6 +6,7 @@ through :func:`bot.actions.guarded`, which answers ephemerally in the user's lan
 
 from __future__ import annotations
 
+import io
 import logging
 from datetime import datetime
 from typing import Any
@@ -17,7 +18,7 @@ from discord.ext import commands
 import engine
 from bot.actions import bot_of, display_name, guarded, is_admin, play, reply
 from bot.games import MOVE_COMMANDS, adapter_of
-from bot.posting import MENTION_USERS, names_by_seat, scores_text, standings_text
+from bot.posting import draw, names_by_seat, scores_text, standings_text
 from bot.service import Refusal, tokens_for
 from bot.store import GameRow
 from bot.texts import described, guild_locale, text, user_locale
@@ -129,8 +130,8 @@ async def _complete(
     seat = game.seat_of(interaction.user.id)
     if seat is None or seat not in engine.to_act(state):
         return []
-    given = {name: getattr(interaction.namespace, name, None) for name in MOVE_COMMANDS[command]}
-    given = {name: value for name, value in given.items() if isinstance(value, str) and value.strip()}
+    filled = {name: getattr(interaction.namespace, name, None) for name in MOVE_COMMANDS[command]}
+    given: dict[str, str] = {name: value for name, value in filled.items() if isinstance(value, str) and value.strip()}
     tokens = tokens_for(engine.legal_moves(state, seat), command, option, given)
     adapter = adapter_of(game.variant)
     locale = user_locale(interaction)
@@ -315,12 +316,10 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
                 await bot_of(interaction).poster.post_board(channel, game, state, guild=interaction.guild)
                 await reply(interaction, text("bot.reply.reposted", user_locale(interaction)))
                 return
-            from bot.posting import draw
-
             await interaction.response.defer(ephemeral=True, thinking=True)
             locale = user_locale(interaction)
             png = await draw(game, state, (), locale)
-            files = [discord.File(_bytes(png), filename=f"azul-{game.id}.png")] if png else []
+            files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}.png")] if png else []
             await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
 
         await guarded(interaction, act)
@@ -400,12 +399,6 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         await guarded(interaction, act)
 
 
-def _bytes(png: bytes) -> Any:
-    import io
-
-    return io.BytesIO(png)
-
-
 def status_text(game: GameRow, state: Any, locale: str) -> str:
     names = names_by_seat(game)
     variant = adapter_of(game.variant).variant_label(game.variant, locale)
@@ -432,4 +425,4 @@ def status_text(game: GameRow, state: Any, locale: str) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["MENTION_USERS", "AzulCog", "lobby_action", "post_start"]
+__all__ = ["AzulCog", "lobby_action", "post_start"]

@@ -15,7 +15,7 @@ from typing import Any
 
 import engine
 from bot.store import Conflict, GameRow, Store
-from engine import EngineError, Event, Move
+from engine import Event, Move
 from engine.core import Rng
 
 
@@ -328,4 +328,4 @@ class GameService:
         await self.store.set_user(user_id, notify_dm=enabled, dm_closed_told=False, locale=locale)
 
 
-__all__ = ["EngineError", "GameService", "Needed", "Refusal", "Turn", "matching", "tokens_for"]
+__all__ = ["GameService", "Needed", "Refusal", "Turn", "first_open_option", "matching", "seat_order", "tokens_for"]

@@ -14,9 +14,9 @@ from typing import Any
 import discord
 
 import engine
-from bot.actions import bot_of, display_name, guarded, is_admin, play, reply
+from bot.actions import bot_of, guarded, play
 from bot.games import adapter_of
-from bot.service import first_open_option, matching
+from bot.service import Refusal, first_open_option, matching
 from bot.store import GameRow
 from bot.texts import text, user_locale
 
@@ -118,8 +118,6 @@ async def picker_step(
         await play(interaction, command, given, game_id=game_id, version=version, update=edit)
         return
     if not candidates:
-        from bot.service import Refusal
-
         raise Refusal("stale")
     needed = first_open_option(candidates)
     options = [
@@ -185,4 +183,4 @@ class Picker(discord.ui.View):
         return chosen_value
 
 
-__all__ = ["LobbyButton", "PlayButton", "board_view", "display_name", "is_admin", "lobby_view", "reply"]
+__all__ = ["LobbyButton", "PlayButton", "board_view", "lobby_view", "picker_step"]
