@@ -221,8 +221,8 @@ class GameService:
     async def active_game(self, channel_id: int, game_id: int | None = None, version: int | None = None) -> GameRow:
         if game_id is not None:  # a button names its game: say so when that game is over
             named = await self.store.game(game_id)
-            if named is not None and named.channel_id == channel_id and named.status == "over":
-                raise Refusal("finished")
+            if named is not None and named.channel_id == channel_id and not named.is_open:
+                raise Refusal("finished" if named.status == "over" else "aborted")
         game = await self.open_game(channel_id)
         if game_id is not None and game.id != game_id:
             raise Refusal("stale")

@@ -65,6 +65,8 @@ async def test_three_player_grey_wall_game_to_its_end(simcord_env) -> None:
         post = table.channel.last_message
         game, state = await table.state()
         pinged = mentions(post.content)
+        if before_state.phase == "wall" and state.phase != "wall":
+            assert f"round {before_state.round} scored" in post.content, "scored once the last column is chosen"
         if game.status == "active":
             to_act = engine.to_act(state)
             if state.phase == "wall":

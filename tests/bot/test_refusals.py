@@ -70,9 +70,11 @@ async def test_manage_server_may_start_and_abort(simcord_env) -> None:
     await bob.slash(table.channel, "azul join")
     result = await mod.slash(table.channel, "azul start")
     assert result.ephemeral and "started" in result.response.content
+    board = table.channel.last_message
     result = await mod.slash(table.channel, "azul abort")
     assert not result.ephemeral and "cancelled" in result.response.content
     assert (await table.game()).status == "aborted"
+    refused(await alice.click(board, label="Play"), "was cancelled")
 
 
 async def test_move_refusals_save_nothing(simcord_env) -> None:
