@@ -205,3 +205,20 @@ async def test_a_channel_where_the_bot_cannot_post(simcord_env) -> None:
         and "could not post the board" in result.response.content
     )
     assert (await table.game()).version == 1
+
+
+async def test_a_thread_holds_its_own_game(simcord_env) -> None:
+    from simcord.builders import ChannelHandle
+
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    alice, bob = table.players
+    thread = simcord_env.backend.create_thread(table.channel.id, "second table", alice.id)
+    await simcord_env.settle()
+    in_thread = Table(simcord_env, table.guild, ChannelHandle(simcord_env, table.guild, thread), [bob, alice])
+    await in_thread.open("azul-grey")
+    first, second = await table.game(), await in_thread.game()
+    assert first.id != second.id and first.status == second.status == "active"
+    member, _, move = await in_thread.choose()
+    await in_thread.play_by_buttons(member, move)
+    assert (await in_thread.game()).version == 1 and (await table.game()).version == 0
