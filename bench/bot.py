@@ -56,15 +56,19 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+async def open_game(channel: Any, users: list[Any]) -> None:
+    await users[0].slash(channel, "azul new", variant="azul", seats=2, order="joined")
+    await users[1].slash(channel, "azul join")
+    await users[0].slash(channel, "azul start")
+
+
 async def open_games(env: Any, count: int) -> list[tuple[Any, list[Any]]]:
     guild = env.create_guild()
     users = [guild.add_member(env.create_user(f"player{i}")) for i in range(2)]
     tables = []
     for index in range(count):
         channel = guild.create_text_channel(f"game-{index}")
-        await users[0].slash(channel, "azul new", variant="azul", seats=2, order="joined")
-        await users[1].slash(channel, "azul join")
-        await users[0].slash(channel, "azul start")
+        await open_game(channel, users)
         tables.append((channel, users))
     return tables
 
@@ -76,8 +80,11 @@ async def play_round_robin(env: Any, tables: list[tuple[Any, list[Any]]], moves_
     for _ in range(moves_per_game):
         for channel, users in tables:
             game = await service.store.open_game_in(channel.id)
-            if game is None or game.status != "active":
-                continue
+            if game is None:  # finished: the table starts a new game (untimed) and the next move is timed
+                await open_game(channel, users)
+                game = await service.store.open_game_in(channel.id)
+                if game is None:
+                    raise RuntimeError("a new game could not be opened")
             state = service.state_of(game)
             seat = min(engine.to_act(state))
             move = agent.choose(engine.variant_of(state), state, seat)
