@@ -81,18 +81,22 @@ class Table:
 
     async def play_by_buttons(self, member: Any, move: engine.Move) -> Any:
         """Play through the Play button's picker, answering each step from the move's choices."""
-        board = self.channel.last_message
-        result = await member.click(board, label="Play")
+        result = await member.click(self.channel.last_message, label="Play")
         assert result.ephemeral, result
+        return await self.finish_picker(member, result, move)
+
+    async def picker_step(self, member: Any, picker: Any, move: engine.Move) -> Any:
+        """Answer the step ``picker`` (an ephemeral picker message) asks for, from the move's choices."""
         wanted = dict(move.choices())
-        picker = result.response
-        for _ in range(len(wanted) + 2):
-            if picker.content.startswith("Played"):
+        selects = [row["components"][0] for row in picker.components]
+        option = selects[0]["custom_id"].split(":")[2]  # azul:pick:<option>:<n>
+        value = move.command if option == "command" else wanted[option]
+        select = next(s for s in selects if value in {o["value"] for o in s["options"]})
+        return await member.select(picker, [value], custom_id=select["custom_id"])
+
+    async def finish_picker(self, member: Any, result: Any, move: engine.Move) -> Any:
+        for _ in range(len(move.choices()) + 2):
+            if not result.response.components:
                 return result
-            selects = [row["components"][0] for row in picker.components]
-            option = selects[0]["custom_id"].split(":")[2]  # azul:pick:<option>:<n>
-            value = move.command if option == "command" else wanted[option]
-            select = next(s for s in selects if value in {o["value"] for o in s["options"]})
-            result = await member.select(picker, [value], custom_id=select["custom_id"])
-            picker = result.response
-        raise AssertionError(f"the picker did not finish: {picker.content!r}")
+            result = await self.picker_step(member, result.response, move)
+        raise AssertionError(f"the picker did not finish: {result.response.content!r}")

@@ -49,6 +49,21 @@ async def test_two_racing_moves_for_the_same_turn_apply_once(simcord_env) -> Non
     assert game.version == 1 and len(await service.store.moves(game.id)) == 1
 
 
+async def test_two_pickers_for_one_turn_play_once(simcord_env) -> None:
+    """The same player opens the picker twice (two devices) and finishes both: the second is refused as stale."""
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    member, _, move = await table.choose()
+    board = table.channel.last_message
+    first = await member.click(board, label="Play")
+    second = await member.click(board, label="Play")
+    await table.finish_picker(member, first, move)
+    assert (await table.game()).version == 1
+    stale = await table.picker_step(member, second.response, move)
+    assert "out of date" in stale.response.content
+    assert (await table.game()).version == 1
+
+
 async def test_a_repeated_interaction_is_applied_once(simcord_env) -> None:
     table = Table.create(simcord_env, 2)
     await table.open("azul")
