@@ -8,8 +8,10 @@ the token.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import signal
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -52,6 +54,9 @@ async def run(config: Config) -> int:
     from bot.client import create_bot
 
     bot = create_bot(config.db_path, dev_guild=config.dev_guild)
+    # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
+    with contextlib.suppress(NotImplementedError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     try:
         async with bot:
             await bot.start(config.token)

@@ -306,7 +306,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
         async def act() -> None:
             service = bot_of(interaction).service
-            game = await service.active_game(interaction.channel_id or 0)
+            game = await service.shown_game(interaction.channel_id or 0)
             state = service.state_of(game)
             if public:
                 await interaction.response.defer(ephemeral=True, thinking=True)
@@ -329,7 +329,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         async def act() -> None:
             service = bot_of(interaction).service
             locale = user_locale(interaction)
-            game = await service.open_game(interaction.channel_id or 0)
+            game = await service.shown_game(interaction.channel_id or 0)
             if game.status == "lobby":
                 await reply(interaction, lobby_text(game, locale), allowed_mentions=discord.AllowedMentions.none())
                 return

@@ -8,6 +8,7 @@ the move in one transaction guarded by the game's version, so racing or repeated
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ import engine
 from bot.store import Conflict, GameRow, Store
 from engine import Event, Move
 from engine.core import Rng
+
+log = logging.getLogger(__name__)
 
 
 class Refusal(Exception):
@@ -112,6 +115,13 @@ class GameService:
     async def open_game(self, channel_id: int) -> GameRow:
         game = await self.store.open_game_in(channel_id)
         if game is None:
+            raise Refusal("no_game")
+        return game
+
+    async def shown_game(self, channel_id: int) -> GameRow:
+        """The game ``/azul board`` and ``status`` describe: the open one, else the last one that was played out."""
+        game = await self.store.open_game_in(channel_id) or await self.store.latest_game_in(channel_id)
+        if game is None or game.status == "aborted":
             raise Refusal("no_game")
         return game
 
@@ -288,6 +298,7 @@ class GameService:
             )
         except Conflict as conflict:
             raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
+        log.info("game %s: ply %s seat %s played %s", game.id, game.version, seat, move)
         if name:
             await self.store.rename_seat(game.id, user_id, name)
         saved = await self._reload(game.id)

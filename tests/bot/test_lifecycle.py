@@ -153,6 +153,10 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     assert "alice resigned" in final.content and "Game over" in final.content and not final.components
     late = await table.players[1].click(board, label="Play")
     assert late.ephemeral and "This game is over" in late.response.content
+    status = await table.players[1].slash(table.channel, "azul status")
+    assert "Game over" in status.response.content and "1. bob" in status.response.content
+    shown = await table.players[1].slash(table.channel, "azul board")
+    assert shown.response.attachments
 
 
 async def test_board_status_rules_help(simcord_env) -> None:
