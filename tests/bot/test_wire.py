@@ -53,6 +53,8 @@ async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDisco
         assert group["description_localizations"]["pl"].startswith("Graj")
         subcommands = {option["name"]: option for option in group["options"]}
         assert {"new", "take", "wall", "place", "bonus", "pass", "acquire", "tile", "expansion"} <= set(subcommands)
+        variants = {c["value"]: c for c in subcommands["new"]["options"][0]["choices"]}
+        assert variants["azul-grey"]["name_localizations"]["pl"] == "Azul — szara ściana"
         take_options = {option["name"]: option for option in subcommands["take"]["options"]}
         assert all(take_options[name]["autocomplete"] for name in ("source", "color", "line"))
         assert take_options["line"]["description_localizations"]["uk"].startswith("Який ряд")
