@@ -1,7 +1,8 @@
 """``python -m bot`` (or ``azul-bot``): run the bot with configuration from environment variables.
 
 DISCORD_TOKEN (required), AZUL_DB (default ./azul.sqlite3), AZUL_DEV_GUILD (sync commands to one server at once),
-AZUL_LOG_LEVEL (default INFO). Exit codes: 2 when the configuration is missing or wrong, 3 when Discord rejects
+AZUL_LOG_LEVEL (default INFO), AZUL_REMIND_HOURS (remind waiting players after this long, once per turn; default 24,
+0 turns it off). Exit codes: 2 when the configuration is missing or wrong, 3 when Discord rejects
 the token.
 """
 
@@ -15,6 +16,7 @@ import signal
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 
 import discord
 
@@ -28,6 +30,7 @@ class Config:
     db_path: str
     dev_guild: int | None
     log_level: str
+    remind_hours: float = 24.0
 
 
 class ConfigError(Exception):
@@ -47,13 +50,24 @@ def read_config(environ: Mapping[str, str]) -> Config:
     level = environ.get("AZUL_LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"AZUL_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}")
-    return Config(token, environ.get("AZUL_DB", "").strip() or "azul.sqlite3", int(guild) if guild else None, level)
+    remind = environ.get("AZUL_REMIND_HOURS", "24").strip() or "24"
+    try:
+        remind_hours = float(remind)
+    except ValueError:
+        raise ConfigError(
+            f"AZUL_REMIND_HOURS must be a number of hours (0 turns reminders off), not {remind!r}"
+        ) from None
+    if remind_hours < 0:
+        raise ConfigError("AZUL_REMIND_HOURS cannot be negative")
+    db_path = environ.get("AZUL_DB", "").strip() or "azul.sqlite3"
+    return Config(token, db_path, int(guild) if guild else None, level, remind_hours)
 
 
 async def run(config: Config) -> int:
     from bot.client import create_bot
 
-    bot = create_bot(config.db_path, dev_guild=config.dev_guild)
+    remind_after = timedelta(hours=config.remind_hours) if config.remind_hours > 0 else None
+    bot = create_bot(config.db_path, dev_guild=config.dev_guild, remind_after=remind_after)
     # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
     with contextlib.suppress(NotImplementedError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))

@@ -11,6 +11,7 @@ import importlib
 import io
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -103,6 +104,26 @@ class Poster:
         for seat in dm_seats:
             await self._dm_turn(channel, game, by_seat[seat].user_id, message, locale)
         return message
+
+    async def post_reminder(
+        self, channel: discord.abc.Messageable, game: GameRow, state: Any, guild: discord.Guild | None
+    ) -> None:
+        """One nudge for the players who have been keeping the table waiting (by DM for those who opted in)."""
+        locale = guild_locale(guild)
+        waiting = sorted(engine.to_act(state))
+        dm_seats, mention_seats = await self._split_by_dm(game, waiting)
+        since = int(datetime.fromisoformat(game.turn_since).timestamp())
+        people = ", ".join(
+            f"<@{seat.user_id}>" if number in mention_seats else f"**{seat.name}**"
+            for number, seat in enumerate(game.by_seat())
+            if number in waiting
+        )
+        message = await channel.send(
+            text("bot.post.reminder", locale, players=people, since=f"<t:{since}:R>", game=game.id),
+            allowed_mentions=MENTION_USERS,
+        )
+        for seat in dm_seats:
+            await self._dm_turn(channel, game, game.by_seat()[seat].user_id, message, locale)
 
     async def _split_by_dm(self, game: GameRow, ping: Sequence[int]) -> tuple[list[int], set[int]]:
         """Seats to reach by DM (opted in, DMs not known closed) and seats to mention in the post."""

@@ -12,6 +12,7 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import engine
@@ -332,6 +333,17 @@ class GameService:
         if not await self.store.finish(game.id, "aborted", None):
             raise Refusal("raced")
         return await self._reload(game.id)
+
+    # --- reminders -----------------------------------------------------------------------------------------------
+    async def due_reminders(self, now: datetime, after: timedelta) -> list[tuple[GameRow, Any]]:
+        """Games whose players have been waiting longer than ``after``, each claimed once per turn."""
+        before = (now - after).astimezone(UTC).isoformat(timespec="seconds")
+        due = []
+        for game_id in await self.store.waiting_since(before):
+            game = await self.store.game(game_id)
+            if game is not None and await self.store.mark_reminded(game.id, game.version):
+                due.append((game, self.state_of(game)))
+        return due
 
     # --- preferences ---------------------------------------------------------------------------------------------
     async def set_notify(self, user_id: int, enabled: bool, locale: str | None = None) -> None:

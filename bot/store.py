@@ -71,6 +71,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE users ADD COLUMN locale TEXT;
     """,
+    # 3: reminders: the version of the game at which its waiting players were last reminded.
+    """
+    ALTER TABLE games ADD COLUMN reminded_version INTEGER NOT NULL DEFAULT -1;
+    """,
 )
 
 
@@ -235,6 +239,15 @@ class Store:
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
         return await self._game("channel_id = ?", (channel_id,))
 
+    async def waiting_since(self, before: str) -> list[int]:
+        """Active games whose current turn began before ``before`` (ISO time) and was not reminded yet."""
+        rows = await self._fetchall(
+            "SELECT id FROM games WHERE status = 'active' AND turn_since < ? AND reminded_version < version"
+            " ORDER BY turn_since",
+            (before,),
+        )
+        return [row["id"] for row in rows]
+
     async def moves(self, game_id: int) -> list[tuple[int, str]]:
         rows = await self._fetchall("SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return [(row["seat"], row["notation"]) for row in rows]
@@ -377,6 +390,15 @@ class Store:
                 "UPDATE games SET status = ?, result = ?, turn_since = ?"
                 " WHERE id = ? AND status IN ('lobby', 'active')",
                 (status, json.dumps(result) if result is not None else None, now_iso(), game_id),
+            )
+            return cursor.rowcount == 1
+
+    async def mark_reminded(self, game_id: int, version: int) -> bool:
+        """Remember that the turn at ``version`` was reminded; False if the game moved on meanwhile."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET reminded_version = version WHERE id = ? AND version = ? AND status = 'active'",
+                (game_id, version),
             )
             return cursor.rowcount == 1
 

@@ -145,8 +145,11 @@ def test_configuration_from_the_environment() -> None:
         read_config({})
     with pytest.raises(ConfigError, match="AZUL_DEV_GUILD"):
         read_config({"DISCORD_TOKEN": "t", "AZUL_DEV_GUILD": "abc"})
+    with pytest.raises(ConfigError, match="AZUL_REMIND_HOURS"):
+        read_config({"DISCORD_TOKEN": "t", "AZUL_REMIND_HOURS": "soon"})
     config = read_config({"DISCORD_TOKEN": " t ", "AZUL_DEV_GUILD": "42", "AZUL_LOG_LEVEL": "debug"})
     assert (config.token, config.db_path, config.dev_guild, config.log_level) == ("t", "azul.sqlite3", 42, "DEBUG")
+    assert config.remind_hours == 24.0
 
 
 def test_missing_token_exits_with_a_clear_message() -> None:
