@@ -95,21 +95,23 @@ class AzulAdapter(GameAdapter):
         return None
 
     # --- events -------------------------------------------------------------------------------------------------
-    def _event_source(self, source: Any, locale: str | None) -> str:
-        """Events name factories from 0 (as transcripts do); players count from 1."""
-        return self.source_name("centre" if source == "centre" else str(int(source) + 1), locale)
+    def _from_source(self, source: Any, locale: str | None) -> str:
+        """ "from Factory 3" / "from the centre" (events name factories from 0, as transcripts do)."""
+        if source == "centre":
+            return t("bot.azul.from_centre", locale)
+        return t("bot.azul.from_factory", locale, number=int(source) + 1)
 
     def _take(self, event: Event, names: Sequence[str], locale: str | None) -> str:
         data = event.data
         line = data.get("line")
-        where = t("bot.azul.floor", locale) if line == "floor" else t("bot.azul.line_n", locale, number=line)
+        where = t("bot.azul.to_floor", locale) if line == "floor" else t("bot.azul.to_line", locale, number=line)
         text = t(
             "bot.event.azul.take",
             locale,
             player=names[event.seat or 0],
             count=data.get("count", 0),
             color=self.color_name(data.get("color"), locale),
-            source=self._event_source(data.get("source"), locale),
+            source=self._from_source(data.get("source"), locale),
             line=where,
         )
         if line != "floor" and data.get("to_floor"):
