@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 import engine
+from bot.games.azul import ADAPTER as AZUL
 from tests.bot.table import Table
 
 
@@ -130,11 +131,12 @@ async def test_dependent_autocomplete(simcord_env) -> None:
     tiles = state.factories[2]
     first = next(i for i, n in enumerate(tiles) if n)
     assert sources[2]["name"].startswith("Factory 3 — ")
-    assert f"{tiles[first]}× {engine.azul.COLORS[first]}" in sources[2]["name"]
+    word = AZUL.color_name(first, "en")
+    assert f"{tiles[first]}× {word}" in sources[2]["name"]
 
     colours = await mover.autocomplete(channel, "azul take", "color", "", source="3")
     assert [c["value"] for c in colours] == [engine.azul.COLORS[i] for i, n in enumerate(tiles) if n]
-    assert colours[0]["name"] == f"Factory 3 — {tiles[first]}× {engine.azul.COLORS[first]}"
+    assert colours[0]["name"] == f"Factory 3 — {tiles[first]}× {word}"
 
     lines = await mover.autocomplete(channel, "azul take", "line", "", source="3", color=colours[0]["value"])
     assert [c["value"] for c in lines] == ["1", "2", "3", "4", "5", "floor"]

@@ -51,8 +51,9 @@ def test_azul_labels_in_words() -> None:
     name = engine.azul.COLORS[color]
     assert AZUL.label(state, seat, "source", "1", chosen={}, locale="en").startswith("Factory 1 — ")
     assert AZUL.label(state, seat, "color", name, chosen={"source": "1"}, locale="en") == (
-        f"Factory 1 — {tiles[color]}× {name}"
+        f"Factory 1 — {tiles[color]}× {AZUL.color_name(color, 'en')}"
     )
+    assert AZUL.color_name("white", "en") == "turquoise", "the fifth colour is named as it looks"
     assert AZUL.label(state, seat, "line", "4", chosen={}, locale="en") == "Line 4 (4 free)"
     assert AZUL.label(state, seat, "line", "1", chosen={"source": "1", "color": name}, locale="en") == (
         "Line 1 (1 free)" + (f" — {tiles[color] - 1} to the floor" if tiles[color] > 1 else "")
