@@ -17,7 +17,10 @@ from PIL import Image
 
 from render import render_png, render_table
 from render.common import BG
-from render.samples import samples
+from render.samples import Sample, play, samples
+
+# The other games of the family: a late table (three quarters of a seeded greedy game) for 2 and 4 players.
+FAMILY = ("summer-pavilion", "summer-pavilion-mono", "queens-garden")
 
 
 def timings(work: Callable[[], object], repeat: int) -> list[float]:
@@ -41,14 +44,25 @@ def p95(values: list[float]) -> float:
     return sorted(values)[max(0, round(0.95 * len(values)) - 1)]
 
 
+def late_table(variant: str, players: int, seed: int = 3) -> Sample:
+    history = list(play(variant, players, seed))
+    state, events = history[len(history) * 3 // 4]
+    return Sample(f"{variant}-late-{players}p", state, tuple(events), chosen_names(players))
+
+
+def chosen_names(players: int) -> tuple[str, ...]:
+    return ("Zoë", "Олександра", "Bob", "Kuba")[:players]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench render")
     parser.add_argument("--repeat", type=int, default=60)
     args = parser.parse_args(argv)
     chosen = {s.name: s for s in samples()}
-    print(f"{'picture':<22} {'median':>8} {'p95':>8} {'draw':>8} {'size':>8} {'blank':>8} {'ratio':>6}")
-    for name in ("start-2p", "game-over-2p", "mid-round-4p", "after-scoring-4p", "game-over-4p"):
-        sample = chosen[name]
+    tables = [chosen[name] for name in ("start-2p", "game-over-2p", "mid-round-4p", "after-scoring-4p", "game-over-4p")]
+    tables += [late_table(variant, players) for variant in FAMILY for players in (2, 4)]
+    print(f"{'picture':<30} {'median':>8} {'p95':>8} {'draw':>8} {'size':>8} {'blank':>8} {'ratio':>6}")
+    for sample in tables:
         kwargs = {"names": sample.names, "events": sample.events}
         total = timings(lambda s=sample, k=kwargs: render_png(s.state, **k), args.repeat)
         draw = timings(lambda s=sample, k=kwargs: render_table(s.state, **k), args.repeat)
@@ -57,7 +71,7 @@ def main(argv: list[str]) -> int:
         blank = timings(lambda b=blank_image: plain_png(b), args.repeat)
         median = statistics.median(total)
         print(
-            f"{name:<22} {median:>6.1f}ms {p95(total):>6.1f}ms {statistics.median(draw):>6.1f}ms "
+            f"{sample.name:<30} {median:>6.1f}ms {p95(total):>6.1f}ms {statistics.median(draw):>6.1f}ms "
             f"{len(png) / 1024:>6.1f}KB {statistics.median(blank):>6.1f}ms {median / statistics.median(blank):>5.1f}x"
         )
     return 0
