@@ -42,25 +42,33 @@ def is_admin(interaction: discord.Interaction) -> bool:
     return bool(permissions.manage_guild or permissions.administrator)
 
 
-async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
-    """An ephemeral answer, whether or not the interaction was deferred already."""
+async def reply(interaction: discord.Interaction, content: str, *, replace: bool = False, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was deferred already.
+
+    ``replace``: the interaction came from an ephemeral picker, whose message the answer replaces.
+    """
     if interaction.response.is_done():
+        kwargs.setdefault("view", None)  # a refused picker step must not leave its selects behind
         await interaction.edit_original_response(content=content, **kwargs)
+    elif replace:
+        await interaction.response.edit_message(content=content, view=None)
     else:
         await interaction.response.send_message(content, ephemeral=True, **kwargs)
 
 
-async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[None]]) -> None:
+async def guarded(
+    interaction: discord.Interaction, action: Callable[[], Awaitable[None]], *, replace: bool = False
+) -> None:
     """Run ``action``; any refusal becomes an ephemeral explanation, anything unexpected is logged, never shown."""
     try:
         await action()
     except (Refusal, EngineError) as error:
-        await reply(interaction, explain(error, user_locale(interaction)))
+        await reply(interaction, explain(error, user_locale(interaction)), replace=replace)
     except Exception as error:
         game = await _game_id_here(interaction)
         log.exception("unexpected error in channel %s (game %s)", interaction.channel_id, game)
         try:
-            await reply(interaction, explain(error, user_locale(interaction)))
+            await reply(interaction, explain(error, user_locale(interaction)), replace=replace)
         except discord.HTTPException:
             log.warning("could not tell the user about the error (game %s)", game)
 
@@ -92,6 +100,9 @@ async def play(
 ) -> None:
     """Apply a move for the interaction's user and post the new board; refusals are raised to :func:`guarded`."""
     bot = bot_of(interaction)
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
+        raise Refusal("no_channel")
     if update:  # a picker step: the answer replaces the picker
         await interaction.response.defer()
     elif not interaction.response.is_done():
@@ -106,9 +117,6 @@ async def play(
         version=version,
         name=display_name(interaction.user),
     )
-    channel = interaction.channel
-    if not isinstance(channel, discord.abc.Messageable):
-        raise Refusal("no_channel")
     public = headline(turn, text_locale(interaction))
     locale = user_locale(interaction)
     said = text("bot.reply.played", locale, what=headline(turn, locale))

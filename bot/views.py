@@ -178,7 +178,7 @@ class Picker(discord.ui.View):
             else:
                 chosen = {**self.chosen, self.option: value}
                 step = lambda: picker_step(interaction, self.game_id, self.version, self.command, chosen, edit=True)  # noqa: E731
-            await guarded(interaction, step)
+            await guarded(interaction, step, replace=True)
 
         return chosen_value
 

@@ -61,6 +61,7 @@ async def test_two_pickers_for_one_turn_play_once(simcord_env) -> None:
     assert (await table.game()).version == 1
     stale = await table.picker_step(member, second.response, move)
     assert "out of date" in stale.response.content
+    assert stale.response.id == second.response.id and not stale.response.components, "the old picker is replaced"
     assert (await table.game()).version == 1
 
 
