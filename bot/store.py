@@ -1,8 +1,9 @@
 """All SQL of the bot: games, seats, the append-only move log and user preferences, in one SQLite file.
 
 The database runs in WAL mode with foreign keys on; the schema is a list of numbered migrations applied in order and
-tracked by ``PRAGMA user_version``. Writes go through :meth:`Store.transaction`, which serialises them on the one
-connection, so a move is one atomic step: append to ``moves`` and bump ``games.version`` only if it is unchanged.
+tracked by ``PRAGMA user_version``. Writes go through :meth:`Store.transaction`, which serialises them (and keeps
+reads out of them) on the one connection, so a move is one atomic step: append to ``moves`` and bump
+``games.version`` only if it is unchanged.
 """
 
 from __future__ import annotations
@@ -148,7 +149,9 @@ class Store:
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        self._write_lock = asyncio.Lock()
+        # One connection serves every coroutine, so reads wait for a running transaction to end: otherwise a read
+        # between two statements of a move could see a half-saved move that is then rolled back.
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str) -> Store:
@@ -187,7 +190,7 @@ class Store:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """One write transaction at a time on the shared connection; rolled back on any error."""
-        async with self._write_lock:
+        async with self._lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -198,7 +201,7 @@ class Store:
 
     # --- reads ---------------------------------------------------------------------------------------------------
     async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        async with self._db.execute(sql, params) as cursor:
+        async with self._lock, self._db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
 
     async def _game(self, where: str, params: tuple[Any, ...]) -> GameRow | None:
