@@ -49,14 +49,14 @@ class AzulBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         from bot.cog import AzulCog
-        from bot.views import LobbyButton, PlayButton
+        from bot.views import LobbyButton, PickerSelect, PlayButton
 
         self._store = await Store.open(self.db_path)
         self._service = GameService(self._store, self._seed_source)  # type: ignore[arg-type]
         await self.tree.set_translator(Translator())
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
         await self.add_cog(AzulCog(self))
-        self.add_dynamic_items(PlayButton, LobbyButton)
+        self.add_dynamic_items(PlayButton, LobbyButton, PickerSelect)
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
             self.tree.copy_global_to(guild=guild)

@@ -76,6 +76,19 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN reminded_version INTEGER NOT NULL DEFAULT -1;
     """,
+    # 4: the steps of Play pickers, so a half-made choice survives a restart (rows of older versions are dropped).
+    """
+    CREATE TABLE pickers (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        command TEXT,
+        chosen TEXT NOT NULL DEFAULT '{}',
+        option TEXT NOT NULL
+    );
+    CREATE INDEX pickers_by_game ON pickers (game_id, version);
+    """,
 )
 
 
@@ -126,6 +139,19 @@ class GameRow:
     def by_seat(self) -> list[Seat]:
         """Seated players in engine seat order (started games only)."""
         return sorted((s for s in self.seats if s.seat is not None), key=lambda s: s.seat or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class PickerRow:
+    """One step of a Play picker: what ``user_id`` chose so far, and which ``option`` the step asks for."""
+
+    id: int
+    game_id: int
+    version: int
+    user_id: int
+    command: str | None
+    chosen: dict[str, str]
+    option: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +276,21 @@ class Store:
             (before,),
         )
         return [row["id"] for row in rows]
+
+    async def picker(self, picker_id: int) -> PickerRow | None:
+        rows = await self._fetchall("SELECT * FROM pickers WHERE id = ?", (picker_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        return PickerRow(
+            row["id"],
+            row["game_id"],
+            row["version"],
+            row["user_id"],
+            row["command"],
+            json.loads(row["chosen"]),
+            row["option"],
+        )
 
     async def moves(self, game_id: int) -> list[tuple[int, str]]:
         rows = await self._fetchall("SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
@@ -385,6 +426,8 @@ class Store:
                 )
             except sqlite3.IntegrityError:
                 raise Conflict("duplicate") from None
+            # Pickers opened on this version are stale now.
+            await db.execute("DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version))
 
     async def finish(self, game_id: int, status: str, result: dict[str, Any] | None) -> bool:
         """Close an open game (``over`` or ``aborted``); False if it was already closed."""
@@ -395,6 +438,16 @@ class Store:
                 (status, json.dumps(result) if result is not None else None, now_iso(), game_id),
             )
             return cursor.rowcount == 1
+
+    async def create_picker(
+        self, game_id: int, version: int, user_id: int, *, command: str | None, chosen: dict[str, str], option: str
+    ) -> int:
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO pickers (game_id, version, user_id, command, chosen, option) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, version, user_id, command, json.dumps(chosen), option),
+            )
+            return int(cursor.lastrowid or 0)
 
     async def mark_reminded(self, game_id: int, version: int) -> bool:
         """Remember that the turn at ``version`` was reminded; False if the game moved on meanwhile."""

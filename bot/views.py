@@ -3,7 +3,7 @@
 The lobby buttons and the Play button are persistent ``DynamicItem``s whose custom ids carry the game id (and, for
 Play, the game's version), so they keep working after a restart and a click on an old board is refused politely.
 The picker walks the same choices as the slash commands (command, then each option in order) and ends in
-:func:`bot.actions.play`.
+:func:`bot.actions.play`; each of its steps is a row in the store, so a half-made choice survives a restart too.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from bot.service import Refusal, first_open_option, matching
 from bot.store import GameRow
 from bot.texts import text, user_locale
 
-PICKER_TIMEOUT = 15 * 60
 SELECT_LIMIT = 25
 
 
@@ -107,10 +106,8 @@ async def picker_step(
         command = commands[0]
     if command is None:
         options = [(c, adapter.command_label(c, locale)) for c in commands]
-        prompt = text("bot.picker.command", locale)
-        await _show(
-            interaction, Picker(game_id, version, None, chosen, option="command", options=options), prompt, edit=edit
-        )
+        view = await picker_view(interaction, game, None, chosen, option="command", options=options)
+        await _show(interaction, view, text("bot.picker.command", locale), edit=edit)
         return
     candidates = matching(legal, command, chosen)
     if len(candidates) == 1:
@@ -130,57 +127,68 @@ async def picker_step(
     prompt = text("bot.picker.option", locale, option=adapter.option_label(needed.option, locale))
     if so_far:
         prompt = f"{so_far}\n{prompt}"
-    await _show(
-        interaction, Picker(game_id, version, command, chosen, option=needed.option, options=options), prompt, edit=edit
-    )
+    view = await picker_view(interaction, game, command, chosen, option=needed.option, options=options)
+    await _show(interaction, view, prompt, edit=edit)
 
 
-async def _show(interaction: discord.Interaction, view: Picker, prompt: str, *, edit: bool) -> None:
+async def _show(interaction: discord.Interaction, view: discord.ui.View, prompt: str, *, edit: bool) -> None:
     if edit:
         await interaction.response.edit_message(content=prompt, view=view)
     else:
         await interaction.response.send_message(prompt, view=view, ephemeral=True)
 
 
-class Picker(discord.ui.View):
-    """One step of the picker: a select (or several, past 25 choices) for ``option``."""
+async def picker_view(
+    interaction: discord.Interaction,
+    game: GameRow,
+    command: str | None,
+    chosen: dict[str, str],
+    *,
+    option: str,
+    options: list[tuple[str, str]],
+) -> discord.ui.View:
+    """One step of the picker, saved as a row: a select (or several, past 25 choices) for ``option``."""
+    store = bot_of(interaction).service.store
+    picker_id = await store.create_picker(
+        game.id, game.version, interaction.user.id, command=command, chosen=chosen, option=option
+    )
+    view = discord.ui.View(timeout=None)
+    for index in range(0, min(len(options), SELECT_LIMIT * 5), SELECT_LIMIT):
+        view.add_item(PickerSelect(picker_id, option, index // SELECT_LIMIT, options[index : index + SELECT_LIMIT]))
+    return view
 
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        command: str | None,
-        chosen: dict[str, str],
-        *,
-        option: str,
-        options: list[tuple[str, str]],
-    ) -> None:
-        super().__init__(timeout=PICKER_TIMEOUT)
-        self.game_id = game_id
-        self.version = version
-        self.command = command
-        self.chosen = chosen
-        self.option = option
-        for index in range(0, min(len(options), SELECT_LIMIT * 5), SELECT_LIMIT):
-            chunk = options[index : index + SELECT_LIMIT]
-            select: discord.ui.Select[Picker] = discord.ui.Select(
-                custom_id=f"azul:pick:{option}:{index // SELECT_LIMIT}",
-                options=[discord.SelectOption(label=label[:100], value=token) for token, label in chunk],
-            )
-            select.callback = self._make_callback(select)  # type: ignore[method-assign]
-            self.add_item(select)
 
-    def _make_callback(self, select: discord.ui.Select[Picker]) -> Any:
-        async def chosen_value(interaction: discord.Interaction) -> None:
-            value = select.values[0]
-            if self.option == "command":
-                step = lambda: picker_step(interaction, self.game_id, self.version, value, {}, edit=True)  # noqa: E731
+class PickerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"azul:pick:(?P<picker>\d+):(?P<option>[a-z_]+):(?P<part>\d+)",
+):
+    """A select of the picker; its custom id names the saved step, so it keeps working after a restart."""
+
+    def __init__(self, picker_id: int, option: str, part: int, options: list[tuple[str, str]] | None = None) -> None:
+        choices = [discord.SelectOption(label=label[:100], value=token) for token, label in options or []]
+        super().__init__(discord.ui.Select(custom_id=f"azul:pick:{picker_id}:{option}:{part}", options=choices))
+        self.picker_id = picker_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PickerSelect:
+        return cls(int(match["picker"]), match["option"], int(match["part"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0]
+
+        async def step() -> None:
+            row = await bot_of(interaction).service.store.picker(self.picker_id)
+            if row is None or row.user_id != interaction.user.id:
+                raise Refusal("stale")
+            if row.option == "command":
+                await picker_step(interaction, row.game_id, row.version, value, {}, edit=True)
             else:
-                chosen = {**self.chosen, self.option: value}
-                step = lambda: picker_step(interaction, self.game_id, self.version, self.command, chosen, edit=True)  # noqa: E731
-            await guarded(interaction, step, replace=True)
+                chosen = {**row.chosen, row.option: value}
+                await picker_step(interaction, row.game_id, row.version, row.command, chosen, edit=True)
 
-        return chosen_value
+        await guarded(interaction, step, replace=True)
 
 
-__all__ = ["LobbyButton", "PlayButton", "board_view", "lobby_view", "picker_step"]
+__all__ = ["LobbyButton", "PickerSelect", "PlayButton", "board_view", "lobby_view", "picker_step"]

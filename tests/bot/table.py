@@ -89,7 +89,7 @@ class Table:
         """Answer the step ``picker`` (an ephemeral picker message) asks for, from the move's choices."""
         wanted = dict(move.choices())
         selects = [row["components"][0] for row in picker.components]
-        option = selects[0]["custom_id"].split(":")[2]  # azul:pick:<option>:<n>
+        option = selects[0]["custom_id"].split(":")[3]  # azul:pick:<picker>:<option>:<n>
         value = move.command if option == "command" else wanted[option]
         select = next(s for s in selects if value in {o["value"] for o in s["options"]})
         return await member.select(picker, [value], custom_id=select["custom_id"])

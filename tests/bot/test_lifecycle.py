@@ -17,15 +17,19 @@ async def test_restart_in_the_middle_of_a_game(simcord_env, make_bot) -> None:
         await table.play_by_slash(member, move)
     before = await table.game()
     board = table.channel.last_message
+    member, _, move = await table.choose()
+    halfway = await table.picker_step(member, (await member.click(board, label="Play")).response, move)
 
     await simcord_env.restart_bot(make_bot())
 
     after = await table.game()
     assert (after.version, after.state) == (before.version, before.state)
-    member, _, move = await table.choose()
     assert table.channel.last_message.id == board.id
-    await table.play_by_buttons(member, move)  # the old Play button still works after the restart
+    await table.finish_picker(member, halfway, move)  # the picker opened before the restart still works
     assert (await table.game()).version == before.version + 1
+    member, _, move = await table.choose()
+    await table.play_by_buttons(member, move)  # and so does the newest board's Play button
+    assert (await table.game()).version == before.version + 2
 
 
 async def test_two_racing_moves_for_the_same_turn_apply_once(simcord_env) -> None:
