@@ -2,8 +2,8 @@
 
 DISCORD_TOKEN (required), AZUL_DB (default ./azul.sqlite3), AZUL_DEV_GUILD (sync commands to one server at once),
 AZUL_LOG_LEVEL (default INFO), AZUL_REMIND_HOURS (remind waiting players after this long, once per turn; default 24,
-0 turns it off). Exit codes: 2 when the configuration is missing or wrong, 3 when Discord rejects
-the token.
+0 turns it off). Exit codes: 0 after a clean stop, 2 when the configuration is missing or wrong, 3 when Discord
+rejects the token, 4 when Discord cannot be reached at start-up (no network, DNS failure, connection refused).
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
+import aiohttp
 import discord
 
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
+EXIT_NETWORK = 4
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,20 @@ async def run(config: Config) -> int:
             "Discord rejected DISCORD_TOKEN (login failed). Check the token in the Developer Portal.", file=sys.stderr
         )
         return EXIT_LOGIN
+    except aiohttp.ClientConnectionError as error:
+        # Only the first contact gets here: once logged in, discord.py reconnects on its own.
+        print(
+            f"azul-bot: cannot reach Discord ({error_summary(error)}). This is a network problem, not the token:"
+            " check this machine's internet connection, DNS and any firewall or proxy in front of discord.com.",
+            file=sys.stderr,
+        )
+        return EXIT_NETWORK
     return 0
+
+
+def error_summary(error: BaseException) -> str:
+    """aiohttp's message on one line; it names the host and the reason (refused, DNS, unreachable)."""
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 def main(argv: list[str] | None = None) -> int:

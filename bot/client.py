@@ -30,6 +30,9 @@ class AzulBot(commands.Bot):
         seed_source: object = None,
         remind_after: timedelta | None = None,
     ) -> None:
+        # The bot has no voice: discord.py's own warn-once flags, cleared before the client would log them.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads and the server's locale; nothing privileged
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)

@@ -1,19 +1,22 @@
 """The bot over real HTTP and a real websocket against a fake Discord on localhost: login, command sync, a reply
-that uploads the board picture, and a rejected token."""
+that uploads the board picture, a rejected token, an unreachable Discord and the exit codes."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import socket
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
+import discord
 import pytest
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.__main__ import EXIT_LOGIN, Config, run
+from bot.__main__ import EXIT_CONFIG, EXIT_LOGIN, EXIT_NETWORK, Config, main, run
 from bot.client import create_bot
 from bot.service import GameService
 from bot.store import Store
@@ -80,3 +83,36 @@ async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDisco
 async def test_a_rejected_token_exits_with_code_3(discord_server: FakeDiscord, tmp_path: Path) -> None:
     config = Config("wrong-token", str(tmp_path / "x.sqlite3"), None, "INFO")
     assert await run(config) == EXIT_LOGIN
+
+
+def a_closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_unreachable_discord_is_one_line_and_exit_code_4(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{a_closed_port()}/api/v10")
+    monkeypatch.setenv("DISCORD_TOKEN", GOOD_TOKEN)
+    monkeypatch.setenv("AZUL_DB", str(tmp_path / "x.sqlite3"))
+    assert main() == EXIT_NETWORK == 4
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("azul-bot: cannot reach Discord (") and "127.0.0.1" in line
+    assert "network problem" in line and "Traceback" not in line
+
+
+def test_a_missing_token_exits_with_code_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main() == EXIT_CONFIG == 2
+    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+def test_no_voice_warnings_at_start_up(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    # As on a fresh interpreter without PyNaCl or davey installed.
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level(logging.WARNING, logger="discord"):
+        create_bot(":memory:")
+    assert not [record for record in caplog.records if "voice" in record.getMessage()]
