@@ -9,76 +9,49 @@ diff of tests/engine/golden/ before committing:
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-import engine
 from engine.transcript import export, transcript
+from tests.engine.golden_files import (
+    GOLDEN,
+    Case,
+    by_move,
+    case_id,
+    cases,
+    check_golden,
+    check_replays,
+    load,
+    notation_log,
+    write,
+)
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
-CASES = [
-    (variant, players, seed, agent)
-    for variant in ("azul", "azul-grey")
-    for players in (2, 3, 4)
-    for seed, agent in ((1, "greedy"), (2, "random"))
-]
+CASES = cases(("azul", "azul-grey"))
 
 
 def golden_path(variant: str, players: int, seed: int, agent: str) -> Path:
     return GOLDEN / f"{variant}-{players}p-seed{seed}-{agent}.json"
 
 
-def render(game: dict[str, Any]) -> str:
-    """Valid JSON laid out for reading and diffing: one line per move."""
-    rounds = []
-    for entry in game["rounds"]:
-        info = json.dumps({key: value for key, value in entry.items() if key != "moves"})[:-1]
-        moves = ",\n".join("    " + json.dumps(move) for move in entry["moves"])
-        rounds.append(f'  {info}, "moves": [\n{moves}\n  ]}}')
-    head = json.dumps({key: value for key, value in game.items() if key != "rounds"})[:-1]
-    return f'{head}, "rounds": [\n' + ",\n".join(rounds) + "\n]}\n"
-
-
 def regenerate() -> None:
-    GOLDEN.mkdir(exist_ok=True)
     for case in CASES:
-        golden_path(*case).write_text(render(transcript(*case)), encoding="utf-8")
+        write(golden_path(*case), by_move(transcript(*case)))
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda case: "-".join(map(str, case)))
-def test_playthrough_matches_golden(case: tuple[str, int, int, str]) -> None:
-    path = golden_path(*case)
-    game = transcript(*case)
-    text = render(game)
-    assert json.loads(text) == game
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    expected = path.read_text(encoding="utf-8")
-    if text != expected:
-        first = next(
-            i for i, (a, b) in enumerate(zip(text.splitlines(), expected.splitlines(), strict=False)) if a != b
-        )
-        pytest.fail(f"{path.name} differs from line {first + 1}: rerun with UPDATE_GOLDEN=1 if intended")
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_playthrough_matches_golden(case: Case) -> None:
+    check_golden(golden_path(*case), transcript(*case))
 
 
-@pytest.mark.parametrize("case", CASES[:4], ids=lambda case: "-".join(map(str, case)))
-def test_the_transcript_replays_to_the_same_result(case: tuple[str, int, int, str]) -> None:
-    game = json.loads(golden_path(*case).read_text(encoding="utf-8"))
-    log = [(move["seat"], move["notation"]) for entry in game["rounds"] for move in entry["moves"]]
-    state = engine.replay(game["variant"], game["players"], game["seed"], log)
-    assert engine.is_over(state)
-    assert engine.scores(state) == game["final_scores"]
-    assert engine.standings(state)[0] == game["winners"]
+@pytest.mark.parametrize("case", CASES[:4], ids=case_id)
+def test_the_transcript_replays_to_the_same_result(case: Case) -> None:
+    check_replays(load(golden_path(*case)))
 
 
 def test_export_of_a_logged_game_equals_its_transcript() -> None:
     game = transcript("azul-grey", 3, 2, "random")
-    log = [(move["seat"], move["notation"]) for entry in game["rounds"] for move in entry["moves"]]
+    log = notation_log(game)
     exported = export("azul-grey", 3, 2, log)
     assert exported == {key: value for key, value in game.items() if key != "agent"}
     unfinished = export("azul-grey", 3, 2, log[:10])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -13,8 +12,7 @@ import engine.queens_garden as engine_module
 from engine.queens_garden import QueensGarden
 from engine.queens_garden_data import DEFAULT_PATH, ComponentError, Components, load_components
 from engine.transcript import transcript
-
-GOLDEN = Path(__file__).parent / "golden"
+from tests.engine.golden_files import GOLDEN, check_golden
 
 
 def raw() -> dict:
@@ -74,10 +72,11 @@ def test_changing_a_number_is_a_data_change_only() -> None:
 )
 def test_golden_playthrough(name: str, players: int, seed: int, agent: str) -> None:
     path = GOLDEN / f"queens_garden_{name.removeprefix('queens-garden').strip('-') or 'standard'}_{players}p.json"
-    actual = json.loads(json.dumps(transcript(name, players, seed, agent)))
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.write_text(json.dumps(actual, indent=1) + "\n", encoding="utf-8")
-    assert actual == json.loads(path.read_text(encoding="utf-8"))
+    check_golden(path, transcript(name, players, seed, agent), layout=indented)
+
+
+def indented(game: dict) -> str:
+    return json.dumps(game, indent=1) + "\n"
 
 
 def test_every_refusal_of_the_engine_has_a_text_in_every_language() -> None:
