@@ -18,7 +18,6 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import engine
-from data.i18n import t
 from engine.azul import (
     COLOR_BONUS,
     COLORS,
@@ -48,7 +47,6 @@ WIDTH = 2 * BOARD_W + 3 * MARGIN
 STRIP_H = 36
 FACTORY_D = 94
 FACTORY_TILE = 30
-FACTORY_STEP = (WIDTH - 2 * MARGIN) // 9
 CENTRE_H = 58
 CENTRE_TILE = 34
 
@@ -68,30 +66,18 @@ class LastMove:
 
 
 @dataclass
-class Table:
-    """One picture being drawn: the canvas and everything the drawing functions read."""
+class Table(c.Table):
+    """One picture being drawn: the canvas, and what the last move touched."""
 
-    image: Image.Image
-    d: ImageDraw.ImageDraw
-    state: Any
-    names: Sequence[str]
-    locale: str
     last: LastMove
-
-    def label(self, key: str, **params: Any) -> str:
-        return t(f"picture.{key}", self.locale, **params)
-
-    def name(self, seat: int, face: c.Font, max_width: int) -> str:
-        raw = self.names[seat] if seat < len(self.names) else ""
-        return c.fit_name(raw, face, max_width, self.label("player", number=seat + 1))
 
 
 def draw_table(state: Any, *, names: Sequence[str], events: Sequence[Any] = (), locale: str = "en") -> Image.Image:
     top_h = _top_height(state)
     rows = (state.players + 1) // 2
     height = MARGIN + top_h + MARGIN + rows * (BOARD_H + MARGIN)
-    image = Image.new("RGB", (WIDTH, height), c.BG)
-    table = Table(image, ImageDraw.Draw(image), state, names, locale, read_events(events))
+    image, d = c.canvas(WIDTH, height)
+    table = Table(image, d, state, names, locale, read_events(events))
     y = _draw_strip(table)
     if state.phase == "over":
         _draw_standings(table, y)
@@ -166,25 +152,9 @@ def _draw_strip(table: Table) -> int:
 
 
 def _draw_factories(table: Table, y: int) -> int:
-    image, d, state, last = table.image, table.d, table.state, table.last
-    count = len(state.factories)
-    left = (WIDTH - count * FACTORY_STEP) // 2
-    label = c.font(20, bold=True)
-    for index, counts in enumerate(state.factories):
-        cx = left + index * FACTORY_STEP + FACTORY_STEP // 2
-        cy = y + FACTORY_D // 2
-        r = FACTORY_D // 2
-        box = (cx - r, cy - r, cx + r, cy + r)
-        d.ellipse(box, fill=c.PANEL, outline=c.PANEL_EDGE, width=2)
-        if last.source == index:
-            d.ellipse((box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), outline=c.HIGHLIGHT, width=4)
-        tiles = [color for color in range(len(COLORS)) for _ in range(counts[color])]
-        for k, color in enumerate(tiles[:4]):
-            tx = cx - FACTORY_TILE - 2 + (k % 2) * (FACTORY_TILE + 4)
-            ty = cy - FACTORY_TILE - 2 + (k // 2) * (FACTORY_TILE + 4)
-            c.paste(image, c.tile(COLORS[color], FACTORY_TILE), (tx, ty))
-        c.text_at(d, (cx, cy + r + 1), str(index + 1), label, anchor="ma")
-    return y + FACTORY_D + 26
+    return c.factory_row(
+        table, y, COLORS, highlighted=table.last.source, diameter=FACTORY_D, tile_size=FACTORY_TILE, margin=MARGIN
+    )
 
 
 def _draw_centre(table: Table, y: int) -> None:
@@ -216,11 +186,7 @@ def _draw_centre(table: Table, y: int) -> None:
 
 # --- boards ----------------------------------------------------------------------------------------------------------
 def _board_origin(seat: int, players: int, top: int) -> tuple[int, int]:
-    row, col = divmod(seat, 2)
-    x = MARGIN + col * (BOARD_W + MARGIN)
-    if players % 2 == 1 and seat == players - 1:  # a lone board on the last row sits in the middle
-        x = (WIDTH - BOARD_W) // 2
-    return x, top + row * (BOARD_H + MARGIN)
+    return c.grid_origin(seat, players, top, (BOARD_W, BOARD_H), width=WIDTH, margin=MARGIN)
 
 
 @cache

@@ -18,6 +18,10 @@ family look and read alike:
   the frame).
 - **Last move**: ``highlight`` (a ring around whatever the last move touched) and ``points`` (a "+3"/"−2" badge).
 - **Text** (see ``render.text``): ``font``, ``fit``, ``fit_name`` (long, emoji-laden display names made safe).
+- **The picture being drawn**: ``Table`` (canvas, state, names, locale; ``label`` for ``picture.*`` texts and
+  ``name`` for a seat's display name with the "Player N" fallback), which each game extends with what the last move
+  touched; ``canvas`` makes a blank picture and ``grid_origin`` places player boards two per row, a lone last board
+  centred; ``factory_row`` draws the numbered factory displays of Azul and Summer Pavilion.
 - **Output**: ``to_png`` encodes deterministically (same image, same bytes) and small (palette-quantised).
 - **Tests**: ``tests/render/goldens.py`` (``check_golden(name, png)``) compares golden pictures with a tolerance,
   saves actual and difference images on failure and rewrites goldens with ``UPDATE_GOLDEN=1``.
@@ -29,12 +33,14 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
+from data.i18n import t
 from render.text import Font, fit, fit_name, font, printable, width
 
 __all__ = [
@@ -56,13 +62,17 @@ __all__ = [
     "Box",
     "Font",
     "Ink",
+    "Table",
     "TileStyle",
     "badge",
+    "canvas",
     "draw_mark",
+    "factory_row",
     "fit",
     "fit_name",
     "font",
     "ghost",
+    "grid_origin",
     "highlight",
     "mark_to_act",
     "panel",
@@ -349,6 +359,83 @@ def text_at(
     d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, face: Font, *, fill: RGB = TEXT, anchor: str = "la"
 ) -> None:
     d.text(xy, text, font=face, fill=fill, anchor=anchor)
+
+
+# --- the picture being drawn ----------------------------------------------------------------------------------------
+@dataclass
+class Table:
+    """One picture being drawn: the canvas and what every game's drawing functions read. Each game subclasses it
+    to add what the last move touched (its ``LastMove``)."""
+
+    image: Image.Image
+    d: ImageDraw.ImageDraw
+    state: Any
+    names: Sequence[str]
+    locale: str
+
+    def label(self, key: str, **params: Any) -> str:
+        """The ``picture.<key>`` text in the table's language."""
+        return t(f"picture.{key}", self.locale, **params)
+
+    def name(self, seat: int, face: Font, max_width: int) -> str:
+        """The seat's display name made to fit, or "Player N" when there is none."""
+        raw = self.names[seat] if seat < len(self.names) else ""
+        return fit_name(raw, face, max_width, self.label("player", number=seat + 1))
+
+
+def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank picture in the theme's background and its drawing context."""
+    image = Image.new("RGB", (width, height), BG)
+    return image, ImageDraw.Draw(image)
+
+
+def grid_origin(
+    seat: int, players: int, top: int, board: tuple[int, int], *, width: int, margin: int
+) -> tuple[int, int]:
+    """The top-left corner of ``seat``'s board in a two-column grid under ``top``; a lone board on the last row sits
+    in the middle."""
+    board_w, board_h = board
+    row, col = divmod(seat, 2)
+    x = margin + col * (board_w + margin)
+    if players % 2 == 1 and seat == players - 1:
+        x = (width - board_w) // 2
+    return x, top + row * (board_h + margin)
+
+
+def factory_row(
+    table: Table,
+    y: int,
+    colors: Sequence[str],
+    *,
+    highlighted: int | None,
+    on_tile: Callable[[int, tuple[int, int], int], None] | None = None,
+    diameter: int = 94,
+    tile_size: int = 30,
+    margin: int = 12,
+) -> int:
+    """The factory displays of ``table.state.factories`` (tile counts per colour index) in one centred row, numbered
+    as in the move notation, the ``highlighted`` one ringed; ``on_tile(color, xy, size)`` may decorate each tile.
+    Returns the y under the row."""
+    image, d = table.image, table.d
+    picture_w = image.width
+    step = (picture_w - 2 * margin) // 9
+    left = (picture_w - len(table.state.factories) * step) // 2
+    label = font(20, bold=True)
+    r = diameter // 2
+    for index, counts in enumerate(table.state.factories):
+        cx, cy = left + index * step + step // 2, y + r
+        box = (cx - r, cy - r, cx + r, cy + r)
+        d.ellipse(box, fill=PANEL, outline=PANEL_EDGE, width=2)
+        if highlighted == index:
+            d.ellipse((box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), outline=HIGHLIGHT, width=4)
+        tiles = [color for color in range(len(colors)) for _ in range(counts[color])]
+        for k, color in enumerate(tiles[:4]):
+            xy = (cx - tile_size - 2 + (k % 2) * (tile_size + 4), cy - tile_size - 2 + (k // 2) * (tile_size + 4))
+            paste(image, tile(colors[color], tile_size), xy)
+            if on_tile is not None:
+                on_tile(color, xy, tile_size)
+        text_at(d, (cx, cy + r + 1), str(index + 1), label, anchor="ma")
+    return y + diameter + 26
 
 
 # --- output ----------------------------------------------------------------------------------------------------------

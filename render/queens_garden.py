@@ -20,7 +20,6 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import engine
-from data.i18n import t
 from engine.queens_garden import (
     CELL_COORDS,
     CELLS,
@@ -79,12 +78,10 @@ class LastMove:
 
 
 @dataclass
-class Table:
-    image: Image.Image
-    d: ImageDraw.ImageDraw
+class Table(c.Table):
+    """One picture being drawn: the canvas, what the last move touched and the variant's colours."""
+
     state: QGState
-    names: Sequence[str]
-    locale: str
     last: LastMove
     codes: tuple[str, ...]
     colors: tuple[str, ...]
@@ -95,11 +92,9 @@ def draw_table(state: QGState, *, names: Sequence[str], events: Sequence[Any] = 
     display_h = 0 if state.phase == "over" else _display_height(state) + MARGIN
     top = MARGIN + STRIP_H + MARGIN + display_h
     height = top + rows * (PANEL_H + _final_h(state) + MARGIN)
-    image = Image.new("RGB", (WIDTH, height), c.BG)
+    image, d = c.canvas(WIDTH, height)
     comp = engine.get_variant(state.variant).components  # type: ignore[attr-defined]
-    table = Table(
-        image, ImageDraw.Draw(image), state, names, locale, read_events(events), comp.color_codes, comp.colors
-    )
+    table = Table(image, d, state, names, locale, read_events(events), comp.color_codes, comp.colors)
     _draw_strip(table, comp)
     if state.phase != "over":
         _draw_display(table, MARGIN + STRIP_H + MARGIN)
@@ -217,28 +212,28 @@ def _pavilion(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, ink: An
 
 # --- strip and display ---------------------------------------------------------------------------------------------
 def _draw_strip(table: Table, comp: Any) -> None:
-    d, state, loc = table.d, table.state, table.locale
+    d, state = table.d, table.state
     box = (MARGIN, MARGIN, WIDTH - MARGIN, MARGIN + STRIP_H)
     c.panel(d, box)
     face, small = c.font(22, bold=True), c.font(16)
     y = MARGIN + STRIP_H // 2
-    side = "picture.qg.variant_side" if state.variant.endswith("variant") else "picture.qg.standard_side"
-    title = t("picture.game_over", loc) if state.phase == "over" else t("picture.round", loc, round=state.round)
+    side = table.label("qg.variant_side" if state.variant.endswith("variant") else "qg.standard_side")
+    title = table.label("game_over") if state.phase == "over" else table.label("round", round=state.round)
     c.text_at(d, (MARGIN + 14, y - 10), title, face, anchor="lm")
-    c.text_at(d, (MARGIN + 14, y + 14), t(side, loc), small, fill=c.MUTED, anchor="lm")
-    x = max(MARGIN + 200, MARGIN + 14 + max(c.width(title, face), c.width(t(side, loc), small)) + 30)
+    c.text_at(d, (MARGIN + 14, y + 14), side, small, fill=c.MUTED, anchor="lm")
+    x = max(MARGIN + 200, MARGIN + 14 + max(c.width(title, face), c.width(side, small)) + 30)
     info_x = x
     y -= 11
-    c.text_at(d, (x, y), t("picture.qg.wheel", loc), small, fill=c.MUTED, anchor="lm")
-    x += c.width(t("picture.qg.wheel", loc), small) + 10
+    c.text_at(d, (x, y), table.label("qg.wheel"), small, fill=c.MUTED, anchor="lm")
+    x += c.width(table.label("qg.wheel"), small) + 10
     wheel = comp.sides["variant" if state.variant.endswith("variant") else "standard"].wheel[state.round - 1]
     for criterion in wheel:
         x = _draw_criterion(table, x, y, criterion) + 14
     info = " · ".join(
         [
-            t("picture.qg.supply", loc, count=len(state.supply)),
-            t("picture.bag", loc, count=sum(state.bag)),
-            t("picture.qg.tower", loc, count=sum(state.tower)),
+            table.label("qg.supply", count=len(state.supply)),
+            table.label("bag", count=sum(state.bag)),
+            table.label("qg.tower", count=sum(state.tower)),
         ]
     )
     c.text_at(d, (info_x, y + 26), info, small, fill=c.MUTED, anchor="lm")
@@ -257,7 +252,7 @@ def _draw_criterion(table: Table, x: int, y: int, criterion: Any) -> int:
         draw_pattern(d, cx, y, size * 0.5, criterion.pattern, (20, 22, 28))
     label = "= " + ("1-6" if criterion.points is None else str(criterion.points))
     if criterion.points is None:
-        label = t("picture.qg.points_value", table.locale)
+        label = table.label("qg.points_value")
     face = c.font(14)
     c.text_at(d, (cx + size + 4, y), label, face, anchor="lm")
     return int(cx + size + 6 + c.width(label, face))
@@ -287,7 +282,7 @@ def _display_height(state: QGState) -> int:
 
 
 def _draw_display(table: Table, top: int) -> None:
-    d, state, loc = table.d, table.state, table.locale
+    d, state = table.d, table.state
     c.panel(d, (MARGIN, top, WIDTH - MARGIN, top + _display_height(state)))
     label, small = c.font(15, bold=True), c.font(14)
     step = SMALL * 2 + 2
@@ -295,7 +290,7 @@ def _draw_display(table: Table, top: int) -> None:
         y = top + 12 + row * DISPLAY_ROW_H
         _location_box(table, location, x, y, width)
         if location == "s":
-            c.text_at(d, (x + 4, y), t("picture.qg.stack", loc, count=len(state.stack)), label, fill=c.MUTED)
+            c.text_at(d, (x + 4, y), table.label("qg.stack", count=len(state.stack)), label, fill=c.MUTED)
             for i, kind in enumerate(state.top_tiles):
                 draw_hexagon(table, x + 6 + SMALL + i * step, y + 50, SMALL, kind)
             continue
@@ -309,7 +304,7 @@ def _draw_display(table: Table, top: int) -> None:
                 draw_hexagon(table, x + 6 + SMALL + i * step, y + 50, SMALL, kind)
     if not state.stack and not state.display:
         c.text_at(
-            d, (MARGIN + 14, top + 12 + DISPLAY_ROW_H // 2), t("picture.empty", loc), small, fill=c.MUTED, anchor="lm"
+            d, (MARGIN + 14, top + 12 + DISPLAY_ROW_H // 2), table.label("empty"), small, fill=c.MUTED, anchor="lm"
         )
 
 
@@ -332,12 +327,12 @@ def _draw_player(table: Table, seat: int, x: int, y: int) -> None:
     if state.phase == "over" and seat < len(state.final):
         _draw_final(table, state.final[seat], x + PAD, y + PAD + HEADER_H + GARDEN_H + STORE_H)
     if seat in engine.to_act(state):
-        c.mark_to_act(d, box, t("picture.to_act", table.locale))
+        c.mark_to_act(d, box, table.label("to_act"))
 
 
 def _draw_header(table: Table, seat: int, left: int, top: int, right: int) -> None:
     """Name and score, with pills between them: points of the last move, winner, first player, passed."""
-    d, state, loc = table.d, table.state, table.locale
+    d, state = table.d, table.state
     player = state.players[seat]
     middle = top + (HEADER_H - 8) // 2
     face = c.font(15, bold=True)
@@ -346,15 +341,14 @@ def _draw_header(table: Table, seat: int, left: int, top: int, right: int) -> No
         x = c.points(d, (x, middle), table.last.delta, face, anchor="rm")[0] - 6
     notes = []
     if state.phase == "over" and seat in engine.standings(state)[0]:
-        notes.append((t("picture.winner", loc), c.HIGHLIGHT, (20, 22, 28)))
+        notes.append((table.label("winner"), c.HIGHLIGHT, (20, 22, 28)))
     if state.marker == seat:
-        notes.append((t("picture.qg.first_player", loc), c.PANEL_EDGE, c.TEXT))
+        notes.append((table.label("qg.first_player"), c.PANEL_EDGE, c.TEXT))
     if player.passed and state.phase != "over":
-        notes.append((t("picture.qg.passed", loc), c.PANEL_EDGE, c.TEXT))
+        notes.append((table.label("qg.passed"), c.PANEL_EDGE, c.TEXT))
     for text, fill, ink in notes:
         x = c.badge(d, (x, middle), text, face, fill=fill, ink=ink, anchor="rm")[0] - 6
-    name = table.names[seat] if seat < len(table.names) else ""
-    shown = c.fit_name(name, c.font(22, bold=True), x - left - 8, t("picture.player", loc, number=seat + 1))
+    shown = table.name(seat, c.font(22, bold=True), x - left - 8)
     c.player_header(d, (left, top, right, top + HEADER_H - 8), shown, player.score)
 
 
@@ -402,9 +396,9 @@ def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int)
 
 def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int) -> None:
     """Twelve spaces for tiles and jokers (two rows of six), then the two expansion spaces beside them."""
-    d, loc = table.d, table.locale
+    d = table.d
     label = c.font(14, bold=True)
-    c.text_at(d, (left, top), t("picture.qg.storage", loc), label, fill=c.MUTED)
+    c.text_at(d, (left, top), table.label("qg.storage"), label, fill=c.MUTED)
     step = SMALL * 2
     row_h = int(SMALL * 1.8)
     spaces: list[int | None] = [kind for kind in range(36) for _ in range(player.tiles[kind])]
@@ -419,7 +413,7 @@ def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int
         else:
             draw_hexagon(table, cx, cy, SMALL, int(spaces[i] or 0))
     ex = left + 6 * step + 28
-    c.text_at(d, (ex, top), t("picture.qg.expansions", loc), label, fill=c.MUTED)
+    c.text_at(d, (ex, top), table.label("qg.expansions"), label, fill=c.MUTED)
     big = SMALL + 6
     for i in range(2):
         cx, cy = ex + big + i * (2 * big + 30), y0 + row_h // 2
@@ -433,18 +427,18 @@ def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int
 
 
 def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> None:
-    d, loc = table.d, table.locale
+    d = table.d
     face = c.font(15)
     storage = int(final["storage"])
-    c.text_at(d, (left, top), t("picture.qg.final_storage", loc, points=f"{storage:+d}"), face, fill=c.TEXT)
+    c.text_at(d, (left, top), table.label("qg.final_storage", points=f"{storage:+d}"), face, fill=c.TEXT)
     groups = list(final.get("groups", []))
     if not groups:
-        c.text_at(d, (left, top + 24), t("picture.qg.no_groups", loc), face, fill=c.MUTED)
+        c.text_at(d, (left, top + 24), table.label("qg.no_groups"), face, fill=c.MUTED)
     for i, group in enumerate(groups):
         x = left + (i % 2) * (GARDEN_W // 2)
         y = top + 24 + (i // 2) * 22
         category = str(group["category"])
-        text = t("picture.qg.group", loc, size=len(group["cells"]), points=group["points"])
+        text = table.label("qg.group", size=len(group["cells"]), points=group["points"])
         if category.isdigit():
             draw_pattern(d, x + 8, y + 9, 7, int(category), c.TEXT)
         else:
