@@ -7,6 +7,7 @@ through :func:`bot.actions.guarded`, which answers ephemerally in the user's lan
 from __future__ import annotations
 
 import io
+import json
 import logging
 from datetime import datetime
 from typing import Any
@@ -334,6 +335,18 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
                 await reply(interaction, lobby_text(game, locale), allowed_mentions=discord.AllowedMentions.none())
                 return
             await reply(interaction, status_text(game, service.state_of(game), locale))
+
+        await guarded(interaction, act)
+
+    @app_commands.command(name="export", description=described("bot.cmd.export"))
+    async def export(self, interaction: discord.Interaction) -> None:
+        async def act() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            game, document = await bot_of(interaction).service.transcript(interaction.channel_id or 0)
+            data = json.dumps(document, ensure_ascii=False, indent=1).encode()
+            file = discord.File(io.BytesIO(data), filename=f"azul-{game.id}-{game.variant}.json")
+            content = text("bot.reply.exported", user_locale(interaction), game=game.id, moves=document["moves"])
+            await interaction.edit_original_response(content=content, attachments=[file])
 
         await guarded(interaction, act)
 

@@ -8,6 +8,7 @@ the move in one transaction guarded by the game's version, so racing or repeated
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Mapping
@@ -19,6 +20,7 @@ import engine
 from bot.store import Conflict, GameRow, Store
 from engine import Event, Move
 from engine.core import Rng
+from engine.transcript import export
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +141,27 @@ class GameService:
         """The state reached by replaying the whole move log: must equal the snapshot."""
         moves = await self.store.moves(game.id)
         return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
+
+    async def transcript(self, channel_id: int) -> tuple[GameRow, dict[str, Any]]:
+        """The JSON transcript of the game ``/azul board`` shows (running or the last finished one), from its log."""
+        game = await self.shown_game(channel_id)
+        if game.state is None:
+            raise Refusal("not_started")
+        moves = await self.store.moves(game.id)
+        players = game.by_seat()
+        document = await asyncio.to_thread(
+            export, game.variant, len(players), game.seed, moves, game.options or None
+        )  # replaying a long game takes a moment: keep the event loop free
+        resigned = (game.result or {}).get("resigned")
+        return game, {
+            "game": game.id,
+            "names": [seat.name for seat in players],
+            "status": game.status,
+            "resigned": resigned,
+            **document,
+            "options": game.options,
+            "log": [{"seat": seat, "notation": notation} for seat, notation in moves],
+        }
 
     # --- lobby ---------------------------------------------------------------------------------------------------
     async def create(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from typing import Any
 
 import engine
 from bot.service import Refusal
@@ -270,3 +272,43 @@ async def test_waiting_players_are_reminded_once_per_turn(simcord_env) -> None:
     await table.play_by_slash(member, move)
     assert await bot.remind_due(datetime.now(UTC) + timedelta(hours=25)) == 1, "the next turn may be reminded again"
     await simcord_env.settle()
+
+
+async def exported_transcript(result: Any) -> dict[str, Any]:
+    assert result.ephemeral, result
+    (attachment,) = result.response.attachments
+    assert attachment.filename.endswith(".json")
+    document: dict[str, Any] = json.loads(await attachment.read())
+    return document
+
+
+async def test_export_attaches_the_transcript_of_the_logged_moves(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    watcher = table.guild.add_member(simcord_env.create_user("watcher"))  # not playing: may export all the same
+    nothing = await watcher.slash(table.channel, "azul export")
+    assert nothing.ephemeral and "no open game" in nothing.response.content
+    await table.players[0].slash(table.channel, "azul new", variant="azul", seats=2)
+    lobby = await watcher.slash(table.channel, "azul export")
+    assert lobby.ephemeral and "not started" in lobby.response.content and not lobby.response.attachments
+    await table.players[1].slash(table.channel, "azul join")
+    await table.players[0].click(table.channel.last_message, label="Start")
+    for _ in range(4):
+        member, _, move = await table.choose()
+        await table.play_by_slash(member, move)
+    game = await table.game()
+    logged = await table.bot.service.store.moves(game.id)
+
+    exported = await watcher.slash(table.channel, "azul export")
+    assert "moves played: 4" in exported.response.content
+    document = await exported_transcript(exported)
+    assert [(m["seat"], m["notation"]) for r in document["rounds"] for m in r["moves"]] == logged
+    assert len(logged) == document["moves"] == 4
+    assert (document["variant"], document["seed"], document["players"]) == ("azul", game.seed, 2)
+    assert document["names"] == [seat.name for seat in game.by_seat()] and document["status"] == "active"
+    assert not document["finished"] and document["resigned"] is None
+    assert engine.to_json(engine.replay("azul", 2, document["seed"], logged)) == game.state  # enough to replay
+
+    await table.players[0].slash(table.channel, "azul resign")
+    finished = await exported_transcript(await watcher.slash(table.channel, "azul export"))
+    assert finished["status"] == "over" and finished["resigned"] == game.seat_of(table.players[0].id)
+    assert finished["moves"] == 4
