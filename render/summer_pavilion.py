@@ -338,11 +338,31 @@ def _empty_cluster(mono: bool) -> Image.Image:
     return image
 
 
-def _draw_hubs(d: ImageDraw.ImageDraw, mono: bool, ox: float, oy: float) -> None:
-    """The middle of each outer star: its number (monochrome side, as in the notation) or its colour's mark."""
-    for star in range(6):
-        sx, sy = star_centre(star)
-        x, y = round(sx + ox), round(sy + oy)
+# Pieces drawn over the cluster are cached as sprites and put down with a mask of exactly the pixels their drawing
+# sets, so a picture is the same as if every piece were drawn in place, only much faster (see ``_put``).
+Sprite = tuple[Image.Image, Image.Image, tuple[int, int]]  # (pixels, mask, offset from the anchor point)
+
+
+def _sprite(size: int, draw: Callable[[ImageDraw.ImageDraw, int, int], None]) -> Sprite:
+    """Run ``draw(d, x, y)`` around the middle of a transparent square of ``size`` pixels and keep what it set."""
+    layer = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    half = size // 2
+    draw(ImageDraw.Draw(layer), half, half)
+    mask = layer.getchannel("A").point(lambda v: 255 if v else 0)
+    return layer, mask, (-half, -half)
+
+
+def _put(layer: Image.Image, sprite: Sprite, xy: tuple[int, int]) -> None:
+    """Set the sprite's pixels (colour and alpha, as drawing would) on ``layer`` with its anchor at ``xy``."""
+    pixels, mask, (dx, dy) = sprite
+    layer.paste(pixels, (xy[0] + dx, xy[1] + dy), mask)
+
+
+@cache
+def _hub(mono: bool, star: int) -> Sprite:
+    """The middle of an outer star: its number (monochrome side, as in the notation) or its colour's mark."""
+
+    def draw(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
         if mono:
             d.ellipse((x - 12, y - 12, x + 12, y + 12), fill=c.PANEL, outline=c.TEXT, width=2)
             c.text_at(d, (x, y), str(star + 1), c.font(16, bold=True), anchor="mm")
@@ -351,49 +371,73 @@ def _draw_hubs(d: ImageDraw.ImageDraw, mono: bool, ox: float, oy: float) -> None
             d.ellipse((x - 10, y - 10, x + 10, y + 10), fill=style.fill, outline=c.PANEL, width=2)
             c.draw_mark(d, (x - 7, y - 7, x + 7, y + 7), style.mark, style.ink)
 
+    return _sprite(32, draw)
 
-def _structure_icon(d: ImageDraw.ImageDraw, xy: tuple[float, float], structure: Structure, done: bool) -> None:
-    x, y = round(xy[0]), round(xy[1])
-    r = 11 if structure.kind == "pillar" else 12
+
+@cache
+def _structure_icon(kind: str, bonus: int, done: bool) -> Sprite:
+    r = 11 if kind == "pillar" else 12
     fill = c.HIGHLIGHT if done else c.PANEL
     ink = c.DARK_INK if done else c.MUTED
-    if structure.kind == "pillar":
-        d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=c.PANEL_EDGE, width=2)
-    elif structure.kind == "statue":
-        d.regular_polygon((x, y, r + 2), 4, rotation=45, fill=fill, outline=c.PANEL_EDGE)
-    else:
-        d.rounded_rectangle((x - r, y - r, x + r, y + r), 6, fill=fill, outline=c.PANEL_EDGE, width=2)
-    c.text_at(d, (x, y), str(structure.bonus), c.font(15, bold=True), fill=ink, anchor="mm")
+
+    def draw(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
+        if kind == "pillar":
+            d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=c.PANEL_EDGE, width=2)
+        elif kind == "statue":
+            d.regular_polygon((x, y, r + 2), 4, rotation=45, fill=fill, outline=c.PANEL_EDGE)
+        else:
+            d.rounded_rectangle((x - r, y - r, x + r, y + r), 6, fill=fill, outline=c.PANEL_EDGE, width=2)
+        c.text_at(d, (x, y), str(bonus), c.font(15, bold=True), fill=ink, anchor="mm")
+
+    return _sprite(40, draw)
+
+
+@cache
+def _space_mark(color: int) -> Sprite:
+    style = c.STYLES[COLORS[color]]
+    return _sprite(24, lambda d, x, y: c.draw_mark(d, (x - 9, y - 9, x + 9, y + 9), style.mark, style.ink))
+
+
+@cache
+def _covered_space(star: int, space: int, color: int) -> tuple[Image.Image, tuple[int, int]]:
+    """A covered space as the cluster shows it, and where it goes in the cluster: drawn at ``SS`` times the size in
+    the cluster's own coordinates (Pillow's polygon edges depend on where they are drawn), cut out along whole
+    ``SS`` blocks and shrunk, so its pixels equal those of the whole cluster drawn large and shrunk."""
+    ox, oy = CLUSTER_W / 2 * SS, CLUSTER_H / 2 * SS
+    points = [(x + ox, y + oy) for x, y in diamond(star, space, SS)]
+    left = max(0, math.floor(min(x for x, _ in points)) // SS - 2) * SS
+    top = max(0, math.floor(min(y for _, y in points)) // SS - 2) * SS
+    right = min(CLUSTER_W, math.ceil(max(x for x, _ in points)) // SS + 3) * SS
+    bottom = min(CLUSTER_H, math.ceil(max(y for _, y in points)) // SS + 3) * SS
+    big = Image.new("RGBA", (right, bottom), (0, 0, 0, 0))
+    style = c.STYLES[COLORS[color]]
+    ImageDraw.Draw(big).polygon(points, fill=style.fill, outline=c.DARK_INK, width=2)
+    return big.crop((left, top, right, bottom)).reduce(SS), (left // SS, top // SS)
 
 
 def _draw_cluster(table: Table, seat: int, origin: tuple[int, int]) -> None:
-    """The stars of one board: covered spaces drawn over the cached empty cluster."""
+    """The stars of one board: covered spaces, hubs and structures put over the cached empty cluster."""
     board = table.state.boards[seat]
     mono = table.mono
     cluster = _empty_cluster(mono).copy()
     covered = [(star, space) for star in range(STARS) for space in range(SPACES) if board.stars[star][space] >= 0]
     ox, oy = CLUSTER_W / 2, CLUSTER_H / 2
-    if covered:
-        big = Image.new("RGBA", (CLUSTER_W * SS, CLUSTER_H * SS), (0, 0, 0, 0))
-        d2 = ImageDraw.Draw(big)
-        for star, space in covered:
-            style = c.STYLES[COLORS[board.stars[star][space]]]
-            points = [(x + ox * SS, y + oy * SS) for x, y in diamond(star, space, SS)]
-            d2.polygon(points, fill=style.fill, outline=c.DARK_INK, width=2)
-        small = big.reduce(SS)
-        cluster.alpha_composite(small)
-    d = ImageDraw.Draw(cluster)
     for star, space in covered:
-        style = c.STYLES[COLORS[board.stars[star][space]]]
+        patch, xy = _covered_space(star, space, board.stars[star][space])
+        cluster.alpha_composite(patch, xy)
+    for star, space in covered:
         mx, my = space_middle(star, space)
-        box = (round(mx + ox) - 9, round(my + oy) - 9, round(mx + ox) + 9, round(my + oy) + 9)
-        c.draw_mark(d, box, style.mark, style.ink)
-    _draw_hubs(d, mono, ox, oy)
+        _put(cluster, _space_mark(board.stars[star][space]), (round(mx + ox), round(my + oy)))
+    for star in range(6):
+        sx, sy = star_centre(star)
+        _put(cluster, _hub(mono, star), (round(sx + ox), round(sy + oy)))
+    d = ImageDraw.Draw(cluster)
     last = table.last
     for structure in STRUCTURES:
         mx, my = structure_middle(structure)
         done = all(board.stars[s][i] >= 0 for s, i in structure.spaces)
-        _structure_icon(d, (mx + ox, my + oy), structure, done)
+        icon = _structure_icon(structure.kind, structure.bonus, done)
+        _put(cluster, icon, (round(mx + ox), round(my + oy)))
         if last.seat == seat and (structure.kind, structure.star) in last.structures:
             r = 17
             d.ellipse((mx + ox - r, my + oy - r, mx + ox + r, my + oy + r), outline=c.HIGHLIGHT, width=3)

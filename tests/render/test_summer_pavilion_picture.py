@@ -107,3 +107,25 @@ def test_a_hand_of_every_colour_fits_beside_the_start_tile() -> None:
         state.bag[color] -= state.boards[0].hand[color]
     state.phase, state.start_tile = "play", 0
     check_golden("summer_pavilion-big-hand-2p", render.render_png(state, names=NAMES))
+
+
+def test_cached_covered_spaces_equal_the_cluster_drawn_whole() -> None:
+    """The cached pieces of the star cluster must give exactly the pixels of drawing every covered space at once."""
+    from PIL import Image, ImageDraw
+
+    from render import common as c
+    from render.summer_pavilion import CLUSTER_H, CLUSTER_W, COLORS, SS, _covered_space, diamond
+
+    colours = [(star + space) % 6 for star in range(7) for space in range(6)]  # mixed colours
+    big = Image.new("RGBA", (CLUSTER_W * SS, CLUSTER_H * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    pieces = Image.new("RGBA", (CLUSTER_W, CLUSTER_H), (0, 0, 0, 0))
+    for index, color in enumerate(colours):
+        star, space = divmod(index, 6)
+        if index % 3 == 0:  # some spaces stay empty
+            continue
+        points = [(x + CLUSTER_W / 2 * SS, y + CLUSTER_H / 2 * SS) for x, y in diamond(star, space, SS)]
+        d.polygon(points, fill=c.STYLES[COLORS[color]].fill, outline=c.DARK_INK, width=2)
+        patch, xy = _covered_space(star, space, color)
+        pieces.alpha_composite(patch, xy)
+    assert big.reduce(SS).tobytes() == pieces.tobytes()
