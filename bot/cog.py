@@ -22,7 +22,7 @@ from bot.games import MOVE_COMMANDS, adapter_of
 from bot.posting import draw, names_by_seat, scores_text, standings_text
 from bot.service import Refusal, tokens_for
 from bot.store import GameRow
-from bot.texts import described, guild_locale, text, user_locale
+from bot.texts import described, guild_locale, named, text, user_locale
 from bot.views import lobby_view
 
 log = logging.getLogger(__name__)
@@ -172,7 +172,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         super().__init__()
 
     # lobby
-    @app_commands.command(name="new", description=described("bot.cmd.new"))
+    @app_commands.command(name=named("new"), description=described("bot.cmd.new"))
     @app_commands.describe(
         variant=described("bot.opt.variant"),
         seats=described("bot.opt.seats"),
@@ -212,20 +212,20 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
         await guarded(interaction, act)
 
-    @app_commands.command(name="join", description=described("bot.cmd.join"))
+    @app_commands.command(name=named("join"), description=described("bot.cmd.join"))
     async def join(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: lobby_action(interaction, "join"))
 
-    @app_commands.command(name="leave", description=described("bot.cmd.leave"))
+    @app_commands.command(name=named("leave"), description=described("bot.cmd.leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: lobby_action(interaction, "leave"))
 
-    @app_commands.command(name="start", description=described("bot.cmd.start"))
+    @app_commands.command(name=named("start"), description=described("bot.cmd.start"))
     async def start(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: lobby_action(interaction, "start"))
 
     # moves: one command per move command of the shared contract
-    @app_commands.command(name="take", description=described("bot.cmd.take"))
+    @app_commands.command(name=named("take"), description=described("bot.cmd.take"))
     @app_commands.describe(**_describe("take"))
     @app_commands.autocomplete(**_ac("take"))
     async def take(
@@ -237,13 +237,13 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     ) -> None:
         await move_command(interaction, "take", {"source": source, "color": color, "line": line})
 
-    @app_commands.command(name="wall", description=described("bot.cmd.wall"))
+    @app_commands.command(name=named("wall"), description=described("bot.cmd.wall"))
     @app_commands.describe(**_describe("wall"))
     @app_commands.autocomplete(**_ac("wall"))
     async def wall(self, interaction: discord.Interaction, line: str | None = None, column: str | None = None) -> None:
         await move_command(interaction, "wall", {"line": line, "column": column})
 
-    @app_commands.command(name="place", description=described("bot.cmd.place"))
+    @app_commands.command(name=named("place"), description=described("bot.cmd.place"))
     @app_commands.describe(**_describe("place"))
     @app_commands.autocomplete(**_ac("place"))
     async def place(
@@ -255,13 +255,13 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     ) -> None:
         await move_command(interaction, "place", {"star": star, "space": space, "wilds": wilds})
 
-    @app_commands.command(name="bonus", description=described("bot.cmd.bonus"))
+    @app_commands.command(name=named("bonus"), description=described("bot.cmd.bonus"))
     @app_commands.describe(**_describe("bonus"))
     @app_commands.autocomplete(**_ac("bonus"))
     async def bonus(self, interaction: discord.Interaction, tiles: str | None = None) -> None:
         await move_command(interaction, "bonus", {"tiles": tiles})
 
-    @app_commands.command(name="pass", description=described("bot.cmd.pass"))
+    @app_commands.command(name=named("pass"), description=described("bot.cmd.pass"))
     @app_commands.describe(**_describe("pass"))
     @app_commands.autocomplete(**_ac("pass"))
     async def pass_(
@@ -269,13 +269,13 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     ) -> None:
         await move_command(interaction, "pass", {"keep": keep, "discard": discard})
 
-    @app_commands.command(name="acquire", description=described("bot.cmd.acquire"))
+    @app_commands.command(name=named("acquire"), description=described("bot.cmd.acquire"))
     @app_commands.describe(**_describe("acquire"))
     @app_commands.autocomplete(**_ac("acquire"))
     async def acquire(self, interaction: discord.Interaction, by: str | None = None, which: str | None = None) -> None:
         await move_command(interaction, "acquire", {"by": by, "which": which})
 
-    @app_commands.command(name="tile", description=described("bot.cmd.tile"))
+    @app_commands.command(name=named("tile"), description=described("bot.cmd.tile"))
     @app_commands.describe(**_describe("tile"))
     @app_commands.autocomplete(**_ac("tile"))
     async def tile(
@@ -287,7 +287,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     ) -> None:
         await move_command(interaction, "tile", {"tile": tile, "payment": payment, "cell": cell})
 
-    @app_commands.command(name="expansion", description=described("bot.cmd.expansion"))
+    @app_commands.command(name=named("expansion"), description=described("bot.cmd.expansion"))
     @app_commands.describe(**_describe("expansion"))
     @app_commands.autocomplete(**_ac("expansion"))
     async def expansion(
@@ -302,7 +302,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         await move_command(interaction, "expansion", given)
 
     # looking at the game
-    @app_commands.command(name="board", description=described("bot.cmd.board"))
+    @app_commands.command(name=named("board"), description=described("bot.cmd.board"))
     @app_commands.describe(public=described("bot.opt.public"))
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
         async def act() -> None:
@@ -325,7 +325,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
         await guarded(interaction, act)
 
-    @app_commands.command(name="status", description=described("bot.cmd.status"))
+    @app_commands.command(name=named("status"), description=described("bot.cmd.status"))
     async def status(self, interaction: discord.Interaction) -> None:
         async def act() -> None:
             service = bot_of(interaction).service
@@ -338,7 +338,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
         await guarded(interaction, act)
 
-    @app_commands.command(name="export", description=described("bot.cmd.export"))
+    @app_commands.command(name=named("export"), description=described("bot.cmd.export"))
     async def export(self, interaction: discord.Interaction) -> None:
         async def act() -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -351,7 +351,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         await guarded(interaction, act)
 
     # ending
-    @app_commands.command(name="resign", description=described("bot.cmd.resign"))
+    @app_commands.command(name=named("resign"), description=described("bot.cmd.resign"))
     async def resign(self, interaction: discord.Interaction) -> None:
         async def act() -> None:
             service = bot_of(interaction).service
@@ -368,7 +368,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
         await guarded(interaction, act)
 
-    @app_commands.command(name="abort", description=described("bot.cmd.abort"))
+    @app_commands.command(name=named("abort"), description=described("bot.cmd.abort"))
     async def abort(self, interaction: discord.Interaction) -> None:
         async def act() -> None:
             service = bot_of(interaction).service
@@ -383,7 +383,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         await guarded(interaction, act)
 
     # help
-    @app_commands.command(name="rules", description=described("bot.cmd.rules"))
+    @app_commands.command(name=named("rules"), description=described("bot.cmd.rules"))
     @app_commands.describe(variant=described("bot.opt.rules_variant"))
     @app_commands.choices(variant=variant_choices())
     async def rules(self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None) -> None:
@@ -396,11 +396,11 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
         await guarded(interaction, act)
 
-    @app_commands.command(name="help", description=described("bot.cmd.help"))
+    @app_commands.command(name=named("help"), description=described("bot.cmd.help"))
     async def help(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: reply(interaction, text("bot.help", user_locale(interaction))))
 
-    @app_commands.command(name="notify", description=described("bot.cmd.notify"))
+    @app_commands.command(name=named("notify"), description=described("bot.cmd.notify"))
     @app_commands.describe(enabled=described("bot.opt.enabled"))
     async def notify(self, interaction: discord.Interaction, enabled: bool) -> None:
         async def act() -> None:

@@ -29,6 +29,8 @@ def explain(error: Exception, locale: str) -> str:
         params = dict(error.params)
         if "option" in params:
             params["option"] = t(f"bot.option.{params['option']}", locale)
+        if "command" in params:  # the name this person's Discord shows for the command
+            params["command"] = t(f"bot.name.{params['command']}", locale)
         return t(f"bot.refuse.{error.key}", locale, **params)
     if isinstance(error, EngineError):
         reason = t(f"error.{error.key}", locale, **error.params)
@@ -45,8 +47,13 @@ def described(key: str, english: str | None = None) -> app_commands.locale_str:
     return app_commands.locale_str(english or t(key, "en"), key=key)
 
 
+def named(command: str) -> app_commands.locale_str:
+    """A subcommand's name: English as given, Polish and Ukrainian from ``bot.name.<command>`` (texts use the same)."""
+    return app_commands.locale_str(command, key=f"bot.name.{command}")
+
+
 class Translator(app_commands.Translator):
-    """Gives Discord the Polish and Ukrainian descriptions of commands, options and choices."""
+    """Gives Discord the Polish and Ukrainian names and descriptions of commands, and of options and choices."""
 
     LOCALES: ClassVar[dict[discord.Locale, str]] = {discord.Locale.polish: "pl", discord.Locale.ukrainian: "uk"}
 

@@ -78,7 +78,7 @@ async def test_manage_server_may_start_and_abort(simcord_env) -> None:
     refused(await alice.click(board, label="Play"), "was cancelled")
 
 
-async def test_move_refusals_save_nothing(simcord_env) -> None:
+async def test_move_refusals_save_nothing(simcord_env, discord_locales) -> None:
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     outsider = table.guild.add_member(simcord_env.create_user("zed"))
@@ -101,6 +101,8 @@ async def test_move_refusals_save_nothing(simcord_env) -> None:
     refused(await mover.slash(table.channel, "azul take", source="1"), "choose the colour")
     refused(await mover.slash(table.channel, "azul wall", line="1", column="1"), "not allowed")
     refused(await mover.slash(table.channel, "azul place", star="1"), "does not apply to Azul")
+    discord_locales[mover.id] = "pl"  # named as a Polish Discord shows the command
+    refused(await mover.slash(table.channel, "azul place", star="1"), "`/azul połóż` nie dotyczy gry Azul")
     after = await table.game()
     assert after.version == game.version == 0
     assert after.state == game.state

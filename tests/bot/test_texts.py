@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from bot.cog import AzulCog
 from bot.games import MOVE_COMMANDS, adapter_of
 from bot.games.azul import ADAPTER as AZUL
 from data.i18n import SUPPORTED, catalogue
@@ -16,6 +17,8 @@ from engine import Event
 BOT = Path(__file__).resolve().parents[2] / "bot"
 LITERAL_KEY = re.compile(r"""["'](bot\.[a-z_]+(?:\.[a-z_]+)+)["']""")
 REFUSAL = re.compile(r"""Refusal\(\s*["']([a-z_]+)["']""")
+DISCORD_NAME = re.compile(r"[-_\w]{1,32}")  # Discord: letters and digits of any script, "-" and "_", lowercase
+MENTIONED = re.compile(r"/azul ([^\s`{]+)")
 
 
 def keys_in_code() -> set[str]:
@@ -35,6 +38,19 @@ def keys_in_code() -> set[str]:
 def test_every_bot_text_exists_in_every_language(lang: str) -> None:
     missing = sorted(key for key in keys_in_code() if key not in catalogue(lang))
     assert not missing, f"{lang} lacks {missing}"
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_command_names_are_valid_and_texts_use_them(lang: str) -> None:
+    """Discord rejects the whole command sync for one bad or repeated name; texts name commands as the client does."""
+    commands = [command.name for command in AzulCog.__cog_app_commands__]
+    names = {command: catalogue(lang).get(f"bot.name.{command}") for command in commands}
+    assert len(commands) == 20 and all(isinstance(name, str) for name in names.values()), names
+    assert all(DISCORD_NAME.fullmatch(str(name)) and str(name) == str(name).lower() for name in names.values()), names
+    assert len(set(names.values())) == len(names), "names repeat"
+    texts = [value for value in catalogue(lang).values() if isinstance(value, str)]
+    mentioned = {name for value in texts for name in MENTIONED.findall(value)}
+    assert mentioned and mentioned <= set(names.values()), mentioned - set(names.values())
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

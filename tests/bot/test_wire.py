@@ -56,6 +56,8 @@ async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDisco
         assert group["name"] == "azul"
         assert group["description_localizations"]["pl"].startswith("Graj")
         subcommands = {option["name"]: option for option in group["options"]}
+        assert subcommands["take"]["name_localizations"] == {"pl": "weź", "uk": "взяти"}
+        assert subcommands["notify"]["name_localizations"] == {"pl": "powiadomienia", "uk": "сповіщення"}
         assert {"new", "take", "wall", "place", "bonus", "pass", "acquire", "tile", "expansion"} <= set(subcommands)
         variants = {c["value"]: c for c in subcommands["new"]["options"][0]["choices"]}
         assert variants["azul-grey"]["name_localizations"]["pl"] == "Azul — szara ściana"
