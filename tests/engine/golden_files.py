@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import engine
+from engine.transcript import transcript
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 Case = tuple[str, int, int, str]  # (variant, players, seed, agent)
@@ -58,6 +59,12 @@ def check_golden(path: Path, game: dict[str, Any], layout: Callable[[dict[str, A
         pairs = zip(lines, stored, strict=False)
         first = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(lines), len(stored)))
         pytest.fail(f"{path.name} differs from line {first + 1}: rerun with UPDATE_GOLDEN=1 if intended")
+
+
+def regenerate(all_cases: list[Case], path_of: Callable[..., Path]) -> None:
+    """Rewrite the golden file ``path_of(*case)`` of every case (``python -m tests.engine.test_<game>_golden``)."""
+    for case in all_cases:
+        write(path_of(*case), by_move(transcript(*case)))
 
 
 def write(path: Path, text: str) -> None:

@@ -17,14 +17,13 @@ from engine.transcript import export, transcript
 from tests.engine.golden_files import (
     GOLDEN,
     Case,
-    by_move,
     case_id,
     cases,
     check_golden,
     check_replays,
     load,
     notation_log,
-    write,
+    regenerate,
 )
 
 CASES = cases(("azul", "azul-grey"))
@@ -32,11 +31,6 @@ CASES = cases(("azul", "azul-grey"))
 
 def golden_path(variant: str, players: int, seed: int, agent: str) -> Path:
     return GOLDEN / f"{variant}-{players}p-seed{seed}-{agent}.json"
-
-
-def regenerate() -> None:
-    for case in CASES:
-        write(golden_path(*case), by_move(transcript(*case)))
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
@@ -75,4 +69,4 @@ def test_transcripts_have_the_documented_shape() -> None:
 
 
 if __name__ == "__main__":
-    regenerate()
+    regenerate(CASES, golden_path)

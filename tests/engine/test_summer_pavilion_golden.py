@@ -15,18 +15,13 @@ from pathlib import Path
 import pytest
 
 from engine.transcript import transcript
-from tests.engine.golden_files import GOLDEN, Case, by_move, case_id, cases, check_golden, check_replays, load, write
+from tests.engine.golden_files import GOLDEN, Case, case_id, cases, check_golden, check_replays, load, regenerate
 
 CASES = cases(("summer-pavilion", "summer-pavilion-mono"))
 
 
 def golden_path(variant: str, players: int, seed: int, agent: str) -> Path:
     return GOLDEN / f"{variant.replace('-', '_')}-{players}p-seed{seed}-{agent}.json"
-
-
-def regenerate() -> None:
-    for case in CASES:
-        write(golden_path(*case), by_move(transcript(*case)))
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
@@ -51,4 +46,4 @@ def test_transcripts_have_six_rounds_and_every_kind_of_move() -> None:
 
 
 if __name__ == "__main__":
-    regenerate()
+    regenerate(CASES, golden_path)
