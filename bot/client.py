@@ -1,15 +1,25 @@
-"""The Discord client: wires the store, the service, the poster, the cog, the persistent buttons and translations."""
+"""The Discord client: wires the store, the service, the poster, the commands, the persistent controls and
+translations, checks that every registered game can be played and drawn, and runs the reminder loop.
+
+It provides :class:`bot.context.BotContext` (``service`` and ``poster``) to the handlers, which never import it.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from datetime import UTC, datetime, timedelta
 
 import discord
+from discord import app_commands
 from discord.ext import commands, tasks
 
+import render
+from bot.cog import AzulCog
+from bot.games import check_adapters
+from bot.lobby import LobbyButton
+from bot.picker import PickerSelect, PlayButton
 from bot.posting import Poster
+from bot.replies import answer_error
 from bot.service import GameService
 from bot.store import Store
 from bot.texts import Translator
@@ -17,6 +27,13 @@ from bot.texts import Translator
 log = logging.getLogger(__name__)
 
 REMINDER_CHECK_MINUTES = 15
+
+
+class Tree(app_commands.CommandTree["AzulBot"]):
+    """The one error path of slash commands: whatever a command raises is answered by ``answer_error``."""
+
+    async def on_error(self, interaction: discord.Interaction[AzulBot], error: app_commands.AppCommandError) -> None:
+        await answer_error(interaction, error)
 
 
 class AzulBot(commands.Bot):
@@ -35,14 +52,14 @@ class AzulBot(commands.Bot):
         discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads and the server's locale; nothing privileged
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=Tree)
         self.db_path = db_path
         self.dev_guild = dev_guild
         self._seed_source = seed_source
         self.remind_after = remind_after
         self._store: Store | None = None
         self._service: GameService | None = None
-        self.poster = Poster(self)
+        self._poster: Poster | None = None
 
     @property
     def service(self) -> GameService:
@@ -50,14 +67,19 @@ class AzulBot(commands.Bot):
             raise RuntimeError("the bot has not been set up yet")
         return self._service
 
-    async def setup_hook(self) -> None:
-        from bot.cog import AzulCog
-        from bot.views import LobbyButton, PickerSelect, PlayButton
+    @property
+    def poster(self) -> Poster:
+        if self._poster is None:
+            raise RuntimeError("the bot has not been set up yet")
+        return self._poster
 
+    async def setup_hook(self) -> None:
+        check_adapters()  # a registered game without words or a picture fails here, not in the middle of a game
+        render.check_renderers()
         self._store = await Store.open(self.db_path)
         self._service = GameService(self._store, self._seed_source)  # type: ignore[arg-type]
+        self._poster = Poster(self, self._store)
         await self.tree.set_translator(Translator())
-        self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
         await self.add_cog(AzulCog(self))
         self.add_dynamic_items(PlayButton, LobbyButton, PickerSelect)
         if self.dev_guild:
@@ -91,15 +113,6 @@ class AzulBot(commands.Bot):
             except discord.HTTPException:
                 log.warning("game %s: the reminder could not be posted", game.id)
         return len(due)
-
-    async def on_tree_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        """The last resort for errors outside the commands' own error path: log them, never show a traceback."""
-        from bot.actions import reply
-        from bot.texts import explain, user_locale
-
-        log.error("unhandled error in channel %s", interaction.channel_id, exc_info=error)
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, explain(error, user_locale(interaction)))
 
     async def close(self) -> None:
         await super().close()

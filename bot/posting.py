@@ -6,77 +6,39 @@ game id and the post goes out without it, so a renderer bug never blocks a game.
 
 from __future__ import annotations
 
-import asyncio
-import importlib
 import io
 import logging
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
 
 import discord
 
 import engine
 from bot.games import adapter_of
-from bot.store import GameRow
+from bot.picker import board_view
+from bot.pictures import draw
+from bot.store import GameRow, Store
 from bot.texts import guild_locale, text
-from engine import Event
-
-if TYPE_CHECKING:
-    from bot.client import AzulBot
+from bot.words import standings_text
+from engine import Event, GameState
 
 log = logging.getLogger(__name__)
 
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 
 
-def names_by_seat(game: GameRow) -> list[str]:
-    return [seat.name for seat in game.by_seat()]
-
-
-def render_png(state: Any, names: list[str], events: list[Event], locale: str) -> bytes:
-    render = importlib.import_module("render")
-    png: bytes = render.render_png(state, names=names, events=events, locale=locale)
-    return png
-
-
-async def draw(game: GameRow, state: Any, events: Sequence[Event], locale: str) -> bytes | None:
-    try:
-        return await asyncio.to_thread(render_png, state, names_by_seat(game), list(events), locale)
-    except Exception:
-        log.exception("game %s: the board picture could not be drawn", game.id)
-        return None
-
-
-def standings_text(game: GameRow, locale: str) -> str:
-    result = game.result or {}
-    scores = result.get("scores") or []
-    names = names_by_seat(game)
-    lines = []
-    for place, group in enumerate(result.get("standings") or [], start=1):
-        for seat in group:
-            score = scores[seat] if seat < len(scores) else 0
-            mark = " " + text("bot.post.resigned", locale) if seat == result.get("resigned") else ""
-            lines.append(text("bot.post.standing", locale, place=place, name=names[seat], score=score) + mark)
-    return "\n".join(lines)
-
-
-def scores_text(game: GameRow, state: Any, locale: str) -> str:
-    names = names_by_seat(game)
-    return " · ".join(f"{names[seat]} {score}" for seat, score in enumerate(engine.scores(state)))
-
-
 class Poster:
-    """Posts boards for the bot; holds no game state."""
+    """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``store`` keeps their choices."""
 
-    def __init__(self, bot: AzulBot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, store: Store) -> None:
+        self.client = client
+        self.store = store
 
     async def post_board(
         self,
         channel: discord.abc.Messageable,
         game: GameRow,
-        state: Any,
+        state: GameState,
         *,
         guild: discord.Guild | None,
         headline: str = "",
@@ -84,8 +46,6 @@ class Poster:
         ping: Sequence[int] = (),
     ) -> discord.Message:
         """Post the board; mention each seat in ``ping`` exactly once (in the post or by DM)."""
-        from bot.views import board_view
-
         locale = guild_locale(guild)
         png = await draw(game, state, events, locale)
         by_seat = game.by_seat()
@@ -100,13 +60,13 @@ class Poster:
         files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}-{game.version}.png")] if png else []
         view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING
         message = await channel.send(content, files=files, view=view, allowed_mentions=MENTION_USERS)
-        await self.bot.service.store.set_message(game.id, "board", message.id)
+        await self.store.set_message(game.id, "board", message.id)
         for seat in dm_seats:
             await self._dm_turn(channel, game, by_seat[seat].user_id, message, locale)
         return message
 
     async def post_reminder(
-        self, channel: discord.abc.Messageable, game: GameRow, state: Any, guild: discord.Guild | None
+        self, channel: discord.abc.Messageable, game: GameRow, state: GameState, guild: discord.Guild | None
     ) -> None:
         """One nudge for the players who have been keeping the table waiting (by DM for those who opted in)."""
         locale = guild_locale(guild)
@@ -130,14 +90,14 @@ class Poster:
         by_seat = game.by_seat()
         dm, mention = [], set()
         for seat in ping:
-            prefs = await self.bot.service.store.user(by_seat[seat].user_id)
+            prefs = await self.store.user(by_seat[seat].user_id)
             if prefs.notify_dm and not prefs.dm_closed_told:
                 dm.append(seat)
             else:
                 mention.add(seat)
         return dm, mention
 
-    def _to_act_line(self, game: GameRow, state: Any, locale: str, mention: set[int]) -> str:
+    def _to_act_line(self, game: GameRow, state: GameState, locale: str, mention: set[int]) -> str:
         by_seat = game.by_seat()
         to_act = sorted(engine.to_act(state))
         people = ", ".join(f"<@{by_seat[s].user_id}>" if s in mention else f"**{by_seat[s].name}**" for s in to_act)
@@ -149,9 +109,9 @@ class Poster:
         self, channel: discord.abc.Messageable, game: GameRow, user_id: int, board: discord.Message, locale: str
     ) -> None:
         """A DM with a link to the board; when DMs are closed, ping in the channel instead and say so once."""
-        store = self.bot.service.store
+        store = self.store
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             prefs = await store.user(user_id)
             await user.send(text("bot.post.dm_turn", prefs.locale or locale, link=board.jump_url, game=game.id))
             return

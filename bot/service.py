@@ -17,21 +17,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import engine
+from bot.errors import Refusal
 from bot.store import Conflict, GameRow, Store
-from engine import Event, Move
+from engine import Event, GameState, Move
 from engine.core import Rng
 from engine.transcript import export
 
 log = logging.getLogger(__name__)
-
-
-class Refusal(Exception):
-    """A request the bot turns down; ``key`` names ``bot.refuse.<key>`` in the catalogue."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +31,7 @@ class Turn:
     """What one applied move did: everything the bot needs to post the board and ping the next players."""
 
     game: GameRow
-    state: Any
+    state: GameState
     before_to_act: frozenset[int]
     to_act: frozenset[int]
     seat: int
@@ -132,12 +124,12 @@ class GameService:
         return await self.store.game(game_id)
 
     @staticmethod
-    def state_of(game: GameRow) -> Any:
+    def state_of(game: GameRow) -> GameState:
         if game.state is None:
             raise Refusal("not_started")
         return engine.from_json(game.state)
 
-    async def replayed(self, game: GameRow) -> Any:
+    async def replayed(self, game: GameRow) -> GameState:
         """The state reached by replaying the whole move log: must equal the snapshot."""
         moves = await self.store.moves(game.id)
         return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
@@ -236,7 +228,7 @@ class GameService:
 
     async def start(
         self, channel_id: int, user_id: int, *, is_admin: bool, game_id: int | None = None
-    ) -> tuple[GameRow, Any]:
+    ) -> tuple[GameRow, GameState]:
         game = await self._lobby(channel_id, game_id)
         if user_id != game.creator_id and not is_admin:
             raise Refusal("only_creator_starts")
@@ -266,7 +258,13 @@ class GameService:
             raise Refusal("stale")
         return game
 
-    def seat_to_act(self, game: GameRow, state: Any, user_id: int) -> int:
+    @staticmethod
+    def check_command(game: GameRow, command: str) -> None:
+        """Refuse a move command that the game's variant does not declare (``/azul place`` in a game of Azul)."""
+        if command not in {declared.name for declared in engine.get_variant(game.variant).commands}:
+            raise Refusal("command_not_in_game", command=command, variant=game.variant)
+
+    def seat_to_act(self, game: GameRow, state: GameState, user_id: int) -> int:
         seat = game.seat_of(user_id)
         if seat is None:
             raise Refusal("not_in_game")
@@ -274,7 +272,9 @@ class GameService:
             raise Refusal("not_your_turn")
         return seat
 
-    def resolve(self, game: GameRow, state: Any, seat: int, command: str, given: Mapping[str, str | None]) -> Move:
+    def resolve(
+        self, game: GameRow, state: GameState, seat: int, command: str, given: Mapping[str, str | None]
+    ) -> Move:
         """The one legal move ``given`` describes, or why not (:class:`Refusal` or the engine's error)."""
         legal = engine.legal_moves(state, seat)
         candidates = matching(legal, command, given)
@@ -304,6 +304,7 @@ class GameService:
         if interaction_id is not None and await self.store.move_count_by_interaction(interaction_id):
             raise Refusal("duplicate")
         game = await self.active_game(channel_id, game_id, version)
+        self.check_command(game, command)
         state = self.state_of(game)
         seat = self.seat_to_act(game, state, user_id)
         move = self.resolve(game, state, seat, command, given)
@@ -330,7 +331,7 @@ class GameService:
         return Turn(saved, new_state, before, to_act, seat, move, events)
 
     @staticmethod
-    def _result(state: Any, resigned: int | None = None) -> dict[str, Any]:
+    def _result(state: GameState, resigned: int | None = None) -> dict[str, Any]:
         standings = engine.standings(state)
         if resigned is not None:
             standings = [[s for s in group if s != resigned] for group in standings]
@@ -338,7 +339,7 @@ class GameService:
         return {"scores": engine.scores(state), "standings": standings, "resigned": resigned}
 
     # --- ending --------------------------------------------------------------------------------------------------
-    async def resign(self, channel_id: int, user_id: int) -> tuple[GameRow, Any]:
+    async def resign(self, channel_id: int, user_id: int) -> tuple[GameRow, GameState]:
         """A player gives up: the game ends, the others ranked by score and the resigning player last."""
         game = await self.active_game(channel_id)
         seat = game.seat_of(user_id)
@@ -358,7 +359,7 @@ class GameService:
         return await self._reload(game.id)
 
     # --- reminders -----------------------------------------------------------------------------------------------
-    async def due_reminders(self, now: datetime, after: timedelta) -> list[tuple[GameRow, Any]]:
+    async def due_reminders(self, now: datetime, after: timedelta) -> list[tuple[GameRow, GameState]]:
         """Games whose players have been waiting longer than ``after``, each claimed once per turn."""
         before = (now - after).astimezone(UTC).isoformat(timespec="seconds")
         due = []

@@ -7,7 +7,8 @@ from typing import Any, ClassVar
 import discord
 from discord import app_commands
 
-from data.i18n import SUPPORTED, catalogue, normalize, t
+from bot.errors import Refusal
+from data.i18n import SUPPORTED, catalogue, has, normalize, t
 from engine import EngineError
 
 
@@ -23,19 +24,25 @@ def guild_locale(guild: discord.Guild | None) -> str:
 
 def explain(error: Exception, locale: str) -> str:
     """A refusal in words: the bot's own (``bot.refuse.*``) or the engine's (``error.*``)."""
-    from bot.service import Refusal
-
     if isinstance(error, Refusal):
         params = dict(error.params)
         if "option" in params:
             params["option"] = t(f"bot.option.{params['option']}", locale)
         if "command" in params:  # the name this person's Discord shows for the command
             params["command"] = t(f"bot.name.{params['command']}", locale)
+        if "variant" in params:
+            params["variant"] = variant_label(params["variant"], locale)
         return t(f"bot.refuse.{error.key}", locale, **params)
     if isinstance(error, EngineError):
         reason = t(f"error.{error.key}", locale, **error.params)
         return t("bot.refuse.illegal", locale, reason=reason)
     return t("bot.refuse.unexpected", locale)
+
+
+def variant_label(variant: str, locale: str | None) -> str:
+    """A variant's name in words (``bot.variant.<name>``), else the engine's name for it."""
+    key = f"bot.variant.{variant}"
+    return t(key, locale) if has(key, locale) else variant
 
 
 def text(key: str, locale: str, /, **params: Any) -> str:

@@ -6,11 +6,16 @@
     state, events = engine.apply(state, seat, move)
 
 Every function dispatches on the variant named in the state; see :class:`engine.core.Variant` for the contract.
+
+The registry is found, not listed: every module of this package that defines ``VARIANTS`` (a tuple of
+:class:`Variant` instances) is a game. Adding a game is adding its module; the bot's commands and adapters and the
+renderer registry are derived from the variants' declarations.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,8 +27,10 @@ from engine.core import (
     EngineError,
     Event,
     GameOver,
+    GameState,
     IllegalMove,
     Move,
+    MoveCommand,
     NotYourTurn,
     Variant,
 )
@@ -36,12 +43,15 @@ __all__ = [
     "EngineError",
     "Event",
     "GameOver",
+    "GameState",
     "IllegalMove",
     "Move",
+    "MoveCommand",
     "NotYourTurn",
     "Variant",
     "apply",
     "from_json",
+    "game_names",
     "get_variant",
     "is_over",
     "legal_moves",
@@ -57,22 +67,33 @@ __all__ = [
     "variant_of",
 ]
 
-# One module per game; each exposes VARIANTS, a tuple of Variant instances. Imported on first use.
-GAME_MODULES = ("engine.azul", "engine.summer_pavilion", "engine.queens_garden")
-
 _registry: dict[str, Variant[Any]] = {}
+
+
+def _game_modules() -> list[str]:
+    """This package's modules, in name order (the command-line front end is not one)."""
+    return sorted(info.name for info in pkgutil.iter_modules(__path__, f"{__name__}.") if not info.ispkg)
 
 
 def _variants() -> dict[str, Variant[Any]]:
     if not _registry:
-        for module_name in GAME_MODULES:
-            for variant in importlib.import_module(module_name).VARIANTS:
+        for module_name in _game_modules():
+            if module_name == f"{__name__}.__main__":
+                continue
+            for variant in getattr(importlib.import_module(module_name), "VARIANTS", ()):
+                if variant.name in _registry:
+                    raise RuntimeError(f"variant {variant.name!r} is declared twice")
                 _registry[variant.name] = variant
     return _registry
 
 
 def variant_names() -> list[str]:
     return list(_variants())
+
+
+def game_names() -> list[str]:
+    """Every game (``Variant.game``) with at least one variant, in registry order."""
+    return list(dict.fromkeys(variant.game for variant in _variants().values()))
 
 
 def get_variant(name: str) -> Variant[Any]:
@@ -82,15 +103,16 @@ def get_variant(name: str) -> Variant[Any]:
         raise BadOptions("unknown_variant", variant=name) from None
 
 
-def variant_of(state: Any) -> Variant[Any]:
+def variant_of(state: GameState) -> Variant[Any]:
     return get_variant(state.variant)
 
 
-def new_game(variant: str, players: int, seed: int, options: Mapping[str, JSON] | None = None) -> Any:
-    return get_variant(variant).new_game(players, seed, options)
+def new_game(variant: str, players: int, seed: int, options: Mapping[str, JSON] | None = None) -> GameState:
+    state: GameState = get_variant(variant).new_game(players, seed, options)
+    return state
 
 
-def opening_events(state: Any) -> list[Event]:
+def opening_events(state: GameState) -> list[Event]:
     return variant_of(state).opening_events(state)
 
 
@@ -98,50 +120,51 @@ def parse_move(variant: str, text: str) -> Move:
     return get_variant(variant).parse_move(text)
 
 
-def to_act(state: Any) -> frozenset[int]:
+def to_act(state: GameState) -> frozenset[int]:
     return variant_of(state).to_act(state)
 
 
-def legal_moves(state: Any, seat: int) -> list[Move]:
+def legal_moves(state: GameState, seat: int) -> list[Move]:
     return variant_of(state).legal_moves(state, seat)
 
 
-def apply(state: Any, seat: int, move: Move | str) -> tuple[Any, list[Event]]:
+def apply(state: GameState, seat: int, move: Move | str) -> tuple[GameState, list[Event]]:
     variant = variant_of(state)
     if isinstance(move, str):
         move = variant.parse_move(move)
     return variant.apply(state, seat, move)
 
 
-def is_over(state: Any) -> bool:
+def is_over(state: GameState) -> bool:
     return variant_of(state).is_over(state)
 
 
-def scores(state: Any) -> list[int]:
+def scores(state: GameState) -> list[int]:
     return variant_of(state).scores(state)
 
 
-def standings(state: Any) -> list[list[int]]:
+def standings(state: GameState) -> list[list[int]]:
     return variant_of(state).standings(state)
 
 
-def to_json(state: Any) -> dict[str, JSON]:
+def to_json(state: GameState) -> dict[str, JSON]:
     return variant_of(state).to_json(state)
 
 
-def from_json(raw: Mapping[str, JSON]) -> Any:
+def from_json(raw: Mapping[str, JSON]) -> GameState:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("variant"), str):
         raise BadState("not_a_state")
     try:
         variant = get_variant(raw["variant"])
     except BadOptions:
         raise BadState("unknown_variant", variant=raw["variant"]) from None
-    return variant.from_json(raw)
+    state: GameState = variant.from_json(raw)
+    return state
 
 
 def replay(
     variant: str, players: int, seed: int, moves: list[tuple[int, str]], options: Mapping[str, JSON] | None = None
-) -> Any:
+) -> GameState:
     """The state reached by playing ``(seat, notation)`` pairs from a new game: how the store checks itself."""
     state = new_game(variant, players, seed, options)
     for seat, notation in moves:

@@ -58,6 +58,7 @@ from engine.core import (
     GameOver,
     IllegalMove,
     Move,
+    MoveCommand,
     NotYourTurn,
     Rng,
     Variant,
@@ -358,6 +359,8 @@ def _clone_state(s: AzulState) -> AzulState:
 # --- the variants -----------------------------------------------------------------------------------------------
 class AzulVariant(Variant[AzulState]):
     game = "azul"
+    title = "Azul"
+    commands = (MoveCommand("take", ("source", "color", "line")), MoveCommand("wall", ("line", "column")))
 
     def __init__(self, name: str, grey: bool) -> None:
         self.name = name

@@ -144,6 +144,28 @@ def seed_state(seed: int) -> int:
     return Rng(seed ^ 0x5DEECE66D).next64()
 
 
+# --- the declaration of a game ----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class MoveCommand:
+    """One family of moves (``take``, ``place``...): the slash command that makes it and its options in order.
+
+    ``Move.command`` names it and ``Move.choices()`` lists its options in this order (optional ones may be absent).
+    """
+
+    name: str
+    options: tuple[str, ...]
+
+
+class GameState(Protocol):
+    """What every game's state offers to the code outside the engine: the name of its variant.
+
+    The bot and the renderer pass states around as this type; only the game's own module looks inside.
+    """
+
+    @property
+    def variant(self) -> str: ...
+
+
 # --- the contract every game implements -------------------------------------------------------------------------
 S = TypeVar("S")
 
@@ -157,8 +179,13 @@ class Variant(ABC, Generic[S]):
 
     name: str
     game: str
+    title: str = ""
+    """The game's name in English, for tools and logs (people read the bot's translated ``bot.variant.<name>``)."""
     min_players: int = 2
     max_players: int = 4
+    commands: tuple[MoveCommand, ...] = ()
+    """Every move command this variant's moves use, each with its options in order: the bot's slash commands,
+    their autocomplete and the picker's steps are built from this."""
 
     @abstractmethod
     def new_game(self, players: int, seed: int, options: Mapping[str, JSON] | None = None) -> S: ...
@@ -211,6 +238,14 @@ class Variant(ABC, Generic[S]):
     @abstractmethod
     def from_json(self, raw: Mapping[str, JSON]) -> S:
         """Rebuild a state, rejecting malformed or impossible ones with :class:`BadState`."""
+
+
+def command_options(variant: Variant[Any], command: str) -> tuple[str, ...]:
+    """The options of ``command`` in ``variant``'s declaration, in order."""
+    for declared in variant.commands:
+        if declared.name == command:
+            return declared.options
+    raise BadNotation("unknown_command", command=command)
 
 
 def check_players(variant: Variant[Any], players: int) -> None:

@@ -60,6 +60,7 @@ from engine.core import (
     GameOver,
     IllegalMove,
     Move,
+    MoveCommand,
     NotYourTurn,
     Rng,
     Variant,
@@ -370,6 +371,13 @@ def _storage_items(player: QGPlayer) -> dict[Item, int]:
 # --- the variant ------------------------------------------------------------------------------------------------
 class QueensGarden(Variant[QGState]):
     game = "queens-garden"
+    title = "Azul: Queen's Garden"
+    commands = (
+        MoveCommand("acquire", ("by", "which")),
+        MoveCommand("tile", ("tile", "payment", "cell")),
+        MoveCommand("expansion", ("expansion", "payment", "area", "rotation")),
+        MoveCommand("pass", ("discard",)),
+    )
 
     def __init__(self, name: str, side: str, components: Components | None = None) -> None:
         self.name = name

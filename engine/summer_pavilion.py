@@ -56,6 +56,7 @@ from engine.core import (
     GameOver,
     IllegalMove,
     Move,
+    MoveCommand,
     NotYourTurn,
     Rng,
     Variant,
@@ -386,6 +387,13 @@ _PLACE = re.compile(r"^([pgoybr1-6c]):([1-6])([pgoybr]?)(?:\+([0-5]))?$")
 
 class SummerPavilion(Variant[SPState]):
     game = "summer-pavilion"
+    title = "Azul: Summer Pavilion"
+    commands = (
+        MoveCommand("take", ("source", "color")),
+        MoveCommand("place", ("star", "space", "wilds")),
+        MoveCommand("bonus", ("tiles",)),
+        MoveCommand("pass", ("keep",)),
+    )
 
     def __init__(self, name: str, mono: bool) -> None:
         self.name = name

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games import GameAdapter
+from bot.games.base import GameAdapter
 from data.i18n import t
 from engine import Event
 
@@ -24,7 +24,6 @@ def color_index(token: Any) -> int | None:
 
 class AzulAdapter(GameAdapter):
     game = "azul"
-    commands = ("take", "wall")
 
     def color_name(self, token: Any, locale: str | None) -> str:
         index = color_index(token)

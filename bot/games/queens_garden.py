@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
-from bot.games import GameAdapter
+from bot.games.base import GameAdapter
 from data.i18n import t
 from engine import Event
 from engine.queens_garden import NONE, SUPPLY, QGState, QueensGarden, color_of, pattern_of
@@ -27,7 +27,6 @@ def _variant(name: str = GAME) -> QueensGarden:
 
 class QueensGardenAdapter(GameAdapter):
     game = GAME
-    commands = ("acquire", "tile", "expansion", "pass")
 
     # --- words for the pieces -----------------------------------------------------------------------------------
     def color_name(self, index: int, locale: str | None) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games import GameAdapter
+from bot.games.base import GameAdapter
 from data.i18n import t
 from engine import Event
 from engine.core import BadNotation
@@ -47,7 +47,6 @@ LABEL_LIMIT = 100  # Discord's limit for a choice's name
 
 class SummerPavilionAdapter(GameAdapter):
     game = "summer-pavilion"
-    commands = ("take", "place", "bonus", "pass")
 
     # --- small words ------------------------------------------------------------------------------------------
     def color_name(self, token: Any, locale: str | None) -> str:

@@ -8,9 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import simcord.env
 import simcord.interactions
 
 from bot.client import AzulBot, create_bot
+from bot.errors import Refusal
+from bot.replies import unwrap
+from engine import EngineError
 
 SEED = 20240611
 
@@ -59,3 +63,17 @@ def discord_locales(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, str]]
     USER_LOCALES.clear()
     yield USER_LOCALES
     USER_LOCALES.clear()
+
+
+@pytest.fixture(autouse=True)
+def refusals_are_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SimCord counts everything that reaches the command tree's error handler as a failure of the bot; a refusal
+    (the bot's own or the rules') reaches it by design and is answered there, so only other errors count."""
+    original = simcord.env.Env._record_error
+
+    def record(env: simcord.env.Env, error: BaseException) -> None:
+        if isinstance(error, Exception) and isinstance(unwrap(error), Refusal | EngineError):
+            return
+        original(env, error)
+
+    monkeypatch.setattr(simcord.env.Env, "_record_error", record)

@@ -201,6 +201,7 @@ async def test_unexpected_errors_are_logged_never_shown(simcord_env, monkeypatch
     assert "database on fire" not in result.response.content
     game = await table.game()
     assert any(f"(game {game.id})" in record.getMessage() for record in caplog.records)
+    assert any("database on fire" in str(error) for error in simcord_env.errors), "the error reached the one handler"
 
 
 async def test_a_picture_that_fails_to_draw_does_not_stop_the_game(simcord_env, monkeypatch) -> None:

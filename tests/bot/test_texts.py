@@ -9,12 +9,13 @@ import pytest
 
 import engine
 from bot.cog import AzulCog
-from bot.games import MOVE_COMMANDS, adapter_of
+from bot.games import adapter_of, move_commands
 from bot.games.azul import ADAPTER as AZUL
 from data.i18n import SUPPORTED, catalogue
 from engine import Event
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
+MOVE_COMMANDS = move_commands()
 LITERAL_KEY = re.compile(r"""["'](bot\.[a-z_]+(?:\.[a-z_]+)+)["']""")
 REFUSAL = re.compile(r"""Refusal\(\s*["']([a-z_]+)["']""")
 DISCORD_NAME = re.compile(r"[-_\w]{1,32}")  # Discord: letters and digits of any script, "-" and "_", lowercase
@@ -43,7 +44,7 @@ def test_every_bot_text_exists_in_every_language(lang: str) -> None:
 @pytest.mark.parametrize("lang", SUPPORTED)
 def test_command_names_are_valid_and_texts_use_them(lang: str) -> None:
     """Discord rejects the whole command sync for one bad or repeated name; texts name commands as the client does."""
-    commands = [command.name for command in AzulCog.__cog_app_commands__]
+    commands = [command.name for command in AzulCog.__cog_app_commands__] + list(MOVE_COMMANDS)
     names = {command: catalogue(lang).get(f"bot.name.{command}") for command in commands}
     assert len(commands) == 20 and all(isinstance(name, str) for name in names.values()), names
     assert all(DISCORD_NAME.fullmatch(str(name)) and str(name) == str(name).lower() for name in names.values()), names

@@ -1,0 +1,51 @@
+"""What a handler needs from the client: a small interface, so no handler depends on the client class.
+
+``AzulBot`` (in :mod:`bot.client`) provides it; a handler reaches it through :func:`bot_of`. A test can hand a
+handler any object with these attributes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import discord
+
+from bot.service import GameService
+from bot.store import GameRow
+from engine import Event, GameState
+
+
+class BoardPoster(Protocol):
+    async def post_board(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        state: GameState,
+        *,
+        guild: discord.Guild | None,
+        headline: str = "",
+        events: Sequence[Event] = (),
+        ping: Sequence[int] = (),
+    ) -> discord.Message: ...
+
+
+@runtime_checkable
+class BotContext(Protocol):
+    """The game service and the board poster of the running bot."""
+
+    @property
+    def service(self) -> GameService: ...
+
+    @property
+    def poster(self) -> BoardPoster: ...
+
+
+def bot_of(interaction: discord.Interaction) -> BotContext:
+    client = interaction.client
+    if not isinstance(client, BotContext):
+        raise TypeError("the interaction's client does not provide the game service and the poster")
+    return client
+
+
+__all__ = ["BoardPoster", "BotContext", "bot_of"]

@@ -1,0 +1,77 @@
+"""The base of every game adapter: how the bot puts one game of the family into words.
+
+Every method has a catalogue-driven default; see :mod:`bot.games` for how to add a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import engine
+from bot.texts import variant_label
+from data.i18n import has, t
+from engine import Event, GameState
+
+
+class GameAdapter:
+    """The words of one game. Subclass it; every method has a catalogue-driven default."""
+
+    game: str = ""
+
+    @property
+    def commands(self) -> tuple[str, ...]:
+        """Every move command of this game's variants, as the engine declares them."""
+        names = (
+            declared.name
+            for name in engine.variant_names()
+            if (variant := engine.get_variant(name)).game == self.game
+            for declared in variant.commands
+        )
+        return tuple(dict.fromkeys(names))
+
+    def variant_label(self, variant: str, locale: str | None) -> str:
+        return variant_label(variant, locale)
+
+    def rules(self, variant: str, locale: str | None) -> str:
+        return t(f"bot.rules.{variant}", locale)
+
+    def command_label(self, command: str, locale: str | None) -> str:
+        """What a move command does, for the picker's first step ("Take tiles", "Place a tile on the wall")."""
+        return t(f"bot.command.{command}", locale)
+
+    def option_label(self, option: str, locale: str | None) -> str:
+        """The name of an option in the picker's prompt ("source", "line")."""
+        key = f"bot.option.{option}"
+        return t(key, locale) if has(key, locale) else option
+
+    def label(
+        self, state: GameState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+    ) -> str:
+        """``token`` of ``option`` in words for ``seat``, given the options ``chosen`` so far."""
+        key = f"bot.token.{self.game}.{option}.{token}"
+        return t(key, locale) if has(key, locale) else token
+
+    def event_params(self, event: Event, names: Sequence[str], locale: str | None) -> dict[str, Any]:
+        """The parameters of an event's text: its data plus ``player``; override to put raw values into words."""
+        params: dict[str, Any] = dict(event.data)
+        if event.seat is not None and 0 <= event.seat < len(names):
+            params["player"] = names[event.seat]
+        return params
+
+    def turn_prompt(self, state: GameState, players: str, locale: str | None) -> str | None:
+        """Who must act now, when the game has its own words for the phase (``players``: the formatted names or
+        mentions); None for the bot's plain "Your turn: ..."."""
+        return None
+
+    def describe(self, events: Sequence[Event], names: Sequence[str], locale: str | None) -> str:
+        """The events of one move as one line of words (empty when none has a text)."""
+        phrases = []
+        for event in events:
+            key = f"bot.event.{self.game}.{event.kind}"
+            if has(key, locale):
+                phrases.append(t(key, locale, **self.event_params(event, names, locale)))
+        return " · ".join(phrase for phrase in phrases if phrase)
+
+
+__all__ = ["GameAdapter"]

@@ -1,0 +1,70 @@
+"""Playing a move for the user of an interaction: where slash commands and the Play picker meet.
+
+Parse (the command and its options) → service (check, apply, save) → words and picture (the poster) → reply.
+Refusals are raised to the one error path.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+import discord
+
+from bot.context import bot_of
+from bot.replies import channel_of, display_name, public_locale
+from bot.texts import text, user_locale
+from bot.words import headline
+
+log = logging.getLogger(__name__)
+
+
+async def play(
+    interaction: discord.Interaction,
+    command: str,
+    given: Mapping[str, str | None],
+    *,
+    game_id: int | None = None,
+    version: int | None = None,
+    update: bool = False,
+) -> None:
+    """Apply a move for the interaction's user and post the new board.
+
+    ``update``: the interaction is a picker step, whose message the answer replaces.
+    """
+    bot = bot_of(interaction)
+    channel = channel_of(interaction)
+    if update:
+        await interaction.response.defer()
+    elif not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    turn = await bot.service.move(
+        interaction.channel_id or 0,
+        interaction.user.id,
+        command,
+        given,
+        interaction_id=interaction.id,
+        game_id=game_id,
+        version=version,
+        name=display_name(interaction.user),
+    )
+    locale = user_locale(interaction)
+    said = text("bot.reply.played", locale, what=headline(turn, locale))
+    try:
+        await bot.poster.post_board(
+            channel,
+            turn.game,
+            turn.state,
+            guild=interaction.guild,
+            headline=headline(turn, public_locale(interaction)),
+            events=turn.events,
+            ping=turn.to_ping(),
+        )
+    except discord.Forbidden:
+        # The move is saved; only the post failed. Say so rather than pretend nothing happened.
+        log.warning("game %s: no permission to post the board in channel %s", turn.game.id, interaction.channel_id)
+        said += "\n" + text("bot.reply.cannot_post", locale)
+    await interaction.edit_original_response(content=said, view=None)
+
+
+__all__ = ["play"]

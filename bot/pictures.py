@@ -1,0 +1,33 @@
+"""The board picture of a stored game, drawn in a worker thread (never on the event loop).
+
+A picture that fails to draw is logged with the game id and ``None`` is returned, so a renderer bug never blocks
+a game: the post goes out without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+import render
+from bot.store import GameRow
+from bot.words import names_by_seat
+from engine import Event, GameState
+
+log = logging.getLogger(__name__)
+
+
+def render_png(state: GameState, names: list[str], events: list[Event], locale: str) -> bytes:
+    return render.render_png(state, names=names, events=events, locale=locale)
+
+
+async def draw(game: GameRow, state: GameState, events: Sequence[Event], locale: str) -> bytes | None:
+    try:
+        return await asyncio.to_thread(render_png, state, names_by_seat(game), list(events), locale)
+    except Exception:
+        log.exception("game %s: the board picture could not be drawn", game.id)
+        return None
+
+
+__all__ = ["draw"]

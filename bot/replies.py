@@ -1,0 +1,85 @@
+"""Answering an interaction: the ephemeral reply, who asked, and the one error path of commands and components.
+
+Handlers contain only their own logic and raise :class:`~bot.errors.Refusal` or the engine's errors; the command
+tree's ``on_error`` (see :mod:`bot.client`) and every control's callback (see :mod:`bot.controls`) hand them to
+:func:`answer_error`, which says why in the user's language and never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.context import bot_of
+from bot.errors import Refusal
+from bot.texts import explain, guild_locale, user_locale
+from engine import EngineError
+
+log = logging.getLogger(__name__)
+
+
+def display_name(user: discord.abc.User) -> str:
+    return (getattr(user, "display_name", None) or user.name)[:80]
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    permissions = interaction.permissions
+    return bool(permissions.manage_guild or permissions.administrator)
+
+
+def public_locale(interaction: discord.Interaction) -> str:
+    """The locale of public posts in the interaction's server."""
+    return guild_locale(interaction.guild)
+
+
+def channel_of(interaction: discord.Interaction) -> discord.abc.Messageable:
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
+        raise Refusal("no_channel")
+    return channel
+
+
+async def reply(interaction: discord.Interaction, content: str, *, replace: bool = False, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was deferred already.
+
+    ``replace``: the interaction came from an ephemeral picker, whose message the answer replaces.
+    """
+    if interaction.response.is_done():
+        kwargs.setdefault("view", None)  # a refused picker step must not leave its selects behind
+        await interaction.edit_original_response(content=content, **kwargs)
+    elif replace:
+        await interaction.response.edit_message(content=content, view=None)
+    else:
+        await interaction.response.send_message(content, ephemeral=True, **kwargs)
+
+
+def unwrap(error: Exception) -> Exception:
+    """The error a command raised, out of discord.py's ``CommandInvokeError``."""
+    original = getattr(error, "original", None)
+    return original if isinstance(original, Exception) else error
+
+
+async def answer_error(interaction: discord.Interaction, error: Exception, *, replace: bool = False) -> None:
+    """The one error policy: a refusal is explained ephemerally; anything unexpected is logged and only a short
+    apology is shown."""
+    error = unwrap(error)
+    if not isinstance(error, Refusal | EngineError):
+        game = await _game_id_here(interaction)
+        log.error("unexpected error in channel %s (game %s)", interaction.channel_id, game, exc_info=error)
+    try:
+        await reply(interaction, explain(error, user_locale(interaction)), replace=replace)
+    except discord.HTTPException:
+        log.warning("could not tell the user in channel %s about the error", interaction.channel_id)
+
+
+async def _game_id_here(interaction: discord.Interaction) -> int | None:
+    try:
+        game = await bot_of(interaction).service.store.latest_game_in(interaction.channel_id or 0)
+    except Exception:
+        return None
+    return game.id if game else None
+
+
+__all__ = ["answer_error", "channel_of", "display_name", "is_admin", "public_locale", "reply", "unwrap"]
