@@ -23,6 +23,7 @@ def test_ruff_format_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_strict_engine() -> None:
+def test_mypy_strict_on_every_package() -> None:
+    """engine, render, bot and data (the files listed in pyproject.toml)."""
     result = run("mypy")
     assert result.returncode == 0, result.stdout + result.stderr
