@@ -43,7 +43,7 @@ def renderer_of(game: str) -> DrawTable:
     except ModuleNotFoundError as error:
         if error.name != module_name:
             raise
-        raise LookupError(f"game {game!r} has no renderer: add {module_name} with draw_table()") from None
+        raise LookupError(f"no renderer for game {game!r}: add {module_name} with draw_table()") from None
     if not callable(getattr(module, "draw_table", None)):
         raise LookupError(f"{module_name} has no draw_table()")
     return cast(DrawTable, module.draw_table)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from tests.bot.table import Table, mentions
 
@@ -15,6 +17,7 @@ async def check_replay(table: Table) -> None:
     assert game.version == len(await table.bot.service.store.moves(game.id))
 
 
+@pytest.mark.slow  # a whole game through the bot
 async def test_two_player_game_from_new_to_final_standings(simcord_env) -> None:
     table = Table.create(simcord_env, 2)
     await table.open("azul")

@@ -19,6 +19,8 @@ from engine.agents import GreedyAgent
 from engine.azul import _TAKES, _WALL_MOVES, MARKER, TILES_PER_COLOR, AzulState
 from engine.core import Rng
 
+pytestmark = pytest.mark.slow  # a property suite: many seeded and generated games
+
 CONFIGS = [(variant, players) for variant in ("azul", "azul-grey") for players in (2, 3, 4)]
 GAMES = int(os.environ.get("AZUL_PROPERTY_GAMES", "200"))
 DEEP_GAMES = max(4, GAMES // 25)

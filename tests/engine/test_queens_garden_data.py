@@ -66,6 +66,7 @@ def test_changing_a_number_is_a_data_change_only() -> None:
     assert [p.score for p in state.players] == [20, 20]
 
 
+@pytest.mark.slow  # whole games played and compared with their golden transcripts
 @pytest.mark.parametrize(
     ("name", "players", "seed", "agent"),
     [("queens-garden", 2, 3, "greedy"), ("queens-garden-variant", 3, 5, "random"), ("queens-garden", 4, 8, "random")],

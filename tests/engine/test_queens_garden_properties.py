@@ -14,6 +14,8 @@ import engine
 from engine.core import Rng
 from engine.queens_garden import KINDS, QGState
 
+pytestmark = pytest.mark.slow  # a property suite: many seeded and generated games
+
 GAMES = int(os.environ.get("QG_PROPERTY_GAMES", "6"))
 CASES = [(name, players) for name in ("queens-garden", "queens-garden-variant") for players in (2, 3, 4)]
 

@@ -11,6 +11,8 @@ import engine
 from engine.core import EngineError, NotYourTurn, Rng
 from engine.summer_pavilion import ROUNDS, TILES_PER_COLOR, VARIANTS, SPState, SummerPavilion
 
+pytestmark = pytest.mark.slow  # a property suite: many seeded and generated games
+
 GAMES_PER_CASE = 170  # 2 sides x 3 player counts x 170 = 1020 games
 DEEP_CHECK_EVERY = 25  # JSON round-trip and refusal checks on every 25th game (every move of it)
 

@@ -9,6 +9,7 @@ from render.azul import WIDTH, read_events
 from render.samples import NAMES, play
 
 
+@pytest.mark.slow  # every state of whole games drawn
 @pytest.mark.parametrize(("variant", "players", "seed"), [("azul", 2, 11), ("azul", 4, 12), ("azul-grey", 3, 13)])
 def test_every_state_of_a_game_draws(variant: str, players: int, seed: int) -> None:
     sizes = set()

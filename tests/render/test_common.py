@@ -84,7 +84,7 @@ def test_png_output_is_deterministic_and_a_palette_image() -> None:
 
 def test_unknown_game_is_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(render.engine, "get_variant", lambda name: SimpleNamespace(game="chess"))
-    with pytest.raises(ValueError, match="no renderer for game 'chess'"):
+    with pytest.raises(LookupError, match="no renderer for game 'chess'"):
         render.render_table(SimpleNamespace(variant="chess"), names=[])
 
 
