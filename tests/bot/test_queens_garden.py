@@ -44,6 +44,7 @@ async def fits_the_picker(table: Table, move: engine.Move) -> bool:
     return True
 
 
+@pytest.mark.slow  # a whole game through the bot
 @pytest.mark.parametrize("variant", ["queens-garden", "queens-garden-variant"])
 async def test_game_from_new_to_final_standings(simcord_env, variant: str) -> None:
     table = Table.create(simcord_env, 2)

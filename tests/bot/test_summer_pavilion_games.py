@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import engine
 from engine.summer_pavilion import Pass
 from tests.bot.table import Table, mentions
@@ -65,6 +67,7 @@ async def check_end(table: Table) -> None:
     assert game.version == len(await table.bot.service.store.moves(game.id))
 
 
+@pytest.mark.slow  # a whole game through the bot
 async def test_front_side_game_from_new_to_final_standings(simcord_env) -> None:
     table = Table.create(simcord_env, 2)
     await table.open("summer-pavilion")
@@ -78,6 +81,7 @@ async def test_front_side_game_from_new_to_final_standings(simcord_env) -> None:
     await check_end(table)
 
 
+@pytest.mark.slow  # a whole game through the bot
 async def test_monochrome_side_game_from_new_to_final_standings(simcord_env) -> None:
     table = Table.create(simcord_env, 3)
     await table.open("summer-pavilion-mono")
