@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import logs, metrics
 from bot.games import adapter_of
 from bot.posting import names_by_seat
 from bot.service import Refusal, Turn
@@ -60,9 +61,11 @@ async def guarded(
     interaction: discord.Interaction, action: Callable[[], Awaitable[None]], *, replace: bool = False
 ) -> None:
     """Run ``action``; any refusal becomes an ephemeral explanation, anything unexpected is logged, never shown."""
+    logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
     try:
         await action()
     except (Refusal, EngineError) as error:
+        metrics.refused(error.key)
         await reply(interaction, explain(error, user_locale(interaction)), replace=replace)
     except Exception as error:
         game = await _game_id_here(interaction)
@@ -117,6 +120,8 @@ async def play(
         version=version,
         name=display_name(interaction.user),
     )
+    logs.bind(game=turn.game.id, variant=turn.game.variant)
+    metrics.moved(turn.game.variant)
     public = headline(turn, text_locale(interaction))
     locale = user_locale(interaction)
     said = text("bot.reply.played", locale, what=headline(turn, locale))
@@ -133,8 +138,12 @@ async def play(
     except discord.Forbidden:
         # The move is saved; only the post failed. Say so rather than pretend nothing happened.
         log.warning("game %s: no permission to post the board in channel %s", turn.game.id, interaction.channel_id)
+        metrics.post_failed("forbidden")
         said += "\n" + text("bot.reply.cannot_post", locale)
     await interaction.edit_original_response(content=said, view=None)
+    answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    metrics.answered(answered_after)
+    log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})
 
 
 def text_locale(interaction: discord.Interaction) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engine
+from bot import metrics
 from bot.games import adapter_of
 from bot.store import GameRow
 from bot.texts import guild_locale, text
@@ -42,7 +43,8 @@ def render_png(state: Any, names: list[str], events: list[Event], locale: str) -
 
 async def draw(game: GameRow, state: Any, events: Sequence[Event], locale: str) -> bytes | None:
     try:
-        return await asyncio.to_thread(render_png, state, names_by_seat(game), list(events), locale)
+        with metrics.picture_timer(game.variant):
+            return await asyncio.to_thread(render_png, state, names_by_seat(game), list(events), locale)
     except Exception:
         log.exception("game %s: the board picture could not be drawn", game.id)
         return None
