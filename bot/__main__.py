@@ -63,14 +63,15 @@ async def run(config: Config) -> int:
         log.info("invite the bot with %s", invite_url(bot.application_id or (bot.user.id if bot.user else 0)))
 
     bot.add_listener(on_ready, "on_ready")
-    # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
-    with contextlib.suppress(NotImplementedError):
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     try:
         endpoint = serve_metrics(config)
     except OSError as error:
         print(f"azul-bot: cannot serve metrics on AZUL_METRICS_PORT={config.metrics_port} ({error})", file=sys.stderr)
         return EXIT_CONFIG
+    # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     heartbeat = asyncio.create_task(health.keep_heartbeat(bot, config.heartbeat_path))
     try:
         async with bot:
@@ -92,6 +93,8 @@ async def run(config: Config) -> int:
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_STORE
     finally:
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGTERM)
         heartbeat.cancel()
         await asyncio.gather(heartbeat, return_exceptions=True)
         if endpoint is not None:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TextIO
 
 FIELDS = ("game", "variant", "channel", "guild", "interaction", "user", "latency_ms")
 
@@ -35,10 +35,6 @@ def context(**fields: Any) -> Iterator[None]:
         _fields.reset(token)
 
 
-def current() -> dict[str, Any]:
-    return dict(_fields.get())
-
-
 def _merged(fields: dict[str, Any]) -> dict[str, Any]:
     unknown = set(fields) - set(FIELDS)
     if unknown:
@@ -46,18 +42,29 @@ def _merged(fields: dict[str, Any]) -> dict[str, Any]:
     return {**_fields.get(), **{name: value for name, value in fields.items() if value is not None}}
 
 
-class ContextFilter(logging.Filter):
-    """Copies the bound fields onto each record (an ``extra`` of the same name wins)."""
+def _stamp_records() -> None:
+    """Wrap the log record factory once, so every record, for every handler (tests' too), carries the fields."""
+    previous = logging.getLogRecordFactory()
+    if getattr(previous, "azul_fields", False):
+        return
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        for name, value in _fields.get().items():
-            if not hasattr(record, name):
-                setattr(record, name, value)
-        return True
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        record.bound = _fields.get()  # one attribute: logging refuses an ``extra`` that names an existing one
+        return record
+
+    factory.azul_fields = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(factory)
+
+
+_stamp_records()
 
 
 def fields_of(record: logging.LogRecord) -> dict[str, Any]:
-    return {name: getattr(record, name) for name in FIELDS if getattr(record, name, None) is not None}
+    """The bound fields, then any ``extra`` of the same names, in the order of FIELDS."""
+    bound = getattr(record, "bound", {})
+    given = {name: getattr(record, name, bound.get(name)) for name in FIELDS}
+    return {name: value for name, value in given.items() if value is not None}
 
 
 class TextFormatter(logging.Formatter):
@@ -90,10 +97,9 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False, default=str)
 
 
-def setup(level: str = "INFO", log_format: str = "text") -> None:
-    """Send every log line to stderr in ``log_format`` ("text" or "json"), replacing earlier handlers."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.addFilter(ContextFilter())
+def setup(level: str = "INFO", log_format: str = "text", stream: TextIO | None = None) -> None:
+    """Send every log line to ``stream`` (stderr) in ``log_format`` ("text" or "json"), replacing earlier handlers."""
+    handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
     root = logging.getLogger()
     for old in root.handlers[:]:
