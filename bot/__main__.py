@@ -16,12 +16,8 @@ import sys
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-import aiohttp
-import discord
-
 from bot import health, logs
 from bot.config import Config, ConfigError, environment, load_dotenv_file, read_config
-from bot.store import Store, StoreOpenError
 
 if TYPE_CHECKING:
     from bot.metrics import Endpoint
@@ -40,13 +36,20 @@ log = logging.getLogger("bot")
 
 
 def invite_url(client_id: int) -> str:
+    import discord
+
     return discord.utils.oauth_url(
         client_id, permissions=discord.Permissions(INVITE_PERMISSIONS), scopes=("bot", "applications.commands")
     )
 
 
 async def run(config: Config) -> int:
+    # Imported here, so `python -m bot health` (run by the container's health check) starts in a blink.
+    import aiohttp
+    import discord
+
     from bot.client import create_bot
+    from bot.store import Store, StoreOpenError
 
     try:
         # Before logging in: a bad database is reported without touching the network, and never hangs.

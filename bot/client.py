@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import discord
 from discord.ext import commands, tasks
 
+from bot import logs
 from bot.posting import Poster
 from bot.service import GameService
 from bot.store import Store
@@ -97,6 +98,7 @@ class AzulBot(commands.Bot):
         from bot.actions import reply
         from bot.texts import explain, user_locale
 
+        logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
         log.error("unhandled error in channel %s", interaction.channel_id, exc_info=error)
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, explain(error, user_locale(interaction)))
