@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -121,6 +122,12 @@ def test_check_limits() -> None:
     assert check(Path("/nonexistent/beat"), time.time())[0] is False
 
 
+def a_free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 # --- the real bot on the wire: log-in line, invite URL, heartbeat ----------------------------------------------------
 
 
@@ -139,7 +146,16 @@ async def test_log_in_line_invite_url_and_heartbeat(
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot")
     beat = tmp_path / "beat"
-    config = Config(GOOD_TOKEN, str(tmp_path / "azul.sqlite3"), None, "INFO", heartbeat_path=str(beat))
+    port = a_free_port()
+    config = Config(
+        GOOD_TOKEN,
+        str(tmp_path / "azul.sqlite3"),
+        None,
+        "INFO",
+        heartbeat_path=str(beat),
+        metrics_port=port,
+        metrics_address="127.0.0.1",
+    )
     running = asyncio.create_task(run(config))
     try:
         for _ in range(300):
@@ -155,6 +171,8 @@ async def test_log_in_line_invite_url_and_heartbeat(
         url = yarl.URL(invite.removeprefix("invite the bot with "))
         assert url.query["client_id"] == str(APP_ID) and url.query["permissions"] == str(INVITE_PERMISSIONS)
         assert url.query["scope"] == "bot applications.commands"
+        exposed = await asyncio.to_thread(scrape, port)  # AZUL_METRICS_PORT serves /metrics while the bot runs
+        assert "azul_move_seconds_count" in exposed
     finally:
         os.kill(os.getpid(), signal.SIGTERM)  # as `docker stop` does; run() closes the bot on it
         assert await asyncio.wait_for(running, HANG_GUARD) == 0
