@@ -268,3 +268,25 @@ async def test_the_metrics_endpoint_counts_a_move_a_refusal_and_pictures(simcord
     assert grew('azul_picture_seconds_count{variant="azul"}') >= 2  # the first board and the one after the move
     assert grew("azul_move_seconds_count") == 1
     assert "azul_failed_posts_total" not in before or grew('azul_failed_posts_total{reason="forbidden"}') == 0
+
+
+async def test_a_database_that_fails_after_log_in_is_exit_code_5(
+    discord_server: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The check before logging in passed, then the bot's own opening fails (the file changed in between)."""
+    from bot.store import Store, StoreOpenError
+
+    opened = Store.open
+    calls: list[str] = []
+
+    async def fails_the_second_time(path: str) -> Store:
+        calls.append(path)
+        if len(calls) > 1:
+            raise StoreOpenError(f"the database {path} is damaged (test)")
+        return await opened(path)
+
+    monkeypatch.setattr(Store, "open", fails_the_second_time)
+    config = Config(GOOD_TOKEN, str(tmp_path / "azul.sqlite3"), None, "INFO", heartbeat_path=str(tmp_path / "beat"))
+    assert await asyncio.wait_for(run(config), HANG_GUARD) == EXIT_STORE
+    assert len(calls) == 2 and any(r.path == "/users/@me" for r in discord_server.requests)  # after logging in
+    assert capsys.readouterr().err.strip() == f"azul-bot: the database {tmp_path / 'azul.sqlite3'} is damaged (test)"
