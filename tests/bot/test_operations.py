@@ -196,14 +196,14 @@ def test_json_lines_carry_the_fields() -> None:
     out = io.StringIO()
     logs.setup("INFO", "json", stream=out)
     with logs.context(game=7, channel=600, interaction=123):
-        logging.getLogger("bot.test").info("move %s saved", "1-blue-3", extra={"latency_ms": 41})
+        logging.getLogger("bot.test").info("move %s saved", "1b3", extra={"latency_ms": 41})
         try:
             raise ValueError("boom")
         except ValueError:
             logging.getLogger("bot.test").exception("failed")
     logging.getLogger("bot.test").info("outside")
     saved, failed, outside = (json.loads(line) for line in out.getvalue().splitlines())
-    assert saved["message"] == "move 1-blue-3 saved" and saved["level"] == "INFO"
+    assert saved["message"] == "move 1b3 saved" and saved["level"] == "INFO"
     assert (saved["game"], saved["channel"], saved["interaction"], saved["latency_ms"]) == (7, 600, 123, 41)
     assert "ValueError: boom" in failed["exception"] and failed["game"] == 7
     assert "game" not in outside
