@@ -1,9 +1,9 @@
-"""``python -m bot`` (or ``azul-bot``): run the bot with configuration from environment variables.
+"""``python -m bot`` (or ``azul-bot``): run the bot; ``python -m bot health``: check its heartbeat (exit 0 or 1).
 
-DISCORD_TOKEN (required), AZUL_DB (default ./azul.sqlite3), AZUL_DEV_GUILD (sync commands to one server at once),
-AZUL_LOG_LEVEL (default INFO), AZUL_REMIND_HOURS (remind waiting players after this long, once per turn; default 24,
-0 turns it off). Exit codes: 0 after a clean stop, 2 when the configuration is missing or wrong, 3 when Discord
-rejects the token, 4 when Discord cannot be reached at start-up (no network, DNS failure, connection refused).
+Settings come from environment variables, after ``.env`` in the working directory (the environment wins); README.md
+lists them. Exit codes: 0 after a clean stop, 2 when the configuration is missing or wrong, 3 when Discord rejects
+the token, 4 when Discord cannot be reached at start-up (no network, DNS failure, connection refused), 5 when the
+database cannot be opened or written (each fault is one line naming the file, what is wrong and what to do).
 """
 
 from __future__ import annotations
@@ -11,68 +11,71 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import sys
-from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
-import aiohttp
-import discord
+from bot import health, logs
+from bot.config import Config, ConfigError, environment, load_dotenv_file, read_config
+
+if TYPE_CHECKING:
+    from bot.metrics import Endpoint
+
+__all__ = ["EXIT_CONFIG", "EXIT_LOGIN", "EXIT_NETWORK", "EXIT_STORE", "Config", "main", "read_config", "run"]
 
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
 EXIT_NETWORK = 4
+EXIT_STORE = 5
+
+# README's "Create the Discord application": View Channels, Send Messages, Send Messages in Threads, Attach Files.
+INVITE_PERMISSIONS = 274877942784
+
+log = logging.getLogger("bot")
 
 
-@dataclass(frozen=True)
-class Config:
-    token: str
-    db_path: str
-    dev_guild: int | None
-    log_level: str
-    remind_hours: float = 24.0
+def invite_url(client_id: int) -> str:
+    import discord
 
-
-class ConfigError(Exception):
-    pass
-
-
-def read_config(environ: Mapping[str, str]) -> Config:
-    token = environ.get("DISCORD_TOKEN", "").strip()
-    if not token:
-        raise ConfigError(
-            "DISCORD_TOKEN is not set. Create a bot in the Discord Developer Portal (Applications > your app > Bot >"
-            " Reset Token) and run: DISCORD_TOKEN=... python -m bot   (see README.md and .env.example)"
-        )
-    guild = environ.get("AZUL_DEV_GUILD", "").strip()
-    if guild and not guild.isdigit():
-        raise ConfigError(f"AZUL_DEV_GUILD must be a server id (a number), not {guild!r}")
-    level = environ.get("AZUL_LOG_LEVEL", "INFO").strip().upper() or "INFO"
-    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-        raise ConfigError(f"AZUL_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}")
-    remind = environ.get("AZUL_REMIND_HOURS", "24").strip() or "24"
-    try:
-        remind_hours = float(remind)
-    except ValueError:
-        raise ConfigError(
-            f"AZUL_REMIND_HOURS must be a number of hours (0 turns reminders off), not {remind!r}"
-        ) from None
-    if remind_hours < 0:
-        raise ConfigError("AZUL_REMIND_HOURS cannot be negative")
-    db_path = environ.get("AZUL_DB", "").strip() or "azul.sqlite3"
-    return Config(token, db_path, int(guild) if guild else None, level, remind_hours)
+    return discord.utils.oauth_url(
+        client_id, permissions=discord.Permissions(INVITE_PERMISSIONS), scopes=("bot", "applications.commands")
+    )
 
 
 async def run(config: Config) -> int:
-    from bot.client import create_bot
+    # Imported here, so `python -m bot health` (run by the container's health check) starts in a blink.
+    import aiohttp
+    import discord
 
+    from bot.client import create_bot
+    from bot.store import Store, StoreOpenError
+
+    try:
+        # Before logging in: a bad database is reported without touching the network, and never hangs.
+        await (await Store.open(config.db_path)).close()
+    except StoreOpenError as error:
+        print(f"azul-bot: {error}", file=sys.stderr)
+        return EXIT_STORE
     remind_after = timedelta(hours=config.remind_hours) if config.remind_hours > 0 else None
     bot = create_bot(config.db_path, dev_guild=config.dev_guild, remind_after=remind_after)
+
+    async def on_ready() -> None:
+        if bot.user is not None:
+            log.info("logged in as %s (%s)", bot.user, bot.user.id)
+        log.info("invite the bot with %s", invite_url(bot.application_id or (bot.user.id if bot.user else 0)))
+
+    bot.add_listener(on_ready, "on_ready")
+    try:
+        endpoint = serve_metrics(config)
+    except OSError as error:
+        print(f"azul-bot: cannot serve metrics on AZUL_METRICS_PORT={config.metrics_port} ({error})", file=sys.stderr)
+        return EXIT_CONFIG
     # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
+    loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    heartbeat = asyncio.create_task(health.keep_heartbeat(bot, config.heartbeat_path))
     try:
         async with bot:
             await bot.start(config.token)
@@ -89,7 +92,27 @@ async def run(config: Config) -> int:
             file=sys.stderr,
         )
         return EXIT_NETWORK
+    except StoreOpenError as error:  # the file changed between the check above and the bot's own opening
+        print(f"azul-bot: {error}", file=sys.stderr)
+        return EXIT_STORE
+    finally:
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGTERM)
+        heartbeat.cancel()
+        await asyncio.gather(heartbeat, return_exceptions=True)
+        if endpoint is not None:
+            endpoint.close()
     return 0
+
+
+def serve_metrics(config: Config) -> Endpoint | None:
+    if config.metrics_port is None:
+        return None
+    from bot.metrics import Endpoint
+
+    endpoint = Endpoint(config.metrics_port, config.metrics_address)
+    log.info("Prometheus metrics at http://%s:%d/metrics", config.metrics_address, endpoint.port)
+    return endpoint
 
 
 def error_summary(error: BaseException) -> str:
@@ -98,17 +121,34 @@ def error_summary(error: BaseException) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = argv or []
+    environ = environment()
+    read_dotenv = load_dotenv_file(environ)
+    if args[:1] == ["health"]:
+        return health.main(environ)
+    if args:
+        print(
+            f"azul-bot: unknown arguments {' '.join(args)!r}; use no argument to run the bot, or `health`",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
     try:
-        config = read_config(os.environ)
+        config = read_config(environ)
     except ConfigError as error:
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_CONFIG
-    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.setup(config.log_level, config.log_format)
+    if read_dotenv:
+        log.info("read settings from ./.env (environment variables take precedence)")
     try:
         return asyncio.run(run(config))
     except KeyboardInterrupt:
         return 0
 
 
+def cli() -> int:
+    return main(sys.argv[1:])
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(cli())

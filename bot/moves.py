@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import discord
 
+from bot import logs, metrics
 from bot.context import bot_of
 from bot.replies import channel_of, display_name, public_locale
 from bot.texts import text, user_locale
@@ -33,6 +34,7 @@ async def play(
     ``update``: the interaction is a picker step, whose message the answer replaces.
     """
     bot = bot_of(interaction)
+    logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
     channel = channel_of(interaction)
     if update:
         await interaction.response.defer()
@@ -48,6 +50,8 @@ async def play(
         version=version,
         name=display_name(interaction.user),
     )
+    logs.bind(game=turn.game.id, variant=turn.game.variant)
+    metrics.moved(turn.game.variant)
     locale = user_locale(interaction)
     said = text("bot.reply.played", locale, what=headline(turn, locale))
     try:
@@ -63,8 +67,12 @@ async def play(
     except discord.Forbidden:
         # The move is saved; only the post failed. Say so rather than pretend nothing happened.
         log.warning("game %s: no permission to post the board in channel %s", turn.game.id, interaction.channel_id)
+        metrics.post_failed("forbidden")
         said += "\n" + text("bot.reply.cannot_post", locale)
     await interaction.edit_original_response(content=said, view=None)
+    answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    metrics.answered(answered_after)
+    log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})
 
 
 __all__ = ["play"]

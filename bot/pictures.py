@@ -11,6 +11,7 @@ import logging
 from collections.abc import Sequence
 
 import render
+from bot import metrics
 from bot.store import GameRow
 from bot.words import names_by_seat
 from engine import Event, GameState
@@ -24,7 +25,8 @@ def render_png(state: GameState, names: list[str], events: list[Event], locale: 
 
 async def draw(game: GameRow, state: GameState, events: Sequence[Event], locale: str) -> bytes | None:
     try:
-        return await asyncio.to_thread(render_png, state, names_by_seat(game), list(events), locale)
+        with metrics.picture_timer(game.variant):
+            return await asyncio.to_thread(render_png, state, names_by_seat(game), list(events), locale)
     except Exception:
         log.exception("game %s: the board picture could not be drawn", game.id)
         return None

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot import logs, metrics
 from bot.context import bot_of
 from bot.errors import Refusal
 from bot.texts import explain, guild_locale, user_locale
@@ -65,7 +66,10 @@ async def answer_error(interaction: discord.Interaction, error: Exception, *, re
     """The one error policy: a refusal is explained ephemerally; anything unexpected is logged and only a short
     apology is shown."""
     error = unwrap(error)
-    if not isinstance(error, Refusal | EngineError):
+    logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
+    if isinstance(error, Refusal | EngineError):
+        metrics.refused(error.key)
+    else:
         game = await _game_id_here(interaction)
         log.error("unexpected error in channel %s (game %s)", interaction.channel_id, game, exc_info=error)
     try:

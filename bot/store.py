@@ -9,17 +9,22 @@ reads out of them) on the one connection, so a move is one atomic step: append t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
 OPEN_STATUSES = ("lobby", "active")
+# Less free space than this next to the database, and an I/O error at start-up is called a full disk.
+FULL_DISK_BYTES = 1 << 20
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema.
@@ -170,6 +175,58 @@ class Conflict(Exception):
         self.reason = reason  # "version" or "duplicate"
 
 
+class StoreOpenError(Exception):
+    """The database cannot be used at start-up; the message is one line: which file, what is wrong, what to do."""
+
+
+def explain_open_error(path: str, error: sqlite3.Error) -> str:
+    """One line for an SQLite error met while opening ``path``, by SQLite's error code."""
+    code = getattr(error, "sqlite_errorname", "") or ""
+    said = f"({code or type(error).__name__}: {error})"
+    folder = Path(path).parent
+    disk = None
+    if code == "SQLITE_FULL" or code.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_READONLY")):
+        with contextlib.suppress(OSError):
+            disk = os.statvfs(folder)  # SQLite often names the symptom (no shared memory), not the cause
+    if disk is not None and disk.f_flag & os.ST_RDONLY:
+        return (
+            f"the database {path} is on a read-only filesystem {said}: mount {folder} read-write (in Docker: a"
+            " writable volume on /data) or set AZUL_DB to a writable place"
+        )
+    if disk is not None and disk.f_bavail * disk.f_frsize < FULL_DISK_BYTES:
+        return f"the disk holding the database {path} is full {said}: free some space in {folder} and start again"
+    if code == "SQLITE_NOTADB":
+        return (
+            f"{path} is not an SQLite database {said}: point AZUL_DB at the bot's database, or move this file away"
+            " (or restore a backup) to start afresh"
+        )
+    if code.startswith("SQLITE_CORRUPT"):
+        return (
+            f"the database {path} is damaged, perhaps truncated {said}: restore a backup, or salvage it with"
+            f" `sqlite3 {path} .recover | sqlite3 recovered.sqlite3` and point AZUL_DB there"
+        )
+    if code.startswith("SQLITE_BUSY") or code.startswith("SQLITE_LOCKED"):
+        return (
+            f"the database {path} is locked by another process {said}: is another copy of the bot running on the"
+            " same file? Stop it (or the program holding the file) and start again"
+        )
+    if code.startswith("SQLITE_READONLY"):
+        return (
+            f"the database {path} cannot be written {said}: its filesystem or file is read-only; mount it"
+            " read-write, give the bot's user write access to the file and its folder, or set AZUL_DB elsewhere"
+        )
+    if code == "SQLITE_FULL":
+        return f"the disk holding the database {path} is full {said}: free some space and start again"
+    if code.startswith("SQLITE_CANTOPEN"):
+        return (
+            f"the database {path} cannot be opened {said}: check that its folder exists, is writable by the bot's"
+            " user and is not on a read-only filesystem, or set AZUL_DB elsewhere"
+        )
+    if code.startswith("SQLITE_IOERR"):
+        return f"reading or writing the database {path} failed {said}: check the disk (full? failing? read-only?)"
+    return f"the database {path} cannot be used {said}: check the file, or set AZUL_DB to another one"
+
+
 class Store:
     """One aiosqlite connection; open with :meth:`open` and close with :meth:`close`."""
 
@@ -181,27 +238,55 @@ class Store:
 
     @classmethod
     async def open(cls, path: str) -> Store:
-        db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        for pragma in ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000", "synchronous = NORMAL"):
-            async with db.execute(f"PRAGMA {pragma}"):
-                pass
-        store = cls(db)
-        await store._migrate()
+        """Open (and migrate) the database; any fault is a :class:`StoreOpenError` and leaves no thread behind."""
+        if path != ":memory:" and not Path(path).parent.is_dir():
+            raise StoreOpenError(
+                f"the folder of the database {path} does not exist: create {Path(path).parent} or set AZUL_DB"
+                " to a file in an existing folder"
+            )
+        connecting = aiosqlite.connect(path, isolation_level=None)
+        try:
+            db = await connecting
+        except sqlite3.Error as error:
+            # aiosqlite stops its thread but does not wait for it: wait here, or it reports to a closed loop.
+            await asyncio.to_thread(connecting._thread.join, 5)
+            raise StoreOpenError(explain_open_error(path, error)) from error
+        try:
+            db.row_factory = aiosqlite.Row
+            # busy_timeout first: switching to WAL already waits for another process's lock.
+            for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "foreign_keys = ON", "synchronous = NORMAL"):
+                async with db.execute(f"PRAGMA {pragma}"):
+                    pass
+            store = cls(db)
+            await store._migrate(path)
+            await store._probe_write()
+        except BaseException as error:
+            # aiosqlite's worker thread keeps the process alive until the connection is closed.
+            with contextlib.suppress(Exception):
+                await db.close()
+            if isinstance(error, sqlite3.Error):
+                raise StoreOpenError(explain_open_error(path, error)) from error
+            raise
         return store
 
     async def close(self) -> None:
         await self._db.close()
 
-    async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        current = int(row[0]) if row else 0
+    async def _migrate(self, path: str) -> None:
+        current = await self.schema_version()
         if current > len(MIGRATIONS):
-            raise RuntimeError(f"database schema {current} is newer than this bot ({len(MIGRATIONS)})")
+            raise StoreOpenError(
+                f"the database {path} has schema {current}, newer than this bot knows ({len(MIGRATIONS)}): it was"
+                " written by a newer version of the bot; run that version, or restore a backup made for this one"
+            )
         for number in range(current + 1, len(MIGRATIONS) + 1):
             # executescript commits by itself, so the version bump rides in the same script.
             await self._db.executescript(f"BEGIN; {MIGRATIONS[number - 1]}; PRAGMA user_version = {number}; COMMIT;")
+
+    async def _probe_write(self) -> None:
+        """Write one page now, so a locked file, a read-only filesystem or a full disk shows at start-up."""
+        version = await self.schema_version()
+        await self._db.executescript(f"BEGIN IMMEDIATE; PRAGMA user_version = {version}; COMMIT;")
 
     async def schema_version(self) -> int:
         async with self._db.execute("PRAGMA user_version") as cursor:

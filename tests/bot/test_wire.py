@@ -96,6 +96,7 @@ def a_closed_port() -> int:
 def test_an_unreachable_discord_is_one_line_and_exit_code_4(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # away from any developer's .env
     monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{a_closed_port()}/api/v10")
     monkeypatch.setenv("DISCORD_TOKEN", GOOD_TOKEN)
     monkeypatch.setenv("AZUL_DB", str(tmp_path / "x.sqlite3"))
@@ -106,7 +107,10 @@ def test_an_unreachable_discord_is_one_line_and_exit_code_4(
     assert "Traceback" not in err
 
 
-def test_a_missing_token_exits_with_code_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_token_exits_with_code_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # away from any developer's .env
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert main() == EXIT_CONFIG == 2
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err

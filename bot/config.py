@@ -1,0 +1,104 @@
+"""The bot's settings: environment variables, after ``.env`` in the working directory (the environment wins).
+
+Every variable, its default and its exit code are listed in README.md ("Configuration") and ``.env.example``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+HEARTBEAT_SECONDS = 30.0
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str
+    db_path: str
+    dev_guild: int | None
+    log_level: str
+    remind_hours: float = 24.0
+    log_format: str = "text"
+    metrics_port: int | None = None
+    metrics_address: str = "0.0.0.0"
+    heartbeat_path: str = ""  # "" means next to the database (see heartbeat_path_of)
+
+
+class ConfigError(Exception):
+    pass
+
+
+def load_dotenv_file(environ: MutableMapping[str, str], path: Path = Path(".env")) -> bool:
+    """Copy the variables of ``path`` into ``environ`` where not set already; True when the file was read."""
+    if not path.is_file():
+        return False
+    for name, value in dotenv_values(path).items():
+        if value is not None:
+            environ.setdefault(name, value)
+    return True
+
+
+def database_path(environ: Mapping[str, str]) -> str:
+    return environ.get("AZUL_DB", "").strip() or "azul.sqlite3"
+
+
+def heartbeat_path_of(environ: Mapping[str, str]) -> str:
+    """Where the connected bot keeps its heartbeat: AZUL_HEARTBEAT_FILE, or beside the database."""
+    return environ.get("AZUL_HEARTBEAT_FILE", "").strip() or database_path(environ) + ".heartbeat"
+
+
+def read_config(environ: Mapping[str, str]) -> Config:
+    token = environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set. Create a bot in the Discord Developer Portal (Applications > your app > Bot >"
+            " Reset Token) and run: DISCORD_TOKEN=... python -m bot   (see README.md and .env.example)"
+        )
+    guild = environ.get("AZUL_DEV_GUILD", "").strip()
+    if guild and not (guild.isascii() and guild.isdigit()):
+        raise ConfigError(f"AZUL_DEV_GUILD must be a server id (a number), not {guild!r}")
+    level = environ.get("AZUL_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"AZUL_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}")
+    log_format = environ.get("AZUL_LOG_FORMAT", "text").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(f"AZUL_LOG_FORMAT must be text or json, not {log_format!r}")
+    remind = environ.get("AZUL_REMIND_HOURS", "24").strip() or "24"
+    try:
+        remind_hours = float(remind)
+    except ValueError:
+        raise ConfigError(
+            f"AZUL_REMIND_HOURS must be a number of hours (0 turns reminders off), not {remind!r}"
+        ) from None
+    if remind_hours < 0:
+        raise ConfigError("AZUL_REMIND_HOURS cannot be negative")
+    return Config(
+        token=token,
+        db_path=database_path(environ),
+        dev_guild=int(guild) if guild else None,
+        log_level=level,
+        remind_hours=remind_hours,
+        log_format=log_format,
+        metrics_port=metrics_port_of(environ),
+        metrics_address=environ.get("AZUL_METRICS_ADDRESS", "").strip() or "0.0.0.0",
+        heartbeat_path=heartbeat_path_of(environ),
+    )
+
+
+def metrics_port_of(environ: Mapping[str, str]) -> int | None:
+    port = environ.get("AZUL_METRICS_PORT", "").strip()
+    if not port:
+        return None
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise ConfigError(f"AZUL_METRICS_PORT must be a TCP port (1-65535), or empty to turn metrics off; not {port!r}")
+    return int(port)
+
+
+def environment() -> MutableMapping[str, str]:
+    return os.environ

@@ -1,0 +1,68 @@
+"""Prometheus metrics, served only when AZUL_METRICS_PORT is set: moves, refusals by reason, picture time and
+failed posts. The rest of the bot calls the small functions below and never imports prometheus_client itself."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from threading import Thread
+from wsgiref.simple_server import WSGIServer
+
+from prometheus_client import Counter, Histogram, start_http_server
+
+MOVES = Counter("azul_moves", "Moves saved, by game variant.", ["variant"])
+REFUSALS = Counter("azul_refusals", "Requests the bot turned down, by reason.", ["reason"])
+PICTURE_SECONDS = Histogram(
+    "azul_picture_seconds",
+    "Time to draw one board picture (in the worker thread).",
+    ["variant"],
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+)
+FAILED_POSTS = Counter("azul_failed_posts", "Board posts that did not reach the channel, by reason.", ["reason"])
+MOVE_SECONDS = Histogram(
+    "azul_move_seconds",
+    "From the interaction's creation to the board posted and the player answered.",
+    buckets=(0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0),
+)
+
+
+def moved(variant: str) -> None:
+    MOVES.labels(variant=variant).inc()
+
+
+def answered(seconds: float) -> None:
+    """A move's interaction was answered ``seconds`` after Discord created it (clock skew can make it negative)."""
+    MOVE_SECONDS.observe(max(seconds, 0.0))
+
+
+def refused(reason: str) -> None:
+    REFUSALS.labels(reason=reason).inc()
+
+
+def post_failed(reason: str) -> None:
+    FAILED_POSTS.labels(reason=reason).inc()
+
+
+@contextlib.contextmanager
+def picture_timer(variant: str) -> Iterator[None]:
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        PICTURE_SECONDS.labels(variant=variant).observe(time.perf_counter() - started)
+
+
+class Endpoint:
+    """The HTTP server of ``/metrics`` on its own thread; ``port`` is the bound one (useful with port 0)."""
+
+    def __init__(self, port: int, address: str = "0.0.0.0") -> None:
+        self._server: WSGIServer
+        self._thread: Thread
+        self._server, self._thread = start_http_server(port, addr=address)
+        self.port = int(self._server.server_port)
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)

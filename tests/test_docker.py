@@ -1,0 +1,92 @@
+"""The Docker image cannot be built here (no engine runs in CI), so check what it is made of: two stages, the locked
+dependencies with hashes, the files it copies, a user without root, and a health check the bot can answer."""
+
+from __future__ import annotations
+
+import fnmatch
+import itertools
+import re
+import shlex
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+LOCK = (ROOT / "requirements.lock").read_text()
+
+
+def instructions() -> list[tuple[str, str]]:
+    joined = re.sub(r"\\\n\s*", " ", DOCKERFILE)
+    lines = [line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1]) for line in lines]
+
+
+def final_stage() -> list[tuple[str, str]]:
+    steps = instructions()
+    last_from = max(index for index, (word, _) in enumerate(steps) if word == "FROM")
+    return steps[last_from:]
+
+
+def locked() -> dict[str, str]:
+    return {
+        match[1].lower().replace("_", "-"): match[2]
+        for match in re.finditer(r"^([A-Za-z0-9_.-]+)==([^\s;\\]+)", LOCK, re.MULTILINE)
+    }
+
+
+def canonical(requirement: str) -> tuple[str, str]:
+    name, _, pinned = requirement.partition("==")
+    return name.strip().lower().replace("_", "-").replace(".", "-"), pinned.strip()
+
+
+def test_two_stages_and_the_final_one_runs_without_root() -> None:
+    assert [word for word, _ in instructions()].count("FROM") == 2
+    users = [argument for word, argument in final_stage() if word == "USER"]
+    assert users and users[-1] not in ("root", "0")
+    assert ("VOLUME", '["/data"]') in final_stage()
+    assert any(word == "ENV" and "AZUL_DB=/data/azul.sqlite3" in argument for word, argument in final_stage())
+
+
+def test_dependencies_come_from_the_lock_with_hashes() -> None:
+    runs = " ".join(argument for word, argument in instructions() if word == "RUN")
+    assert "--require-hashes -r requirements.lock" in runs
+    assert "install --no-deps ." in runs  # the bot itself adds nothing the lock did not pin
+    entries = [entry for entry in re.split(r"^(?=[A-Za-z0-9])", LOCK, flags=re.MULTILINE) if "==" in entry[:80]]
+    assert len(entries) == len(locked()) > 10
+    for entry in entries:
+        assert "--hash=sha256:" in entry, entry.splitlines()[0]
+    lines = LOCK.splitlines()
+    for previous, line in itertools.pairwise(lines):
+        if line.lstrip().startswith("--hash"):  # pip reads a hash only as a continuation of its requirement
+            assert previous.rstrip().endswith("\\"), previous
+
+
+def test_the_lock_pins_exactly_what_pyproject_asks_and_the_tests_run_on() -> None:
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    pins = locked()
+    for requirement in dependencies:
+        name, pinned = canonical(requirement)
+        assert pinned, f"{requirement} is not pinned exactly (==)"
+        assert pins.get(name) == pinned, f"requirements.lock has {name} {pins.get(name)}, pyproject.toml {pinned}"
+        assert version(name) == pinned, f"the tests run on {name} {version(name)}, the image gets {pinned}"
+
+
+def test_every_copied_file_exists_and_reaches_the_build() -> None:
+    ignored = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines() if line.strip()]
+    copied = [
+        source
+        for word, argument in instructions()
+        if word == "COPY" and not argument.startswith("--from")
+        for source in shlex.split(argument)[:-1]
+    ]
+    assert {"requirements.lock", "pyproject.toml", "bot", "data"} <= set(copied)
+    for source in copied:
+        assert (ROOT / source).exists(), source
+        assert not any(fnmatch.fnmatch(source, pattern.rstrip("/")) for pattern in ignored), source
+
+
+def test_the_health_check_runs_the_bots_own_check() -> None:
+    (check,) = [argument for word, argument in final_stage() if word == "HEALTHCHECK"]
+    assert check.endswith('CMD ["python", "-m", "bot", "health"]')
+    assert "--start-period=" in check and "--interval=30s" in check  # the bot beats every 30 s
