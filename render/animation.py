@@ -1,0 +1,243 @@
+"""Replays: every state along a game's move log, and one animated GIF of the whole game.
+
+    frames = replay_states("azul", 4, seed, moves)          # frames[k] = the table after k moves
+    png = frame_png(frames[k], names=names, locale="pl")     # one picture of a move-by-move viewer
+    k = next_round(frames, k)                                 # ▶▶: the first table of the next round
+    gif = animate("azul", 4, seed, moves, names=names)       # the whole game, under MAX_BYTES
+
+Pure functions of their inputs (no Discord, no disk), deterministic (same inputs, same bytes), safe to call from a
+worker thread or process: the bot runs them off the event loop.
+
+Why GIF: Discord plays an attached animated GIF inline everywhere. It does not animate APNG attachments on purpose
+(discord-api-docs#6359: APNG is shown still because Android clients cannot tell it is animated), and animated WebP
+attachments only animate in recent desktop clients (discord/lilliput#159), so a WebP would stand still for many
+phone users. The upload limit for a bot in a server without boosts is 10 MiB (discord-api-docs#7312;
+``discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES``); the animation aims at 8 MB to keep a margin.
+
+How it stays small: every frame is the table picture scaled down to about a phone's width, all frames share one
+adaptive palette (no dithering, so a pixel that did not change keeps its index), and the GIF encoder stores only
+the rectangle that changed with unchanged pixels transparent. When that is still too big, the frames thin out
+(one per turn instead of one per move, then every other turn) and shrink, a bounded number of times; the round
+ends and the final table are always kept.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+import engine
+import render
+
+__all__ = [
+    "MAX_BYTES",
+    "AnimationTooLarge",
+    "Frame",
+    "animate",
+    "frame_png",
+    "next_round",
+    "previous_round",
+    "replay_states",
+    "round_starts",
+]
+
+MAX_BYTES = 8_000_000
+
+# How long each kind of frame stays on screen, in milliseconds.
+MOVE_MS = 500
+ROUND_END_MS = 2500
+FIRST_MS = 1500
+LAST_MS = 8000
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The table after ``move`` moves of the log, with the events of the move that led to it."""
+
+    state: Any
+    events: tuple[engine.Event, ...]
+    move: int  # 0 = the opening deal
+    round: int  # the round in play on this table (the last one once the game is over)
+    seat: int | None  # who made the move (None for the opening)
+    notation: str | None
+
+    @property
+    def ends_round(self) -> bool:
+        return any(event.kind == "round_scored" for event in self.events)
+
+    @property
+    def ends_game(self) -> bool:
+        return any(event.kind == "game_over" for event in self.events)
+
+
+class AnimationTooLarge(ValueError):
+    """Even the smallest animation the shrinking steps allow does not fit in the byte budget."""
+
+
+# --- the states along a move log ------------------------------------------------------------------------------------
+def replay_states(
+    variant: str,
+    players: int,
+    seed: int,
+    moves: Sequence[tuple[int, str]],
+    options: Mapping[str, engine.JSON] | None = None,
+) -> list[Frame]:
+    """Every table of the game: ``[0]`` the opening deal, ``[k]`` the table after the first ``k`` moves."""
+    state = engine.new_game(variant, players, seed, options)
+    round_number = _started_round(engine.opening_events(state), 1)
+    frames = [Frame(state, (), 0, round_number, None, None)]
+    for number, (seat, notation) in enumerate(moves, start=1):
+        state, events = engine.apply(state, seat, notation)
+        round_number = _started_round(events, round_number)
+        frames.append(Frame(state, tuple(events), number, round_number, seat, notation))
+    return frames
+
+
+def _started_round(events: Sequence[engine.Event], current: int) -> int:
+    started = [int(event.data["round"]) for event in events if event.kind == "round_started"]
+    return started[-1] if started else current
+
+
+def round_starts(frames: Sequence[Frame]) -> list[int]:
+    """Indices of the first table of every round (``0`` for the first): where ◀◀ and ▶▶ stop."""
+    return [k for k, frame in enumerate(frames) if k == 0 or frame.round != frames[k - 1].round]
+
+
+def next_round(frames: Sequence[Frame], index: int) -> int:
+    """The first table of the round after the one shown at ``index``; the final table from the last round."""
+    return next((k for k in round_starts(frames) if k > index), len(frames) - 1)
+
+
+def previous_round(frames: Sequence[Frame], index: int) -> int:
+    """The first table of the round shown at ``index``, or of the round before when already there."""
+    return max((k for k in round_starts(frames) if k < index), default=0)
+
+
+def frame_png(frame: Frame, *, names: Sequence[str], locale: str = "en") -> bytes:
+    """The full-size picture of one table, its last move highlighted: one page of a move-by-move viewer."""
+    return render.render_png(frame.state, names=names, events=frame.events, locale=locale)
+
+
+# --- the animation --------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Step:
+    """One way to draw the animation; the steps are tried in order until one fits."""
+
+    width: int  # pixels
+    per_turn: bool  # one frame per turn (a player's run of moves) instead of one per move
+    stride: int  # keep every ``stride``-th of those frames (round ends and the final table always)
+
+
+STEPS = (
+    _Step(560, per_turn=False, stride=1),
+    _Step(560, per_turn=True, stride=1),
+    _Step(480, per_turn=True, stride=1),
+    _Step(400, per_turn=True, stride=2),
+    _Step(320, per_turn=True, stride=3),
+)
+
+
+def animate(
+    variant: str,
+    players: int,
+    seed: int,
+    moves: Sequence[tuple[int, str]],
+    *,
+    names: Sequence[str],
+    options: Mapping[str, engine.JSON] | None = None,
+    locale: str = "en",
+    max_bytes: int = MAX_BYTES,
+) -> bytes:
+    """The whole game as an animated GIF of at most ``max_bytes`` (raises :class:`AnimationTooLarge` otherwise)."""
+    frames = replay_states(variant, players, seed, moves, options)
+    pictures = _Pictures(frames, names, locale, STEPS[0].width)
+    for step in STEPS:
+        chosen = _choose(frames, step)
+        gif = _encode([pictures.at(k, step.width) for k in chosen], [_duration(frames, k) for k in chosen])
+        if len(gif) <= max_bytes:
+            return gif
+    raise AnimationTooLarge(f"{variant} game of {len(moves)} moves: {len(gif)} bytes > {max_bytes}")
+
+
+def _choose(frames: Sequence[Frame], step: _Step) -> list[int]:
+    """Indices of the tables shown at ``step``: the opening, then moves, the round ends and the final table."""
+    kept = [0]
+    for k in range(1, len(frames)):
+        last = k == len(frames) - 1
+        turn_goes_on = k + 1 < len(frames) and frames[k + 1].seat == frames[k].seat
+        if last or frames[k].ends_round or not (step.per_turn and turn_goes_on):
+            kept.append(k)
+    must = {0, len(frames) - 1} | {k for k in kept if frames[k].ends_round}
+    return [k for n, k in enumerate(kept) if k in must or n % step.stride == 0]
+
+
+def _duration(frames: Sequence[Frame], k: int) -> int:
+    if k == len(frames) - 1:
+        return LAST_MS
+    if k == 0:
+        return FIRST_MS
+    return ROUND_END_MS if frames[k].ends_round else MOVE_MS
+
+
+class _Pictures:
+    """The tables drawn once at the first step's width, then shared by every step (smaller ones are scaled down)."""
+
+    def __init__(self, frames: Sequence[Frame], names: Sequence[str], locale: str, width: int) -> None:
+        self.frames, self.names, self.locale, self.width = frames, names, locale, width
+        self._drawn: dict[int, Image.Image] = {}
+
+    def at(self, k: int, width: int) -> Image.Image:
+        if k not in self._drawn:
+            frame = self.frames[k]
+            table = render.render_table(frame.state, names=self.names, events=frame.events, locale=self.locale)
+            self._drawn[k] = _scaled(table, self.width)
+        return _scaled(self._drawn[k], width)
+
+
+def _scaled(image: Image.Image, width: int) -> Image.Image:
+    if image.width <= width:
+        return image
+    height = round(image.height * width / image.width)
+    return image.resize((width, height), Image.Resampling.BOX)  # sharp enough at half size, 3x cheaper than Lanczos
+
+
+def _encode(images: Sequence[Image.Image], durations: Sequence[int]) -> bytes:
+    """One GIF with one colour table; a table picture smaller than the largest (the final one may grow a standings
+    table) sits top-left on a canvas of its background colour."""
+    size = (max(image.width for image in images), max(image.height for image in images))
+    palette = _palette(images, size)
+    quantised = [_on_canvas(image, size).quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
+    out = io.BytesIO()
+    quantised[0].save(
+        out,
+        format="GIF",
+        save_all=True,
+        append_images=quantised[1:],
+        duration=list(durations),
+        loop=0,
+        palette=palette.getpalette(),
+        optimize=True,  # with a free palette index: pixels equal to the previous frame's become transparent
+        disposal=1,
+    )
+    return out.getvalue()
+
+
+def _on_canvas(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    if image.size == size:
+        return image.convert("RGB")
+    canvas = Image.new("RGB", size, image.getpixel((0, 0)))
+    canvas.paste(image.convert("RGB"), (0, 0))
+    return canvas
+
+
+def _palette(images: Sequence[Image.Image], size: tuple[int, int]) -> Image.Image:
+    """255 colours fitted to a few tables spread over the game (the 256th index stays free for transparency)."""
+    picks = sorted({0, len(images) // 3, 2 * len(images) // 3, len(images) - 1})
+    sheet = Image.new("RGB", (size[0], size[1] * len(picks)))
+    for n, k in enumerate(picks):
+        sheet.paste(_on_canvas(images[k], size), (0, size[1] * n))
+    return sheet.quantize(colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
