@@ -4,7 +4,7 @@ Replays a recorded 4-player game of each game (``bench/games/*.json``: greedy se
 Queen's Garden's takes a minute and a half to play, so it is stored rather than played here) and prints the moves,
 the time to replay the log, to draw one full-size viewer frame, to make the whole GIF (wall clock and this
 process's CPU time, which is what a busy machine does not distort), its size against ``render.animation.MAX_BYTES``,
-and the frames and width of the step of the shrinking ladder that fitted.
+the frames and width of the step of the shrinking ladder that fitted, and the process's peak memory so far.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import resource
 import time
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     print(
         f"{'game':<18} {'moves':>5} {'replay':>8} {'frame':>8} {'gif':>8} {'gif cpu':>8} {'size':>9} {'frames':>6} "
-        f"{'width':>5}"
+        f"{'width':>5} {'peak rss':>9}"
     )
     for game in args.games.split(","):
         g = recorded_game(game)
@@ -56,7 +57,8 @@ def main(argv: list[str]) -> int:
             shown, width = getattr(image, "n_frames", 1), image.width
         print(
             f"{game:<18} {len(g['moves']):>5} {replayed * 1000:>6.0f}ms {frame * 1000:>6.0f}ms "
-            f"{made:>7.1f}s {made_cpu:>7.1f}s {len(gif) / 1e6:>6.2f}MB {shown:>6} {width:>5}"
+            f"{made:>7.1f}s {made_cpu:>7.1f}s {len(gif) / 1e6:>6.2f}MB {shown:>6} {width:>5} "
+            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:>7.0f}MB"
         )
     print(f"(upload budget {animation.MAX_BYTES / 1e6:.0f} MB; Discord's limit without boosts is 10 MiB)")
     return 0

@@ -38,6 +38,7 @@ __all__ = [
     "AnimationTooLarge",
     "Frame",
     "animate",
+    "animate_frames",
     "frame_png",
     "next_round",
     "previous_round",
@@ -154,13 +155,27 @@ def animate(
 ) -> bytes:
     """The whole game as an animated GIF of at most ``max_bytes`` (raises :class:`AnimationTooLarge` otherwise)."""
     frames = replay_states(variant, players, seed, moves, options)
-    pictures = _Pictures(frames, names, locale, STEPS[0].width)
+    return animate_frames(frames, names=names, locale=locale, max_bytes=max_bytes)
+
+
+def animate_frames(
+    frames: Sequence[Frame], *, names: Sequence[str], locale: str = "en", max_bytes: int = MAX_BYTES
+) -> bytes:
+    """:func:`animate` for tables already replayed by :func:`replay_states`."""
+    tables = _Tables(frames, names, locale, STEPS[0].width)
+    tried: set[tuple[int, tuple[int, ...]]] = set()
+    gif = b""
     for step in STEPS:
         chosen = _choose(frames, step)
-        gif = _encode([pictures.at(k, step.width) for k in chosen], [_duration(frames, k) for k in chosen])
+        if (step.width, tuple(chosen)) in tried:  # e.g. one frame per turn is one per move in Azul
+            continue
+        tried.add((step.width, tuple(chosen)))
+        gif = _encode([tables.at(k, step.width) for k in chosen], [_duration(frames, k) for k in chosen])
         if len(gif) <= max_bytes:
             return gif
-    raise AnimationTooLarge(f"{variant} game of {len(moves)} moves: {len(gif)} bytes > {max_bytes}")
+    raise AnimationTooLarge(
+        f"{frames[-1].state.variant} game of {len(frames) - 1} moves: {len(gif)} bytes > {max_bytes}"
+    )
 
 
 def _choose(frames: Sequence[Frame], step: _Step) -> list[int]:
@@ -183,19 +198,31 @@ def _duration(frames: Sequence[Frame], k: int) -> int:
     return ROUND_END_MS if frames[k].ends_round else MOVE_MS
 
 
-class _Pictures:
-    """The tables drawn once at the first step's width, then shared by every step (smaller ones are scaled down)."""
+class _Tables:
+    """Each table drawn once, scaled to the first step's width and kept in palette mode (a third of the memory of
+    RGB: a long 4-player game holds ~80 MB instead of ~240 MB); smaller steps scale those down."""
 
     def __init__(self, frames: Sequence[Frame], names: Sequence[str], locale: str, width: int) -> None:
         self.frames, self.names, self.locale, self.width = frames, names, locale, width
-        self._drawn: dict[int, Image.Image] = {}
+        self._kept: dict[int, Image.Image] = {}
+        self._palette: Image.Image | None = None
+
+    def _draw(self, k: int) -> Image.Image:
+        frame = self.frames[k]
+        table = render.render_table(frame.state, names=self.names, events=frame.events, locale=self.locale)
+        return _scaled(table, self.width)
+
+    def _shared_palette(self) -> Image.Image:
+        if self._palette is None:
+            last = len(self.frames) - 1
+            self._palette = _palette([self._draw(k) for k in sorted({0, last // 2, last})])
+        return self._palette
 
     def at(self, k: int, width: int) -> Image.Image:
-        if k not in self._drawn:
-            frame = self.frames[k]
-            table = render.render_table(frame.state, names=self.names, events=frame.events, locale=self.locale)
-            self._drawn[k] = _scaled(table, self.width)
-        return _scaled(self._drawn[k], width)
+        if k not in self._kept:
+            self._kept[k] = self._draw(k).quantize(palette=self._shared_palette(), dither=Image.Dither.NONE)
+        kept = self._kept[k]
+        return kept if width >= self.width else _scaled(kept.convert("RGB"), width)
 
 
 def _scaled(image: Image.Image, width: int) -> Image.Image:
@@ -206,20 +233,30 @@ def _scaled(image: Image.Image, width: int) -> Image.Image:
 
 
 def _encode(images: Sequence[Image.Image], durations: Sequence[int]) -> bytes:
-    """One GIF with one colour table; a table picture smaller than the largest (the final one may grow a standings
-    table) sits top-left on a canvas of its background colour."""
+    """One GIF with one colour table. Tables already in one shared palette go in as they are; others are fitted to
+    a palette of a few of them. A table smaller than the largest (the final one may grow a standings table) sits
+    top-left on a canvas of its background colour."""
     size = (max(image.width for image in images), max(image.height for image in images))
-    palette = _palette(images, size)
-    quantised = [_on_canvas(image, size).quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
+    shared = images[0].getpalette() if images[0].mode == "P" else None
+    if shared is not None and all(image.mode == "P" and image.getpalette() == shared for image in images):
+        frames = [_on_canvas(image, size) for image in images]
+    else:
+        picks = sorted({0, len(images) // 2, len(images) - 1})
+        palette = _palette([_on_canvas(images[k].convert("RGB"), size) for k in picks])
+        shared = palette.getpalette()
+        frames = [
+            _on_canvas(image.convert("RGB"), size).quantize(palette=palette, dither=Image.Dither.NONE)
+            for image in images
+        ]
     out = io.BytesIO()
-    quantised[0].save(
+    frames[0].save(
         out,
         format="GIF",
         save_all=True,
-        append_images=quantised[1:],
+        append_images=frames[1:],
         duration=list(durations),
         loop=0,
-        palette=palette.getpalette(),
+        palette=shared,
         optimize=True,  # with a free palette index: pixels equal to the previous frame's become transparent
         disposal=1,
     )
@@ -227,17 +264,22 @@ def _encode(images: Sequence[Image.Image], durations: Sequence[int]) -> bytes:
 
 
 def _on_canvas(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """``image`` (RGB, or P keeping its palette) top-left on a canvas of ``size`` filled with its corner colour."""
     if image.size == size:
-        return image.convert("RGB")
-    canvas = Image.new("RGB", size, image.getpixel((0, 0)))
-    canvas.paste(image.convert("RGB"), (0, 0))
+        return image
+    canvas = Image.new(image.mode, size, image.getpixel((0, 0)))
+    if image.mode == "P":
+        canvas.putpalette(image.getpalette() or [])
+    canvas.paste(image, (0, 0))
     return canvas
 
 
-def _palette(images: Sequence[Image.Image], size: tuple[int, int]) -> Image.Image:
-    """255 colours fitted to a few tables spread over the game (the 256th index stays free for transparency)."""
-    picks = sorted({0, len(images) // 3, 2 * len(images) // 3, len(images) - 1})
-    sheet = Image.new("RGB", (size[0], size[1] * len(picks)))
-    for n, k in enumerate(picks):
-        sheet.paste(_on_canvas(images[k], size), (0, size[1] * n))
+def _palette(images: Sequence[Image.Image]) -> Image.Image:
+    """255 colours fitted to a few tables (the 256th index stays free for transparency); no dithering, so a pixel
+    that did not change keeps its index and the encoder can skip it."""
+    sheet = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)))
+    y = 0
+    for image in images:
+        sheet.paste(image.convert("RGB"), (0, y))
+        y += image.height
     return sheet.quantize(colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)

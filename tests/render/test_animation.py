@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from PIL import Image, ImageChops, ImageSequence
+from PIL import Image, ImageChops, ImageSequence, ImageStat
 
 import engine
 import render
@@ -53,6 +53,13 @@ def looks_like(shown: Image.Image, table: Image.Image) -> bool:
     extrema = cast(tuple[tuple[int, int], ...], ImageChops.difference(crop, expected.convert("RGB")).getextrema())
     worst = max(high for _, high in extrema)
     return worst < 60
+
+
+def distance(shown: Image.Image, table: Image.Image) -> float:
+    """Mean absolute difference per channel between ``shown`` and ``table`` scaled to its width (top-left)."""
+    expected = table.convert("RGB").resize((shown.width, round(table.height * shown.width / table.width)))
+    diff = ImageChops.difference(shown.crop((0, 0, *expected.size)), expected)
+    return sum(ImageStat.Stat(diff).mean)
 
 
 # --- states and rounds ------------------------------------------------------------------------------------------
@@ -141,9 +148,12 @@ def test_a_tight_budget_thins_and_shrinks_the_frames() -> None:
     (roomy_first, _), *roomy_rest = decoded(roomy)
     (tight_first, _), *tight_rest = decoded(tight)
     assert tight_first.width < roomy_first.width or len(tight_rest) < len(roomy_rest)
-    # The final table is always the last frame, whatever was left out.
-    final = animation.replay_states("azul", 4, game["seed"], moves)[-1]
-    assert looks_like(decoded(tight)[-1][0], render.render_table(final.state, names=NAMES, events=final.events))
+    # The final table is always the last frame, whatever was left out: it is nearer to it than to the ones before.
+    frames = animation.replay_states("azul", 4, game["seed"], moves)
+    tables = [render.render_table(f.state, names=NAMES, events=f.events) for f in frames[-3:]]
+    last = decoded(tight)[-1][0]
+    distances = [distance(last, table) for table in tables]
+    assert distances[-1] < min(distances[:-1])
 
 
 def test_an_impossible_budget_is_refused_with_the_sizes() -> None:
@@ -164,3 +174,18 @@ def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) ->
     assert bench_replay.main(["--games", "azul"]) == 0
     out = capsys.readouterr().out
     assert "azul" in out and "MB" in out
+
+
+def test_thinner_steps_keep_the_opening_round_ends_and_the_end() -> None:
+    game, moves = logged_moves("summer_pavilion-2p-seed2-random.json")
+    frames = animation.replay_states("summer-pavilion", 2, game["seed"], moves)
+    round_ends = {k for k, frame in enumerate(frames) if frame.ends_round}
+    every = animation._choose(frames, animation.STEPS[0])
+    assert every == list(range(len(frames)))
+    for step in animation.STEPS[1:]:
+        chosen = animation._choose(frames, step)
+        assert chosen == sorted(set(chosen)) and {0, len(frames) - 1} | round_ends <= set(chosen)
+        assert len(chosen) < len(every)  # Summer Pavilion players place several tiles in one turn
+        for k in chosen[:-1]:
+            # one frame per turn: the table after a player's last move of a run (or a round's end)
+            assert k == 0 or k in round_ends or frames[k + 1].seat != frames[k].seat
