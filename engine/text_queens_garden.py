@@ -153,15 +153,15 @@ def garden_lines(variant: QueensGarden, player: QGPlayer) -> list[str]:
     return lines
 
 
-def _storage(variant: QueensGarden, player: QGPlayer) -> str:
+def _storage(variant: QueensGarden, player: QGPlayer) -> list[str]:
+    """Two lines: tiles and jokers (written as payments are), then face-up expansions, each with its room."""
     comp = variant.components
     tiles = {Item(kind): count for kind, count in enumerate(player.tiles) if count}
     expansions = " ".join(variant.notation.kind(kind) for kind in player.expansions) or "-"
-    return (
-        f"  storage {variant.notation.bag(tiles, player.jokers)}"
-        f"  ({player.storage_used()} of {comp.storage_tiles})"
-        f"   expansions {expansions}  ({len(player.expansions)} of {comp.storage_expansions})"
-    )
+    return [
+        f"  storage    {variant.notation.bag(tiles, player.jokers)}  ({player.storage_used()} of {comp.storage_tiles})",
+        f"  expansions {expansions}  ({len(player.expansions)} of {comp.storage_expansions})",
+    ]
 
 
 def _display(variant: QueensGarden, state: QGState) -> list[str]:
@@ -203,6 +203,6 @@ def render(state: QGState, names: Sequence[str] | None = None) -> str:
             marks.append("first to pass")
         out.append("")
         out.append(f"{names[seat]}: {_points(player.score)}" + (f"  ({', '.join(marks)})" if marks else ""))
-        out.append(_storage(variant, player))
+        out += _storage(variant, player)
         out += garden_lines(variant, player)
     return "\n".join(out)

@@ -101,7 +101,7 @@ def test_queens_garden_shows_the_round_display_and_storage() -> None:
     assert "round 1 of 4 - Ala to move" in text and "This round scores:" in text
     assert f"s    expansion {top} with" in text
     assert f"Ala: {state.players[0].score} points  (to move)" in text
-    assert f"storage {state.players[0].jokers}j" in text
+    assert f"storage    {state.players[0].jokers}j" in text and "expansions -  (0 of 2)" in text
     garden = "\n".join(section(text, "Ala"))
     for name in ("F1", "F6", "(F)", "(S1)", "(B3)", "A1", "A6"):
         assert name in garden
@@ -115,7 +115,7 @@ def test_queens_garden_shows_a_placed_tile_where_its_cell_name_was() -> None:
     assert f" {move.cell}" in before
     after_state, _ = engine.apply(state, seat, move)
     after = section(garden_text(after_state), f"Seat {seat}")
-    garden = "\n".join(after[2:])
+    garden = "\n".join(after[3:])
     assert move.cell not in garden.split() and move.tile in garden.split()
     assert f"{after_state.players[seat].score} point" in after[0]
 
@@ -125,7 +125,7 @@ def test_queens_garden_shows_a_laid_expansion_and_its_pavilion() -> None:
     face_up = [m for m in expansions if m.expansion != "supply"]
     move = (face_up or expansions)[0]
     after_state, _ = engine.apply(state, seat, move)
-    garden = "\n".join(section(garden_text(after_state), f"Seat {seat}")[2:]).split()
+    garden = "\n".join(section(garden_text(after_state), f"Seat {seat}")[3:]).split()
     area = move.area  # e.g. "A3"
     assert f"{area}-1" in garden or any(token.startswith(f"{area}-") for token in garden)
     assert area not in garden  # the bare area name is gone: the area is laid
