@@ -199,10 +199,14 @@ def render(state: QGState, names: Sequence[str] | None = None) -> str:
             marks.append("to move")
         if player.passed and state.phase != "over":
             marks.append("passed")
-        if seat == state.marker:
+        if seat == state.marker and state.phase != "over":
             marks.append("first to pass")
         out.append("")
         out.append(f"{names[seat]}: {_points(player.score)}" + (f"  ({', '.join(marks)})" if marks else ""))
+        if state.final:
+            final = state.final[seat]
+            groups = [int(group["points"]) for group in final["groups"]]
+            out.append(f"  final scoring: storage {final['storage']}, {len(groups)} groups +{sum(groups)}")
         out += _storage(variant, player)
         out += garden_lines(variant, player)
     return "\n".join(out)

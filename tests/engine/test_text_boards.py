@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from engine.__main__ import TEXT_BOARDS, _text_board, describe, play
+from engine.agents import make_agent
 from engine.summer_pavilion import CENTRE, LETTERS, Place
 from engine.text_queens_garden import render as garden_text
 from engine.text_summer_pavilion import render as pavilion_text
@@ -80,12 +81,17 @@ def test_summer_pavilion_shows_a_placed_tile_on_its_star_row(variant: str) -> No
     assert ("c centre" in row) == (move.star == CENTRE)
 
 
-def test_summer_pavilion_game_over_board() -> None:
-    state = engine.new_game("summer-pavilion", 2, seed=1)
-    agent = engine.agents.make_agent("random", 1)
+def finished(variant: str) -> Any:
+    state = engine.new_game(variant, 2, seed=1)
+    agent = make_agent("random", 1)
     while not engine.is_over(state):
         seat = min(engine.to_act(state))
         state, _ = engine.apply(state, seat, agent.choose(engine.variant_of(state), state, seat))
+    return state
+
+
+def test_summer_pavilion_game_over_board() -> None:
+    state = finished("summer-pavilion")
     text = pavilion_text(state)
     assert "game over" in text and "to move" not in text
     for seat, score in enumerate(engine.scores(state)):
@@ -131,6 +137,16 @@ def test_queens_garden_shows_a_laid_expansion_and_its_pavilion() -> None:
     assert area not in garden  # the bare area name is gone: the area is laid
     if move.expansion != "supply":
         assert f"(P{area[1]})" in garden and move.expansion in garden
+
+
+def test_queens_garden_game_over_board_shows_the_final_scoring() -> None:
+    state = finished("queens-garden")
+    text = garden_text(state)
+    assert "game over" in text and "to move" not in text and "first to pass" not in text
+    for seat, score in enumerate(engine.scores(state)):
+        lines = section(text, f"Seat {seat}")
+        assert lines[0] == f"Seat {seat}: {score} point" + "s" * (score != 1)
+        assert lines[1].startswith(f"  final scoring: storage {state.final[seat]['storage']}, ")
 
 
 # --- the hot-seat game ------------------------------------------------------------------------------------------
