@@ -1,4 +1,4 @@
-"""``python -m bench replay [--games azul,summer-pavilion,queens-garden]``: how big and how slow a game's animation is.
+"""``python -m bench replay [--games azul,queens-garden] [--save DIR]``: how big and slow a game's animation is.
 
 Replays a recorded 4-player game of each game (``bench/games/*.json``: greedy self-play, the longest games we have;
 Queen's Garden's takes a minute and a half to play, so it is stored rather than played here) and prints the moves,
@@ -36,6 +36,7 @@ def recorded_game(game: str) -> dict[str, Any]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench replay")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated, from: " + ", ".join(GAMES))
+    parser.add_argument("--save", type=Path, help="also write each animation to DIR/<game>-4p.gif to look at")
     args = parser.parse_args(argv)
     print(
         f"{'game':<18} {'moves':>5} {'replay':>8} {'frame':>8} {'gif':>8} {'gif cpu':>8} {'size':>9} {'frames':>6} "
@@ -53,6 +54,9 @@ def main(argv: list[str]) -> int:
         start, cpu = time.perf_counter(), time.process_time()
         gif = animation.animate(g["variant"], g["players"], g["seed"], g["moves"], names=names)
         made, made_cpu = time.perf_counter() - start, time.process_time() - cpu
+        if args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            (args.save / f"{game}-4p.gif").write_bytes(gif)
         with Image.open(io.BytesIO(gif)) as image:
             shown, width = getattr(image, "n_frames", 1), image.width
         print(

@@ -170,10 +170,11 @@ def test_the_longest_queens_garden_game_fits_the_upload_budget() -> None:
     assert len(decoded(gif)) > len(game["moves"]) // 2  # it fitted without dropping most moves
 
 
-def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bench_replay.main(["--games", "azul"]) == 0
+def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert bench_replay.main(["--games", "azul", "--save", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "azul" in out and "MB" in out
+    assert (tmp_path / "azul-4p.gif").read_bytes().startswith(b"GIF89a")
 
 
 def test_thinner_steps_keep_the_opening_round_ends_and_the_end() -> None:
