@@ -12,9 +12,11 @@ This module alone in ``engine/`` may read the locale catalogue: ``play`` explain
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, TextIO
 
 from data.i18n import t
@@ -22,56 +24,37 @@ from engine import EngineError, Event, Variant, get_variant, variant_names
 from engine.agents import AGENT_NAMES
 from engine.transcript import transcript
 
-
 # --- the terminal game ------------------------------------------------------------------------------------------
+# Game name (``Variant.game``) -> the module with its terminal texts: ``render(state, names=None)`` (the board),
+# ``hint(variant)`` (how to type moves) and ``describe(event)`` (one English line, None for an unknown kind).
+TEXT_BOARDS: dict[str, str] = {
+    "azul": "engine.text",
+    "summer-pavilion": "engine.text_summer_pavilion",
+    "queens-garden": "engine.text_queens_garden",
+}
+
+
+def _text_boards(variant: Variant[Any]) -> ModuleType:
+    return importlib.import_module(TEXT_BOARDS[variant.game])
+
+
 def _text_board(state: Any) -> str:
-    if getattr(state, "variant", "").startswith("azul"):
-        from engine.text import render
-
-        return render(state)
-    return json.dumps(get_variant(state.variant).to_json(state))
+    text: str = _text_boards(get_variant(state.variant)).render(state)
+    return text
 
 
-def describe(event: Event) -> str:
-    """One English line per event (the bot has its own translated wording)."""
-    d = event.data
+def describe(event: Event, game: str = "azul") -> str:
+    """One English line per event (the bot has its own translated wording), from the game's text module."""
     who = f"Seat {event.seat}: " if event.seat is not None else ""
-    texts: dict[str, Callable[[], str]] = {
-        "take": lambda: (
-            f"took {d['count']} {_color(d['color'])} from {_source(d['source'])} to line {d['line']}"
-            f" ({d['to_line']} on the line, {d['to_floor']} to the floor, {d['to_lid']} to the lid)"
-            + (", and the starting marker" if d["marker"] else "")
-        ),
-        "wall": lambda: f"tile on wall row {d['row'] + 1}, column {d['col'] + 1}: {d['points']} points",
-        "line_to_floor": lambda: f"line {d['row'] + 1} has no free column: {d['count']} tiles to the floor",
-        "choose_columns": lambda: f"now choosing columns: seats {', '.join(map(str, d['seats']))}",
-        "floor_penalty": lambda: f"floor penalty {d['applied']} ({d['tiles']} tiles)",
-        "round_scored": lambda: f"round {d['round']} scored: {d['scores']}",
-        "round_started": lambda: f"round {d['round']} starts with seat {d['start_seat']}",
-        "bonus": lambda: f"bonus {d['points']} ({d['rows']} rows, {d['columns']} columns, {d['colors']} colours)",
-        "game_over": lambda: f"game over: scores {d['scores']}, winners {d['standings'][0]}",
-    }
-    text = texts[event.kind]() if event.kind in texts else f"{event.kind} {dict(d)}"
-    return who + text
-
-
-def _color(color: Any) -> str:
-    from engine.azul import COLORS
-
-    return COLORS[color] if isinstance(color, int) and 0 <= color < len(COLORS) else str(color)
-
-
-def _source(source: Any) -> str:
-    return "the centre" if source == "centre" else f"factory {int(source) + 1}"
+    text: str | None = importlib.import_module(TEXT_BOARDS[game]).describe(event)
+    return who + (text if text is not None else f"{event.kind} {dict(event.data)}")
 
 
 def play(variant: Variant[Any], players: int, seed: int, read: Callable[[str], str], out: TextIO) -> int:
     """Hot seat: whoever may act types a move in notation; ``?`` lists the legal moves, ``q`` quits."""
     state = variant.new_game(players, seed)
     print(_text_board(state), file=out)
-    print(
-        "Type a move (e.g. 3b4: factory 3, blue, to line 4; cr5: centre; 1kF: floor; L3C2: grey wall column),", file=out
-    )
+    print(_text_boards(variant).hint(variant), file=out)
     print("'?' for the legal moves, 'b' for the board, 'q' to quit.", file=out)
     while not variant.is_over(state):
         seat = min(variant.to_act(state))
@@ -94,7 +77,7 @@ def play(variant: Variant[Any], players: int, seed: int, read: Callable[[str], s
             print("Refused: " + t(f"error.{error.key}", "en", **error.params), file=out)
             continue
         for event in events:
-            print(describe(event), file=out)
+            print(describe(event, variant.game), file=out)
         print(_text_board(state), file=out)
     print(
         "Final standings: " + " | ".join(", ".join(f"seat {s}" for s in g) for g in variant.standings(state)), file=out

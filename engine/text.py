@@ -7,8 +7,13 @@ is ``.``. Pattern lines fill from the right, as on the board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from engine import Event
 from engine.azul import (
     COLOR_LETTERS,
+    COLORS,
     FLOOR_PENALTIES,
     LINES,
     MARKER,
@@ -21,6 +26,40 @@ from engine.azul import (
     floor_penalty,
     wall_color,
 )
+
+
+def describe(event: Event) -> str | None:
+    """One English line for an event of an Azul game (None for a kind it does not know)."""
+    d = event.data
+    texts: dict[str, Callable[[], str]] = {
+        "take": lambda: (
+            f"took {d['count']} {_color(d['color'])} from {_source(d['source'])} to line {d['line']}"
+            f" ({d['to_line']} on the line, {d['to_floor']} to the floor, {d['to_lid']} to the lid)"
+            + (", and the starting marker" if d["marker"] else "")
+        ),
+        "wall": lambda: f"tile on wall row {d['row'] + 1}, column {d['col'] + 1}: {d['points']} points",
+        "line_to_floor": lambda: f"line {d['row'] + 1} has no free column: {d['count']} tiles to the floor",
+        "choose_columns": lambda: f"now choosing columns: seats {', '.join(map(str, d['seats']))}",
+        "floor_penalty": lambda: f"floor penalty {d['applied']} ({d['tiles']} tiles)",
+        "round_scored": lambda: f"round {d['round']} scored: {d['scores']}",
+        "round_started": lambda: f"round {d['round']} starts with seat {d['start_seat']}",
+        "bonus": lambda: f"bonus {d['points']} ({d['rows']} rows, {d['columns']} columns, {d['colors']} colours)",
+        "game_over": lambda: f"game over: scores {d['scores']}, winners {d['standings'][0]}",
+    }
+    return texts[event.kind]() if event.kind in texts else None
+
+
+def _color(color: Any) -> str:
+    return COLORS[color] if isinstance(color, int) and 0 <= color < len(COLORS) else str(color)
+
+
+def _source(source: Any) -> str:
+    return "the centre" if source == "centre" else f"factory {int(source) + 1}"
+
+
+def hint(variant: AzulVariant) -> str:
+    """How to type moves."""
+    return "Type a move (e.g. 3b4: factory 3, blue, to line 4; cr5: centre; 1kF: floor; L3C2: grey wall column),"
 
 
 def tiles_text(counts: list[int]) -> str:
