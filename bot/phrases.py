@@ -45,13 +45,15 @@ SAMPLES: dict[str, Any] = {
     "color": _color,
     "line_color": lambda key, lang: word("bot.azul.color.blue", lang),
     "wild": lambda key, lang: word("bot.sp.color.purple", lang),
-    "star": lambda key, lang: word("bot.sp.color.green", lang),
+    "star": lambda key, lang: (
+        t("bot.sp.of_star.number", lang, number=3) if key.startswith("bot.event") else word("bot.sp.color.green", lang)
+    ),
     "hexagon": _hexagon,
     "variant": "Azul",
     "game": 42,
     "round": 3,
     "number": 3,
-    "line": 2,
+    "line": lambda key, lang: t("bot.azul.to_line", lang, number=2) if key == "bot.event.azul.take" else 2,
     "row": 2,
     "column": 4,
     "space": 5,
@@ -82,7 +84,9 @@ SAMPLES: dict[str, Any] = {
     "reason": "…",
     "tiles": 3,
     "expansions": 1,
-    "source": 2,
+    "source": lambda key, lang: (
+        t(f"bot.{key.split('.')[2]}.from_factory", lang, number=2) if key.startswith("bot.event.") else 2
+    ),
     "factory": 7,
     "factories": 5,
     "given": 3,
@@ -246,6 +250,9 @@ def table() -> str:
         "plural genitive).",
         "",
         "## Catalogue texts with sample values",
+        "",
+        "Texts that the adapters fill with other texts (event lines, labels) are shown again, as posted, in the last "
+        "section.",
         "",
         head,
         *_catalogue_rows(),
