@@ -17,6 +17,7 @@ from data.i18n import SUPPORTED, Word, catalogue, is_word_entry, t, word
 from engine import Event
 
 TABLE = path("locale", "PHRASES.md")
+LABELS_PER_OPTION = 4
 COUNTS = (1, 2, 5, 12, 21, 22)
 """Sample numbers for plural forms: one, few, many, the teens, and 21/22 (Polish 21 is "many", Ukrainian "one")."""
 
@@ -228,6 +229,29 @@ def _sentences() -> list[tuple[str, Callable[[str], str]]]:
     return rows
 
 
+def _label_rows() -> Iterator[str]:
+    """Labels of the choices of every variant's opening position (seed 1, two players), as the picker shows them."""
+    import engine
+    from bot.games import adapter_of
+
+    for variant in engine.variant_names():
+        state = engine.new_game(variant, 2, seed=1)
+        seat = min(engine.to_act(state))
+        adapter = adapter_of(variant)
+        shown: dict[str, int] = {}
+        seen: set[str] = set()
+        for move in engine.legal_moves(state, seat):
+            chosen: dict[str, str] = {}
+            for option, token in move.choices():
+                labels = [adapter.label(state, seat, option, token, chosen=chosen, locale=lang) for lang in SUPPORTED]
+                chosen[option] = token
+                if shown.get(option, 0) >= LABELS_PER_OPTION or labels[0] in seen:
+                    continue
+                shown[option] = shown.get(option, 0) + 1
+                seen.add(labels[0])
+                yield f"| {variant} `{option}={token}` | " + " | ".join(_cell(label) for label in labels) + " |"
+
+
 def _hexagon_rows() -> Iterator[str]:
     from bot.games.queens_garden import ADAPTER as QG
 
@@ -256,6 +280,11 @@ def table() -> str:
         "",
         head,
         *_catalogue_rows(),
+        "",
+        "## Choice labels of each variant's opening position",
+        "",
+        "| choice | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),
+        *_label_rows(),
         "",
         "## Queen's Garden hexagons (nominative · accusative · genitive · instrumental)",
         "",
