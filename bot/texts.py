@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import discord
 from discord import app_commands
 
-from data.i18n import SUPPORTED, catalogue, normalize, t
+from data.i18n import SUPPORTED, catalogue, has, normalize, t
 from engine import EngineError
 
 
@@ -33,7 +33,10 @@ def explain(error: Exception, locale: str) -> str:
             params["command"] = t(f"bot.name.{params['command']}", locale)
         return t(f"bot.refuse.{error.key}", locale, **params)
     if isinstance(error, EngineError):
-        reason = t(f"error.{error.key}", locale, **error.params)
+        params = dict(error.params)
+        if has(f"bot.option.{params.get('option')}", locale):  # the option as people see it, not the engine's token
+            params["option"] = t(f"bot.option.{params['option']}", locale)
+        reason = t(f"error.{error.key}", locale, **params)
         return t("bot.refuse.illegal", locale, reason=reason)
     return t("bot.refuse.unexpected", locale)
 

@@ -156,3 +156,13 @@ def test_words_are_words() -> None:
         isinstance(word("bot.sp.color.red", "uk"), Word) and word("bot.sp.color.red", "uk").form("f.acc") == "червону"
     )
     assert word("bot.sp.color.red", "en").form("f.acc") == "red"
+
+
+def test_engine_refusals_name_options_as_people_see_them() -> None:
+    from bot.texts import explain
+    from engine.core import BadNotation
+
+    assert explain(BadNotation("missing_choice", option="line"), "pl").endswith("Wybierz jeszcze: linię.")
+    assert explain(BadNotation("bad_choice", option="by", token="x"), "en").endswith(
+        '"x" cannot be chosen as colour or pattern.'
+    )
