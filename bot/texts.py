@@ -34,7 +34,10 @@ def explain(error: Exception, locale: str) -> str:
             params["variant"] = variant_label(params["variant"], locale)
         return t(f"bot.refuse.{error.key}", locale, **params)
     if isinstance(error, EngineError):
-        reason = t(f"error.{error.key}", locale, **error.params)
+        params = dict(error.params)
+        if has(f"bot.option.{params.get('option')}", locale):  # the option as people see it, not the engine's token
+            params["option"] = t(f"bot.option.{params['option']}", locale)
+        reason = t(f"error.{error.key}", locale, **params)
         return t("bot.refuse.illegal", locale, reason=reason)
     return t("bot.refuse.unexpected", locale)
 

@@ -24,11 +24,13 @@ def standings_text(game: GameRow, locale: str) -> str:
     scores = result.get("scores") or []
     names = names_by_seat(game)
     lines = []
-    for place, group in enumerate(result.get("standings") or [], start=1):
+    place = 1  # standard competition ranking (1, 1, 3, 4), as the final picture shows it
+    for group in result.get("standings") or []:
         for seat in group:
             score = scores[seat] if seat < len(scores) else 0
             mark = " " + text("bot.post.resigned", locale) if seat == result.get("resigned") else ""
             lines.append(text("bot.post.standing", locale, place=place, name=names[seat], score=score) + mark)
+        place += len(group)
     return "\n".join(lines)
 
 

@@ -474,8 +474,8 @@ class QueensGarden(Variant[QGState]):
             if move.expansion != SUPPLY:
                 n.parse_kind(move.expansion)
             _area(move.area)
-            if move.rotation != NONE and move.rotation not in "123456":
-                raise BadNotation("qg_bad_token", token=move.rotation)
+            if move.rotation != NONE and (len(move.rotation) != 1 or move.rotation not in "123456"):
+                raise BadNotation("qg_bad_rotation", token=move.rotation)
             return PlaceExpansion(move.expansion, n.canonical_bag(move.payment), move.area.upper(), move.rotation)
         return Pass(n.canonical_bag(move.discard))
 
@@ -485,7 +485,7 @@ class QueensGarden(Variant[QGState]):
             return self.components.color_codes.index(by), -1
         if len(by) == 1 and by in "123456":
             return -1, int(by)
-        raise BadNotation("qg_bad_token", token=by)
+        raise BadNotation("qg_bad_by", token=by)
 
     def _canonical_which(self, which: str) -> str:
         if which == NONE:
@@ -494,7 +494,7 @@ class QueensGarden(Variant[QGState]):
         for part in which.split("+"):
             kind_text, at, location = part.partition("@")
             if not at:
-                raise BadNotation("qg_bad_token", token=which)
+                raise BadNotation("qg_bad_pick", token=which)
             _location(location)
             picks.append((self.notation.parse_kind(kind_text), location))
         return "+".join(f"{self.notation.kind(kind)}@{loc}" for kind, loc in sorted(picks))
@@ -1243,7 +1243,7 @@ def _area(name: str) -> int:
 
 def _location(text: str) -> None:
     if text != "s" and not (text.startswith("d") and text[1:].isdigit() and int(text[1:]) >= 1):
-        raise BadNotation("qg_bad_token", token=text)
+        raise BadNotation("qg_bad_location", token=text)
 
 
 def _taken(sources: Mapping[int, Mapping[str, Item]], picks: Mapping[int, str]) -> list[tuple[str, Item]]:

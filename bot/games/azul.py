@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import GameAdapter
-from data.i18n import t
+from data.i18n import t, word
 from engine import Event
 
 COLORS = ("blue", "yellow", "red", "black", "white")
@@ -27,7 +27,7 @@ class AzulAdapter(GameAdapter):
 
     def color_name(self, token: Any, locale: str | None) -> str:
         index = color_index(token)
-        return t(f"bot.azul.color.{COLORS[index]}", locale) if index is not None else str(token)
+        return word(f"bot.azul.color.{COLORS[index]}", locale) if index is not None else str(token)
 
     def source_name(self, token: str, locale: str | None) -> str:
         if token == "centre":

@@ -7,11 +7,12 @@ command's autocomplete filters the list, and the picture's cell names match what
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import engine
 from bot.games.base import GameAdapter
-from data.i18n import t
+from data.i18n import Word, agree, normalize, t, word
 from engine import Event
 from engine.queens_garden import NONE, SUPPLY, QGState, QueensGarden, color_of, pattern_of
 
@@ -30,23 +31,18 @@ class QueensGardenAdapter(GameAdapter):
 
     # --- words for the pieces -----------------------------------------------------------------------------------
     def color_name(self, index: int, locale: str | None) -> str:
-        return t(f"bot.qg.color.{_variant().components.colors[index]}", locale)
+        return word(f"bot.qg.color.{_variant().components.colors[index]}", locale)
 
     def pattern_name(self, value: int, locale: str | None) -> str:
-        return t(f"bot.qg.pattern.{value}", locale)
+        return word(f"bot.qg.pattern.{value}", locale)
 
     def hexagon(self, token: str, locale: str | None) -> str:
-        """``bl3`` → "blue butterfly (3)"; ``xbl3`` → "expansion: blue butterfly (3)"."""
-        expansion = token.startswith("x")
-        kind = _variant().notation.parse_kind(token[1:] if expansion else token)
-        name = t(
-            "bot.qg.hexagon",
-            locale,
-            color=self.color_name(color_of(kind), locale),
-            pattern=self.pattern_name(pattern_of(kind), locale),
-            value=pattern_of(kind),
-        )
-        return t("bot.qg.expansion_item", locale, hexagon=name) if expansion else name
+        """``bl3`` → "blue butterfly (3)"; ``xbl3`` → "expansion with blue butterfly (3)"."""
+        return self.hexagon_word(token, locale)
+
+    def hexagon_word(self, token: str, locale: str | None) -> Word:
+        """A hexagon's name with every case form, its colour agreeing with its pattern ("niebieska lilia")."""
+        return _hexagon_word(token, normalize(locale))
 
     def bag(self, token: str, locale: str | None) -> str:
         """A multiset token (payment, discard) in words."""
@@ -84,10 +80,7 @@ class QueensGardenAdapter(GameAdapter):
             if token == NONE:
                 return t("bot.qg.no_choice", locale)
             picks = [part.partition("@") for part in token.split("+")]
-            words = "; ".join(
-                t("bot.qg.pick", locale, hexagon=self.hexagon(kind, locale), where=self.location(loc, locale))
-                for kind, _, loc in picks
-            )
+            words = "; ".join(self._pick(kind, loc, locale) for kind, _, loc in picks)
             return _with_token(token, words)
         if option in ("tile", "expansion"):
             if token == SUPPLY:
@@ -114,13 +107,23 @@ class QueensGardenAdapter(GameAdapter):
             return t("bot.qg.rotation", locale, cell=cell)
         return None
 
+    def _pick(self, kind: str, location: str, locale: str | None) -> str:
+        """One of identical hexagons and where it lies ("blue lily (6) from display d2")."""
+        hexagon = self.hexagon(kind, locale)
+        if location == "s":
+            return t("bot.qg.pick_top", locale, hexagon=hexagon)
+        return t("bot.qg.pick_display", locale, hexagon=hexagon, number=location[1:])
+
     def _by_label(self, state: QGState, token: str, locale: str | None) -> str:
         variant = _variant(state.variant)
         codes = variant.components.color_codes
         name = self.color_name(codes.index(token), locale) if token in codes else self.pattern_name(int(token), locale)
         sources = variant.sources(state, token)
         expansions = sum(1 for places in sources.values() if next(iter(places.values())).expansion)
-        words = t("bot.qg.by", locale, name=name, tiles=len(sources) - expansions, expansions=expansions)
+        tiles = len(sources) - expansions
+        counts = [t("bot.qg.tiles", locale, count=tiles)] if tiles else []
+        counts += [t("bot.qg.expansions", locale, count=expansions)] if expansions else []
+        words = t("bot.qg.by", locale, name=name, counts=", ".join(counts))
         return _with_token(token, words)
 
     # --- rules ----------------------------------------------------------------------------------------------------
@@ -167,18 +170,20 @@ class QueensGardenAdapter(GameAdapter):
             taken = [("x" if item["expansion"] else "") + str(item["kind"]) for item in data["taken"]]
             params["what"] = ", ".join(self.hexagon(token, locale) for token in taken)
         elif event.kind == "tile_placed":
-            params["hexagon"] = self.hexagon(str(data["tile"]), locale)
+            params["hexagon"] = self.hexagon_word(str(data["tile"]), locale)
         elif event.kind == "expansion_placed":
             expansion = data.get("expansion")
             params["what"] = (
-                t("bot.qg.face_down_expansion", locale)
+                t("bot.qg.face_down_expansion", locale, points=data.get("points", 6))
                 if expansion is None
-                else t("bot.qg.face_up_expansion", locale, hexagon=self.hexagon(str(expansion), locale))
+                else t("bot.qg.face_up_expansion", locale, hexagon=self.hexagon_word(str(expansion), locale))
             )
         elif event.kind == "pass":
             discarded = str(data["discarded"])
             params["what"] = (
-                "" if discarded == NONE else t("bot.qg.discarded", locale, what=self.bag(discarded, locale))
+                ""
+                if discarded == NONE
+                else t("bot.qg.discarded", locale, what=self.bag(discarded, locale), penalty=data.get("penalty", 0))
             )
             params["marker_text"] = t("bot.qg.took_marker", locale) if data["marker"] else ""
         elif event.kind == "joker_earned":
@@ -194,6 +199,7 @@ class QueensGardenAdapter(GameAdapter):
             params["player"] = names[start] if start < len(names) else str(start + 1)
         elif event.kind == "final_scored":
             groups = data.get("groups", [])
+            params["storage"] = f"{int(data.get('storage', 0)):d}".replace("-", "−")
             params["groups"] = sum(int(group["points"]) for group in groups)
             params["count"] = len(groups)
         return params
@@ -201,6 +207,20 @@ class QueensGardenAdapter(GameAdapter):
     def describe(self, events: Sequence[Event], names: Sequence[str], locale: str | None) -> str:
         text = super().describe(events, names, locale)
         return " ".join(text.split())  # optional parts of a phrase may be empty
+
+
+@cache
+def _hexagon_word(token: str, locale: str) -> Word:
+    """Names depend only on the token and the language; pickers name hundreds of the same few, so they are kept."""
+    expansion = token.startswith("x")
+    kind = _variant().notation.parse_kind(token[1:] if expansion else token)
+    pattern = word(f"bot.qg.pattern.{pattern_of(kind)}", locale)
+    color = word(f"bot.qg.color.{_variant().components.colors[color_of(kind)]}", locale)
+    name = agree("bot.qg.hexagon", locale, pattern, color=color, pattern=pattern, value=pattern_of(kind))
+    if not expansion:
+        return name
+    noun = word("bot.qg.expansion_noun", locale)
+    return agree("bot.qg.expansion_item", locale, noun, expansion=noun, hexagon=name)
 
 
 def _with_token(token: str, words: str) -> str:

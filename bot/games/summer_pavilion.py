@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import GameAdapter
-from data.i18n import t
+from data.i18n import t, word
 from engine import Event
 from engine.core import BadNotation
 from engine.summer_pavilion import (
@@ -51,7 +51,7 @@ class SummerPavilionAdapter(GameAdapter):
     # --- small words ------------------------------------------------------------------------------------------
     def color_name(self, token: Any, locale: str | None) -> str:
         index = color_index(token)
-        return t(f"bot.sp.color.{COLORS[index]}", locale) if index is not None else str(token)
+        return word(f"bot.sp.color.{COLORS[index]}", locale) if index is not None else str(token)
 
     def tiles_text(self, counts: Sequence[int], locale: str | None) -> str:
         parts = [f"{n}× {self.color_name(c, locale)}" for c, n in enumerate(counts) if n]
@@ -157,7 +157,7 @@ class SummerPavilionAdapter(GameAdapter):
         after[star][space] = color if color is not None else 0
         points = arc_points(after[star], space)
         bonus = sum(st.bonus for st in STRUCTURES_AT[(star, space)] if all(after[s][i] >= 0 for s, i in st.spaces))
-        text = t("bot.sp.space", locale, number=space + 1, cost=cost, points=points)
+        text = t("bot.sp.space", locale, number=space + 1, cost=cost, count=points)
         if len(token) > 1:
             text = f"{self.color_name(color, locale)} · {text}"
         if bonus:
@@ -199,7 +199,11 @@ class SummerPavilionAdapter(GameAdapter):
             kind = event.kind
             if kind == "take":
                 source = str(data.get("source", ""))
-                where = self.source_name(source if source == "centre" else str(int(source) + 1), locale)
+                where = (
+                    t("bot.sp.from_centre", locale)
+                    if source == "centre"
+                    else t("bot.sp.from_factory", locale, number=int(source) + 1)
+                )
                 text = t(
                     "bot.event.sp.take",
                     locale,
@@ -244,9 +248,17 @@ class SummerPavilionAdapter(GameAdapter):
             return t("bot.sp.star.number", locale, number=token)
         return t("bot.sp.star.color", locale, color=self.color_name(token, locale))
 
+    def _of_star(self, token: str, locale: str | None) -> str:
+        """Where a tile went, as a phrase of place ("star 3", "the blue star"; Polish and Ukrainian in the genitive)."""
+        if token == "centre":
+            return t("bot.sp.of_star.centre", locale)
+        if token.isdigit():
+            return t("bot.sp.of_star.number", locale, number=token)
+        return t("bot.sp.of_star.color", locale, color=self.color_name(token, locale))
+
     def _place(self, data: Mapping[str, Any], player: str, locale: str | None) -> str:
         color = int(data.get("color", 0))
-        where = self.star_token_name(str(data.get("star_token", "")), locale)
+        where = self._of_star(str(data.get("star_token", "")), locale)
         text = t(
             "bot.event.sp.place",
             locale,
@@ -265,11 +277,11 @@ class SummerPavilionAdapter(GameAdapter):
         penalty = int(data.get("penalty", 0))
         key = "bot.event.sp.pass_auto" if data.get("auto") else "bot.event.sp.pass"
         text = t(key, locale, player=player)
-        if any(kept):
-            text += " " + t("bot.sp.keeping", locale, tiles=self.tiles_text(kept, locale))
+        if any(kept):  # the clauses carry their own leading punctuation: ", keeping ..."
+            text += t("bot.sp.keeping", locale, tiles=self.tiles_text(kept, locale))
         discarded = sum(data.get("discarded") or [])
         if discarded:
-            text += " " + t("bot.sp.discarding", locale, count=discarded, penalty=penalty)
+            text += t("bot.sp.discarding", locale, count=discarded, penalty=penalty)
         return text
 
 

@@ -90,7 +90,7 @@ def test_labels_say_cost_points_and_bonus() -> None:
 def test_a_placement_is_told_in_words() -> None:
     event = engine.Event("place", 1, {"star": 2, "star_token": "blue", "space": 5, "color": 4, "points": 3, "wilds": 2})
     assert ADAPTER.describe([event], ["Ala", "Bob"], "en") == (
-        "Bob placed blue on the blue star, space 6 (+3) using 2 wild tiles"
+        "Bob placed blue on space 6 of the blue star (+3) using 2 wild tiles"
     )
     passed = engine.Event("pass", 0, {"kept": [0, 4, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 2], "penalty": 2})
-    assert ADAPTER.describe([passed], ["Ala"], "en") == "Ala passed keeping 4× green and discarding 2 tiles (−2)"
+    assert ADAPTER.describe([passed], ["Ala"], "en") == "Ala passed, keeping 4× green, discarding 2 tiles (−2)"

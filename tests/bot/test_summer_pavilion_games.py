@@ -116,7 +116,7 @@ async def test_place_autocomplete_offers_affordable_spaces_with_cost_points_and_
     spaces = await member.autocomplete(channel, "azul place", "space", "", star=star)
     expected = list(dict.fromkeys(dict(m.choices())["space"] for m in places if dict(m.choices())["star"] == star))
     assert [c["value"] for c in spaces] == expected
-    assert all("cost" in c["name"] and "pts" in c["name"] for c in spaces)
+    assert all("cost" in c["name"] and " pt" in c["name"] for c in spaces)
     wilds = await member.autocomplete(channel, "azul place", "wilds", "", star=star, space=spaces[0]["value"])
     assert wilds and all("pay" in c["name"] for c in wilds)
     other = table.member(await table.game(), 1 - seat)

@@ -86,7 +86,7 @@ def test_azul_events_in_one_line() -> None:
         0,
         {"source": 2, "color": 0, "count": 3, "line": 2, "to_line": 2, "to_floor": 1, "to_lid": 0, "marker": False},
     )
-    assert AZUL.describe([take], names, "en") == "Ala took 3× blue from Factory 3 to line 2 — 1 to the floor"
+    assert AZUL.describe([take], names, "en") == "Ala took 3 blue tiles from factory 3 to line 2 — 1 to the floor"
     scored = [
         take,
         Event("wall", 0, {"row": 0, "col": 0, "color": 0, "points": 1, "h": 1, "v": 1}),

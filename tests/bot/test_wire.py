@@ -63,7 +63,7 @@ async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDisco
         assert variants["azul-grey"]["name_localizations"]["pl"] == "Azul — szara ściana"
         take_options = {option["name"]: option for option in subcommands["take"]["options"]}
         assert all(take_options[name]["autocomplete"] for name in ("source", "color", "line"))
-        assert take_options["line"]["description_localizations"]["uk"].startswith("Який ряд")
+        assert take_options["line"]["description_localizations"]["uk"].startswith("Який рівень складу")
 
         await bot.wait_until_ready()
         interaction = await discord_server.slash(
