@@ -1,11 +1,11 @@
-"""Benchmarks that print figures: ``python -m bench engine|render|bot [options]``."""
+"""Benchmarks that print figures: ``python -m bench engine|render|bot|ai [options]``."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-SUITES = ("engine", "render", "bot")
+SUITES = ("engine", "render", "bot", "ai")
 
 
 def main(argv: list[str]) -> int:

@@ -72,6 +72,18 @@ def _gains(variant: Variant[Any], state: Any, seat: int, moves: list[Move]) -> l
     return [variant.heuristic(variant.apply_unchecked(state, seat, move), seat) for move in moves]
 
 
+def _sample(moves: list[Move], limit: int, rng: Rng) -> list[Move]:
+    """At most ``limit`` of ``moves``, a seeded random choice when there are more (some games offer thousands of
+    moves that differ only in what is discarded: weighing every one costs more than it tells)."""
+    if len(moves) <= limit:
+        return moves
+    picked = list(range(len(moves)))
+    for i in range(limit):
+        j = i + rng.below(len(picked) - i)
+        picked[i], picked[j] = picked[j], picked[i]
+    return [moves[i] for i in sorted(picked[:limit])]
+
+
 def _values(variant: Variant[Any], state: Any) -> list[float]:
     """How good ``state`` is for every seat, in [0, 1]: a finished game's share of the win (with a little of the
     margin), otherwise a logistic of the heuristic lead over the best opponent."""
@@ -125,12 +137,12 @@ class EasyAgent:
 
     name = "easy"
 
-    def __init__(self, seed: int = 0, *, mistake_rate: float = 0.4, slack: float = 4.0) -> None:
-        self.seed, self.mistake_rate, self.slack = seed, mistake_rate, slack
+    def __init__(self, seed: int = 0, *, mistake_rate: float = 0.4, slack: float = 4.0, consider: int = 200) -> None:
+        self.seed, self.mistake_rate, self.slack, self.consider = seed, mistake_rate, slack, consider
 
     def choose(self, variant: Variant[Any], state: Any, seat: int) -> Move:
-        moves = _legal(variant, state, seat)
         rng = _position_rng(self.seed, variant, state, seat)
+        moves = _sample(_legal(variant, state, seat), self.consider, rng)
         gains = _gains(variant, state, seat, moves)
         order = sorted(range(len(moves)), key=lambda index: -gains[index])
         best = gains[order[0]]
@@ -148,29 +160,30 @@ class MediumAgent:
 
     name = "medium"
 
-    def __init__(self, seed: int = 0, *, candidates: int = 6) -> None:
-        self.seed, self.candidates = seed, candidates
+    def __init__(self, seed: int = 0, *, candidates: int = 6, consider: int = 300, replies: int = 60) -> None:
+        self.seed, self.candidates, self.consider, self.replies = seed, candidates, consider, replies
 
     def choose(self, variant: Variant[Any], state: Any, seat: int) -> Move:
         moves = _legal(variant, state, seat)
         if len(moves) == 1:
             return moves[0]
         rng = _position_rng(self.seed, variant, state, seat)
+        moves = _sample(moves, self.consider, rng)
         world = variant.redeterminize(state, rng)
         gains = _gains(variant, world, seat, moves)
         order = sorted(range(len(moves)), key=lambda index: (-gains[index], rng.below(1 << 30)))
         best_index, best_value = order[0], float("-inf")
         for index in order[: self.candidates]:
-            value = self._after_reply(variant, variant.apply_unchecked(world, seat, moves[index]), seat)
+            value = self._after_reply(variant, variant.apply_unchecked(world, seat, moves[index]), seat, rng)
             if value > best_value:
                 best_index, best_value = index, value
         return moves[best_index]
 
-    def _after_reply(self, variant: Variant[Any], state: Any, seat: int) -> float:
+    def _after_reply(self, variant: Variant[Any], state: Any, seat: int, rng: Rng) -> float:
         if not variant.is_over(state):
             replier = _mover(variant, state)
             if replier != seat:
-                replies = variant.legal_moves(state, replier)
+                replies = _sample(variant.legal_moves(state, replier), self.replies, rng)
                 if replies:
                     gains = _gains(variant, state, replier, replies)
                     state = variant.apply_unchecked(state, replier, replies[gains.index(max(gains))])
@@ -200,9 +213,12 @@ class HardAgent:
     """Information-set Monte Carlo tree search over ``apply_unchecked``.
 
     ``seconds`` or ``iterations`` bound the work per move; ``exploration`` is the UCB constant; ``widening`` how
-    many children a node opens per square root of its visits; ``rollout_plies`` caps the heuristic-guided rollout
-    that ends at the round's end (``0``: evaluate the leaf at once); ``rollout_samples`` how many random moves the
-    rollout compares by heuristic at each step.
+    many children a node opens per square root of its visits; ``consider`` how many moves the root ranks by the
+    heuristic (a seeded sample when there are more) and ``consider_inner`` the same below the root.
+    ``rollout_plies`` caps the heuristic-guided rollout that ends at the round's end (``0``: evaluate the leaf at
+    once) and ``rollout_moves`` caps the legal moves it may generate (a deterministic measure of its cost: where
+    every position offers hundreds of moves the rollout stays short); ``rollout_samples`` is how many random moves
+    the rollout compares by heuristic at each step.
     """
 
     name = "hard"
@@ -215,7 +231,10 @@ class HardAgent:
         iterations: int | None = None,
         exploration: float = 0.5,
         widening: float = 2.0,
+        consider: int = 400,
+        consider_inner: int = 60,
         rollout_plies: int = 12,
+        rollout_moves: int = 500,
         rollout_samples: int = 2,
     ) -> None:
         if iterations is not None and iterations < 1:
@@ -224,7 +243,8 @@ class HardAgent:
         self.iterations = iterations
         self.seconds = DEFAULT_SECONDS if seconds is None and iterations is None else seconds
         self.exploration, self.widening = exploration, widening
-        self.rollout_plies, self.rollout_samples = rollout_plies, rollout_samples
+        self.consider, self.consider_inner = consider, consider_inner
+        self.rollout_plies, self.rollout_moves, self.rollout_samples = rollout_plies, rollout_moves, rollout_samples
         self.last_iterations = 0
         self.last_value = 0.5
 
@@ -264,7 +284,7 @@ class HardAgent:
             moves = variant.legal_moves(state, mover)
             if not moves:
                 break
-            move, edge, fresh = self._select(variant, state, mover, node, moves)
+            move, edge, fresh = self._select(variant, state, mover, node, moves, root, rng)
             path.append((node, edge, mover))
             state = variant.apply_unchecked(state, mover, move)
             if fresh:
@@ -278,14 +298,15 @@ class HardAgent:
             edge.visits += 1
             edge.total += values[who]
 
-    def _select(
-        self, variant: Variant[Any], state: Any, mover: int, node: _Node, moves: list[Move]
+    def _select(  # noqa: PLR0917 (one step of the descent needs all of these)
+        self, variant: Variant[Any], state: Any, mover: int, node: _Node, moves: list[Move], root: _Node, rng: Rng
     ) -> tuple[Move, _Edge, bool]:
         """UCB over the node's open children that can be played in this world; a new child when widening allows."""
         if not node.ranked:
-            gains = _gains(variant, state, mover, moves)
-            node.ranked = [moves[i] for i in sorted(range(len(moves)), key=lambda i: -gains[i])]
-            node.seen.update(moves)
+            ranked = _sample(moves, self.consider if node is root else self.consider_inner, rng)
+            gains = _gains(variant, state, mover, ranked)
+            node.ranked = [ranked[i] for i in sorted(range(len(ranked)), key=lambda i: -gains[i])]
+            node.seen.update(ranked)
         legal = set(moves)
         if not legal <= node.seen:  # this world offers moves the first one did not: they come last
             node.ranked.extend(move for move in moves if move not in node.seen)
@@ -314,12 +335,14 @@ class HardAgent:
     def _rollout(self, variant: Variant[Any], state: Any, start_round: int, rng: Rng) -> list[float]:
         """Play on to the end of the round (at most ``rollout_plies`` plies), each mover taking the best of a few
         random moves by the heuristic, then value the position for every seat."""
+        generated = 0
         for _ in range(self.rollout_plies):
             if variant.is_over(state) or variant.round_number(state) != start_round:
                 break
             mover = _mover(variant, state)
             moves = variant.legal_moves(state, mover)
-            if not moves:
+            generated += len(moves)
+            if not moves or generated > self.rollout_moves:
                 break
             best_state, best_value = None, float("-inf")
             for _ in range(min(self.rollout_samples, len(moves))):
