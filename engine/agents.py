@@ -40,6 +40,8 @@ LEVELS = ("easy", "medium", "hard")
 DEFAULT_SECONDS = 1.0
 SCORE_SCALE = 10.0
 """Points of lead that make a position look clearly (73%) won: the slope of the search's value of a lead."""
+PRIOR_SCALE = 2.0
+"""Points a move looks worse now than the best one that halve (1/e) the search's initial trust in it."""
 
 
 class Agent(Protocol):
@@ -198,6 +200,7 @@ class _Edge:
     visits: int = 0
     total: float = 0.0
     available: int = 0
+    prior: float = 0.0  # 1 for the heuristic's favourite, less for moves that look worse now
     child: _Node | None = None
 
 
@@ -205,6 +208,7 @@ class _Edge:
 class _Node:
     visits: int = 0
     ranked: list[Move] = field(default_factory=list)  # moves in the heuristic's order, as first seen
+    priors: dict[Move, float] = field(default_factory=dict)
     seen: set[Move] = field(default_factory=set)
     edges: dict[Move, _Edge] = field(default_factory=dict)
 
@@ -230,7 +234,8 @@ class HardAgent:
         seconds: float | None = None,
         iterations: int | None = None,
         exploration: float = 0.5,
-        widening: float = 2.0,
+        widening: float = 1.0,
+        bias: float = 0.5,
         consider: int = 400,
         consider_inner: int = 60,
         rollout_plies: int = 12,
@@ -242,7 +247,7 @@ class HardAgent:
         self.seed = seed
         self.iterations = iterations
         self.seconds = DEFAULT_SECONDS if seconds is None and iterations is None else seconds
-        self.exploration, self.widening = exploration, widening
+        self.exploration, self.widening, self.bias = exploration, widening, bias
         self.consider, self.consider_inner = consider, consider_inner
         self.rollout_plies, self.rollout_moves, self.rollout_samples = rollout_plies, rollout_moves, rollout_samples
         self.last_iterations = 0
@@ -306,6 +311,8 @@ class HardAgent:
             ranked = _sample(moves, self.consider if node is root else self.consider_inner, rng)
             gains = _gains(variant, state, mover, ranked)
             node.ranked = [ranked[i] for i in sorted(range(len(ranked)), key=lambda i: -gains[i])]
+            top = max(gains)
+            node.priors = {move: math.exp((gain - top) / PRIOR_SCALE) for move, gain in zip(ranked, gains, strict=True)}
             node.seen.update(ranked)
         legal = set(moves)
         if not legal <= node.seen:  # this world offers moves the first one did not: they come last
@@ -322,11 +329,15 @@ class HardAgent:
             opened += 1
             edge = node.edges.get(move)
             if edge is None:
-                edge = node.edges[move] = _Edge()
+                edge = node.edges[move] = _Edge(prior=node.priors.get(move, 0.0))
             edge.available += 1
             if edge.visits == 0:
                 return move, edge, True
-            score = edge.total / edge.visits + self.exploration * math.sqrt(math.log(edge.available) / edge.visits)
+            score = (
+                edge.total / edge.visits
+                + self.exploration * math.sqrt(math.log(edge.available) / edge.visits)
+                + self.bias * edge.prior / (edge.visits + 1)
+            )
             if best is None or score > best[0]:
                 best = (score, move, edge)
         assert best is not None  # width >= 1 and every legal move is ranked

@@ -17,9 +17,9 @@ from engine.core import Rng
 
 # Small fixed amounts of work: every move is repeatable and the whole file stays quick.
 FAST: dict[str, dict[str, Any]] = {
-    "easy": {},
-    "medium": {"candidates": 3},
-    "hard": {"iterations": 6, "rollout_plies": 4},
+    "easy": {"consider": 60},
+    "medium": {"candidates": 3, "consider": 60, "replies": 20},
+    "hard": {"iterations": 5, "consider": 60, "consider_inner": 12, "rollout_plies": 2},
 }
 
 
