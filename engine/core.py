@@ -6,6 +6,7 @@ contract (through the functions in ``engine/__init__.py``), so a new game is one
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -213,6 +214,17 @@ class Variant(ABC, Generic[S]):
     def apply_unchecked(self, state: S, seat: int, move: Move) -> S:
         """The fast path for search and benchmarks: ``move`` must come from ``legal_moves``."""
         return self.apply(state, seat, move)[0]
+
+    def redeterminize(self, state: S, rng: Rng) -> S:
+        """One possible world: ``state`` with what no player can know (the bag's draw order, face-down stacks)
+        drawn afresh from ``rng``, so a search does not peek at future deals.
+
+        The default re-seeds the state's ``rng`` field, which covers every game whose hidden part is only the order
+        in which a bag of counts is drawn; a game with face-down stacks also shuffles them. Never mutates ``state``.
+        """
+        if dataclasses.is_dataclass(state) and isinstance(getattr(state, "rng", None), int):
+            return dataclasses.replace(state, rng=rng.next64())  # type: ignore[type-var]
+        return state
 
     @abstractmethod
     def is_over(self, state: S) -> bool: ...

@@ -954,6 +954,21 @@ class QueensGarden(Variant[QGState]):
         events.append(Event("game_over", None, {"scores": self.scores(state), "standings": self.standings(state)}))
 
     # --- agents -------------------------------------------------------------------------------------------------
+    def redeterminize(self, state: QGState, rng: Rng) -> QGState:
+        """Deal the face-down expansions (display, round stacks, supply) afresh among their places, and re-seed
+        the bag's draws: a search must not know which expansion lies where."""
+        world = _copy(state)
+        world.rng = rng.next64()
+        hidden = [item for item in world.display if not item.face_up]
+        places: list[list[int]] = [world.stack, *world.future_stacks, world.supply]
+        pool = [item.expansion for item in hidden] + [e for place in places for e in place]
+        rng.shuffle(pool)
+        for item in hidden:
+            item.expansion = pool.pop()
+        for place in places:
+            place[:] = [pool.pop() for _ in place]
+        return world
+
     def heuristic(self, state: QGState, seat: int) -> float:
         """Points, plus what the garden promises (groups, placed values, room), plus what storage may still become.
 

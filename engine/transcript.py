@@ -68,11 +68,13 @@ class Recorder:
         }
 
 
-def transcript(variant_name: str, players: int, seed: int, agent: str = "random") -> dict[str, Any]:
-    """Play a whole game with ``agent`` in every seat and describe it round by round."""
+def transcript(
+    variant_name: str, players: int, seed: int, agent: str = "random", **agent_options: Any
+) -> dict[str, Any]:
+    """Play a whole game with ``agent`` in every seat (``agent_options``: its budget) and describe it by round."""
     variant = get_variant(variant_name)
     state = variant.new_game(players, seed)
-    agents = [make_agent(agent, seed * 8 + seat) for seat in range(players)]
+    agents = [make_agent(agent, seed * 8 + seat, **agent_options) for seat in range(players)]
     recorder = Recorder(variant, state)
     while not variant.is_over(state):
         seat = min(variant.to_act(state))

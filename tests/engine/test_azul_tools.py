@@ -16,7 +16,7 @@ import engine
 from data.i18n import SUPPORTED, catalogue, t
 from engine.__main__ import main, play
 from engine.agents import GreedyAgent, RandomAgent, make_agent
-from engine.text import render
+from engine.text_azul import render
 from tests.engine.azul_tables import board, table
 
 ROOT = Path(__file__).resolve().parents[2]
