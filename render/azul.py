@@ -196,23 +196,24 @@ def _draw_centre(table: Table, box: c.Box) -> None:
     c.panel(d, box)
     if table.last.from_centre:
         c.highlight(d, box, radius=16)
-    label = c.font(20, bold=True)
-    tall = box[3] - box[1] > 2 * CENTRE_H
+    tall = box[3] - box[1] > 2 * CENTRE_H  # beside the last board: room for larger tiles in rows
+    size = CENTRE_TILE * 3 // 2 if tall else CENTRE_TILE
+    label = c.font(24 if tall else 20, bold=True)
     row_mid = box[1] + CENTRE_H // 2
     c.text_at(d, (box[0] + 16, row_mid), table.label("centre"), label, anchor="lm")
     x = box[0] + 24 + c.width(table.label("centre"), label)
     if tall:
-        x, row_mid = box[0] + 16, row_mid + CENTRE_H - 8
-    count_face = c.font(22, bold=True)
+        x, row_mid = box[0] + 20, row_mid + CENTRE_H // 2 + size // 2 + 4
+    count_face = c.font(30 if tall else 22, bold=True)
     items = [("marker", "")] if state.marker_in_centre else []
     items += [(COLORS[color], f"×{count}") for color, count in enumerate(state.centre) if count]
     for name, text in items:
-        item_w = CENTRE_TILE + (5 + c.width(text, count_face) if text else 0) + 22
+        item_w = size + (5 + c.width(text, count_face) if text else 0) + 22
         if x + item_w > box[2] - 8:
-            x, row_mid = box[0] + 16, row_mid + CENTRE_TILE + 14
-        c.paste(image, c.tile(name, CENTRE_TILE), (x, row_mid - CENTRE_TILE // 2))
+            x, row_mid = box[0] + 20, row_mid + size + 16
+        c.paste(image, c.tile(name, size), (x, row_mid - size // 2))
         if text:
-            c.text_at(d, (x + CENTRE_TILE + 5, row_mid), text, count_face, anchor="lm")
+            c.text_at(d, (x + size + 5, row_mid), text, count_face, anchor="lm")
         x += item_w
     if not items:
         c.text_at(d, (x, row_mid), table.label("empty"), c.font(20), fill=c.MUTED, anchor="lm")
