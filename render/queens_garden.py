@@ -222,9 +222,7 @@ def draw_pattern(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, patt
 def draw_hexagon(table: Table, cx: float, cy: float, size: float, kind: int, *, printed: bool = False) -> None:
     """A hexagon tile: colour fill, its colour-blind mark at the top, pattern icon and value in the middle (a cached
     sprite per kind and size, put down centred on the nearest pixel)."""
-    sprite = _hexagon_sprite(table.colors, kind, size, printed)
-    half = sprite.width // 2
-    table.image.paste(sprite, (round(cx) - half, round(cy) - half), sprite)
+    _put_centred(table.image, _hexagon_sprite(table.colors, kind, size, printed), cx, cy)
 
 
 @cache
@@ -244,6 +242,42 @@ def _hexagon_sprite(colors: tuple[str, ...], kind: int, size: float, printed: bo
     m = size * 0.27  # the mark tells light from dark green and purple: as large as the top of the hexagon allows
     mx, my = cx - size * 0.05, cy - size * 0.66
     c.draw_mark(d, (int(mx - m), int(my - m * 0.3), int(mx + m * 0.6), int(my + m * 1.3)), style.mark, ink)
+    return image
+
+
+def _put_centred(image: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
+    """Put a cached sprite (drawn around its middle) with its middle at the pixel nearest ``(cx, cy)``."""
+    image.paste(sprite, (round(cx) - sprite.width // 2, round(cy) - sprite.height // 2), sprite)
+
+
+@cache
+def _unlaid_area(area: int) -> Image.Image:
+    """An area with no expansion yet: its seven cells dim and its name in the middle (a cached sprite)."""
+    side = 6 * HEX + 8
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    d = ImageDraw.Draw(image)
+    mx, my = _xy(CELL_COORDS[area_cell(area, 0)], HEX)
+    for p in range(7):
+        px, py = _xy(CELL_COORDS[area_cell(area, p)], HEX)
+        _hexagon(d, side // 2 + px - mx, side // 2 + py - my, HEX, UNLAID, FREE_EDGE, 1)
+    d.text((side // 2, side // 2), f"A{area + 1}", font=c.font(16, bold=True), fill=c.MUTED, anchor="mm")
+    return image
+
+
+@cache
+def _ornament(name: str, kind: str, done: bool) -> Image.Image:
+    """A fountain, statue, bench or pavilion with its name, framed green once its ring is full (a cached sprite)."""
+    side = 2 * HEX + 4
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    d = ImageDraw.Draw(image)
+    x = y = side // 2
+    _hexagon(d, x, y, HEX, STONE, c.ACCENT if done else STONE_EDGE, 3 if done else 2)
+    if kind == "pavilion":
+        _pavilion(d, x, y - 4, HEX * 0.8, c.TEXT)
+    else:
+        m = HEX * 0.32
+        c.draw_mark(d, (int(x - m), int(y - 5 - m), int(x + m), int(y - 5 + m)), ORNAMENT_MARK[kind], c.TEXT)
+    d.text((x, y + HEX * 0.55), name, font=c.font(11, bold=True), fill=c.TEXT, anchor="mm")
     return image
 
 
@@ -413,23 +447,13 @@ def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int)
     for area in range(6):
         if player.areas[area] < 0:
             cx, cy = _xy(CELL_COORDS[area_cell(area, 0)], HEX)
-            for p in range(7):
-                px, py = _xy(CELL_COORDS[area_cell(area, p)], HEX)
-                _hexagon(d, ox + px, oy + py, HEX, UNLAID, FREE_EDGE, 1)
-            d.text((ox + cx, oy + cy), f"A{area + 1}", font=c.font(16, bold=True), fill=c.MUTED, anchor="mm")
+            _put_centred(table.image, _unlaid_area(area), ox + cx, oy + cy)
     for ornament in ORNAMENTS:
         if ornament.kind == "pavilion" and not player.has_pavilion(ornament.area):
             continue
         px, py = _xy(ornament.coord, HEX)
         done = all(player.hexes[cell] >= 0 for cell in ornament.ring)
-        _hexagon(d, ox + px, oy + py, HEX, STONE, c.ACCENT if done else STONE_EDGE, 3 if done else 2)
-        if ornament.kind == "pavilion":
-            _pavilion(d, ox + px, oy + py - 4, HEX * 0.8, c.TEXT)
-        else:
-            m = HEX * 0.32
-            cx, cy = ox + px, oy + py - 5
-            c.draw_mark(d, (int(cx - m), int(cy - m), int(cx + m), int(cy + m)), ORNAMENT_MARK[ornament.kind], c.TEXT)
-        d.text((ox + px, oy + py + HEX * 0.55), ornament.name, font=c.font(11, bold=True), fill=c.TEXT, anchor="mm")
+        _put_centred(table.image, _ornament(ornament.name, ornament.kind, done), ox + px, oy + py)
     for cell, name in enumerate(CELLS):
         area = area_of(cell)
         if area >= 0 and player.areas[area] < 0:
@@ -441,8 +465,7 @@ def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int)
             printed = area >= 0 and player.rotations[area] >= 0 and cell == area_cell(area, player.rotations[area] + 1)
             draw_hexagon(table, cx, cy, HEX, kind, printed=printed)
         elif player.is_free(cell):
-            sprite = _free_cell(name)
-            table.image.paste(sprite, (round(cx) - sprite.width // 2, round(cy) - sprite.height // 2), sprite)
+            _put_centred(table.image, _free_cell(name), cx, cy)
         if table.last.seat == seat and name in table.last.cells:
             d.polygon(_corners(cx, cy, HEX + 1), outline=c.HIGHLIGHT, width=3)
 
