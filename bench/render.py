@@ -37,6 +37,19 @@ def timings(work: Callable[[], object], repeat: int) -> list[float]:
     return result
 
 
+def paired(work: Callable[[], object], floor: Callable[[], object], repeat: int) -> tuple[list[float], list[float]]:
+    """Times of ``work`` and ``floor`` run turn about, so both see the same load on a shared machine."""
+    work(), floor()
+    work_times: list[float] = []
+    floor_times: list[float] = []
+    for _ in range(repeat):
+        for job, times in ((work, work_times), (floor, floor_times)):
+            start = time.perf_counter()
+            job()
+            times.append((time.perf_counter() - start) * 1000)
+    return work_times, floor_times
+
+
 def plain_png(image: Image.Image) -> bytes:
     """The floor: Pillow's default PNG encoding, with no drawing and no palette work."""
     out = io.BytesIO()
@@ -69,41 +82,37 @@ def main(argv: list[str]) -> int:
     print(header + f" {'octree':>8} {'old KB':>8}")
     for sample in tables:
         state, names, events = sample.state, sample.names, sample.events
-        total = timings(partial(render_png, state, names=names, events=events), args.repeat)
+        drawn = render_table(state, names=names, events=events)
         draw = timings(partial(render_table, state, names=names, events=events), args.repeat)
         old = timings(lambda: to_png(render_table(state, names=names, events=events)), args.repeat)  # noqa: B023
-        png = render_png(state, names=names, events=events)
-        drawn = render_table(state, names=names, events=events)
-        _row(sample.name, total, draw, len(png), drawn.size, args.repeat, (statistics.median(old), len(to_png(drawn))))
+        work = partial(render_png, state, names=names, events=events)
+        _row(sample.name, work, draw, drawn.size, args.repeat, (statistics.median(old), len(to_png(drawn))))
     for sample in (chosen["mid-round-4p"], late_table("summer-pavilion", 4), late_table("queens-garden", 4)):
         closeup = partial(render_closeup, sample.state, 0, names=sample.names, events=sample.events)
-        total = timings(closeup, args.repeat)
-        png = closeup()
-        size = Image.open(io.BytesIO(png)).size
-        _row(f"{sample.name[:21]}-closeup", total, [0.0], len(png), size, args.repeat, None)
+        size = Image.open(io.BytesIO(closeup())).size
+        _row(f"{sample.name[:21]}-closeup", closeup, [0.0], size, args.repeat, None)
     preview = _expansion_preview()
     if preview is not None:
-        total = timings(preview, args.repeat)
-        png = preview()
-        _row("queens-garden-expansions", total, [0.0], len(png), Image.open(io.BytesIO(png)).size, args.repeat, None)
+        size = Image.open(io.BytesIO(preview())).size
+        _row("queens-garden-expansions", preview, [0.0], size, args.repeat, None)
     return 0
 
 
 def _row(  # noqa: PLR0917
     name: str,
-    total: list[float],
+    work: Callable[[], bytes],
     draw: list[float],
-    size: int,
     pixels: tuple[int, int],
     repeat: int,
     old: tuple[float, int] | None,
 ) -> None:
     blank_image = Image.new("RGB", pixels, BG)
-    blank = statistics.median(timings(lambda: plain_png(blank_image), repeat))
+    total, blank_times = paired(work, lambda: plain_png(blank_image), repeat)
+    blank = statistics.median(blank_times)
     median = statistics.median(total)
     line = (
         f"{name:<30} {median:>6.1f}ms {p95(total):>6.1f}ms {statistics.median(draw):>6.1f}ms "
-        f"{size / 1024:>6.1f}KB {blank:>6.1f}ms {median / blank:>5.2f}x"
+        f"{len(work()) / 1024:>6.1f}KB {blank:>6.1f}ms {median / blank:>5.2f}x"
     )
     if old is not None:
         line += f" {old[0]:>6.1f}ms {old[1] / 1024:>6.1f}KB"

@@ -87,7 +87,6 @@ __all__ = [
     "panel",
     "paste",
     "pill",
-    "player_header",
     "points",
     "printable",
     "seat_header",
@@ -314,21 +313,6 @@ def mark_to_act(d: ImageDraw.ImageDraw, box: Box, label: str, *, radius: int = 1
     """Frame a player's panel in green and hang a pill with ``label`` (e.g. ``picture.to_act``) on its bottom edge."""
     to_act_frame(d, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), radius=radius + 2)
     badge(d, ((box[0] + box[2]) // 2, box[3]), label, font(16, bold=True), fill=ACCENT)
-
-
-def player_header(d: ImageDraw.ImageDraw, box: Box, name: str, score: int) -> None:
-    """A player's display name (cleaned and shortened) on the left of ``box`` and their score in gold on the right.
-
-    ``name`` is used as given after cleaning; pass a fallback such as "Player 2" through ``fit_name`` first when
-    the display name may be empty.
-    """
-    left, top, right, bottom = box
-    middle = (top + bottom) // 2
-    score_face, name_face = font(28, bold=True), font(22, bold=True)
-    score_text = str(score)
-    shown = fit(printable(name, "?"), name_face, right - left - width(score_text, score_face) - 16)
-    d.text((left, middle), shown, font=name_face, fill=TEXT, anchor="lm")
-    d.text((right, middle), score_text, font=score_face, fill=HIGHLIGHT, anchor="rm")
 
 
 # --- what the bot knows about a seat ---------------------------------------------------------------------------------
