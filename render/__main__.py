@@ -35,7 +35,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-
 def reference_pictures(game: str) -> Iterator[Image.Image]:
     """The pictures a game's palette is chosen from: every variant with 2 to 4 players from the start to the end of
     seeded games (random moves: quick, and they reach odd corners), in every language, plus close-ups."""
