@@ -1,12 +1,17 @@
 """Pictures of a game table: a state (plus the last move's events, player names, a locale) in, an image out.
 
     png = render.render_png(state, names=["Ala", "Bob"], events=events, locale="pl")
+    png = render.render_png(state, names=names, info=[None, SeatInfo(robot="trudny", clock="5 godz.")])
+    png = render.render_closeup(state, seat, names=names)   # one player's board with the shared area
 
 Pure: no Discord, no disk writes, no state kept between calls beyond lazily cached fonts and static layers.
 Each game has one module, named after the game (``Variant.game`` with ``-`` as ``_``: ``render.queens_garden``),
-exposing ``draw_table(state, *, names, events, locale) -> PIL.Image.Image``; nothing lists them. A registered game
-without one fails :func:`check_renderers` (run at the bot's start-up and in the tests). Shared pieces (palette,
-colour-blind marks, tiles, panels, highlights, text fitting) live in ``render.common``.
+exposing ``draw_table(state, *, names, events, locale, info) -> PIL.Image.Image`` and ``closeup_regions(state,
+seat) -> (shared boxes, board box)``; nothing lists them. A registered game without one fails
+:func:`check_renderers` (run at the bot's start-up and in the tests). Shared pieces (palette, colour-blind marks,
+tiles, panels, highlights, text fitting, the player header with its per-seat notes) live in ``render.common``.
+``info`` carries what the bot knows about each seat (computer level, away, time left): see
+:class:`render.common.SeatInfo`; every game draws it the same way, and leaving it out changes nothing.
 """
 
 from __future__ import annotations
@@ -20,23 +25,44 @@ from typing import Protocol, cast
 from PIL import Image
 
 import engine
-from render.common import to_png
+from render.common import Box, SeatInfo, closeup, to_png
+from render.palette import palette_image
 
-__all__ = ["check_renderers", "render_png", "render_table", "renderer_of"]
+__all__ = [
+    "SeatInfo",
+    "check_renderers",
+    "render_closeup",
+    "render_closeup_image",
+    "render_expansion_preview",
+    "render_png",
+    "render_table",
+    "renderer_of",
+]
 
 # Drawing shares cached FreeType faces, which must not be used by two threads at once (the bot renders in worker
 # threads); drawing takes a few milliseconds, so pictures simply take turns. PNG encoding runs outside the lock.
 _drawing = threading.Lock()
 
+Info = Sequence[SeatInfo | None]
+
 
 class DrawTable(Protocol):
     def __call__(
-        self, state: engine.GameState, *, names: Sequence[str], events: Sequence[engine.Event], locale: str
+        self,
+        state: engine.GameState,
+        *,
+        names: Sequence[str],
+        events: Sequence[engine.Event],
+        locale: str,
+        info: Info = (),
     ) -> Image.Image: ...
 
 
-def renderer_of(game: str) -> DrawTable:
-    """The ``draw_table`` of ``game``; raises ``LookupError`` when the game has no renderer module."""
+class CloseupRegions(Protocol):
+    def __call__(self, state: engine.GameState, seat: int) -> tuple[list[Box], Box]: ...
+
+
+def _module_of(game: str) -> ModuleType:
     module_name = f"{__name__}.{game.replace('-', '_')}"
     try:
         module: ModuleType = importlib.import_module(module_name)
@@ -44,28 +70,101 @@ def renderer_of(game: str) -> DrawTable:
         if error.name != module_name:
             raise
         raise LookupError(f"no renderer for game {game!r}: add {module_name} with draw_table()") from None
-    if not callable(getattr(module, "draw_table", None)):
-        raise LookupError(f"{module_name} has no draw_table()")
-    return cast(DrawTable, module.draw_table)
+    for needed in ("draw_table", "closeup_regions"):
+        if not callable(getattr(module, needed, None)):
+            raise LookupError(f"{module_name} has no {needed}()")
+    return module
+
+
+def renderer_of(game: str) -> DrawTable:
+    """The ``draw_table`` of ``game``; raises ``LookupError`` when the game has no renderer module."""
+    return cast(DrawTable, _module_of(game).draw_table)
 
 
 def check_renderers() -> None:
     """Fail loudly when a registered game cannot be drawn."""
     for game in engine.game_names():
-        renderer_of(game)
+        _module_of(game)
+
+
+def _game(state: engine.GameState) -> str:
+    return engine.variant_of(state).game
 
 
 def render_table(
-    state: engine.GameState, *, names: Sequence[str], events: Sequence[engine.Event] = (), locale: str = "en"
+    state: engine.GameState,
+    *,
+    names: Sequence[str],
+    events: Sequence[engine.Event] = (),
+    locale: str = "en",
+    info: Info = (),
 ) -> Image.Image:
-    """The whole table of ``state`` as one RGB image; ``names[seat]`` are the players' display names."""
-    draw_table = renderer_of(engine.variant_of(state).game)
+    """The whole table of ``state`` as one RGB image; ``names[seat]`` are the players' display names and
+    ``info[seat]`` (optional) what else to show beside a name."""
+    draw_table = renderer_of(_game(state))
     with _drawing:
-        return draw_table(state, names=names, events=events, locale=locale)
+        return draw_table(state, names=names, events=events, locale=locale, info=info)
 
 
 def render_png(
-    state: engine.GameState, *, names: Sequence[str], events: Sequence[engine.Event] = (), locale: str = "en"
+    state: engine.GameState,
+    *,
+    names: Sequence[str],
+    events: Sequence[engine.Event] = (),
+    locale: str = "en",
+    info: Info = (),
 ) -> bytes:
     """The same picture as :func:`render_table`, encoded as small, deterministic PNG bytes."""
-    return to_png(render_table(state, names=names, events=events, locale=locale))
+    image = render_table(state, names=names, events=events, locale=locale, info=info)
+    return to_png(image, palette=palette_image(_game(state)))
+
+
+def render_closeup_image(
+    state: engine.GameState,
+    seat: int,
+    *,
+    names: Sequence[str],
+    events: Sequence[engine.Event] = (),
+    locale: str = "en",
+    info: Info = (),
+) -> Image.Image:
+    """``seat``'s own board at full size under the shared area (factories and centre, or the game's display) shown
+    as small as in the whole table: about half as wide as the table, so a phone shows the board twice as large."""
+    if not 0 <= seat < len(engine.scores(state)):
+        raise ValueError(f"no seat {seat} at this table")
+    table = render_table(state, names=names, events=events, locale=locale, info=info)
+    regions = cast(CloseupRegions, _module_of(_game(state)).closeup_regions)
+    shared, board = regions(state, seat)
+    return closeup(table, shared, board)
+
+
+def render_closeup(
+    state: engine.GameState,
+    seat: int,
+    *,
+    names: Sequence[str],
+    events: Sequence[engine.Event] = (),
+    locale: str = "en",
+    info: Info = (),
+) -> bytes:
+    """The same picture as :func:`render_closeup_image`, as PNG bytes."""
+    image = render_closeup_image(state, seat, names=names, events=events, locale=locale, info=info)
+    return to_png(image, palette=palette_image(_game(state)))
+
+
+def render_expansion_preview(
+    state: engine.GameState,
+    seat: int,
+    candidates: Sequence[tuple[str, engine.Move]],
+    *,
+    names: Sequence[str],
+    locale: str = "en",
+) -> bytes:
+    """Queen's Garden: ``seat``'s garden with every candidate expansion move drawn where it would go, each marked
+    with its label (``candidates`` are ``(label, move)`` pairs, labels as the picker shows them)."""
+    if _game(state) != "queens-garden":
+        raise ValueError("expansion previews exist for Queen's Garden only")
+    module = _module_of("queens-garden")
+    with _drawing:
+        image: Image.Image = module.draw_expansion_preview(state, seat, candidates, names=names, locale=locale)
+    return to_png(image, palette=palette_image("queens-garden"))

@@ -1,12 +1,19 @@
-"""``python -m render demo <dir> [--locale pl]``: write the sample pictures as PNG files for people to look at."""
+"""``python -m render demo <dir> [--locale pl]``: write the sample pictures as PNG files for people to look at.
+``python -m render palettes``: rebuild the games' fixed palettes after changing how they are drawn."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-from render import render_png
-from render.samples import samples
+from PIL import Image
+
+import engine
+from engine.agents import RandomAgent
+from render import palette, render_closeup_image, render_png, render_table
+from render.samples import NAMES, samples
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -15,7 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     demo = commands.add_parser("demo", help="write sample pictures (start, mid-round, scoring, grey wall, game over)")
     demo.add_argument("directory", type=Path)
     demo.add_argument("--locale", default="en", help="en, pl or uk")
+    commands.add_parser("palettes", help="rebuild every game's fixed palette (render/palette.py) from its samples")
     args = parser.parse_args(argv)
+    if args.command == "palettes":
+        return rebuild_palettes()
     args.directory.mkdir(parents=True, exist_ok=True)
     for sample in samples():
         png = render_png(sample.state, names=sample.names, events=sample.events, locale=args.locale)
@@ -23,6 +33,61 @@ def main(argv: list[str] | None = None) -> int:
         target.write_bytes(png)
         print(f"{target}  {len(png) // 1024} KB")
     return 0
+
+
+def reference_pictures(game: str) -> Iterator[Image.Image]:
+    """The pictures a game's palette is chosen from: every variant with 2 to 4 players from the start to the end of
+    seeded games (random moves: quick, and they reach odd corners), in every language, plus close-ups."""
+    for variant in engine.variant_names():
+        if engine.get_variant(variant).game != game:
+            continue
+        for players in (2, 3, 4):
+            history = list(_random_game(variant, players))
+            for index in (0, len(history) // 3, len(history) * 3 // 4, len(history) - 1):
+                state, events = history[index]
+                names = NAMES[:players]
+                for locale in ("en", "pl", "uk"):
+                    yield render_table(state, names=names, events=events, locale=locale)
+                yield render_closeup_image(state, players - 1, names=names, events=events)
+
+
+def _random_game(variant: str, players: int) -> Iterator[tuple[Any, list[Any]]]:
+    state, agent = engine.new_game(variant, players, players), RandomAgent(players)
+    events: list[Any] = []
+    yield state, events
+    while not engine.is_over(state):
+        seat = min(engine.to_act(state))
+        state, events = engine.apply(state, seat, agent.choose(engine.variant_of(state), state, seat))
+        yield state, events
+
+
+def build_palette(game: str) -> bytes:
+    """A 256-colour palette (768 bytes) for ``game`` from its reference pictures (fast octree, no dithering)."""
+    pictures = list(reference_pictures(game))
+    sheet = Image.new("RGB", (max(p.width for p in pictures), sum(p.height for p in pictures)))
+    y = 0
+    for picture in pictures:
+        sheet.paste(picture.convert("RGB"), (0, y))
+        y += picture.height
+    quantized = sheet.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    colors = bytes(quantized.getpalette() or [])[: 256 * 3]
+    return colors + colors[:3] * (256 - len(colors) // 3)  # pad with a colour in use, never with an unused black
+
+
+def rebuild_palettes() -> int:
+    """Rewrite ``PALETTES`` in ``render/palette.py`` from every game's reference pictures."""
+    games = engine.game_names()
+    entries = [f'    "{game}": (\n' + _wrapped(build_palette(game).hex()) + "    )," for game in games]
+    target = Path(palette.__file__)
+    head, _, rest = target.read_text(encoding="utf-8").partition("PALETTES: dict[str, str] = {\n")
+    _, _, tail = rest.partition("\n}\n")
+    target.write_text(head + "PALETTES: dict[str, str] = {\n" + "\n".join(entries) + "\n}\n" + tail, encoding="utf-8")
+    print(f"rebuilt {', '.join(games)}")
+    return 0
+
+
+def _wrapped(hex_text: str, width: int = 96) -> str:
+    return "".join(f'        "{hex_text[i : i + width]}"\n' for i in range(0, len(hex_text), width))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,8 @@ NUMBER_W = 16  # line numbers left of the pattern lines
 BETWEEN = 14  # pattern lines | wall
 HEADER_H = 40  # name and score
 BOARD_W = PAD + NUMBER_W + 5 * STEP - GAP + BETWEEN + 5 * STEP - GAP + PAD
-BOARD_H = PAD + HEADER_H + 5 * STEP - GAP + 12 + TILE + 18 + PAD
+BOARD_H = PAD + HEADER_H + 5 * STEP - GAP + 12 + TILE + 22 + PAD
+PENALTY_INK = (255, 160, 150)
 WIDTH = 2 * BOARD_W + 3 * MARGIN
 
 STRIP_H = 36
@@ -72,23 +73,53 @@ class Table(c.Table):
     last: LastMove
 
 
-def draw_table(state: Any, *, names: Sequence[str], events: Sequence[Any] = (), locale: str = "en") -> Image.Image:
+def draw_table(
+    state: Any,
+    *,
+    names: Sequence[str],
+    events: Sequence[Any] = (),
+    locale: str = "en",
+    info: Sequence[c.SeatInfo | None] = (),
+) -> Image.Image:
     top_h = _top_height(state)
     rows = (state.players + 1) // 2
     height = MARGIN + top_h + MARGIN + rows * (BOARD_H + MARGIN)
     image, d = c.canvas(WIDTH, height)
-    table = Table(image, d, state, names, locale, read_events(events))
+    table = Table(image, d, state, names, locale, read_events(events), info=info)
     y = _draw_strip(table)
+    beside = _beside_last_board(state)
     if state.phase == "over":
-        _draw_standings(table, y)
+        _draw_standings(table, beside or (MARGIN, y, WIDTH - MARGIN, y + _standings_height(state.players)))
     else:
         y = _draw_factories(table, y)
-        _draw_centre(table, y)
+        _draw_centre(table, beside or (MARGIN, y, WIDTH - MARGIN, y + CENTRE_H))
     acting = _acting(state)
     for seat in range(state.players):
         origin = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
         _draw_board(table, seat, origin, acting=seat in acting)
     return image
+
+
+def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
+    """The shared areas (strip and factories, centre or standings) and ``seat``'s board with its margin."""
+    top_h = _top_height(state)
+    x, y = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
+    height = MARGIN + top_h + MARGIN + (state.players + 1) // 2 * (BOARD_H + MARGIN)
+    board = c.around((x, y, x + BOARD_W, y + BOARD_H), (WIDTH, height), MARGIN)
+    shared = [(0, 0, WIDTH, MARGIN + top_h + MARGIN // 2)]
+    beside = _beside_last_board(state)
+    if beside is not None and seat != state.players - 1:
+        shared.append(c.around(beside, (WIDTH, height), MARGIN // 2))
+    return shared, board
+
+
+def _beside_last_board(state: Any) -> c.Box | None:
+    """With an odd number of players the last board sits left and the centre (or the standings) fills the space
+    beside it, instead of a full-width row above the boards and an empty quarter below."""
+    if state.players % 2 == 0:
+        return None
+    x, y = _board_origin(state.players - 1, state.players, MARGIN + _top_height(state) + MARGIN)
+    return (x + BOARD_W + MARGIN, y, WIDTH - MARGIN, y + BOARD_H)
 
 
 # --- events ----------------------------------------------------------------------------------------------------------
@@ -133,9 +164,10 @@ def _acting(state: Any) -> set[int]:
 
 # --- shared area -----------------------------------------------------------------------------------------------------
 def _top_height(state: Any) -> int:
+    beside = state.players % 2 == 1  # the centre or standings sit beside the last board
     if state.phase == "over":
-        return STRIP_H + 8 + _standings_height(state.players)
-    return STRIP_H + 8 + FACTORY_D + 26 + CENTRE_H
+        return STRIP_H + (0 if beside else 8 + _standings_height(state.players))
+    return STRIP_H + 8 + FACTORY_D + 26 + (0 if beside else CENTRE_H)
 
 
 def _draw_strip(table: Table) -> int:
@@ -157,36 +189,40 @@ def _draw_factories(table: Table, y: int) -> int:
     )
 
 
-def _draw_centre(table: Table, y: int) -> None:
-    image, d, state, last = table.image, table.d, table.state, table.last
-    box = (MARGIN, y, WIDTH - MARGIN, y + CENTRE_H)
+def _draw_centre(table: Table, box: c.Box) -> None:
+    """The centre's tiles with their counts in ``box``: one row across the picture, or flowing in rows under the
+    label when the box is the space beside the last board."""
+    image, d, state = table.image, table.d, table.state
     c.panel(d, box)
-    if last.from_centre:
+    if table.last.from_centre:
         c.highlight(d, box, radius=16)
-    label = c.font(20, bold=True)
-    c.text_at(d, (box[0] + 16, y + CENTRE_H // 2), table.label("centre"), label, anchor="lm")
+    tall = box[3] - box[1] > 2 * CENTRE_H  # beside the last board: room for larger tiles in rows
+    size = CENTRE_TILE * 3 // 2 if tall else CENTRE_TILE
+    label = c.font(24 if tall else 20, bold=True)
+    row_mid = box[1] + CENTRE_H // 2
+    c.text_at(d, (box[0] + 16, row_mid), table.label("centre"), label, anchor="lm")
     x = box[0] + 24 + c.width(table.label("centre"), label)
-    ty = y + (CENTRE_H - CENTRE_TILE) // 2
-    count_face = c.font(22, bold=True)
-    if state.marker_in_centre:
-        c.paste(image, c.tile("marker", CENTRE_TILE), (x, ty))
-        x += CENTRE_TILE + 18
-    shown = False
-    for color, count in enumerate(state.centre):
-        if not count:
-            continue
-        shown = True
-        c.paste(image, c.tile(COLORS[color], CENTRE_TILE), (x, ty))
-        text = f"×{count}"
-        c.text_at(d, (x + CENTRE_TILE + 5, y + CENTRE_H // 2), text, count_face, anchor="lm")
-        x += CENTRE_TILE + 14 + c.width(text, count_face) + 14
-    if not shown and not state.marker_in_centre:
-        c.text_at(d, (x, y + CENTRE_H // 2), table.label("empty"), c.font(20), fill=c.MUTED, anchor="lm")
+    if tall:
+        x, row_mid = box[0] + 20, row_mid + CENTRE_H // 2 + size // 2 + 4
+    count_face = c.font(30 if tall else 22, bold=True)
+    items = [("marker", "")] if state.marker_in_centre else []
+    items += [(COLORS[color], f"×{count}") for color, count in enumerate(state.centre) if count]
+    for name, text in items:
+        item_w = size + (5 + c.width(text, count_face) if text else 0) + 22
+        if x + item_w > box[2] - 8:
+            x, row_mid = box[0] + 20, row_mid + size + 16
+        c.paste(image, c.tile(name, size), (x, row_mid - size // 2))
+        if text:
+            c.text_at(d, (x + size + 5, row_mid), text, count_face, anchor="lm")
+        x += item_w
+    if not items:
+        c.text_at(d, (x, row_mid), table.label("empty"), c.font(20), fill=c.MUTED, anchor="lm")
 
 
 # --- boards ----------------------------------------------------------------------------------------------------------
 def _board_origin(seat: int, players: int, top: int) -> tuple[int, int]:
-    return c.grid_origin(seat, players, top, (BOARD_W, BOARD_H), width=WIDTH, margin=MARGIN)
+    row, col = divmod(seat, 2)
+    return MARGIN + col * (BOARD_W + MARGIN), top + row * (BOARD_H + MARGIN)
 
 
 @cache
@@ -203,15 +239,16 @@ def _empty_board(grey: bool) -> Image.Image:
         c.text_at(d, (_line_x(row) - 5, y + TILE // 2), str(row + 1), number, fill=c.MUTED, anchor="rm")
         for col in range(WALL_SIZE):
             xy = (_wall_x(col), y)
-            if grey:
+            if grey:  # numbered, so players can name the column a full line goes to
                 c.slot(d, xy, TILE)
+                c.text_at(d, (xy[0] + TILE // 2, y + TILE // 2), str(col + 1), number, fill=c.SLOT_EDGE, anchor="mm")
             else:
                 c.paste(image, c.ghost(COLORS[wall_color(row, col)], TILE), xy)
-    penalty = c.font(15)
+    penalty = c.font(19, bold=True)  # decides moves: readable on a phone
     for k, value in enumerate(FLOOR_PENALTIES):
         x = _floor_x(k)
         c.slot(d, (x, _floor_y()), TILE)
-        c.text_at(d, (x + TILE // 2, _floor_y() + TILE + 2), f"−{-value}", penalty, fill=c.MUTED, anchor="ma")
+        c.text_at(d, (x + TILE // 2, _floor_y() + TILE + 1), f"−{-value}", penalty, fill=PENALTY_INK, anchor="ma")
     return image
 
 
@@ -278,15 +315,12 @@ def _draw_column_choices(table: Table, seat: int, origin: tuple[int, int]) -> No
 
 def _draw_header(table: Table, score: int, seat: int, origin: tuple[int, int]) -> None:
     ox, oy = origin
-    name = table.label("player", number=seat + 1)
-    if seat < len(table.names):
-        name = c.printable(table.names[seat], name)
-    c.player_header(table.d, (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4), name, score)
+    c.seat_header(table, seat, (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4), score)
 
 
 def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple[int, int], last: LastMove) -> None:
     ox, oy = origin
-    small = c.font(14, bold=True)
+    small = c.font(18, bold=True)
     if last.seat == seat and last.line is not None and last.line_added:
         filled = board.line_count[last.line]
         first = max(0, filled - last.line_added)
@@ -309,7 +343,7 @@ def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple
         c.points(d, (x + TILE // 2, y + TILE), value, small)
     if last.floor_points.get(seat):
         x = ox + _floor_x(FLOOR_SIZE) + 6
-        c.points(d, (x, oy + _floor_y() + TILE // 2), last.floor_points[seat], c.font(18, bold=True), anchor="lm")
+        c.points(d, (x, oy + _floor_y() + TILE // 2), last.floor_points[seat], c.font(22, bold=True), anchor="lm")
 
 
 # --- end of game -----------------------------------------------------------------------------------------------------
@@ -332,12 +366,13 @@ def bonus_counts(board: Any) -> tuple[int, int, int]:
     return rows, cols, sum(n == WALL_SIZE for n in per_color)
 
 
-def _draw_standings(table: Table, y: int) -> None:
+def _draw_standings(table: Table, box: c.Box) -> None:
     d, state = table.d, table.state
-    box = (MARGIN, y, WIDTH - MARGIN, y + _standings_height(state.players))
+    y = box[1]
+    box = (box[0], y, box[2], y + _standings_height(state.players))
     c.panel(d, box, outline=c.HIGHLIGHT)
     head, body, bold = c.font(16, bold=True), c.font(20), c.font(20, bold=True)
-    columns = _standings_columns()
+    columns = _standings_columns(box)
     for key, x in columns.items():
         c.text_at(d, (x, y + 10), table.label(f"head.{key}"), head, fill=c.MUTED, anchor="ra")
     ry = y + 34
@@ -352,7 +387,7 @@ def _draw_standings(table: Table, y: int) -> None:
             if winner:
                 c.badge(d, (name_x, ry + ROW_H // 2), table.label("winner"), c.font(15, bold=True), anchor="lm")
                 name_x += c.width(table.label("winner"), c.font(15, bold=True)) + 15 + 10
-            name = table.name(seat, bold if winner else body, columns["rows"] - 90 - name_x)
+            name = table.name(seat, bold if winner else body, columns["rows"] - 60 - name_x)
             c.text_at(d, (name_x, ry + ROW_H // 2), name, bold if winner else body, anchor="lm")
             cells = {
                 "rows": f"{rows}×{ROW_BONUS}",
@@ -368,6 +403,7 @@ def _draw_standings(table: Table, y: int) -> None:
         place += len(group)  # a shared place uses up the places after it (1, 1, 3)
 
 
-def _standings_columns() -> dict[str, int]:
-    right = WIDTH - MARGIN - 18
-    return {"rows": right - 330, "columns": right - 220, "colors": right - 110, "score": right}
+def _standings_columns(box: c.Box) -> dict[str, int]:
+    right = box[2] - 18
+    step = 110 if box[2] - box[0] > WIDTH // 2 else 76  # narrower beside the last board of an odd table
+    return {"rows": right - 3 * step, "columns": right - 2 * step, "colors": right - step, "score": right}

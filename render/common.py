@@ -13,16 +13,21 @@ family look and read alike:
   ``MARK_SHAPES`` lists them.
 - **Boxes and labels**: ``panel`` (rounded box), ``slot`` (an empty space for a tile), ``badge`` (a pill with
   text, e.g. points or counts), ``text_at`` (text anchored at a point).
-- **Players**: ``player_header`` (name left, score right, same faces everywhere); ``mark_to_act`` frames the
-  panel of a player who must act and hangs a pill with ``t("picture.to_act")`` on it (``to_act_frame`` alone is
-  the frame).
+- **Players**: ``seat_header`` (name left, score right, same faces everywhere, and between them the last move's
+  points, the game's own ``Pill`` notes and the seat's ``SeatInfo``: computer level with a drawn robot, "away
+  until…", time left with a drawn clock; texts come translated from the caller, so the bot adds notes without
+  touching any game); ``mark_to_act`` frames the panel of a player who must act and hangs a pill with
+  ``t("picture.to_act")`` on it (``to_act_frame`` alone is the frame).
 - **Last move**: ``highlight`` (a ring around whatever the last move touched) and ``points`` (a "+3"/"−2" badge).
 - **Text** (see ``render.text``): ``font``, ``fit``, ``fit_name`` (long, emoji-laden display names made safe).
 - **The picture being drawn**: ``Table`` (canvas, state, names, locale; ``label`` for ``picture.*`` texts and
   ``name`` for a seat's display name with the "Player N" fallback), which each game extends with what the last move
   touched; ``canvas`` makes a blank picture and ``grid_origin`` places player boards two per row, a lone last board
   centred; ``factory_row`` draws the numbered factory displays of Azul and Summer Pavilion.
-- **Output**: ``to_png`` encodes deterministically (same image, same bytes) and small (palette-quantised).
+- **Close-ups**: ``closeup`` cuts one board (``around`` its box) from the whole table and puts the shared area,
+  shrunk to the board's width, above it.
+- **Output**: ``to_png`` encodes deterministically (same image, same bytes) and small, mapped onto the game's fixed
+  palette (``render.palette``) instead of quantizing every picture.
 - **Tests**: ``tests/render/goldens.py`` (``check_golden(name, png)``) compares golden pictures with a tolerance,
   saves actual and difference images on failure and rewrites goldens with ``UPDATE_GOLDEN=1``.
 
@@ -34,7 +39,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -62,10 +67,14 @@ __all__ = [
     "Box",
     "Font",
     "Ink",
+    "Pill",
+    "SeatInfo",
     "Table",
     "TileStyle",
+    "around",
     "badge",
     "canvas",
+    "closeup",
     "draw_mark",
     "factory_row",
     "fit",
@@ -77,9 +86,11 @@ __all__ = [
     "mark_to_act",
     "panel",
     "paste",
-    "player_header",
+    "pill",
     "points",
     "printable",
+    "seat_header",
+    "signed",
     "slot",
     "text_at",
     "tile",
@@ -304,19 +315,104 @@ def mark_to_act(d: ImageDraw.ImageDraw, box: Box, label: str, *, radius: int = 1
     badge(d, ((box[0] + box[2]) // 2, box[3]), label, font(16, bold=True), fill=ACCENT)
 
 
-def player_header(d: ImageDraw.ImageDraw, box: Box, name: str, score: int) -> None:
-    """A player's display name (cleaned and shortened) on the left of ``box`` and their score in gold on the right.
+# --- what the bot knows about a seat ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """What the table knows about a seat beyond the game, drawn as small pills beside the player's name.
 
-    ``name`` is used as given after cleaning; pass a fallback such as "Player 2" through ``fit_name`` first when
-    the display name may be empty.
+    The caller (the bot) passes short texts already in the picture's language; renderers never look inside them, so
+    a new kind of note needs no change in any game's module. Every field is optional.
     """
+
+    robot: str | None = None  # a computer seat's level, e.g. "hard": drawn after a robot icon
+    away: str | None = None  # e.g. "away until 3 Dec": drawn after a moon
+    clock: str | None = None  # the time left to move for whoever must act, e.g. "5 h left": drawn after a clock
+    urgent: bool = False  # the clock is nearly out: the clock pill turns red
+
+    def pills(self) -> list[Pill]:
+        result = []
+        if self.robot:
+            result.append(Pill(self.robot, fill=(92, 108, 150), ink=TEXT, icon="robot"))
+        if self.away:
+            result.append(Pill(self.away, fill=PANEL_EDGE, ink=TEXT, icon="moon"))
+        if self.clock:
+            result.append(Pill(self.clock, fill=LOSS if self.urgent else ACCENT, ink=DARK_INK, icon="clock"))
+        return result
+
+
+@dataclass(frozen=True, slots=True)
+class Pill:
+    """A note in a player's header: text on a rounded fill, optionally after a small drawn icon."""
+
+    text: str
+    fill: RGB = PANEL_EDGE
+    ink: RGB = TEXT
+    icon: str | None = None
+
+
+def _robot_icon(d: ImageDraw.ImageDraw, x: float, y: float, size: int, ink: Ink, fill: RGB) -> None:  # noqa: PLR0917
+    """A robot's head (no font we ship has the emoji): antenna, square head, two eyes."""
+    s = size / 2
+    d.line((x, y - s, x, y - s * 0.55), fill=ink, width=max(1, size // 9))
+    d.ellipse((x - s * 0.18, y - s * 1.08, x + s * 0.18, y - s * 0.72), fill=ink)
+    d.rounded_rectangle((x - s * 0.85, y - s * 0.55, x + s * 0.85, y + s * 0.85), max(1, size // 6), fill=ink)
+    for dx in (-0.38, 0.38):
+        cx, cy, r = x + dx * s, y + s * 0.15, s * 0.2
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+
+
+def _clock_icon(d: ImageDraw.ImageDraw, x: float, y: float, size: int, ink: Ink) -> None:
+    s = size / 2
+    w = max(2, size // 8)
+    d.ellipse((x - s, y - s, x + s, y + s), outline=ink, width=w)
+    d.line((x, y, x, y - s * 0.6), fill=ink, width=w)
+    d.line((x, y, x + s * 0.45, y + s * 0.2), fill=ink, width=w)
+
+
+def _moon_icon(d: ImageDraw.ImageDraw, x: float, y: float, size: int, ink: Ink, fill: RGB) -> None:  # noqa: PLR0917
+    s = size / 2
+    d.ellipse((x - s, y - s, x + s, y + s), fill=ink)
+    d.ellipse((x - s * 0.35, y - s * 1.05, x + s * 1.25, y + s * 0.55), fill=fill)
+
+
+def pill(d: ImageDraw.ImageDraw, right: int, middle: int, note: Pill, face: Font) -> int:
+    """Draw ``note`` ending at ``right``, centred on ``middle``; returns its left edge."""
+    size = int(face.size)
+    icon_w = size + 4 if note.icon else 0
+    w, h = width(note.text, face) + size + icon_w, int(size * 1.45)
+    box = (right - w, middle - h // 2, right, middle - h // 2 + h)
+    d.rounded_rectangle(box, h // 2, fill=note.fill)
+    text_x = box[0] + size // 2 + icon_w
+    if note.icon:
+        ix = box[0] + size // 2 + size // 2
+        if note.icon == "robot":
+            _robot_icon(d, ix, middle, size, note.ink, note.fill)
+        elif note.icon == "clock":
+            _clock_icon(d, ix, middle, size, note.ink)
+        else:
+            _moon_icon(d, ix, middle, size, note.ink, note.fill)
+    d.text((text_x, middle), note.text, font=face, fill=note.ink, anchor="lm")
+    return box[0]
+
+
+def seat_header(table: Table, seat: int, box: Box, score: int, *, notes: Sequence[Pill] = (), delta: int = 0) -> None:
+    """A player's header, the same in every game: the name on the left and the score in gold on the right, with
+    between them the last move's points (``delta``), the game's own ``notes`` (winner, passed...) and the pills of
+    the seat's :class:`SeatInfo` (robot level, away, time left). The name gives way first."""
+    d = table.d
     left, top, right, bottom = box
     middle = (top + bottom) // 2
-    score_face, name_face = font(28, bold=True), font(22, bold=True)
+    score_face, name_face, note_face = font(28, bold=True), font(22, bold=True), font(16, bold=True)
     score_text = str(score)
-    shown = fit(printable(name, "?"), name_face, right - left - width(score_text, score_face) - 16)
-    d.text((left, middle), shown, font=name_face, fill=TEXT, anchor="lm")
     d.text((right, middle), score_text, font=score_face, fill=HIGHLIGHT, anchor="rm")
+    x = right - width(score_text, score_face) - 10
+    if delta:
+        x = points(d, (x, middle), delta, note_face, anchor="rm")[0] - 6
+    for note in [*notes, *table.seat_info(seat).pills()]:
+        if x - left < 110:  # keep room for a readable start of the name
+            break
+        x = pill(d, x, middle, note, note_face) - 6
+    d.text((left, middle), table.name(seat, name_face, x - left - 6), font=name_face, fill=TEXT, anchor="lm")
 
 
 def highlight(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 8, width: int = 4) -> None:
@@ -355,6 +451,11 @@ def points(d: ImageDraw.ImageDraw, xy: tuple[int, int], value: int, face: Font, 
     return badge(d, xy, f"+{value}", face, fill=GAIN, anchor=anchor)
 
 
+def signed(value: int) -> str:
+    """Points with their sign, a true minus sign for losses: "+3", "0", "−18"."""
+    return f"−{-value}" if value < 0 else f"+{value}" if value > 0 else "0"
+
+
 def text_at(
     d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, face: Font, *, fill: RGB = TEXT, anchor: str = "la"
 ) -> None:
@@ -372,6 +473,11 @@ class Table:
     state: Any
     names: Sequence[str]
     locale: str
+    info: Sequence[SeatInfo | None] = field(default=(), kw_only=True)
+
+    def seat_info(self, seat: int) -> SeatInfo:
+        """What the bot told about ``seat`` (empty when nothing)."""
+        return (self.info[seat] if seat < len(self.info) else None) or SeatInfo()
 
     def label(self, key: str, **params: Any) -> str:
         """The ``picture.<key>`` text in the table's language."""
@@ -438,10 +544,46 @@ def factory_row(
     return y + diameter + 26
 
 
+def closeup(table: Image.Image, shared: Sequence[Box], board: Box) -> Image.Image:
+    """One player's close-up cut from the whole ``table``: the ``board`` region (with the margin around it) at full
+    size, under the ``shared`` regions at half size (a board is half the table's width, so they are as large as a
+    phone shows them in the whole table; halving by 2x2 averages is fast and keeps edges clean)."""
+    own = table.crop(board)
+    parts = [table.crop(box).reduce(2) for box in shared]
+    image = Image.new("RGB", (max(own.width, *(p.width for p in parts)), sum(p.height for p in parts) + own.height), BG)
+    y = 0
+    for part in parts:
+        image.paste(part, ((image.width - part.width) // 2, y))
+        y += part.height
+    image.paste(own, ((image.width - own.width) // 2, y))
+    return image
+
+
+def around(box: Box, limit: tuple[int, int], margin: int = 12) -> Box:
+    """``box`` grown by ``margin`` above and below (room for the "to move" pill) and a little less on the sides
+    (short of a neighbouring panel), kept inside a picture of size ``limit``."""
+    side = margin - 3
+    return (
+        max(0, box[0] - side),
+        max(0, box[1] - margin),
+        min(limit[0], box[2] + side),
+        min(limit[1], box[3] + margin),
+    )
+
+
 # --- output ----------------------------------------------------------------------------------------------------------
-def to_png(image: Image.Image, *, colors: int = 256) -> bytes:
-    """PNG bytes of ``image``: palette-quantised (pictures are flat colours) so they stay small; deterministic."""
-    quantised = image.convert("RGB").quantize(colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+def to_png(image: Image.Image, *, palette: Image.Image | None = None) -> bytes:
+    """PNG bytes of ``image`` as a palette picture (pictures are flat colours, so they stay small); deterministic.
+
+    With ``palette`` (a game's fixed palette, see ``render.palette``) every pixel takes its nearest palette colour, a
+    fast lookup; without, a palette is chosen for this picture alone (an octree: slower, for pictures of no game)."""
+    rgb = image.convert("RGB")
+    if palette is not None:
+        quantised = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+        level = 7  # the full 256-colour palette costs ~0.4 KB: one level more wins it back for a few ms
+    else:
+        quantised = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        level = 6
     out = io.BytesIO()
-    quantised.save(out, format="PNG", optimize=False, compress_level=6)
+    quantised.save(out, format="PNG", optimize=False, compress_level=level)
     return out.getvalue()

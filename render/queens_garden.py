@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -34,7 +35,7 @@ from engine.queens_garden import (
 from render import common as c
 
 HEX = 28  # garden hexagon radius (centre to corner)
-SMALL = 18  # storage and display hexagons
+SMALL = 21  # storage and display hexagons
 MARGIN = 12
 PAD = 12
 HEADER_H = 40
@@ -87,22 +88,58 @@ class Table(c.Table):
     colors: tuple[str, ...]
 
 
-def draw_table(state: QGState, *, names: Sequence[str], events: Sequence[Any] = (), locale: str = "en") -> Image.Image:
-    rows = (state.player_count + 1) // 2
-    display_h = 0 if state.phase == "over" else _display_height(state) + MARGIN
-    top = MARGIN + STRIP_H + MARGIN + display_h
-    height = top + rows * (PANEL_H + _final_h(state) + MARGIN)
-    image, d = c.canvas(WIDTH, height)
-    comp = engine.get_variant(state.variant).components  # type: ignore[attr-defined]
-    table = Table(image, d, state, names, locale, read_events(events), comp.color_codes, comp.colors)
-    _draw_strip(table, comp)
-    if state.phase != "over":
+def draw_table(
+    state: QGState,
+    *,
+    names: Sequence[str],
+    events: Sequence[Any] = (),
+    locale: str = "en",
+    info: Sequence[c.SeatInfo | None] = (),
+) -> Image.Image:
+    image, d = c.canvas(WIDTH, _height(state))
+    table = _table(image, d, state, names, locale, info, events)
+    _draw_strip(table, engine.get_variant(state.variant).components)  # type: ignore[attr-defined]
+    if state.phase == "over":
+        _draw_standings(table, MARGIN + STRIP_H + MARGIN)
+    else:
         _draw_display(table, MARGIN + STRIP_H + MARGIN)
     for seat in range(state.player_count):
-        x = MARGIN + (seat % 2) * (PANEL_W + MARGIN)
-        y = top + (seat // 2) * (PANEL_H + _final_h(state) + MARGIN)
-        _draw_player(table, seat, x, y)
+        _draw_player(table, seat, *_panel_origin(state, seat))
     return image
+
+
+def _table(  # noqa: PLR0917
+    image: Image.Image,
+    d: ImageDraw.ImageDraw,
+    state: QGState,
+    names: Sequence[str],
+    locale: str,
+    info: Sequence[c.SeatInfo | None],
+    events: Sequence[Any],
+) -> Table:
+    comp = engine.get_variant(state.variant).components  # type: ignore[attr-defined]
+    return Table(image, d, state, names, locale, read_events(events), comp.color_codes, comp.colors, info=info)
+
+
+def _boards_top(state: QGState) -> int:
+    shared_h = _standings_height(state) if state.phase == "over" else _display_height(state)
+    return MARGIN + STRIP_H + MARGIN + shared_h + MARGIN
+
+
+def _panel_origin(state: QGState, seat: int) -> tuple[int, int]:
+    x = MARGIN + (seat % 2) * (PANEL_W + MARGIN)
+    return x, _boards_top(state) + (seat // 2) * (PANEL_H + _final_h(state) + MARGIN)
+
+
+def _height(state: QGState) -> int:
+    return _boards_top(state) + (state.player_count + 1) // 2 * (PANEL_H + _final_h(state) + MARGIN)
+
+
+def closeup_regions(state: QGState, seat: int) -> tuple[list[c.Box], c.Box]:
+    """The shared area (strip and display, or standings) and ``seat``'s panel with its margin."""
+    x, y = _panel_origin(state, seat)
+    panel = c.around((x, y, x + PANEL_W, y + PANEL_H + _final_h(state)), (WIDTH, _height(state)), MARGIN)
+    return [(0, 0, WIDTH, _boards_top(state) - MARGIN // 2)], panel
 
 
 def _final_h(state: QGState) -> int:
@@ -183,19 +220,76 @@ def draw_pattern(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, patt
 
 
 def draw_hexagon(table: Table, cx: float, cy: float, size: float, kind: int, *, printed: bool = False) -> None:
-    """A hexagon tile: colour fill, its colour-blind mark top left, pattern icon and value in the middle."""
-    d = table.d
-    style = c.STYLES[table.colors[color_of(kind)]]
-    ink = style.ink
+    """A hexagon tile: colour fill, its colour-blind mark at the top, pattern icon and value in the middle (a cached
+    sprite per kind and size, put down centred on the nearest pixel)."""
+    _put_centred(table.image, _hexagon_sprite(table.colors, kind, size, printed), cx, cy)
+
+
+@cache
+def _hexagon_sprite(colors: tuple[str, ...], kind: int, size: float, printed: bool) -> Image.Image:
+    side = int(2 * size) + 4
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    d = ImageDraw.Draw(image)
+    cx = cy = side // 2
+    style = c.STYLES[colors[color_of(kind)]]
+    ink = style.ink[:3]  # opaque, as drawing straight onto the RGB table did
     _hexagon(d, cx, cy, size, style.fill, (245, 245, 245) if printed else (20, 22, 28), 3 if printed else 2)
     pattern = pattern_of(kind)
-    icon = size * 0.42
-    draw_pattern(d, cx - size * 0.12, cy + size * 0.05, icon, pattern, ink)
-    face = c.font(max(10, int(size * 0.5)), bold=True)
-    d.text((cx + size * 0.55, cy + size * 0.12), str(pattern), font=face, fill=ink, anchor="mm")
-    m = size * 0.2
-    mx, my = cx - size * 0.05, cy - size * 0.68
+    icon = size * 0.36
+    draw_pattern(d, cx - size * 0.3, cy + size * 0.12, icon, pattern, ink)
+    face = c.font(max(15, int(size * 0.8)), bold=True)  # the value decides moves: readable on a phone
+    d.text((cx + size * 0.36, cy + size * 0.14), str(pattern), font=face, fill=ink, anchor="mm")
+    m = size * 0.27  # the mark tells light from dark green and purple: as large as the top of the hexagon allows
+    mx, my = cx - size * 0.05, cy - size * 0.66
     c.draw_mark(d, (int(mx - m), int(my - m * 0.3), int(mx + m * 0.6), int(my + m * 1.3)), style.mark, ink)
+    return image
+
+
+def _put_centred(image: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
+    """Put a cached sprite (drawn around its middle) with its middle at the pixel nearest ``(cx, cy)``."""
+    image.paste(sprite, (round(cx) - sprite.width // 2, round(cy) - sprite.height // 2), sprite)
+
+
+@cache
+def _unlaid_area(area: int) -> Image.Image:
+    """An area with no expansion yet: its seven cells dim and its name in the middle (a cached sprite)."""
+    side = 6 * HEX + 8
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    d = ImageDraw.Draw(image)
+    mx, my = _xy(CELL_COORDS[area_cell(area, 0)], HEX)
+    for p in range(7):
+        px, py = _xy(CELL_COORDS[area_cell(area, p)], HEX)
+        _hexagon(d, side // 2 + px - mx, side // 2 + py - my, HEX, UNLAID, FREE_EDGE, 1)
+    d.text((side // 2, side // 2), f"A{area + 1}", font=c.font(16, bold=True), fill=c.MUTED, anchor="mm")
+    return image
+
+
+@cache
+def _ornament(name: str, kind: str, done: bool) -> Image.Image:
+    """A fountain, statue, bench or pavilion with its name, framed green once its ring is full (a cached sprite)."""
+    side = 2 * HEX + 4
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    d = ImageDraw.Draw(image)
+    x = y = side // 2
+    _hexagon(d, x, y, HEX, STONE, c.ACCENT if done else STONE_EDGE, 3 if done else 2)
+    if kind == "pavilion":
+        _pavilion(d, x, y - 4, HEX * 0.8, c.TEXT)
+    else:
+        m = HEX * 0.32
+        c.draw_mark(d, (int(x - m), int(y - 5 - m), int(x + m), int(y - 5 + m)), ORNAMENT_MARK[kind], c.TEXT)
+    d.text((x, y + HEX * 0.55), name, font=c.font(11, bold=True), fill=c.TEXT, anchor="mm")
+    return image
+
+
+@cache
+def _free_cell(name: str) -> Image.Image:
+    """An empty garden cell with its name (as the moves write it): a cached sprite."""
+    side = 2 * HEX + 4
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    d = ImageDraw.Draw(image)
+    _hexagon(d, side // 2, side // 2, HEX, FREE, FREE_EDGE, 1)
+    d.text((side // 2, side // 2), name, font=c.font(14, bold=True), fill=c.MUTED, anchor="mm")
+    return image
 
 
 def draw_joker(table: Table, cx: float, cy: float, size: float) -> None:
@@ -331,52 +425,35 @@ def _draw_player(table: Table, seat: int, x: int, y: int) -> None:
 
 
 def _draw_header(table: Table, seat: int, left: int, top: int, right: int) -> None:
-    """Name and score, with pills between them: points of the last move, winner, first player, passed."""
-    d, state = table.d, table.state
+    """Name and score, with pills between them: points of the last move, winner, first player, passed, and what
+    the bot tells about the seat."""
+    state = table.state
     player = state.players[seat]
-    middle = top + (HEADER_H - 8) // 2
-    face = c.font(15, bold=True)
-    x = right - c.width(str(player.score), c.font(28, bold=True)) - 12
-    if table.last.seat == seat and table.last.delta:
-        x = c.points(d, (x, middle), table.last.delta, face, anchor="rm")[0] - 6
     notes = []
     if state.phase == "over" and seat in engine.standings(state)[0]:
-        notes.append((table.label("winner"), c.HIGHLIGHT, (20, 22, 28)))
+        notes.append(c.Pill(table.label("winner"), c.HIGHLIGHT, c.DARK_INK))
     if state.marker == seat:
-        notes.append((table.label("qg.first_player"), c.PANEL_EDGE, c.TEXT))
+        notes.append(c.Pill(table.label("qg.first_player")))
     if player.passed and state.phase != "over":
-        notes.append((table.label("qg.passed"), c.PANEL_EDGE, c.TEXT))
-    for text, fill, ink in notes:
-        x = c.badge(d, (x, middle), text, face, fill=fill, ink=ink, anchor="rm")[0] - 6
-    shown = table.name(seat, c.font(22, bold=True), x - left - 8)
-    c.player_header(d, (left, top, right, top + HEADER_H - 8), shown, player.score)
+        notes.append(c.Pill(table.label("qg.passed")))
+    delta = table.last.delta if table.last.seat == seat else 0
+    c.seat_header(table, seat, (left, top, right, top + HEADER_H - 8), player.score, notes=notes, delta=delta)
 
 
 def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int) -> None:
     d = table.d
     ox = left - min(_XS) + SQRT3 * HEX / 2 + 2
     oy = top - min(_YS) + HEX + 2
-    name_face = c.font(12, bold=True)
     for area in range(6):
         if player.areas[area] < 0:
             cx, cy = _xy(CELL_COORDS[area_cell(area, 0)], HEX)
-            for p in range(7):
-                px, py = _xy(CELL_COORDS[area_cell(area, p)], HEX)
-                _hexagon(d, ox + px, oy + py, HEX, UNLAID, FREE_EDGE, 1)
-            d.text((ox + cx, oy + cy), f"A{area + 1}", font=c.font(16, bold=True), fill=c.MUTED, anchor="mm")
+            _put_centred(table.image, _unlaid_area(area), ox + cx, oy + cy)
     for ornament in ORNAMENTS:
         if ornament.kind == "pavilion" and not player.has_pavilion(ornament.area):
             continue
         px, py = _xy(ornament.coord, HEX)
         done = all(player.hexes[cell] >= 0 for cell in ornament.ring)
-        _hexagon(d, ox + px, oy + py, HEX, STONE, c.ACCENT if done else STONE_EDGE, 3 if done else 2)
-        if ornament.kind == "pavilion":
-            _pavilion(d, ox + px, oy + py - 4, HEX * 0.8, c.TEXT)
-        else:
-            m = HEX * 0.32
-            cx, cy = ox + px, oy + py - 5
-            c.draw_mark(d, (int(cx - m), int(cy - m), int(cx + m), int(cy + m)), ORNAMENT_MARK[ornament.kind], c.TEXT)
-        d.text((ox + px, oy + py + HEX * 0.55), ornament.name, font=c.font(11, bold=True), fill=c.TEXT, anchor="mm")
+        _put_centred(table.image, _ornament(ornament.name, ornament.kind, done), ox + px, oy + py)
     for cell, name in enumerate(CELLS):
         area = area_of(cell)
         if area >= 0 and player.areas[area] < 0:
@@ -388,8 +465,7 @@ def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int)
             printed = area >= 0 and player.rotations[area] >= 0 and cell == area_cell(area, player.rotations[area] + 1)
             draw_hexagon(table, cx, cy, HEX, kind, printed=printed)
         elif player.is_free(cell):
-            _hexagon(d, cx, cy, HEX, FREE, FREE_EDGE, 1)
-            d.text((cx, cy), name, font=name_face, fill=c.MUTED, anchor="mm")
+            _put_centred(table.image, _free_cell(name), cx, cy)
         if table.last.seat == seat and name in table.last.cells:
             d.polygon(_corners(cx, cy, HEX + 1), outline=c.HIGHLIGHT, width=3)
 
@@ -426,6 +502,52 @@ def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int
         c.highlight(d, (left - 6, top + 18, ex + 4 * big + 40, y0 + row_h + SMALL + 6), width=3)
 
 
+STANDING_H = 36
+
+
+def _standings_height(state: QGState) -> int:
+    return 34 + STANDING_H * state.player_count + 8
+
+
+def _draw_standings(table: Table, top: int) -> None:
+    """The final standings (standard competition ranking: 1, 1, 3) with each player's storage and groups."""
+    d, state = table.d, table.state
+    box = (MARGIN, top, WIDTH - MARGIN, top + _standings_height(state))
+    c.panel(d, box, outline=c.HIGHLIGHT)
+    head, body, bold = c.font(16, bold=True), c.font(20), c.font(20, bold=True)
+    right = box[2] - 18
+    columns = {"qg.head.storage": right - 250, "qg.head.groups": right - 120, "head.score": right}
+    for key, x in columns.items():
+        c.text_at(d, (x, top + 10), table.label(key), head, fill=c.MUTED, anchor="ra")
+    y, place = top + 34, 1
+    for group in engine.standings(state):
+        for seat in group:
+            final = state.final[seat] if seat < len(state.final) else {}
+            mid = y + STANDING_H // 2
+            face = bold if place == 1 else body
+            c.text_at(d, (box[0] + 16, mid), f"{place}.", bold, anchor="lm")
+            name_x = box[0] + 52
+            if place == 1:
+                winner = table.label("winner")
+                c.badge(d, (name_x, mid), winner, c.font(15, bold=True), anchor="lm")
+                name_x += c.width(winner, c.font(15, bold=True)) + 25
+            c.text_at(
+                d, (name_x, mid), table.name(seat, face, columns["qg.head.storage"] - 110 - name_x), face, anchor="lm"
+            )
+            storage = int(final.get("storage", 0))
+            groups = sum(int(g["points"]) for g in final.get("groups", []))
+            cells = {
+                "qg.head.storage": c.signed(storage),
+                "qg.head.groups": f"+{groups}",
+                "head.score": str(state.players[seat].score),
+            }
+            for key, text in cells.items():
+                fill = c.HIGHLIGHT if key == "head.score" else c.TEXT
+                c.text_at(d, (columns[key], mid), text, bold if key == "head.score" else body, fill=fill, anchor="rm")
+            y += STANDING_H
+        place += len(group)  # a shared place uses up the places after it (1, 1, 3)
+
+
 def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> None:
     d = table.d
     face = c.font(15)
@@ -445,3 +567,48 @@ def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> 
             style = c.STYLES[table.colors[table.codes.index(category)]]
             _hexagon(d, x + 8, y + 9, 9, style.fill, (20, 22, 28), 1)
         c.text_at(d, (x + 22, y), text, face, fill=c.TEXT)
+
+
+# --- expansion preview -----------------------------------------------------------------------------------------------
+def draw_expansion_preview(
+    state: QGState,
+    seat: int,
+    candidates: Sequence[tuple[str, Any]],
+    *,
+    names: Sequence[str],
+    locale: str = "en",
+) -> Image.Image:
+    """``seat``'s panel with every candidate ``expansion`` move drawn where it would go: the area ringed and, for a
+    face-up expansion, its printed hexagon on the outer cell the rotation names, under the candidate's label (as the
+    picker shows it). Candidates that put the same hexagon on the same cell share one mark with all their labels; a
+    face-down (supply) expansion marks its area's middle."""
+    variant = engine.get_variant(state.variant)
+    image, d = c.canvas(PANEL_W + 2 * MARGIN, PANEL_H + 2 * MARGIN)
+    table = _table(image, d, state, names, locale, (), ())
+    _draw_player(table, seat, MARGIN, MARGIN)
+    ox = MARGIN + PAD - min(_XS) + SQRT3 * HEX / 2 + 2
+    oy = MARGIN + PAD + HEADER_H - min(_YS) + HEX + 2
+    spots: dict[tuple[int, int], list[str]] = {}
+    for label, move in candidates:
+        choice = dict(move.choices())
+        if move.command != "expansion":
+            raise ValueError(f"not an expansion move: {move}")
+        area = int(choice["area"][1:]) - 1
+        rotation = choice["rotation"]
+        face_up = rotation not in ("", "-")
+        kind = variant.notation.parse_kind(choice["expansion"]) if face_up else -1  # type: ignore[attr-defined]
+        cell = area_cell(area, int(rotation)) if face_up else area_cell(area, 0)
+        spots.setdefault((cell, kind), []).append(label)
+    for area in sorted({area_of(cell) for cell, _ in spots}):
+        for p in range(7):
+            px, py = _xy(CELL_COORDS[area_cell(area, p)], HEX)
+            d.polygon(_corners(ox + px, oy + py, HEX), outline=c.ACCENT, width=2)
+    face = c.font(17, bold=True)
+    for (cell, kind), labels in spots.items():
+        px, py = _xy(CELL_COORDS[cell], HEX)
+        cx, cy = ox + px, oy + py
+        if kind >= 0:
+            draw_hexagon(table, cx, cy, HEX, kind, printed=True)
+        text = ",".join(dict.fromkeys(labels))
+        c.badge(d, (round(cx), round(cy + HEX * 0.45)), text, face, fill=c.ACCENT)
+    return image

@@ -89,12 +89,17 @@ class Table(c.Table):
         return bool(self.state.variant.endswith("mono"))
 
 
-def draw_table(state: Any, *, names: Sequence[str], events: Sequence[Any] = (), locale: str = "en") -> Image.Image:
+def draw_table(
+    state: Any,
+    *,
+    names: Sequence[str],
+    events: Sequence[Any] = (),
+    locale: str = "en",
+    info: Sequence[c.SeatInfo | None] = (),
+) -> Image.Image:
     top_h = _top_height(state)
-    rows = (state.players + 1) // 2
-    height = MARGIN + top_h + MARGIN + rows * (BOARD_H + MARGIN)
-    image, d = c.canvas(WIDTH, height)
-    table = Table(image, d, state, names, locale, read_events(events))
+    image, d = c.canvas(WIDTH, _height(state))
+    table = Table(image, d, state, names, locale, read_events(events), info=info)
     y = _draw_strip(table)
     if state.phase == "over":
         _draw_standings(table, y)
@@ -106,6 +111,18 @@ def draw_table(state: Any, *, names: Sequence[str], events: Sequence[Any] = (), 
         origin = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
         _draw_board(table, seat, origin)
     return image
+
+
+def _height(state: Any) -> int:
+    return int(MARGIN + _top_height(state) + MARGIN + (state.players + 1) // 2 * (BOARD_H + MARGIN))
+
+
+def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
+    """The shared area (strip, factories, centre and supply, or standings) and ``seat``'s board with its margin."""
+    top_h = _top_height(state)
+    x, y = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
+    board = c.around((x, y, x + BOARD_W, y + BOARD_H), (WIDTH, _height(state)), MARGIN)
+    return [(0, 0, WIDTH, MARGIN + top_h + MARGIN // 2)], board
 
 
 # --- events ----------------------------------------------------------------------------------------------------------
@@ -174,8 +191,14 @@ def _draw_strip(table: Table) -> int:
         elif number < state.round or state.phase == "over":
             d.line((x + 3, ty + size - 4, x + size - 4, ty + 3), fill=c.BG, width=3)  # a past round, struck out
         x += size + 8
-    counts = table.label("bag", count=sum(state.bag)) + "   " + table.label("sp.tower", count=sum(state.tower))
-    c.text_at(d, (WIDTH - MARGIN - 4, mid), counts, regular, fill=c.MUTED, anchor="rm")
+    counts = [table.label("bag", count=sum(state.bag)), table.label("sp.tower", count=sum(state.tower))]
+    right = WIDTH - MARGIN - 4
+    if right - c.width("   ".join(counts), regular) > x + 4:
+        c.text_at(d, (right, mid), "   ".join(counts), regular, fill=c.MUTED, anchor="rm")
+    else:  # a long title (Ukrainian, say) leaves no room for one line: stack the counts, never overlap the track
+        stacked = c.font(16)
+        c.text_at(d, (right, mid - 1), counts[0], stacked, fill=c.MUTED, anchor="rd")
+        c.text_at(d, (right, mid + 1), counts[1], stacked, fill=c.MUTED, anchor="ra")
     return y + STRIP_H + 8
 
 
@@ -329,7 +352,7 @@ def _empty_cluster(mono: bool) -> Image.Image:
             d.polygon(points, fill=face, outline=c.PANEL_EDGE, width=2)
     image = layer.reduce(SS)
     d1 = ImageDraw.Draw(image)
-    digits = c.font(17, bold=True)
+    digits = c.font(23, bold=True)  # the costs decide moves: readable on a phone
     for star in range(STARS):
         for space in range(SPACES):
             mx, my = space_middle(star, space)
@@ -359,19 +382,31 @@ def _put(layer: Image.Image, sprite: Sprite, xy: tuple[int, int]) -> None:
 
 
 @cache
-def _hub(mono: bool, star: int) -> Sprite:
-    """The middle of an outer star: its number (monochrome side, as in the notation) or its colour's mark."""
+def _hub(mono: bool, star: int, color: int = -1) -> Sprite:
+    """The middle of an outer star: its number (monochrome side, as in the notation) or its colour's mark. On the
+    monochrome side the number sits on the star's colour once its tiles so far are all of one colour (from the first
+    tile on), so nobody has to work the colour out from the spaces."""
 
     def draw(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
         if mono:
-            d.ellipse((x - 12, y - 12, x + 12, y + 12), fill=c.PANEL, outline=c.TEXT, width=2)
-            c.text_at(d, (x, y), str(star + 1), c.font(16, bold=True), anchor="mm")
+            style = c.STYLES[COLORS[color]] if color >= 0 else None
+            fill, ink = (style.fill, style.ink[:3]) if style else (c.PANEL, c.TEXT)
+            if style and sum(style.ink[:3]) < 200:
+                ink = c.DARK_INK
+            d.ellipse((x - 14, y - 14, x + 14, y + 14), fill=fill, outline=c.TEXT, width=2)
+            c.text_at(d, (x, y), str(star + 1), c.font(19, bold=True), fill=ink, anchor="mm")
         else:  # for colour-blind players
             style = c.STYLES[COLORS[FRONT_STAR_COLORS[star]]]
             d.ellipse((x - 10, y - 10, x + 10, y + 10), fill=style.fill, outline=c.PANEL, width=2)
             c.draw_mark(d, (x - 7, y - 7, x + 7, y + 7), style.mark, style.ink)
 
-    return _sprite(32, draw)
+    return _sprite(36, draw)
+
+
+def hub_color(mono: bool, tiles: Sequence[int]) -> int:
+    """The colour a monochrome star shows at its hub: the one colour of its tiles so far, or -1 (none or several)."""
+    placed = {color for color in tiles if color >= 0}
+    return placed.pop() if mono and len(placed) == 1 else -1
 
 
 @cache
@@ -387,7 +422,7 @@ def _structure_icon(kind: str, bonus: int, done: bool) -> Sprite:
             d.regular_polygon((x, y, r + 2), 4, rotation=45, fill=fill, outline=c.PANEL_EDGE)
         else:
             d.rounded_rectangle((x - r, y - r, x + r, y + r), 6, fill=fill, outline=c.PANEL_EDGE, width=2)
-        c.text_at(d, (x, y), str(bonus), c.font(15, bold=True), fill=ink, anchor="mm")
+        c.text_at(d, (x, y), str(bonus), c.font(17, bold=True), fill=ink, anchor="mm")
 
     return _sprite(40, draw)
 
@@ -428,11 +463,15 @@ def _draw_cluster(table: Table, seat: int, origin: tuple[int, int]) -> None:
     for star, space in covered:
         mx, my = space_middle(star, space)
         _put(cluster, _space_mark(board.stars[star][space]), (round(mx + ox), round(my + oy)))
-    for star in range(6):
-        sx, sy = star_centre(star)
-        _put(cluster, _hub(mono, star), (round(sx + ox), round(sy + oy)))
     d = ImageDraw.Draw(cluster)
     last = table.last
+    if last.seat == seat and last.placed is not None:  # under the hubs and icons, so it never covers a number
+        star, space, _points = last.placed
+        ring = [(ox + x, oy + y) for x, y in diamond(star, space, shrink=1.08)]
+        d.polygon(ring, outline=(*c.HIGHLIGHT, 255), width=4)
+    for star in range(6):
+        sx, sy = star_centre(star)
+        _put(cluster, _hub(mono, star, hub_color(mono, board.stars[star])), (round(sx + ox), round(sy + oy)))
     for structure in STRUCTURES:
         mx, my = structure_middle(structure)
         done = all(board.stars[s][i] >= 0 for s, i in structure.spaces)
@@ -443,11 +482,6 @@ def _draw_cluster(table: Table, seat: int, origin: tuple[int, int]) -> None:
             d.ellipse((mx + ox - r, my + oy - r, mx + ox + r, my + oy + r), outline=c.HIGHLIGHT, width=3)
     x0, y0 = origin
     table.image.paste(cluster, (x0 + (BOARD_W - CLUSTER_W) // 2, y0 + PAD + HEADER_H), cluster)
-    if last.seat == seat and last.placed is not None:
-        star, space, _points = last.placed
-        cx0, cy0 = x0 + (BOARD_W - CLUSTER_W) // 2 + ox, y0 + PAD + HEADER_H + oy
-        ring = [(cx0 + x, cy0 + y) for x, y in diamond(star, space, shrink=1.08)]
-        table.d.polygon(ring, outline=c.HIGHLIGHT, width=4)
 
 
 def _draw_board(table: Table, seat: int, origin: tuple[int, int]) -> None:
@@ -456,17 +490,10 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int]) -> None:
     box = (ox, oy, ox + BOARD_W - 1, oy + BOARD_H - 1)
     c.panel(d, box)
     board = state.boards[seat]
-    name = table.label("player", number=seat + 1)
-    if seat < len(table.names):
-        name = c.printable(table.names[seat], name)
     header = (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4)
-    c.player_header(d, header, name, board.score)
     last = table.last
     change = last.score_change + (last.placed[2] if last.placed else 0)
-    if last.seat == seat and change:
-        score_w = c.width(str(board.score), c.font(28, bold=True))
-        middle = (header[1] + header[3]) // 2
-        c.points(d, (header[2] - score_w - 10, middle), change, c.font(16, bold=True), anchor="rm")
+    c.seat_header(table, seat, header, board.score, delta=change if last.seat == seat else 0)
     _draw_cluster(table, seat, origin)
     _draw_hand(table, seat, (ox + PAD, oy + BOARD_H - PAD - HAND_H, ox + BOARD_W - PAD, oy + BOARD_H - PAD))
     if state.phase != "over" and state.current == seat:
@@ -483,7 +510,7 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
     ty = mid - HAND_TILE // 2
     held = [(color, f"×{count}") for color, count in enumerate(board.hand) if count]
     room = right - x - (HAND_TILE + 8 if table.state.start_tile == seat else 0)
-    for size, font_size, gap in ((HAND_TILE, 19, 10), (HAND_TILE, 16, 4), (24, 15, 2)):  # big hands: tighter
+    for size, font_size, gap in ((HAND_TILE, 22, 10), (HAND_TILE, 19, 4), (24, 17, 2)):  # big hands: tighter
         count_face = c.font(font_size, bold=True)
         if sum(size + 2 + c.width(text, count_face) + gap for _, text in held) <= room:
             break
@@ -500,8 +527,8 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
     if any(board.kept):
         x += 6
         label = table.label("sp.kept")
-        c.text_at(d, (x, mid), label, c.font(17), fill=c.MUTED, anchor="lm")
-        x += c.width(label, c.font(17)) + 6
+        c.text_at(d, (x, mid), label, c.font(19, bold=True), fill=c.MUTED, anchor="lm")
+        x += c.width(label, c.font(19, bold=True)) + 6
         for color, count in enumerate(board.kept):
             for _ in range(count):
                 c.paste(image, c.tile(COLORS[color], HAND_TILE - 6), (x, ty + 3))
@@ -511,7 +538,7 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
         c.paste(image, c.tile("marker", HAND_TILE), (right, ty))
         right -= 8
     if board.passed and table.state.phase != "over":
-        c.badge(d, (right, mid), table.label("sp.passed"), c.font(16, bold=True), fill=c.MUTED, anchor="rm")
+        c.badge(d, (right, mid), table.label("sp.passed"), c.font(18, bold=True), fill=c.MUTED, anchor="rm")
 
 
 # --- end of game -----------------------------------------------------------------------------------------------------

@@ -1,0 +1,189 @@
+"""What the pictures show besides the game: per-seat notes, close-ups, Queen's Garden expansion previews, the grey
+wall's column numbers, final standings in every game, and the fixed palettes that make encoding fast."""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+import engine
+import render
+from engine.agents import RandomAgent
+from render import azul, queens_garden, summer_pavilion
+from render import common as c
+from render.palette import PALETTES, palette_image
+from render.samples import NAMES, play
+from tests.render.goldens import differs
+
+VARIANTS = ("azul", "azul-grey", "summer-pavilion", "summer-pavilion-mono", "queens-garden", "queens-garden-variant")
+
+
+@cache
+def history(variant: str, players: int, seed: int) -> list[tuple[Any, list[engine.Event]]]:
+    """Every state of a seeded game played by the random agent (fast, and it reaches odd corners)."""
+    state = engine.new_game(variant, players, seed)
+    agent = RandomAgent(seed)
+    result = [(state, [])]
+    while not engine.is_over(state):
+        seat = min(engine.to_act(state))
+        state, events = engine.apply(state, seat, agent.choose(engine.variant_of(state), state, seat))
+        result.append((state, events))
+    return result
+
+
+def moment(variant: str, players: int, share: float = 0.5, seed: int = 3) -> tuple[Any, list[engine.Event]]:
+    states = history(variant, players, seed)
+    return states[min(len(states) - 1, int(len(states) * share))]
+
+
+def image_of(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_seat_notes_appear_beside_the_names_and_are_optional(variant: str) -> None:
+    state, events = moment(variant, 3)
+    plain = render.render_table(state, names=NAMES[:3], events=events)
+    assert not differs(render.render_table(state, names=NAMES[:3], events=events, info=[None, None]), plain)
+    info = [c.SeatInfo(robot="hard"), c.SeatInfo(away="away until 3 Dec"), c.SeatInfo(clock="5 h left")]
+    noted = render.render_table(state, names=NAMES[:3], events=events, info=info)
+    assert noted.size == plain.size
+    changed = ImageChops.difference(noted, plain).getbbox()
+    assert changed is not None
+    # Only the headers change: nothing in the shared area above the first board.
+    shared, _board = render._module_of(engine.variant_of(state).game).closeup_regions(state, 0)
+    assert changed[1] >= shared[0][3] - 12
+
+
+def test_seat_info_pills_carry_the_callers_texts_in_order() -> None:
+    pills = c.SeatInfo(robot="trudny", away="nieobecny do 3 grudnia", clock="5 godz.", urgent=True).pills()
+    assert [p.text for p in pills] == ["trudny", "nieobecny do 3 grudnia", "5 godz."]
+    assert [p.icon for p in pills] == ["robot", "moon", "clock"]
+    assert pills[2].fill == c.LOSS
+    assert c.SeatInfo().pills() == []
+
+
+def test_the_font_lacks_the_robot_emoji_so_it_is_drawn_as_an_icon() -> None:
+    assert c.printable("🤖") == ""  # hence the drawn icon: an emoji would vanish
+    image, d = c.canvas(200, 40)
+    c.pill(d, 190, 20, c.Pill("hard", icon="robot"), c.font(16, bold=True))
+    with_icon = image.copy()
+    image, d = c.canvas(200, 40)
+    c.pill(d, 190, 20, c.Pill("hard"), c.font(16, bold=True))
+    assert with_icon.getbbox() != image.getbbox() or differs(with_icon, image)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_closeup_shows_one_board_larger_for_every_game(variant: str, players: int) -> None:
+    state, events = moment(variant, players, 0.3)
+    table = render.render_table(state, names=NAMES[:players], events=events)
+    for seat in range(players):
+        closeup = image_of(render.render_closeup(state, seat, names=NAMES[:players], events=events))
+        assert closeup.width * 1.8 < table.width  # a phone shows it about twice as large
+        _shared, board = render._module_of(engine.variant_of(state).game).closeup_regions(state, seat)
+        own = table.crop(board)
+        assert not differs(closeup.crop((0, closeup.height - own.height, own.width, closeup.height)), own)
+
+
+def test_closeup_refuses_a_seat_that_is_not_at_the_table() -> None:
+    state, _ = moment("azul", 2, 0.0)
+    with pytest.raises(ValueError, match="no seat 2"):
+        render.render_closeup(state, 2, names=NAMES[:2])
+
+
+def expansion_position() -> tuple[Any, int, list[Any]]:
+    for state, _ in play("queens-garden", 2, 5):  # greedy players buy expansions; random ones rarely do
+        if engine.is_over(state):
+            break
+        seat = min(engine.to_act(state))
+        moves = [m for m in engine.legal_moves(state, seat) if m.command == "expansion" and "supply" not in str(m)]
+        if len(moves) > 6:
+            return state, seat, moves
+    raise LookupError("no expansion choice in this game")
+
+
+def test_expansion_preview_marks_each_candidate_with_its_label() -> None:
+    state, seat, moves = expansion_position()
+    unique = {(dict(m.choices())["area"], dict(m.choices())["rotation"]): m for m in moves}
+    first_two = list(unique.values())[:2]
+    one = image_of(render.render_expansion_preview(state, seat, [("A", first_two[0])], names=NAMES[:2]))
+    other = image_of(render.render_expansion_preview(state, seat, [("A", first_two[1])], names=NAMES[:2]))
+    relabelled = image_of(render.render_expansion_preview(state, seat, [("B", first_two[0])], names=NAMES[:2]))
+    assert differs(one, other)  # another rotation is drawn elsewhere
+    assert differs(one, relabelled)  # the label is drawn
+    box = ImageChops.difference(one, relabelled).getbbox()
+    assert box is not None and box[2] - box[0] < 40  # ...and only the label changes
+    supply = engine.parse_move("queens-garden", "expansion supply - A3 -")
+    assert differs(image_of(render.render_expansion_preview(state, seat, [("S", supply)], names=NAMES[:2])), one)
+
+
+def test_expansion_preview_refuses_other_moves_and_games() -> None:
+    state, seat, _ = expansion_position()
+    tile = next(m for m in engine.legal_moves(state, seat) if m.command != "expansion")
+    with pytest.raises(ValueError, match="not an expansion move"):
+        render.render_expansion_preview(state, seat, [("A", tile)], names=NAMES[:2])
+    azul_state, _ = moment("azul", 2, 0.0)
+    with pytest.raises(ValueError, match="Queen's Garden only"):
+        render.render_expansion_preview(azul_state, 0, [], names=NAMES[:2])
+
+
+def test_grey_wall_spaces_show_their_column_numbers() -> None:
+    grey, coloured = azul._empty_board(True), azul._empty_board(False)
+    plain = Image.new("RGBA", grey.size, (0, 0, 0, 0))
+    from PIL import ImageDraw
+
+    c.slot(ImageDraw.Draw(plain), (azul._wall_x(2), azul._line_y(0)), azul.TILE)
+    box = (azul._wall_x(2), azul._line_y(0), azul._wall_x(2) + azul.TILE, azul._line_y(0) + azul.TILE)
+    assert differs(grey.crop(box), plain.crop(box))  # a number on the empty space
+    assert differs(grey.crop(box), coloured.crop(box))
+
+
+@pytest.mark.parametrize("module", [azul, summer_pavilion, queens_garden])
+def test_every_final_picture_has_a_standings_table(module: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = {azul: "azul", summer_pavilion: "summer-pavilion", queens_garden: "queens-garden"}[module]
+    state, events = moment(variant, 2, 1.0)
+    assert engine.is_over(state)
+    calls: list[Any] = []
+    monkeypatch.setattr(module, "_draw_standings", lambda *args: calls.append(args))
+    render.render_table(state, names=NAMES[:2], events=events)
+    assert len(calls) == 1
+
+
+def test_a_monochrome_star_shows_its_colour_from_the_first_tile() -> None:
+    empty = [-1] * 6
+    assert summer_pavilion.hub_color(True, empty) == -1
+    assert summer_pavilion.hub_color(True, [3, -1, -1, -1, -1, -1]) == 3
+    assert summer_pavilion.hub_color(True, [3, 3, -1, -1, -1, -1]) == 3
+    assert summer_pavilion.hub_color(True, [3, 4, -1, -1, -1, -1]) == -1
+    assert summer_pavilion.hub_color(False, [3, -1, -1, -1, -1, -1]) == -1
+    assert differs(summer_pavilion._hub(True, 0, 3)[0], summer_pavilion._hub(True, 0, -1)[0])
+
+
+def test_three_player_azul_fills_the_quarter_beside_the_last_board() -> None:
+    state, events = moment("azul", 3, 0.3)
+    table = render.render_table(state, names=NAMES[:3], events=events)
+    x, _ = azul._board_origin(2, 3, 0)
+    assert x == azul.MARGIN  # the last board sits left...
+    quarter = table.crop((table.width // 2 + 20, table.height - azul.BOARD_H, table.width - 20, table.height - 20))
+    assert len(quarter.getcolors(1 << 16) or []) > 3  # ...and the centre fills the other half
+
+
+@pytest.mark.parametrize("game", engine.game_names())
+def test_every_game_has_a_full_fixed_palette(game: str) -> None:
+    assert len(bytes.fromhex(PALETTES[game])) == 256 * 3
+    palette = palette_image(game)
+    assert palette is not None and palette.mode == "P"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_fixed_palette_keeps_the_look(variant: str) -> None:
+    for players, share in ((2, 0.0), (4, 0.6), (3, 1.0)):
+        state, events = moment(variant, players, share, seed=11)
+        drawn = render.render_table(state, names=NAMES[:players], events=events, locale="pl")
+        encoded = image_of(render.render_png(state, names=NAMES[:players], events=events, locale="pl"))
+        assert not differs(encoded, drawn), (variant, players, share)
