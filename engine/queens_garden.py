@@ -49,13 +49,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 from engine.core import (
     JSON,
     BadNotation,
-    BadState,
     Event,
     GameOver,
     IllegalMove,
@@ -70,6 +69,7 @@ from engine.core import (
     seed_state,
 )
 from engine.queens_garden_data import ComponentError, Components, load_components
+from engine.strict import MAX_RNG, invalid, read_bool, read_int, read_ints, read_list, read_object, read_rows, read_str
 
 KINDS = 36
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -1011,73 +1011,86 @@ class QueensGarden(Variant[QGState]):
             "final": [dict(item) for item in state.final],
         }
 
-    def from_json(self, raw: Mapping[str, JSON], check: bool = True) -> QGState:
-        try:
-            state = QGState(
-                variant=str(raw["variant"]),
-                seed=int(raw["seed"]),
-                rng=int(raw["rng"]),
-                round=int(raw["round"]),
-                phase=str(raw["phase"]),
-                current=int(raw["current"]),
-                marker=int(raw["marker"]),
-                stack=_ints(raw["stack"]),
-                top_tiles=_ints(raw["top_tiles"]),
-                display=[
-                    DisplayItem(int(item["expansion"]), _ints(item["tiles"]), bool(item["face_up"]))
-                    for item in raw["display"]
-                ],
-                future_stacks=[_ints(stack) for stack in raw["future_stacks"]],
-                supply=_ints(raw["supply"]),
-                bag=_ints(raw["bag"]),
-                tower=_ints(raw["tower"]),
-                players=[
-                    QGPlayer(
-                        score=int(p["score"]),
-                        jokers=int(p["jokers"]),
-                        tiles=_ints(p["tiles"]),
-                        expansions=_ints(p["expansions"]),
-                        hexes=_ints(p["hexes"]),
-                        areas=_ints(p["areas"]),
-                        rotations=_ints(p["rotations"]),
-                        passed=bool(p["passed"]),
-                    )
-                    for p in raw["players"]
-                ],
-                final=[dict(item) for item in raw.get("final", [])],
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise BadState("qg_malformed", detail=str(error)) from None
-        if check:
-            self._validate(state)
+    def from_json(self, raw: Mapping[str, JSON]) -> QGState:
+        state = self._read_state(raw)
+        self._validate(state)
         return state
 
-    def _validate(self, state: QGState) -> None:
+    def _read_state(self, raw: Mapping[str, JSON]) -> QGState:
+        """The shape of a saved state: every field present with the right type and range."""
         comp = self.components
-        if state.variant != self.name:
-            raise BadState("qg_impossible", detail="variant")
-        if not self.min_players <= state.player_count <= self.max_players:
-            raise BadState("qg_impossible", detail="player count")
-        if state.phase not in ("actions", "over") or not 1 <= state.round <= comp.rounds:
-            raise BadState("qg_impossible", detail="phase or round")
-        if not 0 <= state.current < state.player_count or not -1 <= state.marker < state.player_count:
-            raise BadState("qg_impossible", detail="current seat or marker")
+        raw = read_object(raw, "state", _STATE_KEYS)
+        if read_str(raw["variant"], "variant") != self.name:
+            raise invalid("variant", f"expected {self.name}")
+        players = read_list(raw["players"], "players")
+        if not self.min_players <= len(players) <= self.max_players:
+            raise invalid("players", f"expected {self.min_players} to {self.max_players} players")
+        last_seat = len(players) - 1
+        return QGState(
+            variant=self.name,
+            seed=read_int(raw["seed"], "seed"),
+            rng=read_int(raw["rng"], "rng", 0, MAX_RNG),
+            round=read_int(raw["round"], "round", 1, comp.rounds),
+            phase=read_str(raw["phase"], "phase", ("actions", "over")),
+            current=read_int(raw["current"], "current", 0, last_seat),
+            marker=read_int(raw["marker"], "marker", -1, last_seat),
+            stack=_kinds(raw["stack"], "stack"),
+            top_tiles=_kinds(raw["top_tiles"], "top_tiles"),
+            display=[
+                _read_display_item(item, f"display[{i}]") for i, item in enumerate(read_list(raw["display"], "display"))
+            ],
+            future_stacks=read_rows(raw["future_stacks"], "future_stacks", (None, None), 0, KINDS - 1),
+            supply=_kinds(raw["supply"], "supply"),
+            bag=read_ints(raw["bag"], "bag", KINDS, 0, comp.tiles_per_hexagon),
+            tower=read_ints(raw["tower"], "tower", KINDS, 0, comp.tiles_per_hexagon),
+            players=[self._read_player(p, f"players[{seat}]") for seat, p in enumerate(players)],
+            final=[_read_final(item, f"final[{i}]") for i, item in _items(raw["final"], "final")],
+        )
+
+    def _read_player(self, raw: JSON, name: str) -> QGPlayer:
+        comp = self.components
+        raw = read_object(raw, name, _PLAYER_KEYS)
+        return QGPlayer(
+            score=read_int(raw["score"], f"{name}.score", 0),
+            jokers=read_int(raw["jokers"], f"{name}.jokers", 0, comp.storage_tiles),
+            tiles=read_ints(raw["tiles"], f"{name}.tiles", KINDS, 0, comp.tiles_per_hexagon),
+            expansions=read_ints(
+                raw["expansions"], f"{name}.expansions", None, 0, KINDS - 1, most=comp.storage_expansions
+            ),
+            hexes=read_ints(raw["hexes"], f"{name}.hexes", len(CELLS), -1, KINDS - 1),
+            areas=read_ints(raw["areas"], f"{name}.areas", 6, -1, KINDS - 1),
+            rotations=read_ints(raw["rotations"], f"{name}.rotations", 6, -1, 5),
+            passed=read_bool(raw["passed"], f"{name}.passed"),
+        )
+
+    def _validate(self, state: QGState) -> None:
+        """The rules' invariants (types and ranges are the readers' job): what no legal play can produce."""
+        comp = self.components
         if len(state.future_stacks) != comp.rounds - state.round:
-            raise BadState("qg_impossible", detail="round stacks")
+            raise invalid("future_stacks", f"expected {comp.rounds - state.round} stacks for the rounds to come")
         if state.phase == "actions" and state.players[state.current].passed:
-            raise BadState("qg_impossible", detail="the seat to act has passed")
-        if any(item.face_up and item.tiles for item in state.display) or (state.top_tiles and not state.stack):
-            raise BadState("qg_impossible", detail="tiles on a face-up expansion")
-        for p in state.players:
-            shapes = (len(p.tiles), len(p.hexes), len(p.areas), len(p.rotations))
-            if shapes != (KINDS, len(CELLS), 6, 6) or p.score < 0 or p.jokers < 0 or min(p.tiles) < 0:
-                raise BadState("qg_impossible", detail="player board")
-            if p.storage_used() > comp.storage_tiles or len(p.expansions) > comp.storage_expansions:
-                raise BadState("qg_impossible", detail="storage over capacity")
-            if any(not -1 <= r < 6 for r in p.rotations) or any(not -1 <= k < KINDS for k in p.hexes):
-                raise BadState("qg_impossible", detail="garden values")
+            raise invalid("current", "the seat to act has passed")
+        if len(state.final) != (state.player_count if state.phase == "over" else 0):
+            raise invalid("final", "a final scoring for every seat once the game is over, none before")
+        if state.top_tiles and not state.stack:
+            raise invalid("top_tiles", "tiles on a stack that is gone")
+        if state.top_tiles != sorted(state.top_tiles):
+            raise invalid("top_tiles", "expected sorted hexagons")
+        for i, item in enumerate(state.display):
+            if item.face_up and item.tiles:
+                raise invalid(f"display[{i}].tiles", "tiles on a face-up expansion")
+            if item.tiles != sorted(item.tiles):
+                raise invalid(f"display[{i}].tiles", "expected sorted hexagons")
+        for seat, p in enumerate(state.players):
+            name = f"players[{seat}]"
+            if p.storage_used() > comp.storage_tiles:
+                raise invalid(f"{name}.tiles", "storage over capacity")
+            if p.expansions != sorted(p.expansions):
+                raise invalid(f"{name}.expansions", "expected sorted expansions")
+            if any(p.areas[area] < 0 <= p.rotations[area] for area in range(6)):
+                raise invalid(f"{name}.rotations", "a rotation for an area with no expansion")
             if any(kind >= 0 and not _holds_hexagons(p, cell) for cell, kind in enumerate(p.hexes)):
-                raise BadState("qg_impossible", detail="a hexagon outside the garden's free cells")
+                raise invalid(f"{name}.hexes", "a hexagon outside the garden's free cells")
         self._check_conservation(state)
 
     def _check_conservation(self, state: QGState) -> None:
@@ -1098,17 +1111,15 @@ class QueensGarden(Variant[QGState]):
                 if p.areas[area] >= 0 and p.rotations[area] >= 0:
                     printed = area_cell(area, p.rotations[area] + 1)
                     if p.hexes[printed] != p.areas[area]:
-                        raise BadState("qg_impossible", detail="printed hexagon")
+                        raise invalid(f"players[{state.players.index(p)}].hexes", "the printed hexagon is missing")
             for cell, kind in enumerate(p.hexes):
                 if kind >= 0 and not _is_printed(p, cell):
                     tiles[kind] += 1
-        if min(state.bag, default=0) < 0 or min(state.tower, default=0) < 0:
-            raise BadState("qg_impossible", detail="negative tile count")
         expected = self.components.tiles_per_hexagon
         if any(tiles[k] + state.bag[k] + state.tower[k] != expected for k in range(KINDS)):
-            raise BadState("qg_impossible", detail="tiles not conserved")
+            raise invalid("tiles", "hexagons are not conserved")
         if sorted(expansions) != list(range(KINDS)):
-            raise BadState("qg_impossible", detail="expansions not conserved")
+            raise invalid("expansions", "expansions are not conserved")
 
 
 # --- garden rules (pure functions of a player's garden) ---------------------------------------------------------
@@ -1221,10 +1232,42 @@ def _copy(state: QGState) -> QGState:
     )
 
 
-def _ints(value: JSON) -> list[int]:
-    if not isinstance(value, list):
-        raise TypeError("expected a list")
-    return [int(v) for v in value]
+_STATE_KEYS = frozenset(f.name for f in fields(QGState))
+_PLAYER_KEYS = frozenset(f.name for f in fields(QGPlayer))
+_DISPLAY_KEYS = frozenset(f.name for f in fields(DisplayItem))
+
+
+def _items(value: JSON, name: str) -> Iterator[tuple[int, JSON]]:
+    return enumerate(read_list(value, name))
+
+
+def _kinds(value: JSON, name: str) -> list[int]:
+    return read_ints(value, name, None, 0, KINDS - 1)
+
+
+def _read_display_item(raw: JSON, name: str) -> DisplayItem:
+    raw = read_object(raw, name, _DISPLAY_KEYS)
+    return DisplayItem(
+        read_int(raw["expansion"], f"{name}.expansion", 0, KINDS - 1),
+        _kinds(raw["tiles"], f"{name}.tiles"),
+        read_bool(raw["face_up"], f"{name}.face_up"),
+    )
+
+
+def _read_final(raw: JSON, name: str) -> dict[str, JSON]:
+    """One seat's final scoring breakdown, as ``_final_scoring`` writes it."""
+    raw = read_object(raw, name, ("storage", "groups", "total"))
+    groups: list[JSON] = []
+    for i, item in _items(raw["groups"], f"{name}.groups"):
+        where = f"{name}.groups[{i}]"
+        group = read_object(item, where, ("category", "cells", "points"))
+        cells: list[JSON] = [
+            read_str(cell, f"{where}.cells[{c}]", CELL_INDEX) for c, cell in _items(group["cells"], f"{where}.cells")
+        ]
+        category = read_str(group["category"], f"{where}.category")
+        groups.append({"category": category, "cells": cells, "points": read_int(group["points"], f"{where}.points", 0)})
+    storage = read_int(raw["storage"], f"{name}.storage")
+    return {"storage": storage, "groups": groups, "total": read_int(raw["total"], f"{name}.total", 0)}
 
 
 def _cell(name: str) -> int:
