@@ -1050,18 +1050,19 @@ def _can_place(board: SPBoard, wild: int, mono: bool) -> bool:
 
 
 def _must_choose_keep(board: SPBoard, round_number: int) -> bool:
+    """Whether a player who cannot place still has a choice when passing. With 4 tiles or fewer they could discard
+    some, but a player who cannot place is passed automatically keeping them all (a choice for asynchronous play:
+    nobody is made to wait for a decision that only loses points)."""
     return round_number != ROUNDS and sum(board.hand) > MAX_KEEP
 
 
 def _legal_keeps(board: SPBoard, round_number: int) -> list[tuple[int, ...]]:
-    """What a passing player may keep: nothing in the last round, everything when it fits on the corners,
-    otherwise any choice of up to 4 tiles (largest first)."""
-    held = sum(board.hand)
+    """What a passing player may keep: nothing in the last round, otherwise any choice of at most 4 of the tiles
+    held (the rulebook's "maksymalnie 4"), largest first, so the first choice keeps as much as fits."""
     if round_number == ROUNDS:
         return [(0,) * NCOLORS]
-    if held <= MAX_KEEP:
-        return [tuple(board.hand)]
-    return [keep for size in range(MAX_KEEP, -1, -1) for keep in sub_multisets(board.hand, size)]
+    most = min(MAX_KEEP, sum(board.hand))
+    return [keep for size in range(most, -1, -1) for keep in sub_multisets(board.hand, size)]
 
 
 def _check_bonus(state: SPState, move: Bonus) -> None:
@@ -1082,8 +1083,6 @@ def _check_pass(board: SPBoard, round_number: int, move: Pass) -> None:
     for c in range(NCOLORS):
         if keep[c] > board.hand[c]:
             raise IllegalMove("sp_keep_not_held", color=COLORS[c], count=keep[c], have=board.hand[c])
-    if round_number != ROUNDS and sum(board.hand) <= MAX_KEEP and list(keep) != board.hand:
-        raise IllegalMove("sp_keep_all", tiles=multiset_token(board.hand))
 
 
 # --- JSON readers ---------------------------------------------------------------------------------------------
