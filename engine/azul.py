@@ -131,6 +131,11 @@ class AzulState:
     def players(self) -> int:
         return len(self.boards)
 
+    @property
+    def player_count(self) -> int:
+        """The number of seats, by the name every game's state uses."""
+        return len(self.boards)
+
 
 # --- moves ------------------------------------------------------------------------------------------------------
 def source_token(source: int) -> str:

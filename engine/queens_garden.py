@@ -223,7 +223,10 @@ class QGState:
 class Acquire:
     by: str
     which: str = NONE
-    command = "acquire"
+
+    @property
+    def command(self) -> str:
+        return "acquire"
 
     def choices(self) -> tuple[tuple[str, str], ...]:
         return (("by", self.by), ("which", self.which))
@@ -237,7 +240,10 @@ class PlaceTile:
     tile: str
     payment: str
     cell: str
-    command = "tile"
+
+    @property
+    def command(self) -> str:
+        return "tile"
 
     def choices(self) -> tuple[tuple[str, str], ...]:
         return (("tile", self.tile), ("payment", self.payment), ("cell", self.cell))
@@ -252,7 +258,10 @@ class PlaceExpansion:
     payment: str
     area: str
     rotation: str
-    command = "expansion"
+
+    @property
+    def command(self) -> str:
+        return "expansion"
 
     def choices(self) -> tuple[tuple[str, str], ...]:
         return (
@@ -269,7 +278,10 @@ class PlaceExpansion:
 @dataclass(frozen=True, slots=True)
 class Pass:
     discard: str = NONE
-    command = "pass"
+
+    @property
+    def command(self) -> str:
+        return "pass"
 
     def choices(self) -> tuple[tuple[str, str], ...]:
         return (("discard", self.discard),)

@@ -354,6 +354,11 @@ class SPState:
         return len(self.boards)
 
     @property
+    def player_count(self) -> int:
+        """The number of seats, by the name every game's state uses."""
+        return len(self.boards)
+
+    @property
     def wild(self) -> int:
         return wild_of(self.round)
 
