@@ -48,9 +48,10 @@ Events (``Event.kind``: data):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from typing import Generic, NamedTuple, TypeVar
 
 from engine.core import (
     JSON,
@@ -87,6 +88,10 @@ def pattern_of(kind: int) -> int:
 
 def kind_of(color: int, pattern: int) -> int:
     return color * 6 + pattern - 1
+
+
+COLOR_OF = tuple(color_of(kind) for kind in range(KINDS))
+PATTERN_OF = tuple(pattern_of(kind) for kind in range(KINDS))
 
 
 # --- garden geometry --------------------------------------------------------------------------------------------
@@ -132,6 +137,10 @@ def area_of(cell: int) -> int:
 def area_cell(area: int, position: int) -> int:
     """Cell index of ``position`` (0 = centre, 1..6 = outer cell in direction position-1) of ``area``."""
     return 6 + area * 7 + position
+
+
+AREA_OF = tuple(area_of(cell) for cell in range(len(CELLS)))
+CENTRE_OF = tuple(cell >= 6 and cell == area_cell(area_of(cell), 0) for cell in range(len(CELLS)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,10 +197,10 @@ class QGPlayer:
         """A cell that may take a tile: empty, on the fountain board or a laid area, and not a pavilion."""
         if self.hexes[cell] >= 0:
             return False
-        area = area_of(cell)
+        area = AREA_OF[cell]
         if area < 0:
             return True
-        return self.areas[area] >= 0 and not (cell == area_cell(area, 0) and self.rotations[area] >= 0)
+        return self.areas[area] >= 0 and not (CENTRE_OF[cell] and self.rotations[area] >= 0)
 
 
 @dataclass(slots=True)
@@ -311,12 +320,15 @@ def _build_move(command: str, values: list[str]) -> QGMove:
 
 
 # --- items and multisets ----------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True, order=True)
-class Item:
-    """A hexagon in storage: a tile or a face-up expansion of a kind."""
+class Item(NamedTuple):
+    """A hexagon in storage: a tile or a face-up expansion of a kind (a tuple: hashed and ordered at C speed)."""
 
     kind: int
     expansion: bool = False
+
+
+TILE_ITEMS = tuple(Item(kind) for kind in range(KINDS))
+EXPANSION_ITEMS = tuple(Item(kind, True) for kind in range(KINDS))
 
 
 class Notation:
@@ -324,9 +336,10 @@ class Notation:
 
     def __init__(self, codes: tuple[str, ...]) -> None:
         self.codes = codes
+        self.tokens = tuple(f"{codes[color_of(kind)]}{pattern_of(kind)}" for kind in range(KINDS))
 
     def kind(self, kind: int) -> str:
-        return f"{self.codes[color_of(kind)]}{pattern_of(kind)}"
+        return self.tokens[kind]
 
     def item(self, item: Item) -> str:
         return ("x" if item.expansion else "") + self.kind(item.kind)
@@ -371,6 +384,28 @@ class Notation:
     def canonical_bag(self, text: str) -> str:
         items, jokers = self.parse_bag(text)
         return self.bag(items, jokers)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Memo(Generic[K, V]):
+    """A bounded memo of pure results (move lists of a storage): search revisits the same storages again and again."""
+
+    LIMIT = 50_000
+
+    def __init__(self) -> None:
+        self._results: dict[K, V] = {}
+
+    def get(self, key: K) -> V | None:
+        return self._results.get(key)
+
+    def put(self, key: K, value: V) -> V:
+        if len(self._results) >= self.LIMIT:
+            self._results.clear()
+        self._results[key] = value
+        return value
 
 
 def _storage_items(player: QGPlayer) -> dict[Item, int]:
@@ -539,22 +574,34 @@ class QueensGarden(Variant[QGState]):
         return moves
 
     def _pass_moves(self, player: QGPlayer) -> list[Pass]:
-        """Every discard (sub-multiset of storage), smallest first: the picker shows the first ones.
+        """Every discard (sub-multiset of storage), smallest first: the picker shows the first ones."""
+        key = (tuple(player.tiles), tuple(player.expansions))
+        moves = self._pass_cache.get(key)
+        if moves is None:
+            moves = self._pass_cache.put(key, self._discards(tuple(sorted(_storage_items(player).items()))))
+        return list(moves)
 
-        Tokens are built from per-item parts in the canonical order, as ``Notation.bag`` would write them.
-        """
-        items = _storage_items(player)
-        keys = sorted(items)
-        parts = [
-            ["", *((f"{count}" if count > 1 else "") + self.notation.item(key) for count in range(1, items[key] + 1))]
-            for key in keys
-        ]
-        discards = []
-        for counts in itertools.product(*(range(items[key] + 1) for key in keys)):
-            token = "+".join(parts[i][count] for i, count in enumerate(counts) if count) or NONE
-            discards.append((sum(counts), token))
+    def _discards(self, items: tuple[tuple[Item, int], ...]) -> tuple[Pass, ...]:
+        """Tokens are built item by item in the canonical order, as ``Notation.bag`` would write them."""
+        discards = [(0, "")]
+        for item, held in items:
+            text = self.notation.item(item)
+            parts = [(count, f"{count}{text}" if count > 1 else text) for count in range(1, held + 1)]
+            discards += [
+                (size + count, f"{token}+{part}" if token else part)
+                for size, token in discards
+                for count, part in parts
+            ]
         discards.sort()
-        return [Pass(token) for _, token in discards]
+        return tuple(Pass(token or NONE) for _, token in discards)
+
+    @cached_property
+    def _pass_cache(self) -> Memo[tuple[tuple[int, ...], tuple[int, ...]], tuple[Pass, ...]]:
+        return Memo()
+
+    @cached_property
+    def _payment_cache(self) -> Memo[tuple[Item, int, tuple[int, ...], tuple[int, ...]], tuple[str, ...]]:
+        return Memo()
 
     def _offers(self, state: QGState) -> list[tuple[str, Item]]:
         """Everything acquirable now: ``(location, item)``, one entry per tile."""
@@ -567,28 +614,49 @@ class QueensGarden(Variant[QGState]):
                 offers += [(location, Item(kind)) for kind in item.tiles]
         return offers
 
+    def _places(self, state: QGState) -> dict[int, dict[str, Item]]:
+        """Per kind on offer, the locations holding it (with what lies there), locations in offer order."""
+        places: dict[int, dict[str, Item]] = {}
+        for location, item in self._offers(state):
+            places.setdefault(item.kind, {}).setdefault(location, item)
+        return places
+
     def sources(self, state: QGState, by: str) -> dict[int, dict[str, Item]]:
         """What choosing ``by`` takes: per matching kind, the locations holding it (several = a choice)."""
-        color, pattern = self._by(by)
-        sources: dict[int, dict[str, Item]] = {}
-        for location, item in self._offers(state):
-            if color_of(item.kind) == color or pattern_of(item.kind) == pattern:
-                sources.setdefault(item.kind, {}).setdefault(location, item)
-        return sources
+        return _matching(self._places(state), *self._by(by))
 
     def _acquires(self, state: QGState, player: QGPlayer) -> Iterator[Acquire]:
-        for by in [*self.components.color_codes, *"123456"]:
-            sources = self.sources(state, by)
+        # The offer grouped once by colour and by pattern: each of the 12 choices is one of those groups.
+        groups: dict[tuple[int, int], dict[int, dict[str, Item]]] = {}
+        for kind, where in sorted(self._places(state).items()):
+            groups.setdefault((COLOR_OF[kind], -1), {})[kind] = where
+            groups.setdefault((-1, PATTERN_OF[kind]), {})[kind] = where
+        tokens = self.notation.tokens
+        comp = self.components
+        room = comp.storage_tiles - player.storage_used()
+        expansion_room = comp.storage_expansions - len(player.expansions)
+        for color, pattern, by in self._choices_by:
+            sources = groups.get((color, pattern))
             if not sources:
                 continue
-            doubles = sorted(kind for kind, places in sources.items() if len(places) > 1)
-            for pick in itertools.product(*(sorted(sources[kind]) for kind in doubles)):
-                picks = dict(zip(doubles, pick, strict=True))
-                taken = _taken(sources, picks)
-                tiles = sum(1 for _, item in taken if not item.expansion)
-                if self._fits(player, tiles, len(taken) - tiles):
-                    which = "+".join(f"{self.notation.kind(kind)}@{loc}" for kind, loc in picks.items())
-                    yield Acquire(by, which or NONE)
+            # Kinds in one place are taken from there; a kind in several places is taken from the one picked. Each
+            # pick is written ``<kind>@<location>`` and counts 1 when it takes a tile (0 for an expansion).
+            tiles = 0
+            picks: list[list[tuple[str, int]]] = []
+            for kind, where in sources.items():
+                if len(where) == 1:
+                    tiles += not next(iter(where.values())).expansion
+                else:
+                    picks.append([(f"{tokens[kind]}@{loc}", not where[loc].expansion) for loc in sorted(where)])
+            for pick in itertools.product(*picks):
+                taken = tiles + sum(tile for _, tile in pick)
+                if taken <= room and len(sources) - taken <= expansion_room:
+                    yield Acquire(by, "+".join(text for text, _ in pick) or NONE)
+
+    @cached_property
+    def _choices_by(self) -> tuple[tuple[int, int, str], ...]:
+        """The 12 ways to acquire, in the order they are listed: ``(color, pattern, token)``."""
+        return tuple((*self._by(by), by) for by in [*self.components.color_codes, *"123456"])
 
     def _fits(self, player: QGPlayer, tiles: int, expansions: int) -> bool:
         comp = self.components
@@ -597,38 +665,75 @@ class QueensGarden(Variant[QGState]):
             and len(player.expansions) + expansions <= comp.storage_expansions
         )
 
-    def _payments(self, player: QGPlayer, placed: Item) -> list[str]:
+    def _payments(self, player: QGPlayer, placed: Item) -> tuple[str, ...]:
         """Every payment class for ``placed``: which other hexagons (by colour or by pattern) and how many jokers."""
-        items = _storage_items(player)
-        items[placed] -= 1
-        color, pattern = color_of(placed.kind), pattern_of(placed.kind)
-        need = pattern - 1
-        result: set[str] = set()
+        need = pattern_of(placed.kind) - 1
         if need == 0:
-            return [NONE]
+            return (NONE,)
+        jokers = min(player.jokers, need)
+        key = (placed, jokers, tuple(player.tiles), tuple(player.expansions))
+        payments = self._payment_cache.get(key)
+        if payments is None:
+            payments = self._payment_cache.put(key, self._payment_tokens(player, placed, need, jokers))
+        return payments
+
+    def _payment_tokens(self, player: QGPlayer, placed: Item, need: int, jokers: int) -> tuple[str, ...]:
+        pattern, color = pattern_of(placed.kind), color_of(placed.kind)
         same_pattern = [kind_of(c, pattern) for c in range(6) if c != color]
         same_color = [kind_of(color, p) for p in range(1, 7) if p != pattern]
+        tiles, expansions = player.tiles, player.expansions
+        fewest = need - jokers  # hexagons that must be paid; jokers stand in for the rest
+        result: set[str] = set()
         for family in (same_pattern, same_color):
-            options = [[None, *(it for it in (Item(k), Item(k, True)) if items.get(it, 0) > 0)] for k in family]
-            for combo in itertools.product(*options):
-                chosen = [it for it in combo if it is not None]
-                jokers = need - len(chosen)
-                if 0 <= jokers <= player.jokers:
-                    result.add(self.notation.bag(dict.fromkeys(chosen, 1), jokers))
-        return sorted(result)
+            # Per kind of the family held, the items that may pay for it (its tile, its expansion, or both).
+            # (The placed hexagon is of neither family, so all of storage may pay.)
+            held = []
+            for k in family:
+                alts = ([TILE_ITEMS[k]] if tiles[k] else []) + ([EXPANSION_ITEMS[k]] if k in expansions else [])
+                if alts:
+                    held.append(alts)
+            for size in range(fewest, min(need, len(held)) + 1):
+                for kinds in itertools.combinations(held, size):
+                    for chosen in itertools.product(*kinds):
+                        result.add(self.notation.bag(dict.fromkeys(chosen, 1), need - size))
+        return tuple(sorted(result))
 
     def _tile_moves(self, player: QGPlayer) -> Iterator[PlaceTile]:
-        free = [cell for cell in range(len(CELLS)) if player.is_free(cell)]
-        for kind in range(KINDS):
-            if not player.tiles[kind]:
+        cells_for = self._cells_for(player)
+        for kind, held in enumerate(player.tiles):
+            if not held:
                 continue
-            cells = [CELLS[cell] for cell in free if placement_error(player, kind, cell) is None]
+            cells = cells_for(kind)
             if not cells:
                 continue
-            token = self.notation.kind(kind)
+            token = self.notation.tokens[kind]
             for payment in self._payments(player, Item(kind)):
                 for cell in cells:
                     yield PlaceTile(token, payment, cell)
+
+    def _cells_for(self, player: QGPlayer) -> Callable[[int], tuple[str, ...]]:
+        """Where each kind may be placed in this garden, worked out once per kind and garden: a garden changes only
+        when its owner places, so most turns (and most search steps) find it known."""
+        garden = (*player.hexes, *player.areas, *player.rotations)
+        known = self._cells_cache.get(garden)
+        if known is None:
+            known = self._cells_cache.put(garden, {})
+        hexes = player.hexes
+        free: list[int] = []
+
+        def cells_for(kind: int) -> tuple[str, ...]:
+            cells = known.get(kind)
+            if cells is None:
+                if not free:
+                    free.extend(cell for cell in range(len(CELLS)) if player.is_free(cell))
+                cells = known[kind] = tuple(CELLS[cell] for cell in free if _garden_error(hexes, kind, cell) is None)
+            return cells
+
+        return cells_for
+
+    @cached_property
+    def _cells_cache(self) -> Memo[tuple[int, ...], dict[int, tuple[str, ...]]]:
+        return Memo()
 
     def _expansion_moves(self, state: QGState, player: QGPlayer) -> Iterator[PlaceExpansion]:
         empty = [area for area in range(6) if player.areas[area] < 0]
@@ -666,7 +771,7 @@ class QueensGarden(Variant[QGState]):
         return self._applied(state, seat, move)[0]  # type: ignore[arg-type]
 
     def _applied(self, state: QGState, seat: int, move: QGMove) -> tuple[QGState, list[Event]]:
-        new = _copy(state)
+        new = _copy(state, seat)
         events: list[Event] = []
         if isinstance(move, Acquire):
             self._do_acquire(new, seat, move, events)
@@ -1156,18 +1261,16 @@ def _is_surrounded(player: QGPlayer, ornament: Ornament) -> bool:
 
 def _group(hexes: list[int], start: int, same: int, by_color: bool) -> list[int]:
     """The cells connected to ``start`` by colour (or by pattern) when ``start`` holds ``same``."""
-
-    def key(kind: int) -> int:
-        return color_of(kind) if by_color else pattern_of(kind)
-
+    key = COLOR_OF if by_color else PATTERN_OF
     seen = {start}
     todo = [start]
     while todo:
         cell = todo.pop()
         here = same if cell == start else hexes[cell]
+        wanted = key[here]
         for n in NEIGHBOURS[cell]:
             other = hexes[n]
-            if n not in seen and other >= 0 and other != here and key(other) == key(here):
+            if other >= 0 and other != here and key[other] == wanted and n not in seen:
                 seen.add(n)
                 todo.append(n)
     return sorted(seen)
@@ -1181,16 +1284,30 @@ def placement_error(player: QGPlayer, kind: int, cell: int, laying: int = -1) ->
     """
     if laying < 0 and not player.is_free(cell):
         return "qg_cell_not_free"
-    hexes = player.hexes
-    neighbours = [hexes[n] for n in NEIGHBOURS[cell] if hexes[n] >= 0]
-    if kind in neighbours:
-        return "qg_identical_neighbour"
-    if neighbours and not any(color_of(n) == color_of(kind) or pattern_of(n) == pattern_of(kind) for n in neighbours):
-        return "qg_no_match"
-    for by_color in (True, False):
-        group = [kind if c == cell else hexes[c] for c in _group(hexes, cell, kind, by_color)]
-        if len(group) != len(set(group)):
-            return "qg_group_duplicate"
+    return _garden_error(player.hexes, kind, cell)
+
+
+def _garden_error(hexes: list[int], kind: int, cell: int) -> str | None:
+    """``placement_error`` for a cell known to be free: what the hexagons around it allow."""
+    color, pattern = COLOR_OF[kind], PATTERN_OF[kind]
+    same_color = same_pattern = crowded = False
+    for n in NEIGHBOURS[cell]:
+        other = hexes[n]
+        if other < 0:
+            continue
+        if other == kind:
+            return "qg_identical_neighbour"
+        crowded = True
+        same_color = same_color or COLOR_OF[other] == color
+        same_pattern = same_pattern or PATTERN_OF[other] == pattern
+    if not (same_color or same_pattern):
+        return "qg_no_match" if crowded else None
+    # A group can only gain a duplicate through a neighbour of the same colour (or pattern): search only then.
+    for by_color, touching in ((True, same_color), (False, same_pattern)):
+        if touching:
+            group = [kind if c == cell else hexes[c] for c in _group(hexes, cell, kind, by_color)]
+            if len(group) != len(set(group)):
+                return "qg_group_duplicate"
     return None
 
 
@@ -1210,8 +1327,13 @@ def garden_groups(player: QGPlayer, category: str, value: int) -> list[list[int]
 
 
 # --- small readers --------------------------------------------------------------------------------------------------
-def _copy(state: QGState) -> QGState:
-    """A deep copy of the mutable parts (cheaper than a JSON round trip)."""
+def _copy(state: QGState, seat: int) -> QGState:
+    """A copy that ``seat``'s move may change (cheaper than a deep copy, far cheaper than a JSON round trip).
+
+    Only the mover's storage and garden change during a move; other seats change only their score and passed
+    flag. So other seats get new player records that share their lists with ``state``: code that changes a
+    player's lists must do so through the seat that moves.
+    """
     return QGState(
         variant=state.variant,
         seed=state.seed,
@@ -1228,17 +1350,10 @@ def _copy(state: QGState) -> QGState:
         bag=list(state.bag),
         tower=list(state.tower),
         players=[
-            QGPlayer(
-                p.score,
-                p.jokers,
-                list(p.tiles),
-                list(p.expansions),
-                list(p.hexes),
-                list(p.areas),
-                list(p.rotations),
-                p.passed,
-            )
-            for p in state.players
+            QGPlayer(p.score, p.jokers, p.tiles[:], p.expansions[:], p.hexes[:], p.areas[:], p.rotations[:], p.passed)
+            if index == seat
+            else QGPlayer(p.score, p.jokers, p.tiles, p.expansions, p.hexes, p.areas, p.rotations, p.passed)
+            for index, p in enumerate(state.players)
         ],
         final=[dict(item) for item in state.final],
     )
@@ -1299,6 +1414,13 @@ def _area(name: str) -> int:
 def _location(text: str) -> None:
     if text != "s" and not (text.startswith("d") and text[1:].isdigit() and int(text[1:]) >= 1):
         raise BadNotation("qg_bad_location", token=text)
+
+
+def _matching(places: Mapping[int, dict[str, Item]], color: int, pattern: int) -> dict[int, dict[str, Item]]:
+    """The kinds on offer of one colour (or of one pattern), in kind order as the acquire rule takes them."""
+    return {
+        kind: where for kind, where in sorted(places.items()) if color_of(kind) == color or pattern_of(kind) == pattern
+    }
 
 
 def _taken(sources: Mapping[int, Mapping[str, Item]], picks: Mapping[int, str]) -> list[tuple[str, Item]]:
