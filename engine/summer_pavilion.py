@@ -949,7 +949,7 @@ def _legal_takes(state: SPState) -> Iterator[Take]:
             continue
         colors = [c for c in range(NCOLORS) if c != wild and tiles[c]]
         for color in colors or [wild]:
-            yield Take(index, color)
+            yield _TAKES[index - CENTRE_SOURCE][color]
 
 
 def _check_take(state: SPState, move: Take) -> None:
@@ -1030,8 +1030,23 @@ def _draw(state: SPState, rng: Rng, into: Counts, count: int) -> bool:
 
 
 # --- phase 2 helpers ------------------------------------------------------------------------------------------
+# Moves are interned: listing legal moves hands out these shared values instead of building new ones each time.
+_PLACES = {
+    mono: [
+        [
+            [[Place(star, space, color, wilds, mono) for wilds in range(SPACES)] for color in range(NCOLORS)]
+            for space in range(SPACES)
+        ]
+        for star in range(STARS)
+    ]
+    for mono in (False, True)
+}
+_TAKES = [[Take(source, color) for color in range(NCOLORS)] for source in range(CENTRE_SOURCE, 9)]
+
+
 def _legal_places(board: SPBoard, wild: int, mono: bool) -> Iterator[Place]:
     hand = board.hand
+    places = _PLACES[mono]
     for star in range(STARS):
         tiles = board.stars[star]
         colors = [c for c in star_colors(mono, star, tiles) if hand[c]]
@@ -1041,13 +1056,13 @@ def _legal_places(board: SPBoard, wild: int, mono: bool) -> Iterator[Place]:
             if tiles[space] >= 0:
                 continue
             cost = space_cost(mono, star, space)
+            at = places[star][space]
             for color in colors:
                 if color == wild:
                     if hand[wild] >= cost:
-                        yield Place(star, space, color, 0, mono)
+                        yield at[color][0]
                     continue
-                for wilds in range(max(0, cost - hand[color]), min(cost - 1, hand[wild]) + 1):
-                    yield Place(star, space, color, wilds, mono)
+                yield from at[color][max(0, cost - hand[color]) : min(cost - 1, hand[wild]) + 1]
 
 
 def _can_place(board: SPBoard, wild: int, mono: bool) -> bool:
