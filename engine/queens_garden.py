@@ -1143,6 +1143,7 @@ class QueensGarden(Variant[QGState]):
         if not self.min_players <= len(players) <= self.max_players:
             raise invalid("players", f"expected {self.min_players} to {self.max_players} players")
         last_seat = len(players) - 1
+        categories = (*comp.color_codes, *"123456")  # a final scoring group is of a colour or of a pattern
         return QGState(
             variant=self.name,
             seed=read_int(raw["seed"], "seed"),
@@ -1161,7 +1162,7 @@ class QueensGarden(Variant[QGState]):
             bag=read_ints(raw["bag"], "bag", KINDS, 0, comp.tiles_per_hexagon),
             tower=read_ints(raw["tower"], "tower", KINDS, 0, comp.tiles_per_hexagon),
             players=[self._read_player(p, f"players[{seat}]") for seat, p in enumerate(players)],
-            final=[_read_final(item, f"final[{i}]") for i, item in _items(raw["final"], "final")],
+            final=[_read_final(item, f"final[{i}]", categories) for i, item in _items(raw["final"], "final")],
         )
 
     def _read_player(self, raw: JSON, name: str) -> QGPlayer:
@@ -1381,7 +1382,7 @@ def _read_display_item(raw: JSON, name: str) -> DisplayItem:
     )
 
 
-def _read_final(raw: JSON, name: str) -> dict[str, JSON]:
+def _read_final(raw: JSON, name: str, categories: tuple[str, ...]) -> dict[str, JSON]:
     """One seat's final scoring breakdown, as ``_final_scoring`` writes it."""
     raw = read_object(raw, name, ("storage", "groups", "total"))
     groups: list[JSON] = []
@@ -1391,7 +1392,7 @@ def _read_final(raw: JSON, name: str) -> dict[str, JSON]:
         cells: list[JSON] = [
             read_str(cell, f"{where}.cells[{c}]", CELL_INDEX) for c, cell in _items(group["cells"], f"{where}.cells")
         ]
-        category = read_str(group["category"], f"{where}.category")
+        category = read_str(group["category"], f"{where}.category", categories)
         groups.append({"category": category, "cells": cells, "points": read_int(group["points"], f"{where}.points", 0)})
     storage = read_int(raw["storage"], f"{name}.storage")
     return {"storage": storage, "groups": groups, "total": read_int(raw["total"], f"{name}.total", 0)}

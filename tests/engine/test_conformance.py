@@ -335,8 +335,7 @@ def test_malformed_saved_states_are_refused(name: str) -> None:
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_malformed_saved_states_are_refused_everywhere(name: str, players: int) -> None:
     variant = engine.get_variant(name)
-    game = random_game(name, players)
-    for state in [*game.sample(4), game.final]:
+    for state in random_game(name, players).sample(3):
         check_strict(variant, state)
 
 
