@@ -53,7 +53,6 @@ from engine.core import (
     JSON,
     BadNotation,
     BadOptions,
-    BadState,
     Event,
     GameOver,
     IllegalMove,
@@ -67,6 +66,7 @@ from engine.core import (
     ranked,
     seed_state,
 )
+from engine.strict import MAX_RNG, invalid, read_bool, read_int, read_ints, read_list, read_object, read_rows, read_str
 
 COLORS = ("blue", "yellow", "red", "black", "white")
 COLOR_LETTERS = "byrkw"
@@ -129,6 +129,11 @@ class AzulState:
 
     @property
     def players(self) -> int:
+        return len(self.boards)
+
+    @property
+    def player_count(self) -> int:
+        """The number of seats, by the name every game's state uses."""
         return len(self.boards)
 
 
@@ -828,7 +833,7 @@ class AzulVariant(Variant[AzulState]):
     def from_json(self, raw: Mapping[str, JSON]) -> AzulState:
         state = _read_state(raw)
         if state.variant != self.name:
-            raise BadState("invalid_state", field="variant", detail=f"expected {self.name}")
+            raise invalid("variant", f"expected {self.name}")
         _check_state(self, state)
         return state
 
@@ -840,81 +845,40 @@ _MAX_SCORE = 10_000
 _MAX_ROUND = 10_000
 
 
-def _invalid(name: str, detail: str) -> BadState:
-    """``field`` names the broken part for people; ``detail`` says what is wrong, for logs."""
-    return BadState("invalid_state", field=name, detail=detail)
-
-
-def _int(value: JSON, name: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _invalid(name, f"expected an integer in {low}..{high}, got {value!r}"[:120])
-    return value
-
-
-def _ints(value: JSON, name: str, length: int | None, low: int, high: int) -> list[int]:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        raise _invalid(name, f"expected a list of {length if length is not None else 'some'} integers")
-    if all(type(item) is int and low <= item <= high for item in value):  # the usual case, checked fast
-        return value[:]
-    return [_int(item, f"{name}[{i}]", low, high) for i, item in enumerate(value)]
-
-
-def _keys(raw: JSON, name: str, expected: frozenset[str]) -> Mapping[str, JSON]:
-    if not isinstance(raw, Mapping):
-        raise _invalid(name, "expected an object")
-    if missing := sorted(expected - raw.keys()):
-        raise _invalid(name, f"missing {', '.join(missing)}")
-    if unknown := sorted(set(raw.keys()) - expected):
-        raise _invalid(name, f"unknown {', '.join(map(str, unknown))}")
-    return raw
-
-
 def _read_board(raw: JSON, name: str) -> AzulBoard:
-    raw = _keys(raw, name, _BOARD_KEYS)
-    wall = raw["wall"]
-    if not isinstance(wall, list) or len(wall) != WALL_SIZE:
-        raise _invalid(f"{name}.wall", "expected 5 rows")
+    raw = read_object(raw, name, _BOARD_KEYS)
     return AzulBoard(
-        score=_int(raw["score"], f"{name}.score", 0, _MAX_SCORE),
-        line_color=_ints(raw["line_color"], f"{name}.line_color", LINES, -1, 4),
-        line_count=_ints(raw["line_count"], f"{name}.line_count", LINES, 0, LINES),
-        wall=[_ints(row, f"{name}.wall[{r}]", WALL_SIZE, -1, 4) for r, row in enumerate(wall)],
-        floor=_ints(raw["floor"], f"{name}.floor", None, 0, MARKER),
+        score=read_int(raw["score"], f"{name}.score", 0, _MAX_SCORE),
+        line_color=read_ints(raw["line_color"], f"{name}.line_color", LINES, -1, 4),
+        line_count=read_ints(raw["line_count"], f"{name}.line_count", LINES, 0, LINES),
+        wall=read_rows(raw["wall"], f"{name}.wall", (WALL_SIZE, WALL_SIZE), -1, 4),
+        floor=read_ints(raw["floor"], f"{name}.floor", None, 0, MARKER),
     )
 
 
 def _read_state(raw: Mapping[str, JSON]) -> AzulState:
     """The shape of a saved state: every field present with the right type and range."""
-    raw = _keys(raw, "state", _STATE_KEYS)
-    boards = raw["boards"]
-    if not isinstance(boards, list) or len(boards) not in FACTORIES_BY_PLAYERS:
-        raise _invalid("boards", "expected 2 to 4 boards")
-    factories = raw["factories"]
-    if not isinstance(factories, list) or len(factories) != FACTORIES_BY_PLAYERS[len(boards)]:
-        raise _invalid("factories", f"expected {FACTORIES_BY_PLAYERS[len(boards)]} factories")
-    seed = raw["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise _invalid("seed", "expected an integer")
-    if not isinstance(raw["variant"], str) or raw["phase"] not in (OFFER, WALL, OVER):
-        raise _invalid("phase" if isinstance(raw["variant"], str) else "variant", "unknown value")
-    if not isinstance(raw["marker_in_centre"], bool):
-        raise _invalid("marker_in_centre", "expected true or false")
+    raw = read_object(raw, "state", _STATE_KEYS)
+    boards = read_list(raw["boards"], "boards")
+    if len(boards) not in FACTORIES_BY_PLAYERS:
+        raise invalid("boards", "expected 2 to 4 boards")
     players = len(boards)
+    factories = read_list(raw["factories"], "factories", FACTORIES_BY_PLAYERS[players])
     return AzulState(
-        variant=raw["variant"],
-        seed=seed,
-        rng=_int(raw["rng"], "rng", 0, (1 << 64) - 1),
-        round=_int(raw["round"], "round", 1, _MAX_ROUND),
-        phase=raw["phase"],
-        start_seat=_int(raw["start_seat"], "start_seat", 0, players - 1),
-        current=_int(raw["current"], "current", 0, players - 1),
-        factories=[_ints(tiles, f"factories[{i}]", 5, 0, TILES_PER_FACTORY) for i, tiles in enumerate(factories)],
-        centre=_ints(raw["centre"], "centre", 5, 0, TILES_PER_COLOR),
-        marker_in_centre=raw["marker_in_centre"],
-        bag=_ints(raw["bag"], "bag", 5, 0, TILES_PER_COLOR),
-        lid=_ints(raw["lid"], "lid", 5, 0, TILES_PER_COLOR),
+        variant=read_str(raw["variant"], "variant"),
+        seed=read_int(raw["seed"], "seed"),
+        rng=read_int(raw["rng"], "rng", 0, MAX_RNG),
+        round=read_int(raw["round"], "round", 1, _MAX_ROUND),
+        phase=read_str(raw["phase"], "phase", (OFFER, WALL, OVER)),
+        start_seat=read_int(raw["start_seat"], "start_seat", 0, players - 1),
+        current=read_int(raw["current"], "current", 0, players - 1),
+        factories=[read_ints(tiles, f"factories[{i}]", 5, 0, TILES_PER_FACTORY) for i, tiles in enumerate(factories)],
+        centre=read_ints(raw["centre"], "centre", 5, 0, TILES_PER_COLOR),
+        marker_in_centre=read_bool(raw["marker_in_centre"], "marker_in_centre"),
+        bag=read_ints(raw["bag"], "bag", 5, 0, TILES_PER_COLOR),
+        lid=read_ints(raw["lid"], "lid", 5, 0, TILES_PER_COLOR),
         boards=[_read_board(board, f"boards[{seat}]") for seat, board in enumerate(boards)],
-        choosing=_ints(raw["choosing"], "choosing", None, 0, players - 1),
+        choosing=read_ints(raw["choosing"], "choosing", None, 0, players - 1),
     )
 
 
@@ -922,9 +886,9 @@ def _check_state(variant: AzulVariant, s: AzulState) -> None:
     """The rules' invariants: what no sequence of legal moves can produce is refused."""
     for i, tiles in enumerate(s.factories):
         if sum(tiles) > TILES_PER_FACTORY:
-            raise _invalid(f"factories[{i}]", "more than 4 tiles")
+            raise invalid(f"factories[{i}]", "more than 4 tiles")
     if s.phase == WALL and not variant.grey:
-        raise _invalid("phase", "the coloured wall is tiled automatically")
+        raise invalid("phase", "the coloured wall is tiled automatically")
     totals = [s.bag[c] + s.lid[c] + s.centre[c] + sum(tiles[c] for tiles in s.factories) for c in range(5)]
     markers = int(s.marker_in_centre)
     for seat, board in enumerate(s.boards):
@@ -943,52 +907,52 @@ def _check_state(variant: AzulVariant, s: AzulState) -> None:
                     totals[tile] += 1
     for color, total in enumerate(totals):
         if total != TILES_PER_COLOR:
-            raise _invalid("tiles", f"{total} {COLORS[color]} tiles instead of {TILES_PER_COLOR}")
+            raise invalid("tiles", f"{total} {COLORS[color]} tiles instead of {TILES_PER_COLOR}")
     if markers > 1 or (s.phase == OFFER and markers != 1):
-        raise _invalid("marker", "the starting marker must be in exactly one place")
+        raise invalid("marker", "the starting marker must be in exactly one place")
     if s.phase == OFFER and not any(s.centre) and not any(map(any, s.factories)):
-        raise _invalid("factories", "the factory offer has no tiles left")
+        raise invalid("factories", "the factory offer has no tiles left")
     if s.phase == OVER and any(board.floor for board in s.boards):
-        raise _invalid("floor", "a finished game has empty floors")
+        raise invalid("floor", "a finished game has empty floors")
     _check_choosing(variant, s)
 
 
 def _check_board(variant: AzulVariant, board: AzulBoard, name: str) -> None:
     if len(board.floor) > FLOOR_SIZE:
-        raise _invalid(f"{name}.floor", "more than 7 tiles")
+        raise invalid(f"{name}.floor", "more than 7 tiles")
     for r, row in enumerate(board.wall):
         for c, tile in enumerate(row):
             if tile < 0:
                 continue
             if variant.grey:
                 if row.count(tile) > 1 or [line[c] for line in board.wall].count(tile) > 1:
-                    raise _invalid(f"{name}.wall", "a colour repeats in a row or column")
+                    raise invalid(f"{name}.wall", "a colour repeats in a row or column")
             elif tile != wall_color(r, c):
-                raise _invalid(f"{name}.wall", f"wrong colour at row {r + 1}, column {c + 1}")
+                raise invalid(f"{name}.wall", f"wrong colour at row {r + 1}, column {c + 1}")
     for line in range(LINES):
         color, count = board.line_color[line], board.line_count[line]
         if count > line + 1 or (color < 0) != (count == 0):
-            raise _invalid(f"{name}.line_count", f"pattern line {line + 1} is impossible")
+            raise invalid(f"{name}.line_count", f"pattern line {line + 1} is impossible")
         if count and color in board.wall[line]:
-            raise _invalid(f"{name}.line_color", f"pattern line {line + 1} holds a colour already on its wall row")
+            raise invalid(f"{name}.line_color", f"pattern line {line + 1} holds a colour already on its wall row")
 
 
 def _check_choosing(variant: AzulVariant, s: AzulState) -> None:
     if s.choosing != sorted(set(s.choosing)):
-        raise _invalid("choosing", "seats must be listed once, in order")
+        raise invalid("choosing", "seats must be listed once, in order")
     if s.phase != WALL:
         if s.choosing:
-            raise _invalid("choosing", "only the wall-tiling phase has seats choosing")
+            raise invalid("choosing", "only the wall-tiling phase has seats choosing")
         return
     if not s.choosing:
-        raise _invalid("choosing", "the wall-tiling phase waits for nobody")
+        raise invalid("choosing", "the wall-tiling phase waits for nobody")
     for seat, board in enumerate(s.boards):
         line = variant.pending_line(board)
         if seat not in s.choosing:
             if line >= 0:
-                raise _invalid("choosing", f"seat {seat} has a full line but is not choosing")
+                raise invalid("choosing", f"seat {seat} has a full line but is not choosing")
         elif line < 0 or len(grey_columns(board.wall, line, board.line_color[line])) < 2:
-            raise _invalid("choosing", f"seat {seat} has no column to choose")
+            raise invalid("choosing", f"seat {seat} has no column to choose")
 
 
 VARIANTS = (AzulVariant("azul", grey=False), AzulVariant("azul-grey", grey=True))

@@ -48,14 +48,14 @@ Events (``Event.kind``: data):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
 from functools import cached_property
+from typing import Generic, NamedTuple, TypeVar
 
 from engine.core import (
     JSON,
     BadNotation,
-    BadState,
     Event,
     GameOver,
     IllegalMove,
@@ -70,6 +70,7 @@ from engine.core import (
     seed_state,
 )
 from engine.queens_garden_data import ComponentError, Components, load_components
+from engine.strict import MAX_RNG, invalid, read_bool, read_int, read_ints, read_list, read_object, read_rows, read_str
 
 KINDS = 36
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -87,6 +88,10 @@ def pattern_of(kind: int) -> int:
 
 def kind_of(color: int, pattern: int) -> int:
     return color * 6 + pattern - 1
+
+
+COLOR_OF = tuple(color_of(kind) for kind in range(KINDS))
+PATTERN_OF = tuple(pattern_of(kind) for kind in range(KINDS))
 
 
 # --- garden geometry --------------------------------------------------------------------------------------------
@@ -132,6 +137,10 @@ def area_of(cell: int) -> int:
 def area_cell(area: int, position: int) -> int:
     """Cell index of ``position`` (0 = centre, 1..6 = outer cell in direction position-1) of ``area``."""
     return 6 + area * 7 + position
+
+
+AREA_OF = tuple(area_of(cell) for cell in range(len(CELLS)))
+CENTRE_OF = tuple(cell >= 6 and cell == area_cell(area_of(cell), 0) for cell in range(len(CELLS)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,10 +197,10 @@ class QGPlayer:
         """A cell that may take a tile: empty, on the fountain board or a laid area, and not a pavilion."""
         if self.hexes[cell] >= 0:
             return False
-        area = area_of(cell)
+        area = AREA_OF[cell]
         if area < 0:
             return True
-        return self.areas[area] >= 0 and not (cell == area_cell(area, 0) and self.rotations[area] >= 0)
+        return self.areas[area] >= 0 and not (CENTRE_OF[cell] and self.rotations[area] >= 0)
 
 
 @dataclass(slots=True)
@@ -223,7 +232,10 @@ class QGState:
 class Acquire:
     by: str
     which: str = NONE
-    command = "acquire"
+
+    @property
+    def command(self) -> str:
+        return "acquire"
 
     def choices(self) -> tuple[tuple[str, str], ...]:
         return (("by", self.by), ("which", self.which))
@@ -237,7 +249,10 @@ class PlaceTile:
     tile: str
     payment: str
     cell: str
-    command = "tile"
+
+    @property
+    def command(self) -> str:
+        return "tile"
 
     def choices(self) -> tuple[tuple[str, str], ...]:
         return (("tile", self.tile), ("payment", self.payment), ("cell", self.cell))
@@ -252,7 +267,10 @@ class PlaceExpansion:
     payment: str
     area: str
     rotation: str
-    command = "expansion"
+
+    @property
+    def command(self) -> str:
+        return "expansion"
 
     def choices(self) -> tuple[tuple[str, str], ...]:
         return (
@@ -269,7 +287,10 @@ class PlaceExpansion:
 @dataclass(frozen=True, slots=True)
 class Pass:
     discard: str = NONE
-    command = "pass"
+
+    @property
+    def command(self) -> str:
+        return "pass"
 
     def choices(self) -> tuple[tuple[str, str], ...]:
         return (("discard", self.discard),)
@@ -299,12 +320,15 @@ def _build_move(command: str, values: list[str]) -> QGMove:
 
 
 # --- items and multisets ----------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True, order=True)
-class Item:
-    """A hexagon in storage: a tile or a face-up expansion of a kind."""
+class Item(NamedTuple):
+    """A hexagon in storage: a tile or a face-up expansion of a kind (a tuple: hashed and ordered at C speed)."""
 
     kind: int
     expansion: bool = False
+
+
+TILE_ITEMS = tuple(Item(kind) for kind in range(KINDS))
+EXPANSION_ITEMS = tuple(Item(kind, True) for kind in range(KINDS))
 
 
 class Notation:
@@ -312,9 +336,10 @@ class Notation:
 
     def __init__(self, codes: tuple[str, ...]) -> None:
         self.codes = codes
+        self.tokens = tuple(f"{codes[color_of(kind)]}{pattern_of(kind)}" for kind in range(KINDS))
 
     def kind(self, kind: int) -> str:
-        return f"{self.codes[color_of(kind)]}{pattern_of(kind)}"
+        return self.tokens[kind]
 
     def item(self, item: Item) -> str:
         return ("x" if item.expansion else "") + self.kind(item.kind)
@@ -359,6 +384,28 @@ class Notation:
     def canonical_bag(self, text: str) -> str:
         items, jokers = self.parse_bag(text)
         return self.bag(items, jokers)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Memo(Generic[K, V]):
+    """A bounded memo of pure results (move lists of a storage): search revisits the same storages again and again."""
+
+    LIMIT = 50_000
+
+    def __init__(self) -> None:
+        self._results: dict[K, V] = {}
+
+    def get(self, key: K) -> V | None:
+        return self._results.get(key)
+
+    def put(self, key: K, value: V) -> V:
+        if len(self._results) >= self.LIMIT:
+            self._results.clear()
+        self._results[key] = value
+        return value
 
 
 def _storage_items(player: QGPlayer) -> dict[Item, int]:
@@ -527,22 +574,34 @@ class QueensGarden(Variant[QGState]):
         return moves
 
     def _pass_moves(self, player: QGPlayer) -> list[Pass]:
-        """Every discard (sub-multiset of storage), smallest first: the picker shows the first ones.
+        """Every discard (sub-multiset of storage), smallest first: the picker shows the first ones."""
+        key = (tuple(player.tiles), tuple(player.expansions))
+        moves = self._pass_cache.get(key)
+        if moves is None:
+            moves = self._pass_cache.put(key, self._discards(tuple(sorted(_storage_items(player).items()))))
+        return list(moves)
 
-        Tokens are built from per-item parts in the canonical order, as ``Notation.bag`` would write them.
-        """
-        items = _storage_items(player)
-        keys = sorted(items)
-        parts = [
-            ["", *((f"{count}" if count > 1 else "") + self.notation.item(key) for count in range(1, items[key] + 1))]
-            for key in keys
-        ]
-        discards = []
-        for counts in itertools.product(*(range(items[key] + 1) for key in keys)):
-            token = "+".join(parts[i][count] for i, count in enumerate(counts) if count) or NONE
-            discards.append((sum(counts), token))
+    def _discards(self, items: tuple[tuple[Item, int], ...]) -> tuple[Pass, ...]:
+        """Tokens are built item by item in the canonical order, as ``Notation.bag`` would write them."""
+        discards = [(0, "")]
+        for item, held in items:
+            text = self.notation.item(item)
+            parts = [(count, f"{count}{text}" if count > 1 else text) for count in range(1, held + 1)]
+            discards += [
+                (size + count, f"{token}+{part}" if token else part)
+                for size, token in discards
+                for count, part in parts
+            ]
         discards.sort()
-        return [Pass(token) for _, token in discards]
+        return tuple(Pass(token or NONE) for _, token in discards)
+
+    @cached_property
+    def _pass_cache(self) -> Memo[tuple[tuple[int, ...], tuple[int, ...]], tuple[Pass, ...]]:
+        return Memo()
+
+    @cached_property
+    def _payment_cache(self) -> Memo[tuple[Item, int, tuple[int, ...], tuple[int, ...]], tuple[str, ...]]:
+        return Memo()
 
     def _offers(self, state: QGState) -> list[tuple[str, Item]]:
         """Everything acquirable now: ``(location, item)``, one entry per tile."""
@@ -555,28 +614,49 @@ class QueensGarden(Variant[QGState]):
                 offers += [(location, Item(kind)) for kind in item.tiles]
         return offers
 
+    def _places(self, state: QGState) -> dict[int, dict[str, Item]]:
+        """Per kind on offer, the locations holding it (with what lies there), locations in offer order."""
+        places: dict[int, dict[str, Item]] = {}
+        for location, item in self._offers(state):
+            places.setdefault(item.kind, {}).setdefault(location, item)
+        return places
+
     def sources(self, state: QGState, by: str) -> dict[int, dict[str, Item]]:
         """What choosing ``by`` takes: per matching kind, the locations holding it (several = a choice)."""
-        color, pattern = self._by(by)
-        sources: dict[int, dict[str, Item]] = {}
-        for location, item in self._offers(state):
-            if color_of(item.kind) == color or pattern_of(item.kind) == pattern:
-                sources.setdefault(item.kind, {}).setdefault(location, item)
-        return sources
+        return _matching(self._places(state), *self._by(by))
 
     def _acquires(self, state: QGState, player: QGPlayer) -> Iterator[Acquire]:
-        for by in [*self.components.color_codes, *"123456"]:
-            sources = self.sources(state, by)
+        # The offer grouped once by colour and by pattern: each of the 12 choices is one of those groups.
+        groups: dict[tuple[int, int], dict[int, dict[str, Item]]] = {}
+        for kind, where in sorted(self._places(state).items()):
+            groups.setdefault((COLOR_OF[kind], -1), {})[kind] = where
+            groups.setdefault((-1, PATTERN_OF[kind]), {})[kind] = where
+        tokens = self.notation.tokens
+        comp = self.components
+        room = comp.storage_tiles - player.storage_used()
+        expansion_room = comp.storage_expansions - len(player.expansions)
+        for color, pattern, by in self._choices_by:
+            sources = groups.get((color, pattern))
             if not sources:
                 continue
-            doubles = sorted(kind for kind, places in sources.items() if len(places) > 1)
-            for pick in itertools.product(*(sorted(sources[kind]) for kind in doubles)):
-                picks = dict(zip(doubles, pick, strict=True))
-                taken = _taken(sources, picks)
-                tiles = sum(1 for _, item in taken if not item.expansion)
-                if self._fits(player, tiles, len(taken) - tiles):
-                    which = "+".join(f"{self.notation.kind(kind)}@{loc}" for kind, loc in picks.items())
-                    yield Acquire(by, which or NONE)
+            # Kinds in one place are taken from there; a kind in several places is taken from the one picked. Each
+            # pick is written ``<kind>@<location>`` and counts 1 when it takes a tile (0 for an expansion).
+            tiles = 0
+            picks: list[list[tuple[str, int]]] = []
+            for kind, where in sources.items():
+                if len(where) == 1:
+                    tiles += not next(iter(where.values())).expansion
+                else:
+                    picks.append([(f"{tokens[kind]}@{loc}", not where[loc].expansion) for loc in sorted(where)])
+            for pick in itertools.product(*picks):
+                taken = tiles + sum(tile for _, tile in pick)
+                if taken <= room and len(sources) - taken <= expansion_room:
+                    yield Acquire(by, "+".join(text for text, _ in pick) or NONE)
+
+    @cached_property
+    def _choices_by(self) -> tuple[tuple[int, int, str], ...]:
+        """The 12 ways to acquire, in the order they are listed: ``(color, pattern, token)``."""
+        return tuple((*self._by(by), by) for by in [*self.components.color_codes, *"123456"])
 
     def _fits(self, player: QGPlayer, tiles: int, expansions: int) -> bool:
         comp = self.components
@@ -585,38 +665,75 @@ class QueensGarden(Variant[QGState]):
             and len(player.expansions) + expansions <= comp.storage_expansions
         )
 
-    def _payments(self, player: QGPlayer, placed: Item) -> list[str]:
+    def _payments(self, player: QGPlayer, placed: Item) -> tuple[str, ...]:
         """Every payment class for ``placed``: which other hexagons (by colour or by pattern) and how many jokers."""
-        items = _storage_items(player)
-        items[placed] -= 1
-        color, pattern = color_of(placed.kind), pattern_of(placed.kind)
-        need = pattern - 1
-        result: set[str] = set()
+        need = pattern_of(placed.kind) - 1
         if need == 0:
-            return [NONE]
+            return (NONE,)
+        jokers = min(player.jokers, need)
+        key = (placed, jokers, tuple(player.tiles), tuple(player.expansions))
+        payments = self._payment_cache.get(key)
+        if payments is None:
+            payments = self._payment_cache.put(key, self._payment_tokens(player, placed, need, jokers))
+        return payments
+
+    def _payment_tokens(self, player: QGPlayer, placed: Item, need: int, jokers: int) -> tuple[str, ...]:
+        pattern, color = pattern_of(placed.kind), color_of(placed.kind)
         same_pattern = [kind_of(c, pattern) for c in range(6) if c != color]
         same_color = [kind_of(color, p) for p in range(1, 7) if p != pattern]
+        tiles, expansions = player.tiles, player.expansions
+        fewest = need - jokers  # hexagons that must be paid; jokers stand in for the rest
+        result: set[str] = set()
         for family in (same_pattern, same_color):
-            options = [[None, *(it for it in (Item(k), Item(k, True)) if items.get(it, 0) > 0)] for k in family]
-            for combo in itertools.product(*options):
-                chosen = [it for it in combo if it is not None]
-                jokers = need - len(chosen)
-                if 0 <= jokers <= player.jokers:
-                    result.add(self.notation.bag(dict.fromkeys(chosen, 1), jokers))
-        return sorted(result)
+            # Per kind of the family held, the items that may pay for it (its tile, its expansion, or both).
+            # (The placed hexagon is of neither family, so all of storage may pay.)
+            held = []
+            for k in family:
+                alts = ([TILE_ITEMS[k]] if tiles[k] else []) + ([EXPANSION_ITEMS[k]] if k in expansions else [])
+                if alts:
+                    held.append(alts)
+            for size in range(fewest, min(need, len(held)) + 1):
+                for kinds in itertools.combinations(held, size):
+                    for chosen in itertools.product(*kinds):
+                        result.add(self.notation.bag(dict.fromkeys(chosen, 1), need - size))
+        return tuple(sorted(result))
 
     def _tile_moves(self, player: QGPlayer) -> Iterator[PlaceTile]:
-        free = [cell for cell in range(len(CELLS)) if player.is_free(cell)]
-        for kind in range(KINDS):
-            if not player.tiles[kind]:
+        cells_for = self._cells_for(player)
+        for kind, held in enumerate(player.tiles):
+            if not held:
                 continue
-            cells = [CELLS[cell] for cell in free if placement_error(player, kind, cell) is None]
+            cells = cells_for(kind)
             if not cells:
                 continue
-            token = self.notation.kind(kind)
+            token = self.notation.tokens[kind]
             for payment in self._payments(player, Item(kind)):
                 for cell in cells:
                     yield PlaceTile(token, payment, cell)
+
+    def _cells_for(self, player: QGPlayer) -> Callable[[int], tuple[str, ...]]:
+        """Where each kind may be placed in this garden, worked out once per kind and garden: a garden changes only
+        when its owner places, so most turns (and most search steps) find it known."""
+        garden = (*player.hexes, *player.areas, *player.rotations)
+        known = self._cells_cache.get(garden)
+        if known is None:
+            known = self._cells_cache.put(garden, {})
+        hexes = player.hexes
+        free: list[int] = []
+
+        def cells_for(kind: int) -> tuple[str, ...]:
+            cells = known.get(kind)
+            if cells is None:
+                if not free:
+                    free.extend(cell for cell in range(len(CELLS)) if player.is_free(cell))
+                cells = known[kind] = tuple(CELLS[cell] for cell in free if _garden_error(hexes, kind, cell) is None)
+            return cells
+
+        return cells_for
+
+    @cached_property
+    def _cells_cache(self) -> Memo[tuple[int, ...], dict[int, tuple[str, ...]]]:
+        return Memo()
 
     def _expansion_moves(self, state: QGState, player: QGPlayer) -> Iterator[PlaceExpansion]:
         empty = [area for area in range(6) if player.areas[area] < 0]
@@ -654,7 +771,7 @@ class QueensGarden(Variant[QGState]):
         return self._applied(state, seat, move)[0]  # type: ignore[arg-type]
 
     def _applied(self, state: QGState, seat: int, move: QGMove) -> tuple[QGState, list[Event]]:
-        new = _copy(state)
+        new = _copy(state, seat)
         events: list[Event] = []
         if isinstance(move, Acquire):
             self._do_acquire(new, seat, move, events)
@@ -1026,73 +1143,87 @@ class QueensGarden(Variant[QGState]):
             "final": [dict(item) for item in state.final],
         }
 
-    def from_json(self, raw: Mapping[str, JSON], check: bool = True) -> QGState:
-        try:
-            state = QGState(
-                variant=str(raw["variant"]),
-                seed=int(raw["seed"]),
-                rng=int(raw["rng"]),
-                round=int(raw["round"]),
-                phase=str(raw["phase"]),
-                current=int(raw["current"]),
-                marker=int(raw["marker"]),
-                stack=_ints(raw["stack"]),
-                top_tiles=_ints(raw["top_tiles"]),
-                display=[
-                    DisplayItem(int(item["expansion"]), _ints(item["tiles"]), bool(item["face_up"]))
-                    for item in raw["display"]
-                ],
-                future_stacks=[_ints(stack) for stack in raw["future_stacks"]],
-                supply=_ints(raw["supply"]),
-                bag=_ints(raw["bag"]),
-                tower=_ints(raw["tower"]),
-                players=[
-                    QGPlayer(
-                        score=int(p["score"]),
-                        jokers=int(p["jokers"]),
-                        tiles=_ints(p["tiles"]),
-                        expansions=_ints(p["expansions"]),
-                        hexes=_ints(p["hexes"]),
-                        areas=_ints(p["areas"]),
-                        rotations=_ints(p["rotations"]),
-                        passed=bool(p["passed"]),
-                    )
-                    for p in raw["players"]
-                ],
-                final=[dict(item) for item in raw.get("final", [])],
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise BadState("qg_malformed", detail=str(error)) from None
-        if check:
-            self._validate(state)
+    def from_json(self, raw: Mapping[str, JSON]) -> QGState:
+        state = self._read_state(raw)
+        self._validate(state)
         return state
 
-    def _validate(self, state: QGState) -> None:
+    def _read_state(self, raw: Mapping[str, JSON]) -> QGState:
+        """The shape of a saved state: every field present with the right type and range."""
         comp = self.components
-        if state.variant != self.name:
-            raise BadState("qg_impossible", detail="variant")
-        if not self.min_players <= state.player_count <= self.max_players:
-            raise BadState("qg_impossible", detail="player count")
-        if state.phase not in ("actions", "over") or not 1 <= state.round <= comp.rounds:
-            raise BadState("qg_impossible", detail="phase or round")
-        if not 0 <= state.current < state.player_count or not -1 <= state.marker < state.player_count:
-            raise BadState("qg_impossible", detail="current seat or marker")
+        raw = read_object(raw, "state", _STATE_KEYS)
+        if read_str(raw["variant"], "variant") != self.name:
+            raise invalid("variant", f"expected {self.name}")
+        players = read_list(raw["players"], "players")
+        if not self.min_players <= len(players) <= self.max_players:
+            raise invalid("players", f"expected {self.min_players} to {self.max_players} players")
+        last_seat = len(players) - 1
+        categories = (*comp.color_codes, *"123456")  # a final scoring group is of a colour or of a pattern
+        return QGState(
+            variant=self.name,
+            seed=read_int(raw["seed"], "seed"),
+            rng=read_int(raw["rng"], "rng", 0, MAX_RNG),
+            round=read_int(raw["round"], "round", 1, comp.rounds),
+            phase=read_str(raw["phase"], "phase", ("actions", "over")),
+            current=read_int(raw["current"], "current", 0, last_seat),
+            marker=read_int(raw["marker"], "marker", -1, last_seat),
+            stack=_kinds(raw["stack"], "stack"),
+            top_tiles=_kinds(raw["top_tiles"], "top_tiles"),
+            display=[
+                _read_display_item(item, f"display[{i}]") for i, item in enumerate(read_list(raw["display"], "display"))
+            ],
+            future_stacks=read_rows(raw["future_stacks"], "future_stacks", (None, None), 0, KINDS - 1),
+            supply=_kinds(raw["supply"], "supply"),
+            bag=read_ints(raw["bag"], "bag", KINDS, 0, comp.tiles_per_hexagon),
+            tower=read_ints(raw["tower"], "tower", KINDS, 0, comp.tiles_per_hexagon),
+            players=[self._read_player(p, f"players[{seat}]") for seat, p in enumerate(players)],
+            final=[_read_final(item, f"final[{i}]", categories) for i, item in _items(raw["final"], "final")],
+        )
+
+    def _read_player(self, raw: JSON, name: str) -> QGPlayer:
+        comp = self.components
+        raw = read_object(raw, name, _PLAYER_KEYS)
+        return QGPlayer(
+            score=read_int(raw["score"], f"{name}.score", 0),
+            jokers=read_int(raw["jokers"], f"{name}.jokers", 0, comp.storage_tiles),
+            tiles=read_ints(raw["tiles"], f"{name}.tiles", KINDS, 0, comp.tiles_per_hexagon),
+            expansions=read_ints(
+                raw["expansions"], f"{name}.expansions", None, 0, KINDS - 1, most=comp.storage_expansions
+            ),
+            hexes=read_ints(raw["hexes"], f"{name}.hexes", len(CELLS), -1, KINDS - 1),
+            areas=read_ints(raw["areas"], f"{name}.areas", 6, -1, KINDS - 1),
+            rotations=read_ints(raw["rotations"], f"{name}.rotations", 6, -1, 5),
+            passed=read_bool(raw["passed"], f"{name}.passed"),
+        )
+
+    def _validate(self, state: QGState) -> None:
+        """The rules' invariants (types and ranges are the readers' job): what no legal play can produce."""
+        comp = self.components
         if len(state.future_stacks) != comp.rounds - state.round:
-            raise BadState("qg_impossible", detail="round stacks")
+            raise invalid("future_stacks", f"expected {comp.rounds - state.round} stacks for the rounds to come")
         if state.phase == "actions" and state.players[state.current].passed:
-            raise BadState("qg_impossible", detail="the seat to act has passed")
-        if any(item.face_up and item.tiles for item in state.display) or (state.top_tiles and not state.stack):
-            raise BadState("qg_impossible", detail="tiles on a face-up expansion")
-        for p in state.players:
-            shapes = (len(p.tiles), len(p.hexes), len(p.areas), len(p.rotations))
-            if shapes != (KINDS, len(CELLS), 6, 6) or p.score < 0 or p.jokers < 0 or min(p.tiles) < 0:
-                raise BadState("qg_impossible", detail="player board")
-            if p.storage_used() > comp.storage_tiles or len(p.expansions) > comp.storage_expansions:
-                raise BadState("qg_impossible", detail="storage over capacity")
-            if any(not -1 <= r < 6 for r in p.rotations) or any(not -1 <= k < KINDS for k in p.hexes):
-                raise BadState("qg_impossible", detail="garden values")
+            raise invalid("current", "the seat to act has passed")
+        if len(state.final) != (state.player_count if state.phase == "over" else 0):
+            raise invalid("final", "a final scoring for every seat once the game is over, none before")
+        if state.top_tiles and not state.stack:
+            raise invalid("top_tiles", "tiles on a stack that is gone")
+        if state.top_tiles != sorted(state.top_tiles):
+            raise invalid("top_tiles", "expected sorted hexagons")
+        for i, item in enumerate(state.display):
+            if item.face_up and item.tiles:
+                raise invalid(f"display[{i}].tiles", "tiles on a face-up expansion")
+            if item.tiles != sorted(item.tiles):
+                raise invalid(f"display[{i}].tiles", "expected sorted hexagons")
+        for seat, p in enumerate(state.players):
+            name = f"players[{seat}]"
+            if p.storage_used() > comp.storage_tiles:
+                raise invalid(f"{name}.tiles", "storage over capacity")
+            if p.expansions != sorted(p.expansions):
+                raise invalid(f"{name}.expansions", "expected sorted expansions")
+            if any(p.areas[area] < 0 <= p.rotations[area] for area in range(6)):
+                raise invalid(f"{name}.rotations", "a rotation for an area with no expansion")
             if any(kind >= 0 and not _holds_hexagons(p, cell) for cell, kind in enumerate(p.hexes)):
-                raise BadState("qg_impossible", detail="a hexagon outside the garden's free cells")
+                raise invalid(f"{name}.hexes", "a hexagon outside the garden's free cells")
         self._check_conservation(state)
 
     def _check_conservation(self, state: QGState) -> None:
@@ -1113,17 +1244,15 @@ class QueensGarden(Variant[QGState]):
                 if p.areas[area] >= 0 and p.rotations[area] >= 0:
                     printed = area_cell(area, p.rotations[area] + 1)
                     if p.hexes[printed] != p.areas[area]:
-                        raise BadState("qg_impossible", detail="printed hexagon")
+                        raise invalid(f"players[{state.players.index(p)}].hexes", "the printed hexagon is missing")
             for cell, kind in enumerate(p.hexes):
                 if kind >= 0 and not _is_printed(p, cell):
                     tiles[kind] += 1
-        if min(state.bag, default=0) < 0 or min(state.tower, default=0) < 0:
-            raise BadState("qg_impossible", detail="negative tile count")
         expected = self.components.tiles_per_hexagon
         if any(tiles[k] + state.bag[k] + state.tower[k] != expected for k in range(KINDS)):
-            raise BadState("qg_impossible", detail="tiles not conserved")
+            raise invalid("tiles", "hexagons are not conserved")
         if sorted(expansions) != list(range(KINDS)):
-            raise BadState("qg_impossible", detail="expansions not conserved")
+            raise invalid("expansions", "expansions are not conserved")
 
 
 # --- garden rules (pure functions of a player's garden) ---------------------------------------------------------
@@ -1148,18 +1277,16 @@ def _is_surrounded(player: QGPlayer, ornament: Ornament) -> bool:
 
 def _group(hexes: list[int], start: int, same: int, by_color: bool) -> list[int]:
     """The cells connected to ``start`` by colour (or by pattern) when ``start`` holds ``same``."""
-
-    def key(kind: int) -> int:
-        return color_of(kind) if by_color else pattern_of(kind)
-
+    key = COLOR_OF if by_color else PATTERN_OF
     seen = {start}
     todo = [start]
     while todo:
         cell = todo.pop()
         here = same if cell == start else hexes[cell]
+        wanted = key[here]
         for n in NEIGHBOURS[cell]:
             other = hexes[n]
-            if n not in seen and other >= 0 and other != here and key(other) == key(here):
+            if other >= 0 and other != here and key[other] == wanted and n not in seen:
                 seen.add(n)
                 todo.append(n)
     return sorted(seen)
@@ -1173,16 +1300,30 @@ def placement_error(player: QGPlayer, kind: int, cell: int, laying: int = -1) ->
     """
     if laying < 0 and not player.is_free(cell):
         return "qg_cell_not_free"
-    hexes = player.hexes
-    neighbours = [hexes[n] for n in NEIGHBOURS[cell] if hexes[n] >= 0]
-    if kind in neighbours:
-        return "qg_identical_neighbour"
-    if neighbours and not any(color_of(n) == color_of(kind) or pattern_of(n) == pattern_of(kind) for n in neighbours):
-        return "qg_no_match"
-    for by_color in (True, False):
-        group = [kind if c == cell else hexes[c] for c in _group(hexes, cell, kind, by_color)]
-        if len(group) != len(set(group)):
-            return "qg_group_duplicate"
+    return _garden_error(player.hexes, kind, cell)
+
+
+def _garden_error(hexes: list[int], kind: int, cell: int) -> str | None:
+    """``placement_error`` for a cell known to be free: what the hexagons around it allow."""
+    color, pattern = COLOR_OF[kind], PATTERN_OF[kind]
+    same_color = same_pattern = crowded = False
+    for n in NEIGHBOURS[cell]:
+        other = hexes[n]
+        if other < 0:
+            continue
+        if other == kind:
+            return "qg_identical_neighbour"
+        crowded = True
+        same_color = same_color or COLOR_OF[other] == color
+        same_pattern = same_pattern or PATTERN_OF[other] == pattern
+    if not (same_color or same_pattern):
+        return "qg_no_match" if crowded else None
+    # A group can only gain a duplicate through a neighbour of the same colour (or pattern): search only then.
+    for by_color, touching in ((True, same_color), (False, same_pattern)):
+        if touching:
+            group = [kind if c == cell else hexes[c] for c in _group(hexes, cell, kind, by_color)]
+            if len(group) != len(set(group)):
+                return "qg_group_duplicate"
     return None
 
 
@@ -1202,8 +1343,13 @@ def garden_groups(player: QGPlayer, category: str, value: int) -> list[list[int]
 
 
 # --- small readers --------------------------------------------------------------------------------------------------
-def _copy(state: QGState) -> QGState:
-    """A deep copy of the mutable parts (cheaper than a JSON round trip)."""
+def _copy(state: QGState, seat: int) -> QGState:
+    """A copy that ``seat``'s move may change (cheaper than a deep copy, far cheaper than a JSON round trip).
+
+    Only the mover's storage and garden change during a move; other seats change only their score and passed
+    flag. So other seats get new player records that share their lists with ``state``: code that changes a
+    player's lists must do so through the seat that moves.
+    """
     return QGState(
         variant=state.variant,
         seed=state.seed,
@@ -1220,26 +1366,51 @@ def _copy(state: QGState) -> QGState:
         bag=list(state.bag),
         tower=list(state.tower),
         players=[
-            QGPlayer(
-                p.score,
-                p.jokers,
-                list(p.tiles),
-                list(p.expansions),
-                list(p.hexes),
-                list(p.areas),
-                list(p.rotations),
-                p.passed,
-            )
-            for p in state.players
+            QGPlayer(p.score, p.jokers, p.tiles[:], p.expansions[:], p.hexes[:], p.areas[:], p.rotations[:], p.passed)
+            if index == seat
+            else QGPlayer(p.score, p.jokers, p.tiles, p.expansions, p.hexes, p.areas, p.rotations, p.passed)
+            for index, p in enumerate(state.players)
         ],
         final=[dict(item) for item in state.final],
     )
 
 
-def _ints(value: JSON) -> list[int]:
-    if not isinstance(value, list):
-        raise TypeError("expected a list")
-    return [int(v) for v in value]
+_STATE_KEYS = frozenset(f.name for f in fields(QGState))
+_PLAYER_KEYS = frozenset(f.name for f in fields(QGPlayer))
+_DISPLAY_KEYS = frozenset(f.name for f in fields(DisplayItem))
+
+
+def _items(value: JSON, name: str) -> Iterator[tuple[int, JSON]]:
+    return enumerate(read_list(value, name))
+
+
+def _kinds(value: JSON, name: str) -> list[int]:
+    return read_ints(value, name, None, 0, KINDS - 1)
+
+
+def _read_display_item(raw: JSON, name: str) -> DisplayItem:
+    raw = read_object(raw, name, _DISPLAY_KEYS)
+    return DisplayItem(
+        read_int(raw["expansion"], f"{name}.expansion", 0, KINDS - 1),
+        _kinds(raw["tiles"], f"{name}.tiles"),
+        read_bool(raw["face_up"], f"{name}.face_up"),
+    )
+
+
+def _read_final(raw: JSON, name: str, categories: tuple[str, ...]) -> dict[str, JSON]:
+    """One seat's final scoring breakdown, as ``_final_scoring`` writes it."""
+    raw = read_object(raw, name, ("storage", "groups", "total"))
+    groups: list[JSON] = []
+    for i, item in _items(raw["groups"], f"{name}.groups"):
+        where = f"{name}.groups[{i}]"
+        group = read_object(item, where, ("category", "cells", "points"))
+        cells: list[JSON] = [
+            read_str(cell, f"{where}.cells[{c}]", CELL_INDEX) for c, cell in _items(group["cells"], f"{where}.cells")
+        ]
+        category = read_str(group["category"], f"{where}.category", categories)
+        groups.append({"category": category, "cells": cells, "points": read_int(group["points"], f"{where}.points", 0)})
+    storage = read_int(raw["storage"], f"{name}.storage")
+    return {"storage": storage, "groups": groups, "total": read_int(raw["total"], f"{name}.total", 0)}
 
 
 def _cell(name: str) -> int:
@@ -1259,6 +1430,13 @@ def _area(name: str) -> int:
 def _location(text: str) -> None:
     if text != "s" and not (text.startswith("d") and text[1:].isdigit() and int(text[1:]) >= 1):
         raise BadNotation("qg_bad_location", token=text)
+
+
+def _matching(places: Mapping[int, dict[str, Item]], color: int, pattern: int) -> dict[int, dict[str, Item]]:
+    """The kinds on offer of one colour (or of one pattern), in kind order as the acquire rule takes them."""
+    return {
+        kind: where for kind, where in sorted(places.items()) if color_of(kind) == color or pattern_of(kind) == pattern
+    }
 
 
 def _taken(sources: Mapping[int, Mapping[str, Item]], picks: Mapping[int, str]) -> list[tuple[str, Item]]:

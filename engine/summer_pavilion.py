@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import product
 
 from engine.core import (
@@ -65,6 +65,7 @@ from engine.core import (
     ranked,
     seed_state,
 )
+from engine.strict import MAX_RNG, invalid, read_bool, read_int, read_ints, read_list, read_object, read_rows, read_str
 
 COLORS = ("purple", "green", "orange", "yellow", "blue", "red")
 LETTERS = "pgoybr"
@@ -350,6 +351,11 @@ class SPState:
 
     @property
     def players(self) -> int:
+        return len(self.boards)
+
+    @property
+    def player_count(self) -> int:
+        """The number of seats, by the name every game's state uses."""
         return len(self.boards)
 
     @property
@@ -808,49 +814,41 @@ class SummerPavilion(Variant[SPState]):
         }
 
     def from_json(self, raw: Mapping[str, JSON]) -> SPState:
-        try:
-            state = self._read_state(raw)
-        except BadState:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise BadState("sp_malformed_state", detail=str(error)) from None
+        state = self._read_state(raw)
         self._check_state(state)
         return state
 
     def _read_state(self, raw: Mapping[str, JSON]) -> SPState:
-        if raw.get("variant") != self.name:
-            raise BadState("sp_wrong_variant", variant=str(raw.get("variant")))
-        boards = [
-            SPBoard(
-                score=_int(b["score"]),
-                hand=_counts(b["hand"]),
-                kept=_counts(b["kept"]),
-                stars=[_row(r) for r in _list(b["stars"], STARS)],
-                passed=_bool(b["passed"]),
-            )
-            for b in raw["boards"]
-        ]
+        """The shape of a saved state: every field present with the right type and range."""
+        raw = read_object(raw, "state", _STATE_KEYS)
+        if read_str(raw["variant"], "variant") != self.name:
+            raise invalid("variant", f"expected {self.name}")
+        boards = read_list(raw["boards"], "boards")
+        if len(boards) not in FACTORIES_BY_PLAYERS:
+            raise invalid("boards", "expected 2 to 4 boards")
+        players = len(boards)
+        factories = read_list(raw["factories"], "factories", FACTORIES_BY_PLAYERS[players])
         return SPState(
             variant=self.name,
-            seed=_int(raw["seed"]),
-            rng=_int(raw["rng"]),
-            round=_int(raw["round"]),
-            phase=str(raw["phase"]),
-            current=_int(raw["current"]),
-            start_seat=_int(raw["start_seat"]),
-            start_tile=_int(raw["start_tile"]),
-            factories=[_counts(f) for f in raw["factories"]],
-            centre=_counts(raw["centre"]),
-            supply=_counts(raw["supply"]),
-            bag=_counts(raw["bag"]),
-            tower=_counts(raw["tower"]),
-            boards=boards,
-            bonus_pending=_int(raw["bonus_pending"]),
+            seed=read_int(raw["seed"], "seed"),
+            rng=read_int(raw["rng"], "rng", 0, MAX_RNG),
+            round=read_int(raw["round"], "round", 1, ROUNDS),
+            phase=read_str(raw["phase"], "phase", PHASES),
+            current=read_int(raw["current"], "current", -1, players - 1),
+            start_seat=read_int(raw["start_seat"], "start_seat", 0, players - 1),
+            start_tile=read_int(raw["start_tile"], "start_tile", -1, players - 1),
+            factories=[_counts(f, f"factories[{i}]") for i, f in enumerate(factories)],
+            centre=_counts(raw["centre"], "centre"),
+            supply=_counts(raw["supply"], "supply"),
+            bag=_counts(raw["bag"], "bag"),
+            tower=_counts(raw["tower"], "tower"),
+            boards=[_read_board(b, f"boards[{seat}]") for seat, b in enumerate(boards)],
+            bonus_pending=read_int(raw["bonus_pending"], "bonus_pending", 0, SUPPLY_SIZE),
         )
 
     def _check_state(self, state: SPState) -> None:
         def bad(why: str) -> BadState:
-            return BadState("sp_impossible_state", why=why)
+            return invalid("state", why)
 
         n = state.players
         if n not in FACTORIES_BY_PLAYERS or len(state.factories) != FACTORIES_BY_PLAYERS[n]:
@@ -896,7 +894,7 @@ class SummerPavilion(Variant[SPState]):
         else:
             ok = len(set(placed)) == len(placed)
         if not ok:
-            raise BadState("sp_impossible_state", why=f"star {star + 1} holds colours it cannot")
+            raise invalid(f"stars[{star}]", f"star {star + 1} holds colours it cannot")
 
 
 def _sorted_tiles(counts: Sequence[int]) -> list[int]:
@@ -951,7 +949,7 @@ def _legal_takes(state: SPState) -> Iterator[Take]:
             continue
         colors = [c for c in range(NCOLORS) if c != wild and tiles[c]]
         for color in colors or [wild]:
-            yield Take(index, color)
+            yield _TAKES[index - CENTRE_SOURCE][color]
 
 
 def _check_take(state: SPState, move: Take) -> None:
@@ -1032,8 +1030,23 @@ def _draw(state: SPState, rng: Rng, into: Counts, count: int) -> bool:
 
 
 # --- phase 2 helpers ------------------------------------------------------------------------------------------
+# Moves are interned: listing legal moves hands out these shared values instead of building new ones each time.
+_PLACES = {
+    mono: [
+        [
+            [[Place(star, space, color, wilds, mono) for wilds in range(SPACES)] for color in range(NCOLORS)]
+            for space in range(SPACES)
+        ]
+        for star in range(STARS)
+    ]
+    for mono in (False, True)
+}
+_TAKES = [[Take(source, color) for color in range(NCOLORS)] for source in range(CENTRE_SOURCE, 9)]
+
+
 def _legal_places(board: SPBoard, wild: int, mono: bool) -> Iterator[Place]:
     hand = board.hand
+    places = _PLACES[mono]
     for star in range(STARS):
         tiles = board.stars[star]
         colors = [c for c in star_colors(mono, star, tiles) if hand[c]]
@@ -1043,13 +1056,13 @@ def _legal_places(board: SPBoard, wild: int, mono: bool) -> Iterator[Place]:
             if tiles[space] >= 0:
                 continue
             cost = space_cost(mono, star, space)
+            at = places[star][space]
             for color in colors:
                 if color == wild:
                     if hand[wild] >= cost:
-                        yield Place(star, space, color, 0, mono)
+                        yield at[color][0]
                     continue
-                for wilds in range(max(0, cost - hand[color]), min(cost - 1, hand[wild]) + 1):
-                    yield Place(star, space, color, wilds, mono)
+                yield from at[color][max(0, cost - hand[color]) : min(cost - 1, hand[wild]) + 1]
 
 
 def _can_place(board: SPBoard, wild: int, mono: bool) -> bool:
@@ -1057,18 +1070,19 @@ def _can_place(board: SPBoard, wild: int, mono: bool) -> bool:
 
 
 def _must_choose_keep(board: SPBoard, round_number: int) -> bool:
+    """Whether a player who cannot place still has a choice when passing. With 4 tiles or fewer they could discard
+    some, but a player who cannot place is passed automatically keeping them all (a choice for asynchronous play:
+    nobody is made to wait for a decision that only loses points)."""
     return round_number != ROUNDS and sum(board.hand) > MAX_KEEP
 
 
 def _legal_keeps(board: SPBoard, round_number: int) -> list[tuple[int, ...]]:
-    """What a passing player may keep: nothing in the last round, everything when it fits on the corners,
-    otherwise any choice of up to 4 tiles (largest first)."""
-    held = sum(board.hand)
+    """What a passing player may keep: nothing in the last round, otherwise any choice of at most 4 of the tiles
+    held (the rulebook's "maksymalnie 4"), largest first, so the first choice keeps as much as fits."""
     if round_number == ROUNDS:
         return [(0,) * NCOLORS]
-    if held <= MAX_KEEP:
-        return [tuple(board.hand)]
-    return [keep for size in range(MAX_KEEP, -1, -1) for keep in sub_multisets(board.hand, size)]
+    most = min(MAX_KEEP, sum(board.hand))
+    return [keep for size in range(most, -1, -1) for keep in sub_multisets(board.hand, size)]
 
 
 def _check_bonus(state: SPState, move: Bonus) -> None:
@@ -1089,41 +1103,26 @@ def _check_pass(board: SPBoard, round_number: int, move: Pass) -> None:
     for c in range(NCOLORS):
         if keep[c] > board.hand[c]:
             raise IllegalMove("sp_keep_not_held", color=COLORS[c], count=keep[c], have=board.hand[c])
-    if round_number != ROUNDS and sum(board.hand) <= MAX_KEEP and list(keep) != board.hand:
-        raise IllegalMove("sp_keep_all", tiles=multiset_token(board.hand))
 
 
 # --- JSON readers ---------------------------------------------------------------------------------------------
-def _int(value: JSON) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadState("sp_malformed_state", detail=f"expected an integer, got {value!r}")
-    return value
+_STATE_KEYS = frozenset(f.name for f in fields(SPState))
+_BOARD_KEYS = frozenset(f.name for f in fields(SPBoard))
 
 
-def _bool(value: JSON) -> bool:
-    if not isinstance(value, bool):
-        raise BadState("sp_malformed_state", detail=f"expected true/false, got {value!r}")
-    return value
+def _counts(value: JSON, name: str) -> Counts:
+    return read_ints(value, name, NCOLORS, 0, TILES_PER_COLOR)
 
 
-def _list(value: JSON, length: int) -> list[JSON]:
-    if not isinstance(value, list) or len(value) != length:
-        raise BadState("sp_malformed_state", detail=f"expected a list of {length}, got {value!r}")
-    return value
-
-
-def _counts(value: JSON) -> Counts:
-    counts = [_int(v) for v in _list(value, NCOLORS)]
-    if min(counts) < 0:
-        raise BadState("sp_malformed_state", detail=f"negative tile count in {value!r}")
-    return counts
-
-
-def _row(value: JSON) -> list[int]:
-    row = [_int(v) for v in _list(value, SPACES)]
-    if any(not -1 <= c < NCOLORS for c in row):
-        raise BadState("sp_malformed_state", detail=f"unknown colour in {value!r}")
-    return row
+def _read_board(raw: JSON, name: str) -> SPBoard:
+    raw = read_object(raw, name, _BOARD_KEYS)
+    return SPBoard(
+        score=read_int(raw["score"], f"{name}.score", MIN_SCORE),
+        hand=_counts(raw["hand"], f"{name}.hand"),
+        kept=_counts(raw["kept"], f"{name}.kept"),
+        stars=read_rows(raw["stars"], f"{name}.stars", (STARS, SPACES), -1, NCOLORS - 1),
+        passed=read_bool(raw["passed"], f"{name}.passed"),
+    )
 
 
 VARIANTS = (SummerPavilion("summer-pavilion", mono=False), SummerPavilion("summer-pavilion-mono", mono=True))

@@ -20,7 +20,7 @@ from engine.text_azul import render
 from tests.engine.azul_tables import board, table
 
 ROOT = Path(__file__).resolve().parents[2]
-MY_SOURCES = ["engine/core.py", "engine/__init__.py", "engine/azul.py"]
+MY_SOURCES = ["engine/core.py", "engine/__init__.py", "engine/strict.py", "engine/azul.py"]
 ERROR_CALL = re.compile(r"(?:BadNotation|IllegalMove|NotYourTurn|GameOver|BadState|BadOptions)\(\s*\"([a-z_]+)\"")
 
 

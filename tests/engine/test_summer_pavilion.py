@@ -315,9 +315,9 @@ def test_example_d_orange_with_three_wilds_then_keep_the_green() -> None:
     state, events = FRONT.apply(state, 0, FRONT.parse_move("o:4+3"))
     assert only(events, "place").data["points"] == 3
     assert state.boards[0].hand == counts(g=1)
-    # the second player has nothing and is passed; Przemek passes keeping the green without being asked
+    # the second player has nothing and is passed; Przemek may pass keeping the green (or, at most 4, discard it)
     assert FRONT.to_act(state) == {0}
-    assert [str(m) for m in FRONT.legal_moves(state, 0) if isinstance(m, Pass)] == ["pass:1g"]
+    assert [str(m) for m in FRONT.legal_moves(state, 0) if isinstance(m, Pass)] == ["pass:1g", "pass"]
     state, events = FRONT.apply(state, 0, FRONT.parse_move("pass:1g"))
     assert state.round == 2
     assert state.boards[0].hand[G] == 1  # green is the wild colour of round 2
@@ -511,13 +511,35 @@ def test_keeping_is_limited_to_four_tiles_held() -> None:
     assert all(sum(m.keep) <= 4 for m in keeps)
 
 
-def test_four_tiles_or_fewer_are_kept_without_asking() -> None:
+def test_a_voluntary_pass_with_four_tiles_or_fewer_may_discard_some() -> None:
+    """Rulebook (seed 002, line 170): "Aby zachować niektóre płytki do kolejnej rundy, wybierz maksymalnie 4 płytki
+    spośród tych, które leżą obok twojej planszy [...] Pozostałe płytki odrzuć do wieży. Tracisz 1 punkt za każdą
+    płytkę, którą odrzuciłeś" — keep *at most* 4, so holding 3 a player may keep 2 and lose 1 point."""
     state = play_state(hands={0: counts(r=1, b=2), 1: counts(r=5)})
-    passes = [m for m in FRONT.legal_moves(state, 0) if isinstance(m, Pass)]
-    assert [str(m) for m in passes] == ["pass:2b1r"]
-    with pytest.raises(IllegalMove) as refused:
-        FRONT.apply(state, 0, FRONT.parse_move("pass"))
-    assert refused.value.key == "sp_keep_all"
+    passes = [str(m) for m in FRONT.legal_moves(state, 0) if isinstance(m, Pass)]
+    assert passes == ["pass:2b1r", "pass:2b", "pass:1b1r", "pass:1b", "pass:1r", "pass"]
+    before = state.boards[0].score
+    after, events = FRONT.apply(state, 0, FRONT.parse_move("pass:2b"))
+    passed = only(events, "pass").data
+    assert passed["kept"] == counts(b=2) and passed["discarded"] == counts(r=1) and passed["penalty"] == 1
+    assert after.boards[0].kept == counts(b=2) and after.boards[0].score == before - 1
+    assert after.tower == [t + (1 if c == R else 0) for c, t in enumerate(state.tower)]
+    after, events = FRONT.apply(state, 0, FRONT.parse_move("pass"))
+    assert only(events, "pass").data["discarded"] == counts(r=1, b=2)
+
+
+def test_a_player_who_cannot_place_with_four_tiles_or_fewer_is_passed_keeping_them_all() -> None:
+    # Seat 1 holds a yellow and a blue tile and no wild (purple in round 1); every space costing 1 where they could go
+    # is covered, so it can place nothing: it passes without being asked and keeps both (no point lost).
+    covered = {1: [(3, 1, Y), (2, 1, B), (CENTRE, 1, OR)]}
+    state = play_state(hands={0: counts(r=3), 1: counts(y=1, b=1)}, covered=covered)
+    state, events = FRONT.apply(state, 0, FRONT.parse_move("r:1"))
+    passed = [e for e in events if e.kind == "pass"]
+    assert [(e.seat, e.data["auto"], e.data["kept"], e.data["penalty"]) for e in passed] == [
+        (1, True, counts(y=1, b=1), 0)
+    ]
+    assert FRONT.to_act(state) == {0}
+    assert state.boards[1].kept == counts(y=1, b=1)
 
 
 def test_nothing_is_kept_in_round_six() -> None:
