@@ -91,12 +91,13 @@ async def lobby_action(interaction: discord.Interaction, action: str, *, game_id
         await refresh_lobby(interaction, game)
         await post_start(interaction, game, state)
         await reply(interaction, text("bot.reply.started", locale))
+        bot_of(interaction).wake_computer(game.id)
 
 
 async def post_start(interaction: discord.Interaction, game: GameRow, state: GameState) -> None:
     channel = channel_of(interaction)
     public = public_locale(interaction)
-    order = ", ".join(names_by_seat(game))
+    order = ", ".join(names_by_seat(game, public))
     headline = text("bot.post.started", public, order=order, how=text(f"bot.order.{game.seat_order}", public))
     await bot_of(interaction).poster.post_board(
         channel,

@@ -26,7 +26,7 @@ def render_png(state: GameState, names: list[str], events: list[Event], locale: 
 async def draw(game: GameRow, state: GameState, events: Sequence[Event], locale: str) -> bytes | None:
     try:
         with metrics.picture_timer(game.variant):
-            return await asyncio.to_thread(render_png, state, names_by_seat(game), list(events), locale)
+            return await asyncio.to_thread(render_png, state, names_by_seat(game, locale), list(events), locale)
     except Exception:
         log.exception("game %s: the board picture could not be drawn", game.id)
         return None

@@ -10,19 +10,35 @@ from datetime import datetime
 import engine
 from bot.games import adapter_of
 from bot.service import Turn
-from bot.store import GameRow
+from bot.store import GameRow, Seat
 from bot.texts import text, variant_label
 from engine import GameState
 
+ROBOT = "🤖"
 
-def names_by_seat(game: GameRow) -> list[str]:
-    return [seat.name for seat in game.by_seat()]
+
+def level_label(level: str, locale: str) -> str:
+    return text(f"bot.level.{level}", locale)
+
+
+def seat_label(game: GameRow, seat: Seat, locale: str) -> str:
+    """A seat's name as posts show it: a computer seat is named by its number and level, with a robot mark; a
+    person's seat the computer plays for them keeps their name and gets the mark."""
+    if seat.is_computer:
+        number = 1 + sum(1 for other in game.seats if other.is_computer and other.joined < seat.joined)
+        name = text("bot.computer.name", locale, number=number, level=level_label(seat.level or "", locale))
+        return f"{ROBOT} {name}"
+    return f"{seat.name} {ROBOT}" if seat.computer_plays else seat.name
+
+
+def names_by_seat(game: GameRow, locale: str = "en") -> list[str]:
+    return [seat_label(game, seat, locale) for seat in game.by_seat()]
 
 
 def standings_text(game: GameRow, locale: str) -> str:
     result = game.result or {}
     scores = result.get("scores") or []
-    names = names_by_seat(game)
+    names = names_by_seat(game, locale)
     lines = []
     place = 1  # standard competition ranking (1, 1, 3, 4), as the final picture shows it
     for group in result.get("standings") or []:
@@ -34,13 +50,13 @@ def standings_text(game: GameRow, locale: str) -> str:
     return "\n".join(lines)
 
 
-def scores_text(game: GameRow, state: GameState) -> str:
-    names = names_by_seat(game)
+def scores_text(game: GameRow, state: GameState, locale: str = "en") -> str:
+    names = names_by_seat(game, locale)
     return " · ".join(f"{names[seat]} {score}" for seat, score in enumerate(engine.scores(state)))
 
 
 def status_text(game: GameRow, state: GameState, locale: str) -> str:
-    names = names_by_seat(game)
+    names = names_by_seat(game, locale)
     since = int(datetime.fromisoformat(game.turn_since).timestamp())
     lines = [
         text(
@@ -57,7 +73,7 @@ def status_text(game: GameRow, state: GameState, locale: str) -> str:
     else:
         waiting = ", ".join(f"**{names[s]}**" for s in sorted(engine.to_act(state)))
         lines.append(text("bot.status.to_act", locale, players=waiting, since=f"<t:{since}:R>"))
-        lines.append(text("bot.status.scores", locale, scores=scores_text(game, state)))
+        lines.append(text("bot.status.scores", locale, scores=scores_text(game, state, locale)))
     lines.append(
         text("bot.status.order", locale, order=", ".join(names), how=text(f"bot.order.{game.seat_order}", locale))
     )
@@ -65,7 +81,7 @@ def status_text(game: GameRow, state: GameState, locale: str) -> str:
 
 
 def lobby_text(game: GameRow, locale: str) -> str:
-    players = "\n".join(f"{i}. {seat.name}" for i, seat in enumerate(game.seats, start=1))
+    players = "\n".join(f"{i}. {seat_label(game, seat, locale)}" for i, seat in enumerate(game.seats, start=1))
     key = "bot.lobby.open" if game.status == "lobby" else f"bot.lobby.{game.status}"
     return text(
         key,
@@ -81,9 +97,19 @@ def lobby_text(game: GameRow, locale: str) -> str:
 
 def headline(turn: Turn, locale: str) -> str:
     """What the move did, in one line: the adapter's words for its events, or the move's notation."""
-    names = names_by_seat(turn.game)
+    names = names_by_seat(turn.game, locale)
     said = adapter_of(turn.game.variant).describe(turn.events, names, locale)
     return said or text("bot.post.moved", locale, player=names[turn.seat], move=str(turn.move))
 
 
-__all__ = ["headline", "lobby_text", "names_by_seat", "scores_text", "standings_text", "status_text"]
+__all__ = [
+    "ROBOT",
+    "headline",
+    "level_label",
+    "lobby_text",
+    "names_by_seat",
+    "scores_text",
+    "seat_label",
+    "standings_text",
+    "status_text",
+]
