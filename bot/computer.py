@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import engine
-from engine.agents import make_agent
+from engine.agents import hint, make_agent
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,16 @@ def choose_in_worker(state: dict[str, Any], seat: int, level: str, seed: int, bu
     game_state = engine.from_json(state)
     agent = make_agent(level, seed, **budget)
     return str(agent.choose(engine.variant_of(game_state), game_state, seat))
+
+
+def hint_in_worker(
+    state: dict[str, Any], seat: int, seed: int, budget: Mapping[str, Any]
+) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """Runs in a worker process: the move the strongest level would play for ``seat``, and why (catalogue keys
+    ``hint.<key>`` with their parameters)."""
+    game_state = engine.from_json(state)
+    move, reasons = hint(engine.variant_of(game_state), game_state, seat, seed, **budget)
+    return str(move), [(reason.key, dict(reason.params)) for reason in reasons]
 
 
 class Computer:
@@ -69,6 +79,18 @@ class Computer:
         )
         return engine.variant_of(state).parse_move(notation)
 
+    async def hint(
+        self, state: engine.GameState, seat: int, seed: int
+    ) -> tuple[engine.Move, list[tuple[str, dict[str, Any]]]]:
+        """The strongest level's move for ``seat`` and its reasons, searched in the pool."""
+        if self._pool is None:
+            raise RuntimeError("the computer's pool is not running")
+        loop = asyncio.get_running_loop()
+        notation, reasons = await loop.run_in_executor(
+            self._pool, hint_in_worker, engine.to_json(state), seat, seed, self.budget
+        )
+        return engine.variant_of(state).parse_move(notation), reasons
+
     async def close(self) -> None:
         """Stop the workers: searches not started are dropped (a restart resumes them), a running one ends first."""
         pool, self._pool = self._pool, None
@@ -76,4 +98,4 @@ class Computer:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
 
 
-__all__ = ["LEVELS", "STRONGEST", "Computer", "choose_in_worker", "move_seed"]
+__all__ = ["LEVELS", "STRONGEST", "Computer", "choose_in_worker", "hint_in_worker", "move_seed"]

@@ -176,6 +176,7 @@ class GameService:
         variant: str,
         seats: int,
         order: str = "random",
+        hints: bool = False,
     ) -> GameRow:
         spec = engine.get_variant(variant)
         if not spec.min_players <= seats <= spec.max_players:
@@ -194,6 +195,7 @@ class GameService:
             seed=self._seed_source(),
             max_seats=seats,
             seat_order=order,
+            hints=hints,
         )
         if game_id is None:
             raise Refusal("channel_busy")
@@ -357,6 +359,22 @@ class GameService:
             raise Refusal("not_your_turn")
         move = await self.computer.choose(state, seat, level, move_seed(game.seed, game.version, seat))
         return await self._record(game, state, seat, move, interaction_id=None, cause=cause)
+
+    async def hint(self, channel_id: int, user_id: int) -> tuple[GameRow, Move, list[tuple[str, dict[str, Any]]]]:
+        """The move the strongest level would make for the asking player now, and why: only where the game's
+        creator allowed hints, and only on the player's own turn."""
+        if self.computer is None:
+            raise RuntimeError("this service has no computer players")
+        game = await self.active_game(channel_id)
+        # Rated games never allow hints: when ratings exist, refuse them here as well ("hints_off").
+        if not game.hints:
+            raise Refusal("hints_off")
+        state = self.state_of(game)
+        seat = self.seat_to_act(game, state, user_id)
+        if seat in game.computer_seats():
+            raise Refusal("computer_plays_your_seat")
+        move, reasons = await self.computer.hint(state, seat, move_seed(game.seed, game.version, seat))
+        return game, move, reasons
 
     async def computer_to_act(self, game_id: int) -> list[tuple[int, str]]:
         """The seats the computer plays that must act now in ``game_id``, with their levels (seat order)."""

@@ -116,6 +116,10 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE seats;
     ALTER TABLE seats_new RENAME TO seats;
     """,
+    # 6: the creator's choice whether /azul hint may be used in the game (off unless chosen at /azul new).
+    """
+    ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 
@@ -165,6 +169,7 @@ class GameRow:
     created_at: str
     turn_since: str
     seats: tuple[Seat, ...]
+    hints: bool = False
 
     @property
     def is_open(self) -> bool:
@@ -386,6 +391,7 @@ class Store:
             created_at=row["created_at"],
             turn_since=row["turn_since"],
             seats=tuple(Seat(s["user_id"], s["name"], s["joined"], s["seat"], s["level"]) for s in seats),
+            hints=bool(row["hints"]),
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -457,6 +463,7 @@ class Store:
         seed: int,
         max_seats: int,
         seat_order: str,
+        hints: bool = False,
     ) -> int | None:
         """A new lobby with its creator seated, or None when the channel already has an open game."""
         stamp = now_iso()
@@ -465,8 +472,9 @@ class Store:
             async with self.transaction() as db:
                 cursor = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
-                    " seat_order, status, created_at, turn_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
-                    (*row, stamp),
+                    " seat_order, status, created_at, turn_since, hints)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                    (*row, stamp, int(hints)),
                 )
                 game_id = cursor.lastrowid
                 await db.execute(

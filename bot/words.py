@@ -6,13 +6,15 @@ Pure functions of a stored game (and its state); no Discord calls.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import engine
 from bot.games import adapter_of
 from bot.service import Turn
 from bot.store import GameRow, Seat
 from bot.texts import text, variant_label
-from engine import GameState
+from data.i18n import has
+from engine import GameState, Move
 
 ROBOT = "🤖"
 
@@ -83,7 +85,7 @@ def status_text(game: GameRow, state: GameState, locale: str) -> str:
 def lobby_text(game: GameRow, locale: str) -> str:
     players = "\n".join(f"{i}. {seat_label(game, seat, locale)}" for i, seat in enumerate(game.seats, start=1))
     key = "bot.lobby.open" if game.status == "lobby" else f"bot.lobby.{game.status}"
-    return text(
+    said = text(
         key,
         locale,
         variant=variant_label(game.variant, locale),
@@ -93,6 +95,46 @@ def lobby_text(game: GameRow, locale: str) -> str:
         players=players,
         order=text(f"bot.order.{game.seat_order}", locale),
     )
+    return said + "\n" + text("bot.lobby.hints_on", locale) if game.hints and game.status == "lobby" else said
+
+
+def move_words(game: GameRow, state: GameState, seat: int, move: Move, locale: str) -> str:
+    """A move as the picker names it: what it does, then each choice in words."""
+    adapter = adapter_of(game.variant)
+    chosen: dict[str, str] = {}
+    labels = []
+    for option, token in move.choices():
+        labels.append(adapter.label(state, seat, option, token, chosen=chosen, locale=locale))
+        chosen[option] = token
+    return f"{adapter.command_label(move.command, locale)}: {', '.join(labels)}" if labels else str(move)
+
+
+def hint_text(
+    game: GameRow, state: GameState, seat: int, move: Move, *, reasons: list[tuple[str, dict[str, Any]]], locale: str
+) -> str:
+    """The strongest level's move for ``seat`` and a few words on why (the engine's reasons, translated)."""
+    lines = [text("bot.hint.move", locale, move=move_words(game, state, seat, move, locale), notation=str(move))]
+    for key, params in reasons:
+        said = reason_text(key, params, locale)
+        if said:
+            lines.append(f"• {said}")
+    return "\n".join(lines)
+
+
+def reason_text(key: str, params: dict[str, Any], locale: str) -> str:
+    """One of the engine's reasons in words; points are rounded to whole points (``count`` picks the plural)."""
+    if key == "points_now":
+        points = round(float(params.get("points", 0)))
+        key = "points_gain" if points > 0 else "points_loss" if points < 0 else "points_even"
+        return text(f"bot.hint.{key}", locale, count=abs(points))
+    if key in ("gives_up", "denies"):
+        points = round(float(params.get("points", 0)))
+        return text(f"bot.hint.{key}", locale, count=points) if points else ""
+    if key == "avoids_loss":
+        worst = round(float(params.get("worst", 0)))
+        return text("bot.hint.avoids_loss", locale, count=params.get("moves", 0), of=params.get("of", 0), worst=worst)
+    full = f"bot.hint.{key}"
+    return text(full, locale, **params) if has(full, locale) else ""
 
 
 def headline(turn: Turn, locale: str) -> str:
@@ -105,6 +147,7 @@ def headline(turn: Turn, locale: str) -> str:
 __all__ = [
     "ROBOT",
     "headline",
+    "hint_text",
     "level_label",
     "lobby_text",
     "names_by_seat",

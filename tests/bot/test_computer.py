@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 import engine
 from bot.computer import Computer, move_seed
 from bot.store import GameRow
@@ -46,10 +48,27 @@ async def play_human_moves_to_the_end(table: Table) -> int:
     raise AssertionError("the game did not end")
 
 
-async def test_computer_seats_play_their_turns_and_are_logged_like_moves(simcord_env) -> None:
+@pytest.mark.slow
+async def test_one_person_and_three_computers_play_to_the_end(simcord_env) -> None:
+    """Seats given by the lobby's buttons and by ``/azul seat``; only Alice's moves are sent."""
     table = Table.create(simcord_env, 1)
-    game = await open_with_computers(table, ["hard"])
     alice = table.players[0]
+    await alice.slash(table.channel, "azul new", variant="azul", seats=4, order="random")
+    lobby = table.channel.last_message
+    for label in ("Computer: easy", "Computer: medium"):
+        added = await alice.click(lobby, label=label)
+        assert added.ephemeral and "has a seat now" in added.response.content, added.response.content
+    added = await alice.slash(table.channel, "azul seat", level="hard")
+    assert added.ephemeral and "(4/4)" in added.response.content, added.response.content
+    lobby_text = table.channel.last_message.content if table.channel.last_message else ""
+    status = await alice.slash(table.channel, "azul status")
+    for name in ("🤖 Computer 1 (easy)", "🤖 Computer 2 (medium)", "🤖 Computer 3 (hard)"):
+        assert name in status.response.content, status.response.content
+    assert "alice" in lobby_text
+    started = await alice.click(lobby, label="Start")
+    assert started.ephemeral, started
+    game = await table.game()
+    assert sorted(seat.level or "" for seat in game.seats) == ["", "easy", "hard", "medium"]
     sent = await play_human_moves_to_the_end(table)
     game = await table.game()
     assert game.status == "over"
@@ -58,8 +77,9 @@ async def test_computer_seats_play_their_turns_and_are_logged_like_moves(simcord
     assert sent == sum(1 for seat, _ in moves if seat == mine), "only Alice's moves were sent"
     assert any(seat != mine for seat, _ in moves)
     assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
-    posts = [message for message in table.channel.history() if "Computer 1 (hard)" in message.content]
-    assert posts, "the computer's moves are posted with its name and level"
+    for name in ("🤖 Computer 1 (easy)", "🤖 Computer 2 (medium)", "🤖 Computer 3 (hard)"):
+        posts = [message for message in table.channel.history() if message.content.startswith(name)]
+        assert posts, f"{name}'s moves are posted with its name and level"
     for message in table.channel.history():
         assert set(mentions(message.content)) <= {alice.id}, "only people are ever pinged"
 
@@ -136,3 +156,75 @@ async def test_seats_of_an_older_database_keep_their_people(tmp_path) -> None:
         assert not await store.set_controller(1, 0, None), "nothing to give back"
     finally:
         await store.close()
+
+
+REFUSALS = {
+    "full": {"en": "This game is full.", "pl": "Ta gra jest pełna.", "uk": "Усі місця в цій грі зайняті."},
+    "not_creator": {
+        "en": "Only the player who opened the game",
+        "pl": "Miejsce komputerowi może dać tylko osoba",
+        "uk": "Віддати місце комп'ютеру може лише той",
+    },
+    "hints_off": {
+        "en": "Hints are off in this game",
+        "pl": "W tej grze podpowiedzi są wyłączone",
+        "uk": "У цій грі підказки вимкнено",
+    },
+    "not_your_turn": {"en": "It is not your turn.", "pl": "Teraz nie twoja kolej.", "uk": "Зараз не ваш хід."},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "uk"])
+async def test_refusals_of_computer_seats_and_hints(simcord_env, discord_locales, lang: str) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    discord_locales[alice.id] = discord_locales[bob.id] = lang
+    await alice.slash(table.channel, "azul new", variant="azul", seats=3, order="joined")
+    lobby = table.channel.last_message
+    refused = await bob.click(lobby, label="Computer: easy")
+    assert refused.ephemeral and REFUSALS["not_creator"][lang] in refused.response.content, refused.response.content
+    await bob.slash(table.channel, "azul join")
+    await alice.slash(table.channel, "azul seat", level="medium")
+    game = await table.game()
+    refused = await alice.slash(table.channel, "azul seat", level="hard")
+    assert refused.ephemeral and REFUSALS["full"][lang] in refused.response.content, refused.response.content
+    assert (await table.game()).seats == game.seats, "a refusal changes nothing"
+    await alice.click(lobby, label="Start")
+    game, state = await table.state()
+    for member in (alice, bob):
+        refused = await member.slash(table.channel, "azul hint")
+        assert refused.ephemeral and REFUSALS["hints_off"][lang] in refused.response.content
+
+    # A second game, with hints on: only the player whose turn it is may ask.
+    await alice.slash(table.channel, "azul abort")
+    await alice.slash(table.channel, "azul new", variant="azul", seats=2, order="joined", hints=True)
+    await bob.slash(table.channel, "azul join")
+    lobby = next(m for m in reversed(table.channel.history()) if m.components)
+    await alice.click(lobby, label="Start")
+    game, state = await table.state()
+    waiting = table.member(game, 1 - min(engine.to_act(state)))
+    refused = await waiting.slash(table.channel, "azul hint")
+    assert refused.ephemeral and REFUSALS["not_your_turn"][lang] in refused.response.content
+    assert (await table.game()).version == game.version
+
+
+async def test_hint_shows_the_strong_move_privately(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    await alice.slash(table.channel, "azul new", variant="azul", seats=2, order="joined", hints=True)
+    lobby = table.channel.last_message
+    assert "Hints are on" in lobby.content
+    await bob.slash(table.channel, "azul join")
+    await alice.click(lobby, label="Start")
+    game, state = await table.state()
+    seat = min(engine.to_act(state))
+    member = table.member(game, seat)
+    posts = len(table.channel.history())
+    answer = await member.slash(table.channel, "azul hint")
+    assert answer.ephemeral, answer
+    said = answer.response.content
+    assert said.startswith("The strongest computer player would play **"), said
+    notation = said.split("(`")[1].split("`)")[0]
+    assert engine.parse_move("azul", notation) in engine.legal_moves(state, seat)
+    assert "• it " in said, "at least one reason in words"
+    assert len(table.channel.history()) == posts and (await table.game()).version == game.version
