@@ -1074,7 +1074,7 @@ class QueensGarden(Variant[QGState]):
     def redeterminize(self, state: QGState, rng: Rng) -> QGState:
         """Deal the face-down expansions (display, round stacks, supply) afresh among their places, and re-seed
         the bag's draws: a search must not know which expansion lies where."""
-        world = _copy(state)
+        world = _copy(state, -1)  # only shared places change here: no seat's own lists
         world.rng = rng.next64()
         hidden = [item for item in world.display if not item.face_up]
         places: list[list[int]] = [world.stack, *world.future_stacks, world.supply]
