@@ -228,3 +228,17 @@ async def test_hint_shows_the_strong_move_privately(simcord_env) -> None:
     assert engine.parse_move("azul", notation) in engine.legal_moves(state, seat)
     assert "• it " in said, "at least one reason in words"
     assert len(table.channel.history()) == posts and (await table.game()).version == game.version
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", engine.variant_names())
+async def test_a_computer_plays_every_variant_to_the_end(simcord_env, variant: str) -> None:
+    """Including simultaneous phases (the grey wall's columns), where the computer acts for itself beside Alice."""
+    table = Table.create(simcord_env, 1)
+    await open_with_computers(table, ["hard"], variant)
+    sent = await play_human_moves_to_the_end(table)
+    game = await table.game()
+    moves = await table.bot.service.store.moves(game.id)
+    mine = game.seat_of(table.players[0].id)
+    assert game.status == "over" and sent == sum(1 for seat, _ in moves if seat == mine)
+    assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
