@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import engine
@@ -71,25 +72,30 @@ class Computer:
         """The move the computer at ``level`` plays for ``seat``, searched in the pool."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
-        if self._pool is None:
-            raise RuntimeError("the computer's pool is not running")
-        loop = asyncio.get_running_loop()
-        notation = await loop.run_in_executor(
-            self._pool, choose_in_worker, engine.to_json(state), seat, level, seed, self.budget
-        )
+        notation = await self._run(choose_in_worker, engine.to_json(state), seat, level, seed, self.budget)
         return engine.variant_of(state).parse_move(notation)
 
     async def hint(
         self, state: engine.GameState, seat: int, seed: int
     ) -> tuple[engine.Move, list[tuple[str, dict[str, Any]]]]:
         """The strongest level's move for ``seat`` and its reasons, searched in the pool."""
-        if self._pool is None:
-            raise RuntimeError("the computer's pool is not running")
-        loop = asyncio.get_running_loop()
-        notation, reasons = await loop.run_in_executor(
-            self._pool, hint_in_worker, engine.to_json(state), seat, seed, self.budget
-        )
+        notation, reasons = await self._run(hint_in_worker, engine.to_json(state), seat, seed, self.budget)
         return engine.variant_of(state).parse_move(notation), reasons
+
+    async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in a worker; a worker that died (killed, out of memory) is replaced and tried once more."""
+        for attempt in (1, 2):
+            if self._pool is None:
+                raise RuntimeError("the computer's pool is not running")
+            try:
+                return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                log.warning("a search process died; starting a new pool")
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self.start()
+        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         """Stop the workers: searches not started are dropped (a restart resumes them), a running one ends first."""

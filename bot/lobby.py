@@ -100,8 +100,9 @@ async def lobby_action(interaction: discord.Interaction, action: str, *, game_id
     elif action.startswith("computer-"):
         level = action.removeprefix("computer-")
         game = await service.add_computer(channel_id, user.id, level, is_admin=is_admin(interaction), game_id=game_id)
-        said = text("bot.reply.computer_added", locale, level=level_label(level, locale), seats=len(game.seats))
-        await reply(interaction, said + f" ({len(game.seats)}/{game.max_seats})")
+        level_name = level_label(level, locale)
+        said = text("bot.reply.computer_added", locale, level=level_name, seats=len(game.seats), max=game.max_seats)
+        await reply(interaction, said)
         await refresh_lobby(interaction, game)
     elif action == "start":
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -4,6 +4,8 @@ resumed after a restart."""
 from __future__ import annotations
 
 import asyncio
+import os
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
@@ -242,3 +244,16 @@ async def test_a_computer_plays_every_variant_to_the_end(simcord_env, variant: s
     mine = game.seat_of(table.players[0].id)
     assert game.status == "over" and sent == sum(1 for seat, _ in moves if seat == mine)
     assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
+
+
+async def test_a_search_process_that_dies_is_replaced() -> None:
+    computer = Computer(1, COMPUTER_BUDGET)
+    computer.start()
+    try:
+        with pytest.raises(BrokenProcessPool):
+            await computer._run(os._exit, 3)  # dies in both attempts
+        state = engine.new_game("azul", 2, 5)
+        seat = min(engine.to_act(state))
+        assert await computer.choose(state, seat, "easy", 1) in engine.legal_moves(state, seat)
+    finally:
+        await computer.close()
