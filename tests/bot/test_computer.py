@@ -257,3 +257,29 @@ async def test_a_search_process_that_dies_is_replaced() -> None:
         assert await computer.choose(state, seat, "easy", 1) in engine.legal_moves(state, seat)
     finally:
         await computer.close()
+
+
+async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be_taken_back(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    alice, bob = table.players
+    game, state = await table.state()
+    bob_seat = game.seat_of(bob.id)
+    assert bob_seat is not None
+    await table.bot.service.set_controller(game.id, bob_seat, "hard")
+    if bob_seat in engine.to_act(state):
+        table.bot.wake_computer(game.id)
+        await simcord_env.settle()
+    for _ in range(3):  # Alice moves; the computer answers for Bob at once, without pinging him
+        game, state = await table.state()
+        await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
+        post = table.channel.last_message
+        assert "bob 🤖: the computer (hard) is playing for you." in post.content, post.content
+        assert bob.id not in mentions(post.content)
+    game = await table.game()
+    await table.bot.service.set_controller(game.id, bob_seat, None)
+    game, state = await table.state()
+    await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
+    assert bob.id in mentions(table.channel.last_message.content), "Bob plays his seat again"
+    moves = await table.bot.service.store.moves(game.id)
+    assert len(moves) == (await table.game()).version
