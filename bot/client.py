@@ -6,6 +6,7 @@ It provides :class:`bot.context.BotContext` (``service`` and ``poster``) to the 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
 
@@ -14,7 +15,9 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import render
+from bot.autoplay import ComputerTurns
 from bot.cog import AzulCog
+from bot.computer import Computer
 from bot.games import check_adapters
 from bot.lobby import LobbyButton
 from bot.picker import PickerSelect, PlayButton
@@ -46,6 +49,7 @@ class AzulBot(commands.Bot):
         dev_guild: int | None = None,
         seed_source: object = None,
         remind_after: timedelta | None = None,
+        computer: Computer | None = None,
     ) -> None:
         # The bot has no voice: discord.py's own warn-once flags, cleared before the client would log them.
         discord.VoiceClient.warn_nacl = False
@@ -60,6 +64,8 @@ class AzulBot(commands.Bot):
         self._store: Store | None = None
         self._service: GameService | None = None
         self._poster: Poster | None = None
+        self.computer = computer or Computer()
+        self._computer_turns: ComputerTurns | None = None
 
     @property
     def service(self) -> GameService:
@@ -73,12 +79,18 @@ class AzulBot(commands.Bot):
             raise RuntimeError("the bot has not been set up yet")
         return self._poster
 
+    def wake_computer(self, game_id: int) -> None:
+        if self._computer_turns is not None:
+            self._computer_turns.wake(game_id)
+
     async def setup_hook(self) -> None:
         check_adapters()  # a registered game without words or a picture fails here, not in the middle of a game
         render.check_renderers()
         self._store = await Store.open(self.db_path)
-        self._service = GameService(self._store, self._seed_source)  # type: ignore[arg-type]
+        self.computer.start()
+        self._service = GameService(self._store, self._seed_source, self.computer)  # type: ignore[arg-type]
         self._poster = Poster(self, self._store)
+        self._computer_turns = ComputerTurns(self, self._service, self._poster)
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
         self.add_dynamic_items(PlayButton, LobbyButton, PickerSelect)
@@ -91,6 +103,13 @@ class AzulBot(commands.Bot):
         log.info("synced %d application commands (%s)", len(synced), self.dev_guild or "global")
         if self.remind_after is not None:
             self.remind_loop.start()
+        self._resuming = asyncio.create_task(self._resume_computer_turns(), name="resume computer turns")
+
+    async def _resume_computer_turns(self) -> None:
+        """A restart in the middle of a computer's turn resumes it, once the bot can post again."""
+        await self.wait_until_ready()
+        if self._computer_turns is not None:
+            await self._computer_turns.resume_all()
 
     @tasks.loop(minutes=REMINDER_CHECK_MINUTES)
     async def remind_loop(self) -> None:
@@ -119,6 +138,11 @@ class AzulBot(commands.Bot):
         await self.close_store()
 
     async def close_store(self) -> None:
+        """Stop the computer's turns and its workers, then close the database (a cut-off turn resumes later)."""
+        if self._computer_turns is not None:
+            await self._computer_turns.close()
+            self._computer_turns = None
+        await self.computer.close()
         if self._store is not None:
             await self._store.close()
             self._store = None
@@ -130,5 +154,6 @@ def create_bot(
     dev_guild: int | None = None,
     seed_source: object = None,
     remind_after: timedelta | None = None,
+    computer: Computer | None = None,
 ) -> AzulBot:
-    return AzulBot(db_path, dev_guild=dev_guild, seed_source=seed_source, remind_after=remind_after)
+    return AzulBot(db_path, dev_guild=dev_guild, seed_source=seed_source, remind_after=remind_after, computer=computer)

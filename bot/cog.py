@@ -7,10 +7,10 @@ command tree's one error handler (:func:`bot.replies.answer_error`) answers ephe
 The tree (Discord allows 25 subcommands per command, and one level of subgroups; a subgroup counts as one):
 
 ``/azul …`` — the table in this channel (at most 25, checked by ``tests/bot/test_commands.py``):
-    lobby: ``new``, ``join``, ``leave``, ``start`` (and, when it lands, ``seat`` — give a seat to a computer)
+    lobby: ``new``, ``join``, ``leave``, ``start``, ``seat`` (give a seat to a computer player of a level)
     moves: one per move command of every registered variant (``take``, ``wall``, ``place``, ``bonus``, ``pass``,
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
-    the game here: ``board``, ``status``, ``export``, ``resign``, ``abort`` (and ``undo``, ``hint`` when they land)
+    the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint`` (and ``undo`` when it lands)
     help: ``rules``, ``help``
 ``/azul me …`` — a subgroup for the person asking, wherever they are: ``notify`` moves here with ``away``,
     ``back``, ``games`` (my games), ``settings``, ``profile``.
@@ -31,6 +31,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from bot.computer import LEVELS
 from bot.context import bot_of
 from bot.games import adapter_of
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
@@ -38,7 +39,7 @@ from bot.move_commands import all_move_commands
 from bot.pictures import draw
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
-from bot.words import lobby_text, status_text
+from bot.words import hint_text, lobby_text, status_text
 
 CHOICE_LIMIT = 25
 MIN_SEATS = min(engine.get_variant(name).min_players for name in engine.variant_names())
@@ -69,6 +70,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         variant=described("bot.opt.variant"),
         seats=described("bot.opt.seats"),
         order=described("bot.opt.order"),
+        hints=described("bot.opt.hints"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -83,6 +85,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         variant: app_commands.Choice[str],
         seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] = 2,
         order: app_commands.Choice[str] | None = None,
+        hints: bool = False,
     ) -> None:
         service = bot_of(interaction).service
         game = await service.create(
@@ -93,6 +96,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             variant=variant.value,
             seats=seats,
             order=order.value if order else "random",
+            hints=hints,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(
@@ -112,6 +116,14 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     @app_commands.command(name=named("start"), description=described("bot.cmd.start"))
     async def start(self, interaction: discord.Interaction) -> None:
         await lobby_action(interaction, "start")
+
+    @app_commands.command(name=named("seat"), description=described("bot.cmd.seat"))
+    @app_commands.describe(level=described("bot.opt.level"))
+    @app_commands.choices(
+        level=[app_commands.Choice(name=described(f"bot.level.{level}"), value=level) for level in LEVELS]
+    )
+    async def seat(self, interaction: discord.Interaction, level: app_commands.Choice[str]) -> None:
+        await lobby_action(interaction, f"computer-{level.value}")
 
     # the game here
     @app_commands.command(name=named("board"), description=described("bot.cmd.board"))
@@ -171,6 +183,15 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await refresh_lobby(interaction, game)
+
+    @app_commands.command(name=named("hint"), description=described("bot.cmd.hint"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        service = bot_of(interaction).service
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the search takes about a second
+        game, move, reasons = await service.hint(interaction.channel_id or 0, interaction.user.id)
+        state = service.state_of(game)
+        seat = game.seat_of(interaction.user.id) or 0
+        await reply(interaction, hint_text(game, state, seat, move, reasons=reasons, locale=user_locale(interaction)))
 
     # help
     @app_commands.command(name=named("rules"), description=described("bot.cmd.rules"))

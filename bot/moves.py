@@ -70,6 +70,7 @@ async def play(
         metrics.post_failed("forbidden")
         said += "\n" + text("bot.reply.cannot_post", locale)
     await interaction.edit_original_response(content=said, view=None)
+    bot.wake_computer(turn.game.id)
     answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     metrics.answered(answered_after)
     log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})

@@ -19,7 +19,7 @@ from bot.picker import board_view
 from bot.pictures import draw
 from bot.store import GameRow, Store
 from bot.texts import guild_locale, text
-from bot.words import standings_text
+from bot.words import seat_label, standings_text
 from engine import Event, GameState
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,8 @@ class Poster:
         events: Sequence[Event] = (),
         ping: Sequence[int] = (),
     ) -> discord.Message:
-        """Post the board; mention each seat in ``ping`` exactly once (in the post or by DM)."""
+        """Post the board; mention each seat in ``ping`` exactly once (in the post or by DM), but never a seat the
+        computer plays."""
         locale = guild_locale(guild)
         png = await draw(game, state, events, locale)
         by_seat = game.by_seat()
@@ -62,7 +63,7 @@ class Poster:
         message = await channel.send(content, files=files, view=view, allowed_mentions=MENTION_USERS)
         await self.store.set_message(game.id, "board", message.id)
         for seat in dm_seats:
-            await self._dm_turn(channel, game, by_seat[seat].user_id, message, locale)
+            await self._dm_turn(channel, game, by_seat[seat].user_id or 0, message, locale)
         return message
 
     async def post_reminder(
@@ -70,11 +71,13 @@ class Poster:
     ) -> None:
         """One nudge for the players who have been keeping the table waiting (by DM for those who opted in)."""
         locale = guild_locale(guild)
-        waiting = sorted(engine.to_act(state))
+        waiting = sorted(engine.to_act(state) - set(game.computer_seats()))
+        if not waiting:  # only the computer is to move: it is on its way
+            return
         dm_seats, mention_seats = await self._split_by_dm(game, waiting)
         since = int(datetime.fromisoformat(game.turn_since).timestamp())
         people = ", ".join(
-            f"<@{seat.user_id}>" if number in mention_seats else f"**{seat.name}**"
+            f"<@{seat.user_id}>" if number in mention_seats else f"**{seat_label(game, seat, locale)}**"
             for number, seat in enumerate(game.by_seat())
             if number in waiting
         )
@@ -83,14 +86,18 @@ class Poster:
             allowed_mentions=MENTION_USERS,
         )
         for seat in dm_seats:
-            await self._dm_turn(channel, game, game.by_seat()[seat].user_id, message, locale)
+            await self._dm_turn(channel, game, game.by_seat()[seat].user_id or 0, message, locale)
 
     async def _split_by_dm(self, game: GameRow, ping: Sequence[int]) -> tuple[list[int], set[int]]:
-        """Seats to reach by DM (opted in, DMs not known closed) and seats to mention in the post."""
+        """Seats to reach by DM (opted in, DMs not known closed) and seats to mention in the post; never a seat
+        the computer plays (it has no one to ping, or its person handed it over)."""
         by_seat = game.by_seat()
         dm, mention = [], set()
         for seat in ping:
-            prefs = await self.store.user(by_seat[seat].user_id)
+            user_id = by_seat[seat].user_id
+            if user_id is None or by_seat[seat].computer_plays:
+                continue
+            prefs = await self.store.user(user_id)
             if prefs.notify_dm and not prefs.dm_closed_told:
                 dm.append(seat)
             else:
@@ -100,7 +107,10 @@ class Poster:
     def _to_act_line(self, game: GameRow, state: GameState, locale: str, mention: set[int]) -> str:
         by_seat = game.by_seat()
         to_act = sorted(engine.to_act(state))
-        people = ", ".join(f"<@{by_seat[s].user_id}>" if s in mention else f"**{by_seat[s].name}**" for s in to_act)
+        people = ", ".join(
+            f"<@{by_seat[s].user_id}>" if s in mention else f"**{seat_label(game, by_seat[s], locale)}**"
+            for s in to_act
+        )
         prompt = adapter_of(game.variant).turn_prompt(state, people, locale)
         key = "bot.post.to_act_many" if len(to_act) > 1 else "bot.post.to_act"
         return prompt or text(key, locale, players=people)
