@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
 import render
-from bot.cog import AzulCog
+from bot.cog import AzulCog, needs_server
+from bot.errors import Refusal
 from bot.games import check_adapters
 from bot.lobby import LobbyButton
 from bot.picker import PickerSelect, PlayButton
@@ -27,6 +29,8 @@ from bot.texts import Translator
 log = logging.getLogger(__name__)
 
 REMINDER_CHECK_MINUTES = 15
+CONTROLS = (PlayButton, LobbyButton, PickerSelect)
+"""Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 
 class Tree(app_commands.CommandTree["AzulBot"]):
@@ -34,6 +38,12 @@ class Tree(app_commands.CommandTree["AzulBot"]):
 
     async def on_error(self, interaction: discord.Interaction[AzulBot], error: app_commands.AppCommandError) -> None:
         await answer_error(interaction, error)
+
+    async def interaction_check(self, interaction: discord.Interaction[AzulBot], /) -> bool:
+        if needs_server(interaction):  # `/azul new` in a DM would open a lobby nobody else can join
+            await answer_error(interaction, Refusal("server_only"))
+            return False
+        return True
 
 
 class AzulBot(commands.Bot):
@@ -81,7 +91,7 @@ class AzulBot(commands.Bot):
         self._poster = Poster(self, self._store)
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
-        self.add_dynamic_items(PlayButton, LobbyButton, PickerSelect)
+        self.add_dynamic_items(*CONTROLS)
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -91,6 +101,18 @@ class AzulBot(commands.Bot):
         log.info("synced %d application commands (%s)", len(synced), self.dev_guild or "global")
         if self.remind_after is not None:
             self.remind_loop.start()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a click that no control will: its custom id matches none of them (forged, or of an unknown action),
+        or is not on the message clicked (discord.py then drops it silently). Never leave a click unanswered."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        known = any(control.__discord_ui_compiled_template__.fullmatch(custom_id) for control in CONTROLS)
+        if not known or not on_message(interaction.message, custom_id):
+            log.info("unknown component id %r", custom_id[:120])
+            await answer_error(interaction, Refusal("bad_control"))
 
     @tasks.loop(minutes=REMINDER_CHECK_MINUTES)
     async def remind_loop(self) -> None:
@@ -122,6 +144,13 @@ class AzulBot(commands.Bot):
         if self._store is not None:
             await self._store.close()
             self._store = None
+
+
+def on_message(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    view = discord.ui.View.from_message(message, timeout=None)
+    return any(getattr(item, "custom_id", None) == custom_id for item in view.walk_children())
 
 
 def create_bot(

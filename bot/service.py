@@ -4,6 +4,10 @@ Every public method either returns what happened or raises :class:`Refusal` (the
 ``bot.refuse.<key>``) or an :class:`engine.EngineError` (the rules' reasons, ``error.<key>``); on a refusal nothing
 is saved. A move loads the snapshot, lets the engine validate and apply it, and saves the new snapshot together with
 the move in one transaction guarded by the game's version, so racing or repeated interactions apply at most once.
+
+When the game moved on between loading and saving (or since the board a button belongs to), the move is checked
+again on the newest version: in a simultaneous phase (several players placing at once) moves by different players
+all land while they stay legal, and a player whose own move landed meanwhile is told ``already_played``.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ from engine.core import Rng
 from engine.transcript import export
 
 log = logging.getLogger(__name__)
+
+RACE_RETRIES = 8
+"""Times a move is checked again on a newer version before it is refused as ``raced`` (each retry means another
+player's move landed meanwhile, so this bounds the work per move, not the number of players)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +297,22 @@ class GameService:
         engine.apply(state, seat, move)  # raises the rules' reason; a legal move would have matched above
         return move
 
+    async def check_moved_on(self, game: GameRow, user_id: int, seen: int) -> None:
+        """The game is at a newer version than the one the player saw: refuse only when that matters.
+
+        Their own move landed meanwhile (a double click, two devices) → ``already_played``; a board they are behind on
+        while it is their turn again → ``stale``. Other players' moves in a simultaneous phase are no reason to refuse:
+        the move is then checked against the newest state like any other.
+        """
+        if game.version == seen:
+            return
+        seat = game.seat_of(user_id)
+        if seat is None or seat not in await self.store.seats_moved_since(game.id, seen):
+            return
+        if game.state is not None and seat in engine.to_act(self.state_of(game)):
+            raise Refusal("stale")
+        raise Refusal("already_played")
+
     async def move(
         self,
         channel_id: int,
@@ -301,28 +325,44 @@ class GameService:
         version: int | None = None,
         name: str | None = None,
     ) -> Turn:
+        """Play ``command`` with the options ``given`` for ``user_id``; ``version``: the one the player saw."""
         if interaction_id is not None and await self.store.move_count_by_interaction(interaction_id):
             raise Refusal("duplicate")
-        game = await self.active_game(channel_id, game_id, version)
-        self.check_command(game, command)
-        state = self.state_of(game)
-        seat = self.seat_to_act(game, state, user_id)
-        move = self.resolve(game, state, seat, command, given)
-        before = engine.to_act(state)
-        new_state, events = engine.apply(state, seat, move)
-        finished = self._result(new_state) if engine.is_over(new_state) else None
-        try:
-            await self.store.record_move(
-                game.id,
-                version=game.version,
-                seat=seat,
-                notation=str(move),
-                state=engine.to_json(new_state),
-                interaction_id=interaction_id,
-                finished=finished,
-            )
-        except Conflict as conflict:
-            raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
+        seen = version
+        for _ in range(RACE_RETRIES):
+            game = await self.active_game(channel_id, game_id)
+            seen = game.version if seen is None else seen
+            await self.check_moved_on(game, user_id, seen)
+            self.check_command(game, command)
+            state = self.state_of(game)
+            seat = self.seat_to_act(game, state, user_id)
+            move = self.resolve(game, state, seat, command, given)
+            before = engine.to_act(state)
+            new_state, events = engine.apply(state, seat, move)
+            finished = self._result(new_state) if engine.is_over(new_state) else None
+            try:
+                await self.store.record_move(
+                    game.id,
+                    version=game.version,
+                    seat=seat,
+                    notation=str(move),
+                    state=engine.to_json(new_state),
+                    interaction_id=interaction_id,
+                    finished=finished,
+                )
+            except Conflict as conflict:
+                if conflict.reason == "duplicate":
+                    raise Refusal("duplicate") from None
+                log.info(
+                    "game %s: version %s moved on before seat %s's move was saved; checking again",
+                    game.id,
+                    game.version,
+                    seat,
+                )
+                continue
+            break
+        else:
+            raise Refusal("raced")
         log.info("game %s: ply %s seat %s played %s", game.id, game.version, seat, move)
         if name:
             await self.store.rename_seat(game.id, user_id, name)

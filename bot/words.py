@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import discord
+
 import engine
 from bot.games import adapter_of
 from bot.service import Turn
@@ -16,13 +18,25 @@ from engine import GameState
 
 
 def names_by_seat(game: GameRow) -> list[str]:
+    """Names as people chose them, for pictures; text uses :func:`shown_names`."""
     return [seat.name for seat in game.by_seat()]
+
+
+def shown(name: str) -> str:
+    """A player's name made inert in a message: no markdown, and a nickname like ``<@123>`` or ``@everyone`` pings
+    nobody (mentions are allowed only for the seats a post names, but the text must not even look like one)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def shown_names(game: GameRow) -> list[str]:
+    """Names by seat, escaped for message text."""
+    return [shown(name) for name in names_by_seat(game)]
 
 
 def standings_text(game: GameRow, locale: str) -> str:
     result = game.result or {}
     scores = result.get("scores") or []
-    names = names_by_seat(game)
+    names = shown_names(game)
     lines = []
     place = 1  # standard competition ranking (1, 1, 3, 4), as the final picture shows it
     for group in result.get("standings") or []:
@@ -35,12 +49,12 @@ def standings_text(game: GameRow, locale: str) -> str:
 
 
 def scores_text(game: GameRow, state: GameState) -> str:
-    names = names_by_seat(game)
+    names = shown_names(game)
     return " · ".join(f"{names[seat]} {score}" for seat, score in enumerate(engine.scores(state)))
 
 
 def status_text(game: GameRow, state: GameState, locale: str) -> str:
-    names = names_by_seat(game)
+    names = shown_names(game)
     since = int(datetime.fromisoformat(game.turn_since).timestamp())
     lines = [
         text(
@@ -65,7 +79,7 @@ def status_text(game: GameRow, state: GameState, locale: str) -> str:
 
 
 def lobby_text(game: GameRow, locale: str) -> str:
-    players = "\n".join(f"{i}. {seat.name}" for i, seat in enumerate(game.seats, start=1))
+    players = "\n".join(f"{i}. {shown(seat.name)}" for i, seat in enumerate(game.seats, start=1))
     key = "bot.lobby.open" if game.status == "lobby" else f"bot.lobby.{game.status}"
     return text(
         key,
@@ -81,9 +95,18 @@ def lobby_text(game: GameRow, locale: str) -> str:
 
 def headline(turn: Turn, locale: str) -> str:
     """What the move did, in one line: the adapter's words for its events, or the move's notation."""
-    names = names_by_seat(turn.game)
+    names = shown_names(turn.game)
     said = adapter_of(turn.game.variant).describe(turn.events, names, locale)
     return said or text("bot.post.moved", locale, player=names[turn.seat], move=str(turn.move))
 
 
-__all__ = ["headline", "lobby_text", "names_by_seat", "scores_text", "standings_text", "status_text"]
+__all__ = [
+    "headline",
+    "lobby_text",
+    "names_by_seat",
+    "scores_text",
+    "shown",
+    "shown_names",
+    "standings_text",
+    "status_text",
+]
