@@ -15,8 +15,9 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import render
+from bot import logs
 from bot.cog import AzulCog, needs_server
-from bot.errors import Refusal
+from bot.errors import BoardNotPosted, Refusal
 from bot.games import check_adapters
 from bot.lobby import LobbyButton
 from bot.picker import PickerSelect, PlayButton
@@ -29,6 +30,8 @@ from bot.texts import Translator
 log = logging.getLogger(__name__)
 
 REMINDER_CHECK_MINUTES = 15
+BOARD_CHECK_MINUTES = 5
+"""How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted."""
 CONTROLS = (PlayButton, LobbyButton, PickerSelect)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
@@ -101,6 +104,7 @@ class AzulBot(commands.Bot):
         log.info("synced %d application commands (%s)", len(synced), self.dev_guild or "global")
         if self.remind_after is not None:
             self.remind_loop.start()
+        self.boards_loop.start()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer a click that no control will: its custom id matches none of them (forged, or of an unknown action),
@@ -113,6 +117,31 @@ class AzulBot(commands.Bot):
         if not known or not on_message(interaction.message, custom_id):
             log.info("unknown component id %r", custom_id[:120])
             await answer_error(interaction, Refusal("bad_control"))
+
+    @tasks.loop(minutes=BOARD_CHECK_MINUTES)
+    async def boards_loop(self) -> None:
+        await self.post_missing_boards()
+
+    @boards_loop.before_loop
+    async def _before_boards(self) -> None:
+        await self.wait_until_ready()
+
+    async def post_missing_boards(self) -> int:
+        """Post the board of every game whose newest version has none, pinging its waiting players once; the first
+        run follows start-up, so a crash between saving a move and posting its board leaves no game without one."""
+        posted = 0
+        for game, state, turn in await self.service.boards_to_post():
+            with logs.context(game=game.id, channel=game.channel_id):
+                try:
+                    channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
+                    if not isinstance(channel, discord.abc.Messageable):
+                        continue
+                    await self.poster.post_late(channel, game, state, turn, guild=getattr(channel, "guild", None))
+                    posted += 1
+                    log.info("posted the missing board of version %s", game.version)
+                except (BoardNotPosted, discord.HTTPException) as error:
+                    log.warning("the missing board of version %s could not be posted (%s)", game.version, error)
+        return posted
 
     @tasks.loop(minutes=REMINDER_CHECK_MINUTES)
     async def remind_loop(self) -> None:

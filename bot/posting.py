@@ -27,9 +27,10 @@ from bot.errors import BoardNotPosted
 from bot.games import adapter_of
 from bot.picker import board_view
 from bot.pictures import draw
+from bot.service import Turn
 from bot.store import GameRow, Store
 from bot.texts import guild_locale, text
-from bot.words import shown, standings_text
+from bot.words import headline, shown, shown_names, standings_text
 from engine import Event, GameState
 
 log = logging.getLogger(__name__)
@@ -141,6 +142,25 @@ class Poster:
             await partial(message_id).edit(view=None)
         except discord.HTTPException as error:  # deleted by someone, or no longer reachable: nothing to strip
             log.info("game %s: the controls of board %s could not be removed (%s)", game.id, message_id, error)
+
+    async def post_late(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        state: GameState,
+        turn: Turn | None,
+        *,
+        guild: discord.Guild | None,
+    ) -> discord.Message:
+        """The board that should have followed ``turn`` (None: the game's start), as it would have been posted then."""
+        locale = guild_locale(guild)
+        if turn is None:
+            how = text(f"bot.order.{game.seat_order}", locale)
+            said = text("bot.post.started", locale, order=", ".join(shown_names(game)), how=how)
+            events, ping = engine.opening_events(state), sorted(engine.to_act(state))
+        else:
+            said, events, ping = headline(turn, locale), turn.events, turn.to_ping()
+        return await self.post_board(channel, game, state, guild=guild, headline=said, events=events, ping=ping)
 
     async def post_reminder(
         self, channel: discord.abc.Messageable, game: GameRow, state: GameState, guild: discord.Guild | None

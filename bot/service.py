@@ -378,6 +378,31 @@ class GameService:
             standings = [group for group in standings if group] + [[resigned]]
         return {"scores": engine.scores(state), "standings": standings, "resigned": resigned}
 
+    # --- boards ------------------------------------------------------------------------------------------------
+    async def boards_to_post(self) -> list[tuple[GameRow, GameState, Turn | None]]:
+        """Games whose newest version has no board (the process died before posting it, or the post failed), each
+        with the move that made that version (None for the opening board), so the board says what happened."""
+        missing = []
+        for game_id in await self.store.without_board():
+            game = await self.store.game(game_id)
+            if game is None or game.state is None:
+                continue
+            moves = await self.store.moves(game.id)
+            turn = await asyncio.to_thread(self._last_turn, game, moves)  # a replay takes a moment
+            missing.append((game, self.state_of(game), turn))
+        return missing
+
+    @staticmethod
+    def _last_turn(game: GameRow, moves: list[tuple[int, str]]) -> Turn | None:
+        if not moves:
+            return None
+        players = len(game.by_seat())
+        before = engine.replay(game.variant, players, game.seed, moves[:-1], game.options or None)
+        seat, notation = moves[-1]
+        state, events = engine.apply(before, seat, notation)
+        to_act = frozenset() if game.status == "over" else engine.to_act(state)
+        return Turn(game, state, engine.to_act(before), to_act, seat, engine.parse_move(game.variant, notation), events)
+
     # --- ending --------------------------------------------------------------------------------------------------
     async def resign(self, channel_id: int, user_id: int) -> tuple[GameRow, GameState]:
         """A player gives up: the game ends, the others ranked by score and the resigning player last."""

@@ -243,3 +243,55 @@ async def test_a_double_click_is_told_already_played(simcord_env) -> None:
     board = table.channel.last_message
     result = await member.click(board, label="Play")
     assert result.ephemeral and "already played" in result.response.content, result.response.content
+
+
+async def test_after_a_crash_between_saving_and_posting_the_board_is_posted_once(simcord_env, make_bot) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    old_board = table.channel.last_message
+    # The process saves the next move and dies before posting its board.
+    member, _, move = await table.choose()
+    turn = await table.bot.service.move(table.channel.id, member.id, move.command, dict(move.choices()))
+    assert (await table.game()).board_version == turn.game.version - 1
+    posts_before = len(table.channel.history())
+
+    await simcord_env.restart_bot(make_bot())
+    for _ in range(100):
+        if (await table.game()).board_version == turn.game.version:
+            break
+        await asyncio.sleep(0.05)
+    game = await table.game()
+    assert game.board_version == game.version == 2, "the newest version has its board"
+    history = table.channel.history()
+    assert len(history) == posts_before + 1, "posted once"
+    board = table.channel.last_message
+    waiting = [table.member(game, seat).id for seat in turn.to_ping()]
+    assert mentions(board.content) == waiting and board.attachments and board.components
+    assert not next(m for m in history if m.id == old_board.id).components, "the older board lost its Play button"
+    assert "took" in board.content, "it says what the last move did"
+    # A second restart posts nothing more, and the new board's Play button works.
+    await simcord_env.restart_bot(make_bot())
+    await asyncio.sleep(0.2)
+    assert len(table.channel.history()) == posts_before + 1
+    member, _, move = await table.choose()
+    await table.play_by_buttons(member, move)
+    assert (await table.game()).version == 3
+
+
+async def test_a_game_started_but_never_posted_gets_its_first_board(simcord_env, make_bot) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    await alice.slash(table.channel, "azul new", variant="azul", seats=2)
+    await bob.slash(table.channel, "azul join")
+    await table.bot.service.start(table.channel.id, alice.id, is_admin=False)  # and the process dies
+    await simcord_env.restart_bot(make_bot())
+    for _ in range(100):
+        if (await table.game()).board_version == 0:
+            break
+        await asyncio.sleep(0.05)
+    board = table.channel.last_message
+    assert "The game begins" in board.content and board.components
+    game, state = await table.state()
+    assert mentions(board.content) == [table.member(game, seat).id for seat in sorted(engine.to_act(state))]
