@@ -166,6 +166,7 @@ class AzulBot(commands.Bot):
         return len(due)
 
     async def close(self) -> None:
+        self.boards_loop.cancel()  # a sweep in the middle of a post would meet a closed HTTP session
         await super().close()
         await self.close_store()
 
