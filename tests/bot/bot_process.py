@@ -2,9 +2,9 @@
 
 ``python -m tests.bot.bot_process API_URL GATEWAY_URL`` runs :func:`bot.__main__.main` unchanged, configured by the
 environment as in production (``DISCORD_TOKEN``, ``AZUL_DB``, ...), after pointing discord.py's REST base and gateway
-at the fake. ``AZUL_LOOP_WATCH=FILE`` also writes the longest event-loop block seen so far (seconds) to FILE twice a
-second, for ``python -m bench load``. :func:`spawn` starts one; the crash test and the load benchmark use it, and a
-benchmark against another store can start several with another ``AZUL_DB``.
+at the fake. ``AZUL_LOOP_WATCH=FILE`` also appends, twice a second, the time and the longest event-loop block
+(seconds) of the last half second to FILE, for ``python -m bench load``. :func:`spawn` starts one; the crash test and
+the load benchmark use it, and a benchmark against another store can start several with another ``AZUL_DB``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +43,11 @@ def watch_loop(path: str) -> None:
         with LoopWatchdog(asyncio.get_running_loop()) as watchdog:
 
             async def report() -> None:
-                while True:
-                    Path(path).write_text(f"{watchdog.longest}\n")
-                    await asyncio.sleep(0.5)
+                with open(path, "a", buffering=1) as out:
+                    while True:
+                        await asyncio.sleep(0.5)
+                        out.write(f"{time.time()} {watchdog.longest}\n")
+                        watchdog.longest = 0.0
 
             reporter = asyncio.create_task(report())
             try:

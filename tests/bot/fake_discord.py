@@ -213,11 +213,15 @@ class FakeDiscord:
                 self.identified.set()
         return socket
 
-    async def dispatch(self, event: str, data: Any) -> None:
+    async def dispatch(self, event: str, data: Any, *, one: bool = False) -> None:
+        """Send an event to every connected bot, or (``one``) to one of them in turn, as Discord shares the events of
+        a sharded bot; with one bot process both are the same."""
         self.seq += 1
-        for socket in self.sockets:
-            if not socket.closed:
-                await socket.send_json({"op": 0, "t": event, "s": self.seq, "d": data})
+        live = [socket for socket in self.sockets if not socket.closed]
+        if one and live:
+            live = [live[self.seq % len(live)]]
+        for socket in live:
+            await socket.send_json({"op": 0, "t": event, "s": self.seq, "d": data})
 
     async def slash(
         self,
@@ -325,6 +329,7 @@ class FakeDiscord:
                 "attachment_size_limit": 10_485_760,
                 "data": data,
             },
+            one=True,
         )
         return interaction_id
 
