@@ -73,14 +73,15 @@ async def client(server, db: str, channels: list[int], budget: list[int], timing
 
     turn = 0
     while budget[0] > 0 and channels:
+        budget[0] -= 1  # before any await, so the clients together send exactly the budget
         channel = channels[turn % len(channels)]
         turn += 1
         game = await asyncio.to_thread(wire.game_in, db, channel)
         moves = wire.moves_now(game)
         if not moves:
             channels.remove(channel)
+            budget[0] += 1
             continue
-        budget[0] -= 1
         user, move = moves[0]
         posts_before = len(server.posted.get(str(channel), []))
         interaction = await wire.send_move(server, game, user, move)
