@@ -17,6 +17,9 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
 ``/azul-stats …`` — a second top-level command for what is not about one table: ``leaderboard``, ``history``,
     ``replay``.
 
+Commands about a table need a server channel; those in :data:`ANYWHERE` also work in a direct message with the bot
+(the command tree's check, :func:`needs_server`, answers the others there).
+
 So ``/azul`` holds the lobby (5), the game here (7), help (2) and ``me`` (1): 15, leaving 10 for move commands
 (8 today). A game whose move commands would pass that reuses existing commands' names where the meaning fits.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -39,9 +43,11 @@ from bot.move_commands import all_move_commands
 from bot.pictures import draw
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
-from bot.words import hint_text, lobby_text, status_text
+from bot.words import hint_text, lobby_text, shown, status_text
 
 CHOICE_LIMIT = 25
+ANYWHERE = frozenset({"rules", "help", "notify", "me"})
+"""Subcommands (and subgroups) of ``/azul`` that make sense outside a server channel."""
 MIN_SEATS = min(engine.get_variant(name).min_players for name in engine.variant_names())
 MAX_SEATS = max(engine.get_variant(name).max_players for name in engine.variant_names())
 
@@ -52,6 +58,17 @@ def variant_choices() -> list[app_commands.Choice[str]]:
         app_commands.Choice(name=described(f"bot.variant.{name}", variant_label(name, "en")), value=name)
         for name in engine.variant_names()[:CHOICE_LIMIT]
     ]
+
+
+def needs_server(interaction: discord.Interaction) -> bool:
+    """True for a slash command about a table, used where there is none: in a DM or a group DM."""
+    if interaction.guild_id is not None or interaction.type is not discord.InteractionType.application_command:
+        return False
+    data: dict[str, Any] = dict(interaction.data or {})
+    if data.get("name") != "azul":
+        return False
+    sub = next((option.get("name") for option in data.get("options") or [] if option.get("type") in (1, 2)), None)
+    return sub not in ANYWHERE
 
 
 class AzulCog(commands.GroupCog, group_name="azul", group_description=described("bot.cmd.group")):
@@ -168,7 +185,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         channel = interaction.channel
         if isinstance(channel, discord.abc.Messageable):
             public = public_locale(interaction)
-            headline = text("bot.post.resigned_headline", public, player=display_name(interaction.user))
+            headline = text("bot.post.resigned_headline", public, player=shown(display_name(interaction.user)))
             await bot_of(interaction).poster.post_board(
                 channel, game, state, guild=interaction.guild, headline=headline
             )
@@ -179,7 +196,9 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         service = bot_of(interaction).service
         game = await service.abort(interaction.channel_id or 0, interaction.user.id, is_admin=is_admin(interaction))
         await interaction.response.send_message(
-            text("bot.post.aborted", public_locale(interaction), user=display_name(interaction.user), game=game.id),
+            text(
+                "bot.post.aborted", public_locale(interaction), user=shown(display_name(interaction.user)), game=game.id
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await refresh_lobby(interaction, game)
@@ -216,4 +235,4 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         await reply(interaction, text("bot.reply.notify_on" if enabled else "bot.reply.notify_off", locale))
 
 
-__all__ = ["AzulCog"]
+__all__ = ["ANYWHERE", "AzulCog", "needs_server"]

@@ -14,11 +14,11 @@ import discord
 import engine
 from bot.computer import LEVELS
 from bot.context import bot_of
-from bot.controls import Control
+from bot.controls import NUMBER, Control, bounded, forged
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.store import GameRow
 from bot.texts import guild_locale, text, user_locale
-from bot.words import ROBOT, level_label, lobby_text, names_by_seat
+from bot.words import ROBOT, level_label, lobby_text, shown_names
 from engine import GameState
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ def lobby_view(game: GameRow, locale: str) -> discord.ui.View:
 class LobbyButton(
     Control,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"azul:lobby:(?P<game>\d+):(?P<action>join|leave|start|computer-(?:easy|medium|hard))",
+    template=rf"azul:lobby:(?P<game>{NUMBER}):(?P<action>join|leave|start|computer-(?:easy|medium|hard))",
 ):
     def __init__(
         self,
@@ -64,7 +64,8 @@ class LobbyButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
-        return cls(int(match["game"]), match["action"])
+        game = bounded(match["game"])
+        return cls(game, match["action"]) if game is not None else forged(cls(0, match["action"]))
 
     async def act(self, interaction: discord.Interaction) -> None:
         await lobby_action(interaction, self.action, game_id=self.game_id)
@@ -116,7 +117,7 @@ async def lobby_action(interaction: discord.Interaction, action: str, *, game_id
 async def post_start(interaction: discord.Interaction, game: GameRow, state: GameState) -> None:
     channel = channel_of(interaction)
     public = public_locale(interaction)
-    order = ", ".join(names_by_seat(game, public))
+    order = ", ".join(shown_names(game, public))
     headline = text("bot.post.started", public, order=order, how=text(f"bot.order.{game.seat_order}", public))
     await bot_of(interaction).poster.post_board(
         channel,

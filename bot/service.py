@@ -4,6 +4,10 @@ Every public method either returns what happened or raises :class:`Refusal` (the
 ``bot.refuse.<key>``) or an :class:`engine.EngineError` (the rules' reasons, ``error.<key>``); on a refusal nothing
 is saved. A move loads the snapshot, lets the engine validate and apply it, and saves the new snapshot together with
 the move in one transaction guarded by the game's version, so racing or repeated interactions apply at most once.
+
+When the game moved on between loading and saving (or since the board a button belongs to), the move is checked
+again on the newest version: in a simultaneous phase (several players placing at once) moves by different players
+all land while they stay legal, and a player whose own move landed meanwhile is told ``already_played``.
 """
 
 from __future__ import annotations
@@ -25,6 +29,10 @@ from engine.core import Rng
 from engine.transcript import export
 
 log = logging.getLogger(__name__)
+
+RACE_RETRIES = 8
+"""Times a move is checked again on a newer version before it is refused as ``raced`` (each retry means another
+player's move landed meanwhile, so this bounds the work per move, not the number of players)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +324,22 @@ class GameService:
         engine.apply(state, seat, move)  # raises the rules' reason; a legal move would have matched above
         return move
 
+    async def check_moved_on(self, game: GameRow, user_id: int, seen: int) -> None:
+        """The game is at a newer version than the one the player saw: refuse only when that matters.
+
+        Their own move landed meanwhile (a double click, two devices) → ``already_played``; a board they are behind on
+        while it is their turn again → ``stale``. Other players' moves in a simultaneous phase are no reason to refuse:
+        the move is then checked against the newest state like any other.
+        """
+        if game.version == seen:
+            return
+        seat = game.seat_of(user_id)
+        if seat is None or seat not in await self.store.seats_moved_since(game.id, seen):
+            return
+        if game.state is not None and seat in engine.to_act(self.state_of(game)):
+            raise Refusal("stale")
+        raise Refusal("already_played")
+
     async def move(
         self,
         channel_id: int,
@@ -328,16 +352,31 @@ class GameService:
         version: int | None = None,
         name: str | None = None,
     ) -> Turn:
+        """Play ``command`` with the options ``given`` for ``user_id``; ``version``: the one the player saw."""
         if interaction_id is not None and await self.store.move_count_by_interaction(interaction_id):
             raise Refusal("duplicate")
-        game = await self.active_game(channel_id, game_id, version)
-        self.check_command(game, command)
-        state = self.state_of(game)
-        seat = self.seat_to_act(game, state, user_id)
-        if seat in game.computer_seats():
-            raise Refusal("computer_plays_your_seat")
-        move = self.resolve(game, state, seat, command, given)
-        turn = await self._record(game, state, seat, move, interaction_id=interaction_id)
+        seen = version
+        for _ in range(RACE_RETRIES):
+            game = await self.active_game(channel_id, game_id)
+            seen = game.version if seen is None else seen
+            await self.check_moved_on(game, user_id, seen)
+            self.check_command(game, command)
+            state = self.state_of(game)
+            seat = self.seat_to_act(game, state, user_id)
+            if seat in game.computer_seats():
+                raise Refusal("computer_plays_your_seat")
+            move = self.resolve(game, state, seat, command, given)
+            try:
+                turn = await self._record(game, state, seat, move, interaction_id=interaction_id)
+            except Refusal as refusal:
+                if refusal.key != "raced":
+                    raise
+                # Another move landed first (a simultaneous phase): check this one again against the newest state.
+                log.info("game %s: version %s moved on before seat %s's move was saved", game.id, game.version, seat)
+                continue
+            break
+        else:
+            raise Refusal("raced")
         if name:
             await self.store.rename_seat(game.id, user_id, name)
             return replace(turn, game=await self._reload(game.id))
@@ -431,6 +470,31 @@ class GameService:
             standings = [[s for s in group if s != resigned] for group in standings]
             standings = [group for group in standings if group] + [[resigned]]
         return {"scores": engine.scores(state), "standings": standings, "resigned": resigned}
+
+    # --- boards ------------------------------------------------------------------------------------------------
+    async def boards_to_post(self) -> list[tuple[GameRow, GameState, Turn | None]]:
+        """Games whose newest version has no board (the process died before posting it, or the post failed), each
+        with the move that made that version (None for the opening board), so the board says what happened."""
+        missing = []
+        for game_id in await self.store.without_board():
+            game = await self.store.game(game_id)
+            if game is None or game.state is None:
+                continue
+            moves = await self.store.moves(game.id)
+            turn = await asyncio.to_thread(self._last_turn, game, moves)  # a replay takes a moment
+            missing.append((game, self.state_of(game), turn))
+        return missing
+
+    @staticmethod
+    def _last_turn(game: GameRow, moves: list[tuple[int, str]]) -> Turn | None:
+        if not moves:
+            return None
+        players = len(game.by_seat())
+        before = engine.replay(game.variant, players, game.seed, moves[:-1], game.options or None)
+        seat, notation = moves[-1]
+        state, events = engine.apply(before, seat, notation)
+        to_act = frozenset() if game.status == "over" else engine.to_act(state)
+        return Turn(game, state, engine.to_act(before), to_act, seat, engine.parse_move(game.variant, notation), events)
 
     # --- ending --------------------------------------------------------------------------------------------------
     async def resign(self, channel_id: int, user_id: int) -> tuple[GameRow, GameState]:

@@ -23,6 +23,7 @@ from typing import Any
 import aiosqlite
 
 OPEN_STATUSES = ("lobby", "active")
+PICKERS_KEPT_VERSIONS = 8
 # Less free space than this next to the database, and an I/O error at start-up is called a full disk.
 FULL_DISK_BYTES = 1 << 20
 
@@ -120,6 +121,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
     """,
+    # 7: the version of each game whose board is posted, so a board lost to a crash or a failed post is posted
+    # again (games that already have a board message count as posted).
+    """
+    ALTER TABLE games ADD COLUMN board_version INTEGER NOT NULL DEFAULT -1;
+    UPDATE games SET board_version = version WHERE board_message_id IS NOT NULL;
+    """,
 )
 
 
@@ -170,6 +177,7 @@ class GameRow:
     turn_since: str
     seats: tuple[Seat, ...]
     hints: bool = False
+    board_version: int = -1
 
     @property
     def is_open(self) -> bool:
@@ -392,6 +400,7 @@ class Store:
             turn_since=row["turn_since"],
             seats=tuple(Seat(s["user_id"], s["name"], s["joined"], s["seat"], s["level"]) for s in seats),
             hints=bool(row["hints"]),
+            board_version=row["board_version"],
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -420,6 +429,17 @@ class Store:
         )
         return [row["id"] for row in rows]
 
+    async def without_board(self) -> list[int]:
+        """Started games whose newest version has no board posted (a crash or a failed post came in between).
+
+        A finished game counts only when an earlier board of it was recorded: games from before boards were
+        recorded are not posted again."""
+        rows = await self._fetchall(
+            "SELECT id FROM games WHERE board_version < version"
+            " AND (status = 'active' OR status = 'over' AND board_version >= 0) ORDER BY id"
+        )
+        return [row["id"] for row in rows]
+
     async def picker(self, picker_id: int) -> PickerRow | None:
         rows = await self._fetchall("SELECT * FROM pickers WHERE id = ?", (picker_id,))
         if not rows:
@@ -438,6 +458,11 @@ class Store:
     async def moves(self, game_id: int) -> list[tuple[int, str]]:
         rows = await self._fetchall("SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return [(row["seat"], row["notation"]) for row in rows]
+
+    async def seats_moved_since(self, game_id: int, ply: int) -> set[int]:
+        """The seats that made a move at ``ply`` or later."""
+        rows = await self._fetchall("SELECT DISTINCT seat FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        return {row["seat"] for row in rows}
 
     async def move_count_by_interaction(self, interaction_id: int) -> int:
         rows = await self._fetchall("SELECT COUNT(*) FROM moves WHERE interaction_id = ?", (interaction_id,))
@@ -598,8 +623,11 @@ class Store:
                 )
             except sqlite3.IntegrityError:
                 raise Conflict("duplicate") from None
-            # Pickers opened on this version are stale now.
-            await db.execute("DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version))
+            # A picker outlives a few versions: in a simultaneous phase another player's move does not end it (the
+            # service checks its choice against the newest state), and a repeated one is told "already played".
+            await db.execute(
+                "DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version - PICKERS_KEPT_VERSIONS)
+            )
 
     async def finish(self, game_id: int, status: str, result: dict[str, Any] | None) -> bool:
         """Close an open game (``over`` or ``aborted``); False if it was already closed."""
@@ -638,6 +666,27 @@ class Store:
         column = {"lobby": "lobby_message_id", "board": "board_message_id"}[kind]
         async with self.transaction() as db:
             await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (message_id, game_id))
+
+    async def set_board(self, game_id: int, message_id: int, version: int) -> tuple[bool, int | None]:
+        """Record ``message_id`` as the board of ``version`` unless a newer version's board is recorded already.
+
+        Returns whether it is now the newest board, and the message whose controls must go: the previous board's,
+        or this one's own when a newer board got there first.
+        """
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT board_message_id, board_version FROM games WHERE id = ?", (game_id,)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return False, None
+            previous, posted = row["board_message_id"], row["board_version"]
+            if version < posted:
+                return False, message_id
+            await db.execute(
+                "UPDATE games SET board_message_id = ?, board_version = ? WHERE id = ?", (message_id, version, game_id)
+            )
+            return True, previous if previous != message_id else None
 
     async def set_user(
         self,

@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import discord
+
 import engine
 from bot.games import adapter_of
 from bot.service import Turn
@@ -23,24 +25,38 @@ def level_label(level: str, locale: str) -> str:
     return text(f"bot.level.{level}", locale)
 
 
-def seat_label(game: GameRow, seat: Seat, locale: str) -> str:
+def seat_label(game: GameRow, seat: Seat, locale: str, *, escape: bool = True) -> str:
     """A seat's name as posts show it: a computer seat is named by its number and level, with a robot mark; a
-    person's seat the computer plays for them keeps their name and gets the mark."""
+    person's seat the computer plays for them keeps their name and gets the mark. ``escape``: the person's name is
+    made inert for message text (see :func:`shown`); pictures draw it as it is."""
     if seat.is_computer:
         number = 1 + sum(1 for other in game.seats if other.is_computer and other.joined < seat.joined)
         name = text("bot.computer.name", locale, number=number, level=level_label(seat.level or "", locale))
         return f"{ROBOT} {name}"
-    return f"{seat.name} {ROBOT}" if seat.computer_plays else seat.name
+    name = shown(seat.name) if escape else seat.name
+    return f"{name} {ROBOT}" if seat.computer_plays else name
 
 
 def names_by_seat(game: GameRow, locale: str = "en") -> list[str]:
+    """Names by seat as people chose them, for pictures; text uses :func:`shown_names`."""
+    return [seat_label(game, seat, locale, escape=False) for seat in game.by_seat()]
+
+
+def shown(name: str) -> str:
+    """A player's name made inert in a message: no markdown, and a nickname like ``<@123>`` or ``@everyone`` pings
+    nobody (mentions are allowed only for the seats a post names, but the text must not even look like one)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def shown_names(game: GameRow, locale: str = "en") -> list[str]:
+    """Names by seat as message text shows them: escaped, computer seats named by number and level."""
     return [seat_label(game, seat, locale) for seat in game.by_seat()]
 
 
 def standings_text(game: GameRow, locale: str) -> str:
     result = game.result or {}
     scores = result.get("scores") or []
-    names = names_by_seat(game, locale)
+    names = shown_names(game, locale)
     lines = []
     place = 1  # standard competition ranking (1, 1, 3, 4), as the final picture shows it
     for group in result.get("standings") or []:
@@ -53,12 +69,12 @@ def standings_text(game: GameRow, locale: str) -> str:
 
 
 def scores_text(game: GameRow, state: GameState, locale: str = "en") -> str:
-    names = names_by_seat(game, locale)
+    names = shown_names(game, locale)
     return " · ".join(f"{names[seat]} {score}" for seat, score in enumerate(engine.scores(state)))
 
 
 def status_text(game: GameRow, state: GameState, locale: str) -> str:
-    names = names_by_seat(game, locale)
+    names = shown_names(game, locale)
     since = int(datetime.fromisoformat(game.turn_since).timestamp())
     lines = [
         text(
@@ -139,7 +155,7 @@ def reason_text(key: str, params: dict[str, Any], locale: str) -> str:
 
 def headline(turn: Turn, locale: str) -> str:
     """What the move did, in one line: the adapter's words for its events, or the move's notation."""
-    names = names_by_seat(turn.game, locale)
+    names = shown_names(turn.game, locale)
     said = adapter_of(turn.game.variant).describe(turn.events, names, locale)
     return said or text("bot.post.moved", locale, player=names[turn.seat], move=str(turn.move))
 
@@ -153,6 +169,8 @@ __all__ = [
     "names_by_seat",
     "scores_text",
     "seat_label",
+    "shown",
+    "shown_names",
     "standings_text",
     "status_text",
 ]
