@@ -16,6 +16,10 @@ from bot.store import GameRow
 from tests.bot.conftest import COMPUTER_BUDGET
 from tests.bot.table import Table, mentions
 
+# A person's move settles once the computer seats after it have moved and been posted: on a loaded machine a chain
+# of searches and pictures outlasts SimCord's default five seconds.
+pytestmark = pytest.mark.simcord(settle_timeout=120)
+
 
 async def open_with_computers(table: Table, levels: list[str], variant: str = "azul") -> GameRow:
     """Alice opens a game for herself and computers of ``levels`` (through the service) and starts it."""
