@@ -79,6 +79,7 @@ class AzulBot(commands.Bot):
         self._poster: Poster | None = None
         self.computer = computer or Computer()
         self._computer_turns: ComputerTurns | None = None
+        self._store_closing: asyncio.Task[None] | None = None
 
     @property
     def service(self) -> GameService:
@@ -100,6 +101,7 @@ class AzulBot(commands.Bot):
         check_adapters()  # a registered game without words or a picture fails here, not in the middle of a game
         render.check_renderers()
         self._store = await Store.open(self.db_path)
+        self._store_closing = None
         self.computer.start()
         self._service = GameService(self._store, self._seed_source, self.computer)  # type: ignore[arg-type]
         self._poster = Poster(self, self._store)
@@ -189,8 +191,20 @@ class AzulBot(commands.Bot):
         await super().close()
         await self.close_store()
 
+    async def __aexit__(self, *exc: object) -> None:
+        # discord.py's exit awaits only its own part of a close() already under way (SIGTERM's), and asyncio.run
+        # then cancels that task halfway: the database's thread would keep the process alive. Finish it here.
+        await super().__aexit__(*exc)  # type: ignore[arg-type]
+        await self.close_store()
+
     async def close_store(self) -> None:
-        """Stop the computer's turns and its workers, then close the database (a cut-off turn resumes later)."""
+        """Stop the computer's turns and its workers, then close the database (a cut-off turn resumes later).
+        Callers may overlap (SIGTERM's close and the context manager's exit): the work runs once."""
+        if self._store_closing is None:
+            self._store_closing = asyncio.create_task(self._close_store(), name="close the store")
+        await asyncio.shield(self._store_closing)
+
+    async def _close_store(self) -> None:
         if self._computer_turns is not None:
             await self._computer_turns.close()
             self._computer_turns = None
