@@ -97,8 +97,8 @@ def _values(variant: Variant[Any], state: Any) -> list[float]:
             0.9 * (1.0 / len(winners) if seat in winners else 0.0) + 0.1 * _squash(_lead(scores, seat))
             for seat in range(players)
         ]
-    heuristics = [variant.heuristic(state, seat) for seat in range(players)]
-    return [_squash(_lead(heuristics, seat)) for seat in range(players)]
+    estimates = [variant.evaluation(state, seat) for seat in range(players)]
+    return [_squash(_lead(estimates, seat)) for seat in range(players)]
 
 
 def _lead(values: list[float] | list[int], seat: int) -> float:
@@ -240,7 +240,7 @@ class HardAgent:
         consider_inner: int = 60,
         rollout_plies: int = 12,
         rollout_moves: int = 500,
-        rollout_samples: int = 2,
+        rollout_samples: int = 12,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
