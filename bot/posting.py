@@ -66,11 +66,17 @@ class Poster:
         return message
 
     async def post_reminder(
-        self, channel: discord.abc.Messageable, game: GameRow, state: GameState, guild: discord.Guild | None
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        state: GameState,
+        guild: discord.Guild | None,
+        seats: Sequence[int] | None = None,
     ) -> None:
-        """One nudge for the players who have been keeping the table waiting (by DM for those who opted in)."""
+        """One nudge for the players (``seats``, else all who must act) keeping the table waiting (by DM for those
+        who opted in)."""
         locale = guild_locale(guild)
-        waiting = sorted(engine.to_act(state))
+        waiting = sorted(engine.to_act(state) if seats is None else seats)
         dm_seats, mention_seats = await self._split_by_dm(game, waiting)
         since = int(datetime.fromisoformat(game.turn_since).timestamp())
         people = ", ".join(

@@ -13,12 +13,14 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import engine
+from bot.clock import Clock, SystemClock
 from bot.errors import Refusal
 from bot.store import Conflict, GameRow, Store
+from bot.timers import Timers
 from engine import Event, GameState, Move
 from engine.core import Rng
 from engine.transcript import export
@@ -102,9 +104,18 @@ def seat_order(seed: int, players: int) -> list[int]:
 
 
 class GameService:
-    def __init__(self, store: Store, seed_source: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        seed_source: Callable[[], int] | None = None,
+        *,
+        clock: Clock | None = None,
+        remind_after: timedelta | None = None,
+    ) -> None:
         self.store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
+        self.clock = clock or SystemClock()
+        self.timers = Timers(store, self.clock, remind_after)
 
     # --- loading -------------------------------------------------------------------------------------------------
     async def open_game(self, channel_id: int) -> GameRow:
@@ -195,6 +206,12 @@ class GameService:
             raise Refusal("no_game")
         return game
 
+    async def _changed(self, game_id: int) -> GameRow:
+        """The game as saved after a change, with its timers made to match who is waiting now."""
+        game = await self._reload(game_id)
+        await self.timers.sync(game)
+        return game
+
     async def _lobby(self, channel_id: int, game_id: int | None) -> GameRow:
         game = await self.open_game(channel_id)
         if game_id is not None and game.id != game_id:
@@ -241,7 +258,7 @@ class GameService:
         state = engine.new_game(game.variant, players, game.seed, game.options or None)
         if not await self.store.start_game(game.id, seat_of_user, engine.to_json(state)):
             raise Refusal("already_started")
-        return await self._reload(game.id), state
+        return await self._changed(game.id), state
 
     # --- play ----------------------------------------------------------------------------------------------------
     async def active_game(self, channel_id: int, game_id: int | None = None, version: int | None = None) -> GameRow:
@@ -326,7 +343,7 @@ class GameService:
         log.info("game %s: ply %s seat %s played %s", game.id, game.version, seat, move)
         if name:
             await self.store.rename_seat(game.id, user_id, name)
-        saved = await self._reload(game.id)
+        saved = await self._changed(game.id)
         to_act = frozenset() if finished else engine.to_act(new_state)
         return Turn(saved, new_state, before, to_act, seat, move, events)
 
@@ -348,7 +365,7 @@ class GameService:
         state = self.state_of(game)
         if not await self.store.finish(game.id, "over", self._result(state, resigned=seat)):
             raise Refusal("raced")
-        return await self._reload(game.id), state
+        return await self._changed(game.id), state
 
     async def abort(self, channel_id: int, user_id: int, *, is_admin: bool) -> GameRow:
         game = await self.open_game(channel_id)
@@ -356,18 +373,7 @@ class GameService:
             raise Refusal("only_creator_aborts")
         if not await self.store.finish(game.id, "aborted", None):
             raise Refusal("raced")
-        return await self._reload(game.id)
-
-    # --- reminders -----------------------------------------------------------------------------------------------
-    async def due_reminders(self, now: datetime, after: timedelta) -> list[tuple[GameRow, GameState]]:
-        """Games whose players have been waiting longer than ``after``, each claimed once per turn."""
-        before = (now - after).astimezone(UTC).isoformat(timespec="seconds")
-        due = []
-        for game_id in await self.store.waiting_since(before):
-            game = await self.store.game(game_id)
-            if game is not None and await self.store.mark_reminded(game.id, game.version):
-                due.append((game, self.state_of(game)))
-        return due
+        return await self._changed(game.id)
 
     # --- preferences ---------------------------------------------------------------------------------------------
     async def set_notify(self, user_id: int, enabled: bool, locale: str | None = None) -> None:

@@ -77,7 +77,7 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE users ADD COLUMN locale TEXT;
     """,
-    # 3: reminders: the version of the game at which its waiting players were last reminded.
+    # 3: reminders: the version of the game at which its waiting players were last reminded (unused since 5).
     """
     ALTER TABLE games ADD COLUMN reminded_version INTEGER NOT NULL DEFAULT -1;
     """,
@@ -93,6 +93,23 @@ MIGRATIONS: tuple[str, ...] = (
         option TEXT NOT NULL
     );
     CREATE INDEX pickers_by_game ON pickers (game_id, version);
+    """,
+    # 5: timers: every reminder and deadline is a row with its due time, run by the bot's timer loop, so none lives
+    # only in memory. ``version`` is the game's version when the seat began to wait: a timer is never doubled.
+    """
+    CREATE TABLE timers (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        due_at TEXT NOT NULL,
+        payload TEXT NOT NULL DEFAULT '{}',
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'cancelled')),
+        done_at TEXT,
+        UNIQUE (game_id, kind, seat, version)
+    );
+    CREATE INDEX timers_pending ON timers (due_at) WHERE state = 'pending';
     """,
 )
 
@@ -157,6 +174,20 @@ class PickerRow:
     command: str | None
     chosen: dict[str, str]
     option: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    """A reminder or deadline of one seat (``seat`` -1: the whole table), due at ``due_at`` (ISO time, UTC)."""
+
+    id: int
+    game_id: int
+    kind: str
+    seat: int
+    version: int
+    due_at: str
+    payload: dict[str, Any]
+    state: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,14 +384,39 @@ class Store:
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
         return await self._game("channel_id = ?", (channel_id,))
 
-    async def waiting_since(self, before: str) -> list[int]:
-        """Active games whose current turn began before ``before`` (ISO time) and was not reminded yet."""
-        rows = await self._fetchall(
-            "SELECT id FROM games WHERE status = 'active' AND turn_since < ? AND reminded_version < version"
-            " ORDER BY turn_since",
-            (before,),
-        )
+    async def active_game_ids(self) -> list[int]:
+        rows = await self._fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
         return [row["id"] for row in rows]
+
+    async def last_plies(self, game_id: int) -> dict[int, int]:
+        """The ply of each seat's latest move (seats that never moved are missing)."""
+        rows = await self._fetchall("SELECT seat, MAX(ply) FROM moves WHERE game_id = ? GROUP BY seat", (game_id,))
+        return {int(row[0]): int(row[1]) for row in rows}
+
+    @staticmethod
+    def _timer(row: sqlite3.Row) -> TimerRow:
+        return TimerRow(
+            row["id"],
+            row["game_id"],
+            row["kind"],
+            row["seat"],
+            row["version"],
+            row["due_at"],
+            json.loads(row["payload"]),
+            row["state"],
+        )
+
+    async def timers_of(self, game_id: int) -> list[TimerRow]:
+        """Every timer of a game, pending or not, oldest first."""
+        rows = await self._fetchall("SELECT * FROM timers WHERE game_id = ? ORDER BY id", (game_id,))
+        return [self._timer(row) for row in rows]
+
+    async def due_timers(self, now: str) -> list[TimerRow]:
+        """Pending timers due at ``now`` (ISO time) or earlier, earliest first."""
+        rows = await self._fetchall(
+            "SELECT * FROM timers WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id", (now,)
+        )
+        return [self._timer(row) for row in rows]
 
     async def picker(self, picker_id: int) -> PickerRow | None:
         rows = await self._fetchall("SELECT * FROM pickers WHERE id = ?", (picker_id,))
@@ -534,12 +590,24 @@ class Store:
             )
             return int(cursor.lastrowid or 0)
 
-    async def mark_reminded(self, game_id: int, version: int) -> bool:
-        """Remember that the turn at ``version`` was reminded; False if the game moved on meanwhile."""
+    async def schedule_timer(
+        self, game_id: int, kind: str, seat: int, version: int, *, due_at: str, payload: dict[str, Any] | None = None
+    ) -> bool:
+        """Add a pending timer; False (adding nothing) when this (game, kind, seat, version) already has one."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE games SET reminded_version = version WHERE id = ? AND version = ? AND status = 'active'",
-                (game_id, version),
+                "INSERT OR IGNORE INTO timers (game_id, kind, seat, version, due_at, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, kind, seat, version, due_at, json.dumps(payload or {})),
+            )
+            return cursor.rowcount == 1
+
+    async def end_timer(self, timer_id: int, state: str, at: str) -> bool:
+        """Mark a pending timer ``done`` (it ran) or ``cancelled``; False if it was no longer pending, so a timer
+        is claimed by exactly one runner."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE timers SET state = ?, done_at = ? WHERE id = ? AND state = 'pending'", (state, at, timer_id)
             )
             return cursor.rowcount == 1
 

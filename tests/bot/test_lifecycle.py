@@ -251,30 +251,6 @@ async def test_a_thread_holds_its_own_game(simcord_env) -> None:
     assert (await in_thread.game()).version == 1 and (await table.game()).version == 0
 
 
-async def test_waiting_players_are_reminded_once_per_turn(simcord_env) -> None:
-    from datetime import UTC, datetime, timedelta
-
-    table = Table.create(simcord_env, 2)
-    await table.open("azul")
-    bot = table.bot
-    bot.remind_after = timedelta(hours=24)
-    game, state = await table.state()
-    waiting = table.member(game, min(engine.to_act(state)))
-    now = datetime.now(UTC)
-
-    assert await bot.remind_due(now) == 0, "nobody has waited a day yet"
-    assert await bot.remind_due(now + timedelta(hours=25)) == 1
-    await simcord_env.settle()
-    reminder = table.channel.last_message
-    assert mentions(reminder.content) == [waiting.id] and "waiting for" in reminder.content
-    assert await bot.remind_due(now + timedelta(hours=50)) == 0, "one reminder per turn"
-
-    member, _, move = await table.choose()
-    await table.play_by_slash(member, move)
-    assert await bot.remind_due(datetime.now(UTC) + timedelta(hours=25)) == 1, "the next turn may be reminded again"
-    await simcord_env.settle()
-
-
 async def exported_transcript(result: Any) -> dict[str, Any]:
     assert result.ephemeral, result
     (attachment,) = result.response.attachments

@@ -1,0 +1,103 @@
+"""Timers: every reminder and deadline of a game is a row in the store with a due time; nothing lives in memory.
+
+The rule is one function of the game, :meth:`Timers.sync`: after anything changes a game (it starts, a move is
+played, it ends) the pending timers are made to match who is waiting. A seat that began to wait gets its timers,
+keyed by the game's version at that moment, so a repeated sync never doubles one (the store's unique key); a seat
+that is no longer waiting, or that has moved since its timer was set, loses its pending ones. At start-up every
+active game is synced again, so a crash between a move and its sync heals, and the bot's timer loop then runs what
+fell due while it was down, once.
+
+:meth:`Timers.run_due` claims each due timer (pending → done, in one guarded write, so two runners never both run
+it), checks it still applies, and returns what fired, grouped by game, for the bot to post. The time comes from an
+injectable :class:`bot.clock.Clock`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set
+from dataclasses import dataclass
+from datetime import timedelta
+
+import engine
+from bot.clock import Clock, iso
+from bot.store import GameRow, Store, TimerRow
+from engine import GameState
+
+REMIND = "remind"
+
+
+@dataclass(frozen=True, slots=True)
+class Fired:
+    """Timers of one kind that ran together for one game: the seats they were for, and the game as it is now."""
+
+    game: GameRow
+    state: GameState
+    kind: str
+    seats: tuple[int, ...]
+
+
+class Timers:
+    def __init__(self, store: Store, clock: Clock, remind_after: timedelta | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.remind_after = remind_after
+
+    async def sync(self, game: GameRow) -> None:
+        """Make the game's pending timers match who is waiting now (see the module's docstring)."""
+        waiting = self._waiting(game)
+        last = await self.store.last_plies(game.id)
+        timers = await self.store.timers_of(game.id)
+        now = iso(self.clock.now())
+        for timer in timers:
+            if timer.state == "pending" and not self._applies(timer, waiting, last):
+                await self.store.end_timer(timer.id, "cancelled", now)
+        for seat in sorted(waiting):
+            started = any(t.seat == seat and t.version > last.get(seat, -1) for t in timers)
+            if not started:
+                await self._schedule_waiting(game, seat)
+
+    async def _schedule_waiting(self, game: GameRow, seat: int) -> None:
+        """The timers of a seat that has just begun to wait."""
+        if self.remind_after is not None:
+            due = iso(self.clock.now() + self.remind_after)
+            await self.store.schedule_timer(game.id, REMIND, seat, game.version, due_at=due)
+
+    @staticmethod
+    def _waiting(game: GameRow) -> Set[int]:
+        return engine.to_act(engine.from_json(game.state)) if game.status == "active" and game.state else set()
+
+    @staticmethod
+    def _applies(timer: TimerRow, waiting: Set[int], last: dict[int, int]) -> bool:
+        """A seat's timer holds while that seat is waiting and has not moved since the timer was set."""
+        return timer.seat in waiting and last.get(timer.seat, -1) < timer.version
+
+    async def sync_all(self) -> int:
+        """Sync every active game (at start-up); returns how many there are."""
+        ids = await self.store.active_game_ids()
+        for game_id in ids:
+            game = await self.store.game(game_id)
+            if game is not None:
+                await self.sync(game)
+        return len(ids)
+
+    async def run_due(self) -> list[Fired]:
+        """Claim and return every timer due now that still applies; cancel those that no longer do."""
+        now = iso(self.clock.now())
+        fired: dict[tuple[int, str], list[int]] = {}
+        games: dict[int, GameRow] = {}
+        for timer in await self.store.due_timers(now):
+            game = games.get(timer.game_id) or await self.store.game(timer.game_id)
+            if game is None:
+                continue
+            games[game.id] = game
+            if not self._applies(timer, self._waiting(game), await self.store.last_plies(game.id)):
+                await self.store.end_timer(timer.id, "cancelled", now)
+            elif await self.store.end_timer(timer.id, "done", now):
+                fired.setdefault((game.id, timer.kind), []).append(timer.seat)
+        return [
+            Fired(games[game_id], engine.from_json(games[game_id].state or {}), kind, tuple(sorted(seats)))
+            for (game_id, kind), seats in fired.items()
+        ]
+
+
+__all__ = ["REMIND", "Fired", "Timers"]
