@@ -35,6 +35,7 @@ from bot.context import bot_of
 from bot.games import adapter_of
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
+from bot.personal import me_group
 from bot.pictures import draw
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
@@ -62,6 +63,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             raise RuntimeError("a GroupCog always has its group")
         for command in all_move_commands():
             group.add_command(command)
+        group.add_command(me_group())
 
     # lobby
     @app_commands.command(name=named("new"), description=described("bot.cmd.new"))

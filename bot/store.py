@@ -384,6 +384,16 @@ class Store:
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
         return await self._game("channel_id = ?", (channel_id,))
 
+    async def open_games_of(self, user_id: int) -> list[GameRow]:
+        """Every open game (lobby or active) in which ``user_id`` has a seat, in any server, longest waiting first."""
+        rows = await self._fetchall(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active') ORDER BY g.turn_since, g.id",
+            (user_id,),
+        )
+        games = [await self.game(row["id"]) for row in rows]
+        return [game for game in games if game is not None]
+
     async def active_game_ids(self) -> list[int]:
         rows = await self._fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
         return [row["id"] for row in rows]
