@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
+from zoneinfo import ZoneInfo
 
 
 class Clock(Protocol):
@@ -40,4 +41,20 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
-__all__ = ["Clock", "ManualClock", "SystemClock", "iso"]
+def quiet_until(now: datetime, zone: str | None, start: int | None, end: int | None) -> datetime | None:
+    """When the quiet hours ``start``–``end`` (hours of the day in ``zone``, across midnight if start > end) that
+    hold ``now`` end; None when ``now`` is not quiet."""
+    if start is None or end is None or start == end:
+        return None
+    local = now.astimezone(ZoneInfo(zone or "UTC"))
+    hour = local.hour
+    quiet = start <= hour < end if start < end else (hour >= start or hour < end)
+    if not quiet:
+        return None
+    ends = local.replace(hour=end, minute=0, second=0, microsecond=0)
+    if ends <= local:
+        ends += timedelta(days=1)  # wall-clock arithmetic in the zone: the end is the same local hour tomorrow
+    return ends.astimezone(UTC)
+
+
+__all__ = ["Clock", "ManualClock", "SystemClock", "iso", "quiet_until"]

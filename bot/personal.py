@@ -2,23 +2,30 @@
 
 ``games`` lists every open game the user sits at, in every server the bot shares with them: those waiting for the
 user first, then the others, each with a link to its newest board (or lobby), whose turn it is and since when.
+``settings`` shows and changes the person's reminders (on or off, once or every 6/12/24 hours while it is their
+turn, quiet hours in their own time zone) and how their turn is announced (a DM or a mention in the channel).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
+from zoneinfo import available_timezones
 
 import discord
 from discord import app_commands
 
 import engine
 from bot.context import bot_of
+from bot.errors import Refusal
 from bot.replies import reply
-from bot.store import GameRow
+from bot.store import GameRow, UserPrefs
 from bot.texts import described, named, text, user_locale, variant_label
 
 LIST_LIMIT = 2000
+REMIND_EVERY = (0, 6, 12, 24)  # hours; 0: once per turn
+CHOICE_LIMIT = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +88,96 @@ async def games(interaction: discord.Interaction) -> None:
     await reply(interaction, my_games_text(entries, user_locale(interaction)))
 
 
+@cache
+def time_zones() -> tuple[str, ...]:
+    return tuple(sorted(available_timezones()))
+
+
+async def zone_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """IANA zones containing what was typed (``warsaw``, ``Europe/K``), the typed start first."""
+    typed = current.strip().casefold().replace(" ", "_")
+    zones = [zone for zone in time_zones() if typed in zone.casefold()]
+    zones.sort(key=lambda zone: not zone.casefold().startswith(typed))
+    return [app_commands.Choice(name=zone, value=zone) for zone in zones[:CHOICE_LIMIT]]
+
+
+def settings_text(prefs: UserPrefs, locale: str, *, saved: bool) -> str:
+    if not prefs.reminders:
+        reminders = text("bot.settings.reminders_off", locale)
+    elif prefs.remind_every_hours:
+        reminders = text("bot.settings.reminders_every", locale, hours=prefs.remind_every_hours)
+    else:
+        reminders = text("bot.settings.reminders_once", locale)
+    zone = prefs.timezone or "UTC"
+    if prefs.quiet_start is None or prefs.quiet_end is None:
+        quiet = text("bot.settings.quiet_none", locale, zone=zone)
+    else:
+        quiet = text(
+            "bot.settings.quiet", locale, start=f"{prefs.quiet_start:02}:00", end=f"{prefs.quiet_end:02}:00", zone=zone
+        )
+    notice = text("bot.settings.notice_dm" if prefs.notify_dm else "bot.settings.notice_channel", locale)
+    heading = text("bot.settings.saved" if saved else "bot.settings.title", locale)
+    return "\n".join([heading, reminders, quiet, notice])
+
+
+@app_commands.command(name=named("settings"), description=described("bot.cmd.settings"))
+@app_commands.describe(
+    reminders=described("bot.opt.reminders"),
+    every=described("bot.opt.every"),
+    quiet_from=described("bot.opt.quiet_from"),
+    quiet_to=described("bot.opt.quiet_to"),
+    timezone=described("bot.opt.timezone"),
+    notice=described("bot.opt.notice"),
+)
+@app_commands.choices(
+    every=[app_commands.Choice(name=described(f"bot.every.{hours}"), value=str(hours)) for hours in REMIND_EVERY],
+    notice=[
+        app_commands.Choice(name=described("bot.notice.dm"), value="dm"),
+        app_commands.Choice(name=described("bot.notice.channel"), value="channel"),
+    ],
+)
+@app_commands.autocomplete(timezone=zone_choices)
+async def settings(  # noqa: PLR0917 (discord.py passes slash command options by name; one per setting)
+    interaction: discord.Interaction,
+    reminders: bool | None = None,
+    every: app_commands.Choice[str] | None = None,
+    quiet_from: app_commands.Range[int, 0, 23] | None = None,
+    quiet_to: app_commands.Range[int, 0, 23] | None = None,
+    timezone: str | None = None,
+    notice: app_commands.Choice[str] | None = None,
+) -> None:
+    """Show the person's settings, or change those given (quiet hours from = to switches them off)."""
+    store = bot_of(interaction).service.store
+    locale = user_locale(interaction)
+    values: dict[str, object] = {}
+    if timezone is not None:
+        zone = timezone.strip()
+        if zone not in time_zones():
+            raise Refusal("bad_timezone", zone=zone[:60])
+        values["timezone"] = zone
+    if (quiet_from is None) != (quiet_to is None):
+        raise Refusal("quiet_needs_both")
+    if quiet_from is not None:
+        values["quiet_start"], values["quiet_end"] = (None, None) if quiet_from == quiet_to else (quiet_from, quiet_to)
+    if reminders is not None:
+        values["reminders"] = int(reminders)
+    if every is not None:
+        values["remind_every_hours"] = int(every.value)
+    if values:
+        await store.set_reminder_prefs(interaction.user.id, **values)
+    if notice is not None:
+        await bot_of(interaction).service.set_notify(interaction.user.id, notice.value == "dm", locale)
+    prefs = await store.user(interaction.user.id)
+    saved = bool(values) or notice is not None
+    await reply(interaction, settings_text(prefs, locale, saved=saved))
+
+
 def me_group() -> app_commands.Group:
     """``/azul me …`` (see the command-tree plan in :mod:`bot.cog`)."""
     group = app_commands.Group(name=named("me"), description=described("bot.cmd.me"))
     group.add_command(games)
+    group.add_command(settings)
     return group
 
 
-__all__ = ["OpenGame", "game_line", "me_group", "my_games_text", "open_games"]
+__all__ = ["OpenGame", "game_line", "me_group", "my_games_text", "open_games", "settings_text", "zone_choices"]

@@ -111,6 +111,14 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX timers_pending ON timers (due_at) WHERE state = 'pending';
     """,
+    # 6: reminders each person controls: on or off, how often (0: once per turn), quiet hours in their time zone.
+    """
+    ALTER TABLE users ADD COLUMN reminders INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE users ADD COLUMN remind_every_hours INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN quiet_start INTEGER;
+    ALTER TABLE users ADD COLUMN quiet_end INTEGER;
+    ALTER TABLE users ADD COLUMN timezone TEXT;
+    """,
 )
 
 
@@ -196,6 +204,13 @@ class UserPrefs:
     notify_dm: bool
     dm_closed_told: bool
     locale: str | None = None
+    reminders: bool = True
+    remind_every_hours: int = 0  # 0: once per turn
+    quiet_start: int | None = None  # an hour of the day in ``timezone``; quiet until ``quiet_end``
+    quiet_end: int | None = None
+    timezone: str | None = None  # an IANA zone; None: UTC
+
+    REMINDER_FIELDS = ("reminders", "remind_every_hours", "quiet_start", "quiet_end", "timezone")
 
 
 class Conflict(Exception):
@@ -456,7 +471,36 @@ class Store:
         if not rows:
             return UserPrefs(user_id, notify_dm=False, dm_closed_told=False)
         row = rows[0]
-        return UserPrefs(user_id, bool(row["notify_dm"]), bool(row["dm_closed_told"]), row["locale"])
+        return UserPrefs(
+            user_id,
+            bool(row["notify_dm"]),
+            bool(row["dm_closed_told"]),
+            row["locale"],
+            bool(row["reminders"]),
+            row["remind_every_hours"],
+            row["quiet_start"],
+            row["quiet_end"],
+            row["timezone"],
+        )
+
+    async def set_reminder_prefs(self, user_id: int, **values: Any) -> None:
+        """Save reminder settings (names from ``UserPrefs.REMINDER_FIELDS``; None clears quiet hours and zone)."""
+        unknown = set(values) - set(UserPrefs.REMINDER_FIELDS)
+        if unknown:
+            raise ValueError(f"not reminder settings: {sorted(unknown)}")
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            for column, value in values.items():
+                await db.execute(f"UPDATE users SET {column} = ? WHERE user_id = ?", (value, user_id))
+
+    async def reschedule_timer(self, timer_id: int, was_due: str, due_at: str) -> bool:
+        """Move a pending timer to ``due_at``, only if it is still pending at ``was_due`` (so one runner does it)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE timers SET due_at = ? WHERE id = ? AND state = 'pending' AND due_at = ?",
+                (due_at, timer_id, was_due),
+            )
+            return cursor.rowcount == 1
 
     # --- writes --------------------------------------------------------------------------------------------------
     async def create_game(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import engine
-from bot.clock import Clock, iso
+from bot.clock import Clock, iso, quiet_until
 from bot.store import GameRow, Store, TimerRow
 from engine import GameState
 
@@ -57,10 +57,31 @@ class Timers:
                 await self._schedule_waiting(game, seat)
 
     async def _schedule_waiting(self, game: GameRow, seat: int) -> None:
-        """The timers of a seat that has just begun to wait."""
+        """The timers of a seat that has just begun to wait: a reminder after the player's own interval (every N
+        hours), else the bot's; none when the bot's reminders are off."""
         if self.remind_after is not None:
-            due = iso(self.clock.now() + self.remind_after)
-            await self.store.schedule_timer(game.id, REMIND, seat, game.version, due_at=due)
+            prefs = await self.store.user(game.by_seat()[seat].user_id)
+            every = timedelta(hours=prefs.remind_every_hours) if prefs.remind_every_hours else self.remind_after
+            await self.store.schedule_timer(game.id, REMIND, seat, game.version, due_at=iso(self.clock.now() + every))
+
+    async def _claim(self, game: GameRow, timer: TimerRow) -> bool:
+        """Take a due timer for running now; a reminder follows its player's settings: none when they are off,
+        later when it falls in their quiet hours, and again after their interval when they asked for repeats."""
+        now = self.clock.now()
+        if timer.kind != REMIND:
+            return await self.store.end_timer(timer.id, "done", iso(now))
+        prefs = await self.store.user(game.by_seat()[timer.seat].user_id)
+        if not prefs.reminders:
+            await self.store.end_timer(timer.id, "cancelled", iso(now))
+            return False
+        quiet_end = quiet_until(now, prefs.timezone, prefs.quiet_start, prefs.quiet_end)
+        if quiet_end is not None:
+            await self.store.reschedule_timer(timer.id, timer.due_at, iso(quiet_end))
+            return False
+        if prefs.remind_every_hours:
+            again = now + timedelta(hours=prefs.remind_every_hours)
+            return await self.store.reschedule_timer(timer.id, timer.due_at, iso(again))
+        return await self.store.end_timer(timer.id, "done", iso(now))
 
     @staticmethod
     def _waiting(game: GameRow) -> Set[int]:
@@ -92,7 +113,7 @@ class Timers:
             games[game.id] = game
             if not self._applies(timer, self._waiting(game), await self.store.last_plies(game.id)):
                 await self.store.end_timer(timer.id, "cancelled", now)
-            elif await self.store.end_timer(timer.id, "done", now):
+            elif await self._claim(game, timer):
                 fired.setdefault((game.id, timer.kind), []).append(timer.seat)
         return [
             Fired(games[game_id], engine.from_json(games[game_id].state or {}), kind, tuple(sorted(seats)))
