@@ -89,7 +89,7 @@ class AzulBot(commands.Bot):
             remind_after=self.remind_after,
         )
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
-        self._poster = Poster(self, self._store)
+        self._poster = Poster(self, self._store, self.clock)
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
         self.add_dynamic_items(PlayButton, LobbyButton, PickerSelect)

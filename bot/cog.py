@@ -35,7 +35,7 @@ from bot.context import bot_of
 from bot.games import adapter_of
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
-from bot.personal import me_group
+from bot.personal import away_lines, me_group
 from bot.pictures import draw
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
@@ -140,7 +140,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         if game.status == "lobby":
             await reply(interaction, lobby_text(game, locale), allowed_mentions=discord.AllowedMentions.none())
             return
-        await reply(interaction, status_text(game, service.state_of(game), locale))
+        away = await away_lines(service.store, game, service.clock.now(), locale)
+        await reply(interaction, "\n".join([status_text(game, service.state_of(game), locale), *away])[:2000])
 
     @app_commands.command(name=named("export"), description=described("bot.cmd.export"))
     async def export(self, interaction: discord.Interaction) -> None:

@@ -2,14 +2,16 @@
 
 ``games`` lists every open game the user sits at, in every server the bot shares with them: those waiting for the
 user first, then the others, each with a link to its newest board (or lobby), whose turn it is and since when.
-``settings`` shows and changes the person's reminders (on or off, once or every 6/12/24 hours while it is their
-turn, quiet hours in their own time zone) and how their turn is announced (a DM or a mention in the channel).
+``away`` (1–30 days) and ``back`` set and end a vacation: the player's reminders wait until it ends, their games do
+not time out, and the others see "away until …" in ``status`` and under the board. ``settings`` shows and changes
+the person's reminders (on or off, once or every 6/12/24 hours while it is their turn, quiet hours in their own time
+zone) and how their turn is announced (a DM or a mention in the channel).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 from zoneinfo import available_timezones
 
@@ -17,10 +19,11 @@ import discord
 from discord import app_commands
 
 import engine
+from bot.clock import iso
 from bot.context import bot_of
 from bot.errors import Refusal
 from bot.replies import reply
-from bot.store import GameRow, UserPrefs
+from bot.store import GameRow, Store, UserPrefs
 from bot.texts import described, named, text, user_locale, variant_label
 
 LIST_LIMIT = 2000
@@ -172,12 +175,63 @@ async def settings(  # noqa: PLR0917 (discord.py passes slash command options by
     await reply(interaction, settings_text(prefs, locale, saved=saved))
 
 
+MAX_AWAY_DAYS = 30
+
+
+def stamp(moment: str, style: str = "f") -> str:
+    """A Discord timestamp: every reader sees the moment in their own time zone and language."""
+    return f"<t:{int(datetime.fromisoformat(moment).timestamp())}:{style}>"
+
+
+async def away_lines(store: Store, game: GameRow, now: datetime, locale: str) -> list[str]:
+    """One line for each seated player who is away now."""
+    lines = []
+    for seat in game.seats:
+        prefs = await store.user(seat.user_id)
+        if prefs.away_until and prefs.away_until > iso(now):
+            lines.append(text("bot.away.line", locale, player=f"**{seat.name}**", until=stamp(prefs.away_until)))
+    return lines
+
+
+@app_commands.command(name=named("away"), description=described("bot.cmd.away"))
+@app_commands.describe(days=described("bot.opt.days"))
+async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1, MAX_AWAY_DAYS]) -> None:
+    service = bot_of(interaction).service
+    if not 1 <= days <= MAX_AWAY_DAYS:  # Discord enforces the range; a direct call must too
+        raise Refusal("bad_away_days", max=MAX_AWAY_DAYS)
+    until = iso(service.clock.now() + timedelta(days=days))
+    await service.store.set_away(interaction.user.id, until)
+    await reply(interaction, text("bot.reply.away", user_locale(interaction), until=stamp(until), days=days))
+
+
+@app_commands.command(name=named("back"), description=described("bot.cmd.back"))
+async def back(interaction: discord.Interaction) -> None:
+    service = bot_of(interaction).service
+    prefs = await service.store.user(interaction.user.id)
+    if not prefs.away_until or prefs.away_until <= iso(service.clock.now()):
+        raise Refusal("not_away")
+    await service.timers.returned(interaction.user.id, prefs.away_until)
+    await service.store.set_away(interaction.user.id, None)
+    await reply(interaction, text("bot.reply.back", user_locale(interaction)))
+
+
 def me_group() -> app_commands.Group:
     """``/azul me …`` (see the command-tree plan in :mod:`bot.cog`)."""
     group = app_commands.Group(name=named("me"), description=described("bot.cmd.me"))
     group.add_command(games)
     group.add_command(settings)
+    group.add_command(away)
+    group.add_command(back)
     return group
 
 
-__all__ = ["OpenGame", "game_line", "me_group", "my_games_text", "open_games", "settings_text", "zone_choices"]
+__all__ = [
+    "OpenGame",
+    "away_lines",
+    "game_line",
+    "me_group",
+    "my_games_text",
+    "open_games",
+    "settings_text",
+    "zone_choices",
+]

@@ -14,7 +14,9 @@ from datetime import datetime
 import discord
 
 import engine
+from bot.clock import Clock, SystemClock
 from bot.games import adapter_of
+from bot.personal import away_lines
 from bot.picker import board_view
 from bot.pictures import draw
 from bot.store import GameRow, Store
@@ -30,9 +32,10 @@ MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
 class Poster:
     """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``store`` keeps their choices."""
 
-    def __init__(self, client: discord.Client, store: Store) -> None:
+    def __init__(self, client: discord.Client, store: Store, clock: Clock | None = None) -> None:
         self.client = client
         self.store = store
+        self.clock = clock or SystemClock()
 
     async def post_board(
         self,
@@ -56,6 +59,7 @@ class Poster:
             lines.append(standings_text(game, locale))
         else:
             lines.append(self._to_act_line(game, state, locale, mention_seats))
+            lines += await away_lines(self.store, game, self.clock.now(), locale)
         content = "\n".join(line for line in lines if line)[:2000]
         files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}-{game.version}.png")] if png else []
         view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING

@@ -119,6 +119,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE users ADD COLUMN quiet_end INTEGER;
     ALTER TABLE users ADD COLUMN timezone TEXT;
     """,
+    # 7: vacations: until when a person is away (their reminders wait; their games do not time out).
+    """
+    ALTER TABLE users ADD COLUMN away_until TEXT;
+    """,
 )
 
 
@@ -209,6 +213,7 @@ class UserPrefs:
     quiet_start: int | None = None  # an hour of the day in ``timezone``; quiet until ``quiet_end``
     quiet_end: int | None = None
     timezone: str | None = None  # an IANA zone; None: UTC
+    away_until: str | None = None  # ISO time (UTC); away while it is in the future
 
     REMINDER_FIELDS = ("reminders", "remind_every_hours", "quiet_start", "quiet_end", "timezone")
 
@@ -481,7 +486,22 @@ class Store:
             row["quiet_start"],
             row["quiet_end"],
             row["timezone"],
+            row["away_until"],
         )
+
+    async def bring_forward_timers(self, user_id: int, postponed_to: str, now: str) -> None:
+        """Pending timers of ``user_id``'s seats that were postponed to ``postponed_to`` become due at ``now``."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE timers SET due_at = ? WHERE state = 'pending' AND due_at = ? AND EXISTS (SELECT 1 FROM seats s"
+                " WHERE s.game_id = timers.game_id AND s.seat = timers.seat AND s.user_id = ?)",
+                (now, postponed_to, user_id),
+            )
+
+    async def set_away(self, user_id: int, until: str | None) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            await db.execute("UPDATE users SET away_until = ? WHERE user_id = ?", (until, user_id))
 
     async def set_reminder_prefs(self, user_id: int, **values: Any) -> None:
         """Save reminder settings (names from ``UserPrefs.REMINDER_FIELDS``; None clears quiet hours and zone)."""

@@ -74,6 +74,9 @@ class Timers:
         if not prefs.reminders:
             await self.store.end_timer(timer.id, "cancelled", iso(now))
             return False
+        if prefs.away_until and prefs.away_until > iso(now):  # on vacation: the reminder waits for their return
+            await self.store.reschedule_timer(timer.id, timer.due_at, prefs.away_until)
+            return False
         quiet_end = quiet_until(now, prefs.timezone, prefs.quiet_start, prefs.quiet_end)
         if quiet_end is not None:
             await self.store.reschedule_timer(timer.id, timer.due_at, iso(quiet_end))
@@ -91,6 +94,10 @@ class Timers:
     def _applies(timer: TimerRow, waiting: Set[int], last: dict[int, int]) -> bool:
         """A seat's timer holds while that seat is waiting and has not moved since the timer was set."""
         return timer.seat in waiting and last.get(timer.seat, -1) < timer.version
+
+    async def returned(self, user_id: int, away_until: str) -> None:
+        """A player is back early: reminders that were waiting for the end of their vacation are due now."""
+        await self.store.bring_forward_timers(user_id, away_until, iso(self.clock.now()))
 
     async def sync_all(self) -> int:
         """Sync every active game (at start-up); returns how many there are."""
