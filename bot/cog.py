@@ -35,7 +35,7 @@ from bot.context import bot_of
 from bot.games import adapter_of
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
-from bot.personal import away_lines, me_group
+from bot.personal import away_lines, me_group, seat_notes
 from bot.pictures import draw
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
@@ -128,7 +128,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             await bot_of(interaction).poster.post_board(channel_of(interaction), game, state, guild=interaction.guild)
             await reply(interaction, text("bot.reply.reposted", locale))
             return
-        png = await draw(game, state, (), locale)
+        notes = await seat_notes(service.store, game, service.clock.now(), locale) if game.status == "active" else []
+        png = await draw(game, state, (), locale, notes)
         files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}.png")] if png else []
         await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
 

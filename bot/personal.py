@@ -25,6 +25,7 @@ from bot.errors import Refusal
 from bot.replies import reply
 from bot.store import GameRow, Store, UserPrefs
 from bot.texts import described, named, text, user_locale, variant_label
+from render.common import SeatInfo
 
 LIST_LIMIT = 2000
 REMIND_EVERY = (0, 6, 12, 24)  # hours; 0: once per turn
@@ -183,6 +184,17 @@ def stamp(moment: str, style: str = "f") -> str:
     return f"<t:{int(datetime.fromisoformat(moment).timestamp())}:{style}>"
 
 
+async def seat_notes(store: Store, game: GameRow, now: datetime, locale: str) -> list[SeatInfo | None]:
+    """What the board picture shows beside each seated player's name: "away until <date>" (UTC date)."""
+    notes: list[SeatInfo | None] = []
+    for seat in game.by_seat():
+        prefs = await store.user(seat.user_id)
+        away = prefs.away_until if prefs.away_until and prefs.away_until > iso(now) else None
+        date = datetime.fromisoformat(away).date().isoformat() if away else ""
+        notes.append(SeatInfo(away=text("bot.picture.away", locale, date=date)) if away else None)
+    return notes
+
+
 async def away_lines(store: Store, game: GameRow, now: datetime, locale: str) -> list[str]:
     """One line for each seated player who is away now."""
     lines = []
@@ -232,6 +244,7 @@ __all__ = [
     "me_group",
     "my_games_text",
     "open_games",
+    "seat_notes",
     "settings_text",
     "zone_choices",
 ]

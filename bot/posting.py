@@ -16,7 +16,7 @@ import discord
 import engine
 from bot.clock import Clock, SystemClock
 from bot.games import adapter_of
-from bot.personal import away_lines
+from bot.personal import away_lines, seat_notes
 from bot.picker import board_view
 from bot.pictures import draw
 from bot.store import GameRow, Store
@@ -50,7 +50,8 @@ class Poster:
     ) -> discord.Message:
         """Post the board; mention each seat in ``ping`` exactly once (in the post or by DM)."""
         locale = guild_locale(guild)
-        png = await draw(game, state, events, locale)
+        notes = await seat_notes(self.store, game, self.clock.now(), locale) if game.status == "active" else []
+        png = await draw(game, state, events, locale, notes)
         by_seat = game.by_seat()
         dm_seats, mention_seats = await self._split_by_dm(game, ping)
         lines = [headline] if headline else []

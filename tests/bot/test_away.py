@@ -24,7 +24,19 @@ async def waiting_member(table: Table) -> Any:
     return table.member(game, min(engine.to_act(state)))
 
 
-async def test_away_pauses_reminders_and_shows_in_status_and_under_the_board(simcord_env, clock: ManualClock) -> None:
+async def test_away_pauses_reminders_and_shows_in_status_and_under_the_board(
+    simcord_env, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.pictures
+
+    drawn: list[Any] = []
+    original = bot.pictures.render_png
+
+    def spy(state: Any, names: Any, events: Any, locale: str, info: Any = ()) -> bytes:
+        drawn.append(list(info))
+        return original(state, names, events, locale, info)
+
+    monkeypatch.setattr(bot.pictures, "render_png", spy)
     table = Table.create(simcord_env, 3)
     await table.open("azul")
     away = await waiting_member(table)
@@ -35,6 +47,12 @@ async def test_away_pauses_reminders_and_shows_in_status_and_under_the_board(sim
     assert "(3 d)" in answer.response.content
     status = await table.players[2].slash(table.channel, "azul status")
     assert f"🏖️ **{away.user.name}** is away until <t:" in status.response.content
+    await table.players[2].slash(table.channel, "azul board")
+    seat = (await table.game()).seat_of(away.id)
+    until = (clock.now() + timedelta(days=3)).date().isoformat()
+    assert [note.away if note else None for note in drawn[-1]] == [
+        f"away until {until}" if number == seat else None for number in range(3)
+    ], "the picture shows the away note beside their name"
 
     clock.advance(hours=25)
     assert await table.bot.run_due() == 0, "the reminder waits for the vacation's end"

@@ -9,9 +9,9 @@ import pytest
 
 import engine
 from bot.cog import AzulCog
-from bot.personal import me_group
 from bot.games import adapter_of, move_commands
 from bot.games.azul import ADAPTER as AZUL
+from bot.personal import me_group
 from data.i18n import SUPPORTED, catalogue
 from engine import Event
 
