@@ -66,9 +66,22 @@ class Poster:
         view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING
         message = await channel.send(content, files=files, view=view, allowed_mentions=MENTION_USERS)
         await self.store.set_message(game.id, "board", message.id)
+        if game.board_message_id and game.board_message_id != message.id:
+            await self._retire_board(channel, game.board_message_id)
         for seat in dm_seats:
             await self._dm_turn(channel, game, by_seat[seat].user_id, message, locale)
         return message
+
+    @staticmethod
+    async def _retire_board(channel: discord.abc.Messageable, message_id: int) -> None:
+        """Take the Play button off the previous board, so only the newest board offers a live one."""
+        get = getattr(channel, "get_partial_message", None)
+        if get is None:
+            return
+        try:
+            await get(message_id).edit(view=None)
+        except discord.HTTPException:
+            log.info("the previous board %s could not be edited (deleted?)", message_id)
 
     async def post_reminder(
         self,

@@ -289,3 +289,18 @@ async def test_export_attaches_the_transcript_of_the_logged_moves(simcord_env) -
     finished = await exported_transcript(await watcher.slash(table.channel, "azul export"))
     assert finished["status"] == "over" and finished["resigned"] == game.seat_of(table.players[0].id)
     assert finished["moves"] == 4
+
+
+async def test_only_the_newest_board_offers_a_play_button(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    first = table.channel.last_message
+    assert first.components, "the board offers Play"
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    await simcord_env.settle()
+    newest = table.channel.last_message
+    assert newest.id != first.id and newest.components
+    (old,) = [message for message in table.channel.history() if message.id == first.id]
+    assert not old.components, "the previous board's Play button is gone"
+    assert old.attachments, "its picture stays"
