@@ -12,8 +12,9 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
     the game here: ``board``, ``status``, ``export``, ``resign``, ``abort`` (and ``undo``, ``hint`` when they land)
     help: ``rules``, ``help``
-``/azul me …`` — a subgroup for the person asking, wherever they are: ``notify`` moves here with ``away``,
-    ``back``, ``games`` (my games), ``settings``, ``profile``.
+``/azul me …`` — a subgroup for the person asking, wherever they are (:mod:`bot.personal`): ``games`` (my games),
+    ``settings`` (reminders, quiet hours, turn notices), ``away``, ``back``; ``profile`` joins them, and ``notify``
+    (now also a setting of ``settings``) moves here when the old command is retired.
 ``/azul-stats …`` — a second top-level command for what is not about one table: ``leaderboard``, ``history``,
     ``replay``.
 
