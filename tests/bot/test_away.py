@@ -97,4 +97,4 @@ async def test_back_early_brings_the_reminder_forward_and_refuses_when_not_away(
     refused = await other.slash(table.channel, "azul me back")
     assert "Nie masz ustawionego wyjazdu" in refused.response.content
     polish = await other.slash(table.channel, "azul me away", days=2)
-    assert polish.response.content.startswith("Masz wolne do <t:") and "(dni: 2)" in polish.response.content
+    assert polish.response.content.startswith("Twój wyjazd potrwa do <t:") and "(dni: 2)" in polish.response.content
