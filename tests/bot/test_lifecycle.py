@@ -151,6 +151,8 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     await table.open("azul")
     alice = table.players[0]
     board = table.channel.last_message
+    member, _, move = await table.choose()
+    opened = await member.click(board, label="Play")  # a picker opened before the game ended
     result = await alice.slash(table.channel, "azul resign")
     assert result.ephemeral
     game = await table.game()
@@ -158,8 +160,10 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     assert game.result["standings"][-1] == [game.seat_of(alice.id)]
     final = table.channel.last_message
     assert "alice resigned" in final.content and "Game over" in final.content and not final.components
-    late = await table.players[1].click(board, label="Play")
-    assert late.ephemeral and "This game is over" in late.response.content
+    (retired,) = [message for message in table.channel.history() if message.id == board.id]
+    assert not retired.components, "the board before the final one offers no Play button"
+    late = await table.picker_step(member, opened.response, move)
+    assert "This game is over" in late.response.content
     status = await table.players[1].slash(table.channel, "azul status")
     assert "Game over" in status.response.content and "1. bob" in status.response.content
     shown = await table.players[1].slash(table.channel, "azul board")
