@@ -25,6 +25,7 @@ from bot.errors import Refusal
 from bot.replies import reply
 from bot.store import GameRow, Store, UserPrefs
 from bot.texts import described, named, text, user_locale, variant_label
+from bot.words import seat_label
 from render.common import SeatInfo
 
 LIST_LIMIT = 2000
@@ -65,7 +66,7 @@ def game_line(entry: OpenGame, locale: str) -> str:
         state = text("bot.mygames.your_turn", locale, since=since)
     else:
         names = game.by_seat()
-        players = ", ".join(f"**{names[seat].name}**" for seat in entry.to_act)
+        players = ", ".join(f"**{seat_label(game, names[seat], locale)}**" for seat in entry.to_act)
         state = text("bot.mygames.waiting", locale, players=players, since=since)
     variant = variant_label(game.variant, locale)
     return text("bot.mygames.line", locale, variant=variant, game=game.id, link=link(game), state=state)
@@ -188,6 +189,9 @@ async def seat_notes(store: Store, game: GameRow, now: datetime, locale: str) ->
     """What the board picture shows beside each seated player's name: "away until <date>" (UTC date)."""
     notes: list[SeatInfo | None] = []
     for seat in game.by_seat():
+        if seat.user_id is None:  # a computer seat is never away
+            notes.append(None)
+            continue
         prefs = await store.user(seat.user_id)
         away = prefs.away_until if prefs.away_until and prefs.away_until > iso(now) else None
         date = datetime.fromisoformat(away).date().isoformat() if away else ""
@@ -199,9 +203,12 @@ async def away_lines(store: Store, game: GameRow, now: datetime, locale: str) ->
     """One line for each seated player who is away now."""
     lines = []
     for seat in game.seats:
+        if seat.user_id is None:
+            continue
         prefs = await store.user(seat.user_id)
         if prefs.away_until and prefs.away_until > iso(now):
-            lines.append(text("bot.away.line", locale, player=f"**{seat.name}**", until=stamp(prefs.away_until)))
+            player = f"**{seat_label(game, seat, locale)}**"
+            lines.append(text("bot.away.line", locale, player=player, until=stamp(prefs.away_until)))
     return lines
 
 

@@ -59,8 +59,9 @@ class Timers:
     async def _schedule_waiting(self, game: GameRow, seat: int) -> None:
         """The timers of a seat that has just begun to wait: a reminder after the player's own interval (every N
         hours), else the bot's; none when the bot's reminders are off."""
-        if self.remind_after is not None:
-            prefs = await self.store.user(game.by_seat()[seat].user_id)
+        user_id = game.by_seat()[seat].user_id
+        if self.remind_after is not None and user_id is not None:
+            prefs = await self.store.user(user_id)
             every = timedelta(hours=prefs.remind_every_hours) if prefs.remind_every_hours else self.remind_after
             await self.store.schedule_timer(game.id, REMIND, seat, game.version, due_at=iso(self.clock.now() + every))
 
@@ -70,8 +71,9 @@ class Timers:
         now = self.clock.now()
         if timer.kind != REMIND:
             return await self.store.end_timer(timer.id, "done", iso(now))
-        prefs = await self.store.user(game.by_seat()[timer.seat].user_id)
-        if not prefs.reminders:
+        user_id = game.by_seat()[timer.seat].user_id
+        prefs = await self.store.user(user_id) if user_id is not None else None
+        if prefs is None or not prefs.reminders:  # off, or a computer seat (no one to remind)
             await self.store.end_timer(timer.id, "cancelled", iso(now))
             return False
         if prefs.away_until and prefs.away_until > iso(now):  # on vacation: the reminder waits for their return
@@ -88,7 +90,10 @@ class Timers:
 
     @staticmethod
     def _waiting(game: GameRow) -> Set[int]:
-        return engine.to_act(engine.from_json(game.state)) if game.status == "active" and game.state else set()
+        """The seats whose people keep the table waiting: never one the computer plays (no one to remind)."""
+        if game.status != "active" or not game.state:
+            return set()
+        return engine.to_act(engine.from_json(game.state)) - set(game.computer_seats())
 
     @staticmethod
     def _applies(timer: TimerRow, waiting: Set[int], last: dict[int, int]) -> bool:

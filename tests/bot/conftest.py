@@ -13,11 +13,14 @@ import simcord.interactions
 
 from bot.client import AzulBot, create_bot
 from bot.clock import ManualClock
+from bot.computer import Computer
 from bot.errors import Refusal
 from bot.replies import unwrap
 from engine import EngineError
 
 SEED = 20240611
+COMPUTER_BUDGET = {"iterations": 12}
+"""Computer players search a fixed number of iterations in tests: every move is deterministic and quick."""
 
 
 @pytest.fixture
@@ -39,7 +42,8 @@ async def make_bot(db_path: str, clock: ManualClock) -> AsyncIterator[Callable[.
     seeds = itertools.count(SEED)
 
     def make(**options: Any) -> AzulBot:
-        bots.append(create_bot(db_path, seed_source=lambda: next(seeds), clock=clock, **options))
+        computer = Computer(1, COMPUTER_BUDGET)
+        bots.append(create_bot(db_path, seed_source=lambda: next(seeds), clock=clock, computer=computer, **options))
         return bots[-1]
 
     yield make

@@ -12,6 +12,7 @@ import pytest
 import engine
 from bot.clock import ManualClock
 from tests.bot.table import Table, mentions
+from tests.bot.test_computer import open_with_computers, play
 
 DAY = timedelta(hours=24)
 
@@ -156,3 +157,47 @@ async def test_each_waiting_player_in_a_simultaneous_phase_has_their_own_reminde
     await simcord_env.settle()
     reminded = set(mentions(table.channel.last_message.content))
     assert reminded == {table.member(game, t.seat).id for t in still}
+
+
+async def test_seats_the_computer_plays_get_no_timers(simcord_env, clock: ManualClock) -> None:
+    """A computer's own seat and a person's seat handed to the computer are never reminded: they have no timers, and
+    a pending one goes when the seat is handed over."""
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    alice, bob = table.players
+    game = await table.game()
+    bob_seat = game.seat_of(bob.id)
+    assert bob_seat is not None
+    handed = game.version
+    await table.bot.service.set_controller(game.id, bob_seat, "hard")
+    table.bot.wake_computer(game.id)
+    await simcord_env.settle()
+    for _ in range(2):  # Alice moves; the computer answers for Bob
+        game, state = await table.state()
+        seat = game.seat_of(alice.id)
+        assert seat is not None and seat in engine.to_act(state)
+        await play(table, alice, table.agent.choose(engine.variant_of(state), state, seat))
+        await simcord_env.settle()
+        assert [t.seat for t in await pending(table)] == [seat], "only Alice waits for a reminder"
+    bobs = [t for t in await table.bot.service.store.timers_of(game.id) if t.seat == bob_seat]
+    assert all(t.version <= handed and t.state != "pending" for t in bobs), "none set after the hand-over"
+    clock.advance(hours=25)
+    assert await table.bot.run_due() == 1
+    await simcord_env.settle()
+    assert mentions(table.channel.last_message.content) == [alice.id], "Bob's seat is the computer's: not pinged"
+
+
+async def test_a_computer_seat_never_has_a_timer(simcord_env, clock: ManualClock) -> None:
+    table = Table.create(simcord_env, 1)
+    game = await open_with_computers(table, ["easy"])
+    await simcord_env.settle()
+    computer_seats = set(game.computer_seats())
+    assert computer_seats
+    game, state = await table.state()
+    alice = table.players[0]
+    seat = game.seat_of(alice.id)
+    assert seat is not None and seat in engine.to_act(state)
+    await play(table, alice, table.agent.choose(engine.variant_of(state), state, seat))
+    await simcord_env.settle()
+    timers = await table.bot.service.store.timers_of(game.id)
+    assert timers and not {t.seat for t in timers} & computer_seats
