@@ -12,8 +12,9 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
     the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint`` (and ``undo`` when it lands)
     help: ``rules``, ``help``
-``/azul me …`` — a subgroup for the person asking, wherever they are: ``notify`` moves here with ``away``,
-    ``back``, ``games`` (my games), ``settings``, ``profile``.
+``/azul me …`` — a subgroup for the person asking, wherever they are (:mod:`bot.personal`): ``games`` (my games),
+    ``settings`` (reminders, quiet hours, turn notices), ``away``, ``back``; ``profile`` joins them, and ``notify``
+    (now also a setting of ``settings``) moves here when the old command is retired.
 ``/azul-stats …`` — a second top-level command for what is not about one table: ``leaderboard``, ``history``,
     ``replay``.
 
@@ -40,6 +41,7 @@ from bot.context import bot_of
 from bot.games import adapter_of
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
+from bot.personal import away_lines, me_group, seat_notes
 from bot.pictures import draw
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
@@ -80,6 +82,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             raise RuntimeError("a GroupCog always has its group")
         for command in all_move_commands():
             group.add_command(command)
+        group.add_command(me_group())
 
     # lobby
     @app_commands.command(name=named("new"), description=described("bot.cmd.new"))
@@ -155,7 +158,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             await bot_of(interaction).poster.post_board(channel_of(interaction), game, state, guild=interaction.guild)
             await reply(interaction, text("bot.reply.reposted", locale))
             return
-        png = await draw(game, state, (), locale)
+        notes = await seat_notes(service.store, game, service.clock.now(), locale) if game.status == "active" else []
+        png = await draw(game, state, (), locale, notes)
         files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}.png")] if png else []
         await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
 
@@ -167,7 +171,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         if game.status == "lobby":
             await reply(interaction, lobby_text(game, locale), allowed_mentions=discord.AllowedMentions.none())
             return
-        await reply(interaction, status_text(game, service.state_of(game), locale))
+        away = await away_lines(service.store, game, service.clock.now(), locale)
+        await reply(interaction, "\n".join([status_text(game, service.state_of(game), locale), *away])[:2000])
 
     @app_commands.command(name=named("export"), description=described("bot.cmd.export"))
     async def export(self, interaction: discord.Interaction) -> None:

@@ -17,13 +17,15 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import engine
+from bot.clock import Clock, SystemClock
 from bot.computer import LEVELS, Computer, move_seed
 from bot.errors import Refusal
 from bot.store import Conflict, GameRow, Store
+from bot.timers import Timers
 from engine import Event, GameState, Move
 from engine.core import Rng
 from engine.transcript import export
@@ -118,11 +120,19 @@ COMPUTER_CAUSES = ("computer_seat", "stand_in", "time_limit")
 
 class GameService:
     def __init__(
-        self, store: Store, seed_source: Callable[[], int] | None = None, computer: Computer | None = None
+        self,
+        store: Store,
+        seed_source: Callable[[], int] | None = None,
+        computer: Computer | None = None,
+        *,
+        clock: Clock | None = None,
+        remind_after: timedelta | None = None,
     ) -> None:
         self.store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self.computer = computer
+        self.clock = clock or SystemClock()
+        self.timers = Timers(store, self.clock, remind_after)
 
     # --- loading -------------------------------------------------------------------------------------------------
     async def open_game(self, channel_id: int) -> GameRow:
@@ -215,6 +225,12 @@ class GameService:
             raise Refusal("no_game")
         return game
 
+    async def _changed(self, game_id: int) -> GameRow:
+        """The game as saved after a change, with its timers made to match who is waiting now."""
+        game = await self._reload(game_id)
+        await self.timers.sync(game)
+        return game
+
     async def _lobby(self, channel_id: int, game_id: int | None) -> GameRow:
         game = await self.open_game(channel_id)
         if game_id is not None and game.id != game_id:
@@ -276,7 +292,7 @@ class GameService:
         state = engine.new_game(game.variant, players, game.seed, game.options or None)
         if not await self.store.start_game(game.id, seat_by_joined, engine.to_json(state)):
             raise Refusal("already_started")
-        return await self._reload(game.id), state
+        return await self._changed(game.id), state
 
     # --- play ----------------------------------------------------------------------------------------------------
     async def active_game(self, channel_id: int, game_id: int | None = None, version: int | None = None) -> GameRow:
@@ -430,7 +446,7 @@ class GameService:
             raise Refusal("bad_level")
         if not await self.store.set_controller(game_id, seat, level):
             raise Refusal("raced")
-        return await self._reload(game_id)
+        return await self._changed(game_id)  # a seat the computer plays has no reminders
 
     async def _record(
         self,
@@ -459,7 +475,7 @@ class GameService:
         except Conflict as conflict:
             raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
         log.info("game %s: ply %s seat %s played %s%s", game.id, game.version, seat, move, f" ({cause})" * bool(cause))
-        saved = await self._reload(game.id)
+        saved = await self._changed(game.id)
         to_act = frozenset() if finished else engine.to_act(new_state)
         return Turn(saved, new_state, before, to_act, seat, move, events, cause)
 
@@ -506,7 +522,7 @@ class GameService:
         state = self.state_of(game)
         if not await self.store.finish(game.id, "over", self._result(state, resigned=seat)):
             raise Refusal("raced")
-        return await self._reload(game.id), state
+        return await self._changed(game.id), state
 
     async def abort(self, channel_id: int, user_id: int, *, is_admin: bool) -> GameRow:
         game = await self.open_game(channel_id)
@@ -514,18 +530,7 @@ class GameService:
             raise Refusal("only_creator_aborts")
         if not await self.store.finish(game.id, "aborted", None):
             raise Refusal("raced")
-        return await self._reload(game.id)
-
-    # --- reminders -----------------------------------------------------------------------------------------------
-    async def due_reminders(self, now: datetime, after: timedelta) -> list[tuple[GameRow, GameState]]:
-        """Games whose players have been waiting longer than ``after``, each claimed once per turn."""
-        before = (now - after).astimezone(UTC).isoformat(timespec="seconds")
-        due = []
-        for game_id in await self.store.waiting_since(before):
-            game = await self.store.game(game_id)
-            if game is not None and await self.store.mark_reminded(game.id, game.version):
-                due.append((game, self.state_of(game)))
-        return due
+        return await self._changed(game.id)
 
     # --- preferences ---------------------------------------------------------------------------------------------
     async def set_notify(self, user_id: int, enabled: bool, locale: str | None = None) -> None:

@@ -78,7 +78,7 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE users ADD COLUMN locale TEXT;
     """,
-    # 3: reminders: the version of the game at which its waiting players were last reminded.
+    # 3: reminders: the version of the game at which its waiting players were last reminded (unused since 5).
     """
     ALTER TABLE games ADD COLUMN reminded_version INTEGER NOT NULL DEFAULT -1;
     """,
@@ -126,6 +126,35 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN board_version INTEGER NOT NULL DEFAULT -1;
     UPDATE games SET board_version = version WHERE board_message_id IS NOT NULL;
+    """,
+    # 8: timers: every reminder and deadline is a row with its due time, run by the bot's timer loop, so none lives
+    # only in memory. ``version`` is the game's version when the seat began to wait: a timer is never doubled.
+    """
+    CREATE TABLE timers (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        due_at TEXT NOT NULL,
+        payload TEXT NOT NULL DEFAULT '{}',
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'cancelled')),
+        done_at TEXT,
+        UNIQUE (game_id, kind, seat, version)
+    );
+    CREATE INDEX timers_pending ON timers (due_at) WHERE state = 'pending';
+    """,
+    # 9: reminders each person controls: on or off, how often (0: once per turn), quiet hours in their time zone.
+    """
+    ALTER TABLE users ADD COLUMN reminders INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE users ADD COLUMN remind_every_hours INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN quiet_start INTEGER;
+    ALTER TABLE users ADD COLUMN quiet_end INTEGER;
+    ALTER TABLE users ADD COLUMN timezone TEXT;
+    """,
+    # 10: vacations: until when a person is away (their reminders wait; their games do not time out).
+    """
+    ALTER TABLE users ADD COLUMN away_until TEXT;
     """,
 )
 
@@ -217,11 +246,33 @@ class PickerRow:
 
 
 @dataclass(frozen=True, slots=True)
+class TimerRow:
+    """A reminder or deadline of one seat (``seat`` -1: the whole table), due at ``due_at`` (ISO time, UTC)."""
+
+    id: int
+    game_id: int
+    kind: str
+    seat: int
+    version: int
+    due_at: str
+    payload: dict[str, Any]
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
 class UserPrefs:
     user_id: int
     notify_dm: bool
     dm_closed_told: bool
     locale: str | None = None
+    reminders: bool = True
+    remind_every_hours: int = 0  # 0: once per turn
+    quiet_start: int | None = None  # an hour of the day in ``timezone``; quiet until ``quiet_end``
+    quiet_end: int | None = None
+    timezone: str | None = None  # an IANA zone; None: UTC
+    away_until: str | None = None  # ISO time (UTC); away while it is in the future
+
+    REMINDER_FIELDS = ("reminders", "remind_every_hours", "quiet_start", "quiet_end", "timezone")
 
 
 class Conflict(Exception):
@@ -412,14 +463,49 @@ class Store:
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
         return await self._game("channel_id = ?", (channel_id,))
 
-    async def waiting_since(self, before: str) -> list[int]:
-        """Active games whose current turn began before ``before`` (ISO time) and was not reminded yet."""
+    async def open_games_of(self, user_id: int) -> list[GameRow]:
+        """Every open game (lobby or active) in which ``user_id`` has a seat, in any server, longest waiting first."""
         rows = await self._fetchall(
-            "SELECT id FROM games WHERE status = 'active' AND turn_since < ? AND reminded_version < version"
-            " ORDER BY turn_since",
-            (before,),
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active') ORDER BY g.turn_since, g.id",
+            (user_id,),
         )
+        games = [await self.game(row["id"]) for row in rows]
+        return [game for game in games if game is not None]
+
+    async def active_game_ids(self) -> list[int]:
+        rows = await self._fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
         return [row["id"] for row in rows]
+
+    async def last_plies(self, game_id: int) -> dict[int, int]:
+        """The ply of each seat's latest move (seats that never moved are missing)."""
+        rows = await self._fetchall("SELECT seat, MAX(ply) FROM moves WHERE game_id = ? GROUP BY seat", (game_id,))
+        return {int(row[0]): int(row[1]) for row in rows}
+
+    @staticmethod
+    def _timer(row: sqlite3.Row) -> TimerRow:
+        return TimerRow(
+            row["id"],
+            row["game_id"],
+            row["kind"],
+            row["seat"],
+            row["version"],
+            row["due_at"],
+            json.loads(row["payload"]),
+            row["state"],
+        )
+
+    async def timers_of(self, game_id: int) -> list[TimerRow]:
+        """Every timer of a game, pending or not, oldest first."""
+        rows = await self._fetchall("SELECT * FROM timers WHERE game_id = ? ORDER BY id", (game_id,))
+        return [self._timer(row) for row in rows]
+
+    async def due_timers(self, now: str) -> list[TimerRow]:
+        """Pending timers due at ``now`` (ISO time) or earlier, earliest first."""
+        rows = await self._fetchall(
+            "SELECT * FROM timers WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id", (now,)
+        )
+        return [self._timer(row) for row in rows]
 
     async def games_with_computer_seats(self) -> list[int]:
         """Active games in which the computer plays at least one seat (the service checks whose turn it is)."""
@@ -473,7 +559,51 @@ class Store:
         if not rows:
             return UserPrefs(user_id, notify_dm=False, dm_closed_told=False)
         row = rows[0]
-        return UserPrefs(user_id, bool(row["notify_dm"]), bool(row["dm_closed_told"]), row["locale"])
+        return UserPrefs(
+            user_id,
+            bool(row["notify_dm"]),
+            bool(row["dm_closed_told"]),
+            row["locale"],
+            bool(row["reminders"]),
+            row["remind_every_hours"],
+            row["quiet_start"],
+            row["quiet_end"],
+            row["timezone"],
+            row["away_until"],
+        )
+
+    async def bring_forward_timers(self, user_id: int, postponed_to: str, now: str) -> None:
+        """Pending timers of ``user_id``'s seats that were postponed to ``postponed_to`` become due at ``now``."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE timers SET due_at = ? WHERE state = 'pending' AND due_at = ? AND EXISTS (SELECT 1 FROM seats s"
+                " WHERE s.game_id = timers.game_id AND s.seat = timers.seat AND s.user_id = ?)",
+                (now, postponed_to, user_id),
+            )
+
+    async def set_away(self, user_id: int, until: str | None) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            await db.execute("UPDATE users SET away_until = ? WHERE user_id = ?", (until, user_id))
+
+    async def set_reminder_prefs(self, user_id: int, **values: Any) -> None:
+        """Save reminder settings (names from ``UserPrefs.REMINDER_FIELDS``; None clears quiet hours and zone)."""
+        unknown = set(values) - set(UserPrefs.REMINDER_FIELDS)
+        if unknown:
+            raise ValueError(f"not reminder settings: {sorted(unknown)}")
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            for column, value in values.items():
+                await db.execute(f"UPDATE users SET {column} = ? WHERE user_id = ?", (value, user_id))
+
+    async def reschedule_timer(self, timer_id: int, was_due: str, due_at: str) -> bool:
+        """Move a pending timer to ``due_at``, only if it is still pending at ``was_due`` (so one runner does it)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE timers SET due_at = ? WHERE id = ? AND state = 'pending' AND due_at = ?",
+                (due_at, timer_id, was_due),
+            )
+            return cursor.rowcount == 1
 
     # --- writes --------------------------------------------------------------------------------------------------
     async def create_game(
@@ -649,12 +779,24 @@ class Store:
             )
             return int(cursor.lastrowid or 0)
 
-    async def mark_reminded(self, game_id: int, version: int) -> bool:
-        """Remember that the turn at ``version`` was reminded; False if the game moved on meanwhile."""
+    async def schedule_timer(
+        self, game_id: int, kind: str, seat: int, version: int, *, due_at: str, payload: dict[str, Any] | None = None
+    ) -> bool:
+        """Add a pending timer; False (adding nothing) when this (game, kind, seat, version) already has one."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE games SET reminded_version = version WHERE id = ? AND version = ? AND status = 'active'",
-                (game_id, version),
+                "INSERT OR IGNORE INTO timers (game_id, kind, seat, version, due_at, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, kind, seat, version, due_at, json.dumps(payload or {})),
+            )
+            return cursor.rowcount == 1
+
+    async def end_timer(self, timer_id: int, state: str, at: str) -> bool:
+        """Mark a pending timer ``done`` (it ran) or ``cancelled``; False if it was no longer pending, so a timer
+        is claimed by exactly one runner."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE timers SET state = ?, done_at = ? WHERE id = ? AND state = 'pending'", (state, at, timer_id)
             )
             return cursor.rowcount == 1
 
