@@ -17,7 +17,7 @@ import render
 from bot.cog import AzulCog
 from bot.games import check_adapters
 from bot.lobby import LobbyButton
-from bot.picker import PickerSelect, PlayButton
+from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.posting import Poster
 from bot.replies import answer_error
 from bot.service import GameService
@@ -81,7 +81,7 @@ class AzulBot(commands.Bot):
         self._poster = Poster(self, self._store)
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
-        self.add_dynamic_items(PlayButton, LobbyButton, PickerSelect)
+        self.add_dynamic_items(PlayButton, LobbyButton, PickerSelect, ConfirmButton)
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
             self.tree.copy_global_to(guild=guild)

@@ -12,7 +12,8 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
     the game here: ``board``, ``status``, ``export``, ``resign``, ``abort`` (and ``undo``, ``hint`` when they land)
     help: ``rules``, ``help``
-``/azul me …`` — a subgroup for the person asking, wherever they are: ``notify`` moves here with ``away``,
+``/azul me …`` — a subgroup for the person asking, wherever they are: ``notify`` and ``quickplay`` (no confirm step
+    in the Play picker) move here with ``away``,
     ``back``, ``games`` (my games), ``settings``, ``profile``.
 ``/azul-stats …`` — a second top-level command for what is not about one table: ``leaderboard``, ``history``,
     ``replay``.
@@ -193,6 +194,14 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         locale = user_locale(interaction)
         await bot_of(interaction).service.set_notify(interaction.user.id, enabled, locale)
         await reply(interaction, text("bot.reply.notify_on" if enabled else "bot.reply.notify_off", locale))
+
+    @app_commands.command(name=named("quickplay"), description=described("bot.cmd.quickplay"))
+    @app_commands.describe(enabled=described("bot.opt.enabled"))
+    async def quickplay(self, interaction: discord.Interaction, enabled: bool) -> None:
+        await bot_of(interaction).service.store.set_quick_play(interaction.user.id, enabled)
+        await reply(
+            interaction, text("bot.reply.quick_on" if enabled else "bot.reply.quick_off", user_locale(interaction))
+        )
 
 
 __all__ = ["AzulCog"]

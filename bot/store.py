@@ -94,6 +94,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX pickers_by_game ON pickers (game_id, version);
     """,
+    # 5: whether a player's Play picker plays a move at its last choice (quick play) or asks to confirm it first.
+    """
+    CREATE TABLE entry_prefs (
+        user_id INTEGER PRIMARY KEY,
+        quick_play INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 )
 
 
@@ -523,6 +530,18 @@ class Store:
                 (status, json.dumps(result) if result is not None else None, now_iso(), game_id),
             )
             return cursor.rowcount == 1
+
+    async def quick_play(self, user_id: int) -> bool:
+        rows = await self._fetchall("SELECT quick_play FROM entry_prefs WHERE user_id = ?", (user_id,))
+        return bool(rows and rows[0]["quick_play"])
+
+    async def set_quick_play(self, user_id: int, enabled: bool) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO entry_prefs (user_id, quick_play) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET quick_play = excluded.quick_play",
+                (user_id, int(enabled)),
+            )
 
     async def create_picker(
         self, game_id: int, version: int, user_id: int, *, command: str | None, chosen: dict[str, str], option: str
