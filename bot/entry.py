@@ -50,6 +50,17 @@ def matches(typed: str, label: str, token: str = "") -> bool:
     return all(part in words for part in wanted.split())
 
 
+def closeness(typed: str, label: str) -> int:
+    """How well what was typed names a label: 0 its start (``Factory 1``), 1 a phrase in it, 2 all its words in
+    it, 3 not at all; reading a typed word picks among the closest."""
+    wanted, words = normal(typed), normal(label)
+    if words.startswith(wanted) and (len(words) == len(wanted) or not words[len(wanted)].isalnum()):
+        return 0
+    if wanted in words:
+        return 1
+    return 2 if matches(typed, label) else 3
+
+
 def split_count(part: str) -> tuple[int, str]:
     """``2x blue`` / ``2× blue`` / ``blue x2`` / ``2 blue`` → (2, "blue"); ``2`` → (2, ""); no count counts once."""
     part = part.strip()
@@ -159,9 +170,10 @@ class Entry:
         """The items whose words contain ``name``: in the reader's language, else in any language the bot speaks."""
         items = list(items)
         for locales in ((self.locale,), SUPPORTED):
-            found = [item for item in items if matches(name, self.item_words(item, locales))]
-            if found:
-                return found
+            scores = {item: closeness(name, self.item_words(item, locales)) for item in items}
+            best = min(scores.values(), default=3)
+            if best < 3:
+                return [item for item, score in scores.items() if score == best]
         return []
 
     def read_item(self, part: str, pool: Mapping[str, int]) -> tuple[str, int] | None:
@@ -246,10 +258,12 @@ class Entry:
         if any(normal(token) == normal(typed) for token in tokens):
             return typed
         for locales in ((self.locale,), SUPPORTED):
-            named = [
-                token for token in tokens if any(matches(typed, self.label(token, others, each)) for each in locales)
-            ]
-            if named:
+            scores = {
+                token: min(closeness(typed, self.label(token, others, each)) for each in locales) for token in tokens
+            }
+            best = min(scores.values(), default=3)
+            named = [token for token, score in scores.items() if score == best]
+            if best < 3:
                 return named[0] if len(named) == 1 else typed
         return typed
 
