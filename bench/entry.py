@@ -84,13 +84,13 @@ def ticks(variant: Variant[Any], command: str, option: str, token: str, step: St
 
 
 # --- the autocomplete --------------------------------------------------------------------------------------------
-def by_autocomplete(state: Any, seat: int, move: Move, cache: dict[Any, list[str]]) -> bool:
+def by_autocomplete(state: Any, seat: int, move: Move, cache: dict[Any, list[str]], shapes: list[Any]) -> bool:
     """Whether typing each option of ``move`` in full offers it among the autocomplete's choices."""
     given: dict[str, str | None] = {}
     for option, token in move.choices():
         key = (move.command, option, tuple(sorted(given.items())), token)
         if key not in cache:
-            shown = Entry(state, seat, move.command, option, "en").shown(given, token)
+            shown = Entry(state, seat, move.command, option, "en", shapes).shown(given, token)
             cache[key] = [value for value, _ in shown]
         if token not in cache[key]:
             return False
@@ -121,7 +121,7 @@ def reachability(names: list[str], games: int, every: int) -> None:
                         if steps is not None:
                             counted["picker"] += 1
                             most = max(most, steps)
-                        counted["typed"] += by_autocomplete(state, seat, move, cache)
+                        counted["typed"] += by_autocomplete(state, seat, move, cache, shapes)
                 kind = f"{'greedy' if greedy else 'random'}-{players}p"
                 print(
                     f"{name:<24}{kind:<10}{counted['positions']:>10}{counted['moves']:>9}"

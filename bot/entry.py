@@ -236,17 +236,16 @@ class Entry:
             tokens = self.complete_set(typed, self.set_choice(given))
             return [(token, self.label(token, chosen)) for token in tokens]
         tokens = self.tokens(given)
-        cheap = [token for token in tokens if normal(token).startswith(normal(typed))]
-        if (typed and len(cheap) == len(tokens)) or len(cheap) >= CHOICE_LIMIT:
-            tokens = cheap
-        shown: list[tuple[str, str]] = []
-        deadline = time.perf_counter() + LABEL_BUDGET
+        cheap = [token for token in tokens if normal(token).startswith(normal(typed))][:CHOICE_LIMIT]
+        shown = [(token, self.label(token, chosen)) for token in cheap]
+        if not typed:
+            return shown
+        deadline = time.perf_counter() + LABEL_BUDGET  # words matched in labels, within a time budget
         for token in tokens:
-            label = self.label(token, chosen)
-            if token in cheap or matches(typed, label):
-                shown.append((token, label))
             if len(shown) >= CHOICE_LIMIT or time.perf_counter() > deadline:
                 break
+            if token not in cheap and matches(typed, label := self.label(token, chosen)):
+                shown.append((token, label))
         return shown
 
     def read(self, typed: str, others: Mapping[str, str]) -> str:
