@@ -19,7 +19,7 @@ import discord
 
 import engine
 from bot.context import bot_of
-from bot.controls import Control
+from bot.controls import NUMBER, Control, bounded, forged
 from bot.entry import Entry, Step, plan, shapes_of
 from bot.errors import Refusal
 from bot.games import adapter_of
@@ -41,7 +41,9 @@ def board_view(game: GameRow, locale: str) -> discord.ui.View:
 
 
 class PlayButton(
-    Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"azul:play:(?P<game>\d+):(?P<version>\d+)"
+    Control,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"azul:play:(?P<game>{NUMBER}):(?P<version>{NUMBER})",
 ):
     def __init__(self, game_id: int, version: int, label: str = "Play") -> None:
         super().__init__(
@@ -56,7 +58,10 @@ class PlayButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PlayButton:
-        return cls(int(match["game"]), int(match["version"]))
+        game, version = bounded(match["game"]), bounded(match["version"])
+        if game is None or version is None:
+            return forged(cls(0, 0))
+        return cls(game, version)
 
     async def act(self, interaction: discord.Interaction) -> None:
         await picker_step(interaction, self.game_id, self.version, None, {})
@@ -65,7 +70,7 @@ class PlayButton(
 class PickerSelect(
     Control,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"azul:pick:(?P<picker>\d+):(?P<option>[a-z_]+):(?P<part>\d+)",
+    template=rf"azul:pick:(?P<picker>{NUMBER}):(?P<option>[a-z_]{{1,32}}):(?P<part>[0-9]{{1,2}})",
 ):
     """A select of the picker; its custom id names the saved step, so it keeps working after a restart.
 
@@ -99,7 +104,10 @@ class PickerSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PickerSelect:
-        return cls(int(match["picker"]), match["option"], int(match["part"]))
+        picker = bounded(match["picker"])
+        if picker is None:
+            return forged(cls(0, match["option"], 0))
+        return cls(picker, match["option"], int(match["part"]))
 
     async def act(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
@@ -107,6 +115,8 @@ class PickerSelect(
         if row is None or row.user_id != interaction.user.id:
             raise Refusal("stale")
         if row.option == "command":
+            if len(values) != 1:  # Discord sends exactly one; anything else was not made by a person clicking
+                raise Refusal("bad_control")
             await picker_step(interaction, row.game_id, row.version, values[0], {}, edit=True)
             return
         options = row.option.split("+")
@@ -118,11 +128,16 @@ class PickerSelect(
         if options[0] in set_options(engine.get_variant(game.variant), row.command):
             chosen = {**row.chosen, options[0]: await _chosen_set(interaction, row, options[0], values)}
         else:
+            # One value naming every option of the step; anything else was not made by a person clicking.
+            if len(values) != 1 or values[0].count("|") != len(options) - 1:
+                raise Refusal("bad_control")
             chosen = {**row.chosen, **dict(zip(options, values[0].split("|"), strict=True))}
         await picker_step(interaction, row.game_id, row.version, row.command, chosen, edit=True)
 
 
-class ConfirmButton(Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"azul:confirm:(?P<picker>\d+)"):
+class ConfirmButton(
+    Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"azul:confirm:(?P<picker>{NUMBER})"
+):
     """The picker's last step: play the move it shows."""
 
     replaces_message = True
@@ -137,7 +152,10 @@ class ConfirmButton(Control, discord.ui.DynamicItem[discord.ui.Button[Any]], tem
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ConfirmButton:
-        return cls(int(match["picker"]))
+        picker = bounded(match["picker"])
+        if picker is None:
+            return forged(cls(0))
+        return cls(picker)
 
     async def act(self, interaction: discord.Interaction) -> None:
         row = await bot_of(interaction).service.store.picker(self.picker_id)
@@ -148,13 +166,13 @@ class ConfirmButton(Control, discord.ui.DynamicItem[discord.ui.Button[Any]], tem
 
 async def _chosen_set(interaction: discord.Interaction, row: Any, option: str, values: list[str]) -> str:
     """The set token of a multi-select's ticked items; the engine says why when the set is not allowed."""
-    service = bot_of(interaction).service
-    game = await service.active_game(interaction.channel_id or 0, row.game_id, row.version)
-    state = service.state_of(game)
-    seat = service.seat_to_act(game, state, interaction.user.id)
+    _, state, seat = await _acting_seat(interaction, row.game_id, row.version)
     entry = Entry(state, seat, row.command, option, user_locale(interaction))
-    token = entry.join(Counter(value.partition(":")[0] for value in values))
     choice = entry.set_choice(row.chosen)
+    offered = {f"{item}:{number}" for item, most in choice.pool.items() for number in range(1, most + 1)}
+    if len(set(values)) != len(values) or not offered.issuperset(values):
+        raise Refusal("bad_control")  # items the select never offered, or one twice: not made by a person clicking
+    token = entry.join(Counter(value.partition(":")[0] for value in values))
     if not entry.is_legal(token, choice):
         explain_set(state, seat, row.command, {**row.chosen, option: token})
     return token
@@ -183,14 +201,27 @@ async def picker_step(
 ) -> None:
     """Show the next step of the picker, or the finished move (played at once for players who chose quick play)."""
     service = bot_of(interaction).service
-    game = await service.active_game(interaction.channel_id or 0, game_id, version)
-    state = service.state_of(game)
-    seat = service.seat_to_act(game, state, interaction.user.id)
+    game, state, seat = await _acting_seat(interaction, game_id, version)
     view, prompt, step = await next_step(interaction, game, state, seat=seat, command=command, chosen=chosen)
     if step is not None and step.done and await service.store.quick_play(interaction.user.id):
         await _play(interaction, game_id, version, step.command, step.chosen, update=edit)
         return
     await _show(interaction, view, prompt, edit=edit)
+
+
+async def _acting_seat(
+    interaction: discord.Interaction, game_id: int, version: int
+) -> tuple[GameRow, engine.GameState, int]:
+    """The game, its state and the clicking player's seat, when a picker may be shown to them: refused when their
+    own move landed since the board they clicked (``already_played``) or the computer plays their seat."""
+    service = bot_of(interaction).service
+    game = await service.active_game(interaction.channel_id or 0, game_id)
+    await service.check_moved_on(game, interaction.user.id, version)
+    state = service.state_of(game)
+    seat = service.seat_to_act(game, state, interaction.user.id)
+    if seat in game.computer_seats():
+        raise Refusal("computer_plays_your_seat")
+    return game, state, seat
 
 
 async def next_step(
