@@ -89,12 +89,13 @@ class PickerSelect(
         placeholder: str | None = None,
         *,
         most: int = 1,
+        fewest: int = 1,
     ) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"azul:pick:{picker_id}:{option}:{part}",
             options=options or [],
             placeholder=placeholder,
-            min_values=0 if most > 1 else 1,
+            min_values=fewest,
             max_values=most,
         )
         super().__init__(select)
@@ -370,8 +371,9 @@ async def picker_view(
     view = discord.ui.View(timeout=None)
     first = option.split("+", maxsplit=1)[0]
     for part, page in enumerate(pages):
-        most = len(page) if is_set else 1
-        view.add_item(PickerSelect(picker_id, first, part, page, placeholder[:150], most=most))
+        # A set's multi-select may be left empty, even with one item to tick: the engine judges the set.
+        most, fewest = (len(page), 0) if is_set else (1, 1)
+        view.add_item(PickerSelect(picker_id, first, part, page, placeholder[:150], most=most, fewest=fewest))
     return view
 
 
