@@ -25,7 +25,7 @@ from bot.computer import Computer
 from bot.errors import BoardNotPosted, Refusal
 from bot.games import check_adapters
 from bot.lobby import LobbyButton
-from bot.picker import PickerSelect, PlayButton
+from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.posting import Poster
 from bot.replies import answer_error
 from bot.service import GameService
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 TIMER_CHECK_SECONDS = 60
 BOARD_CHECK_MINUTES = 5
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted."""
-CONTROLS = (PlayButton, LobbyButton, PickerSelect)
+CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 

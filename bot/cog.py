@@ -13,8 +13,9 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
     the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint`` (and ``undo`` when it lands)
     help: ``rules``, ``help``
 ``/azul me …`` — a subgroup for the person asking, wherever they are (:mod:`bot.personal`): ``games`` (my games),
-    ``settings`` (reminders, quiet hours, turn notices), ``away``, ``back``; ``profile`` joins them, and ``notify``
-    (now also a setting of ``settings``) moves here when the old command is retired.
+    ``settings`` (reminders, quiet hours, turn notices), ``away``, ``back``, ``quickplay`` (no confirm step in the
+    Play picker) and ``profile`` join them, and ``notify`` (now also a setting of ``settings``) moves here when the
+    old command is retired.
 ``/azul-stats …`` — a second top-level command for what is not about one table: ``leaderboard``, ``history``,
     ``replay``.
 

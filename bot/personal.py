@@ -234,6 +234,13 @@ async def back(interaction: discord.Interaction) -> None:
     await reply(interaction, text("bot.reply.back", user_locale(interaction)))
 
 
+@app_commands.command(name=named("quickplay"), description=described("bot.cmd.quickplay"))
+@app_commands.describe(enabled=described("bot.opt.enabled"))
+async def quickplay(interaction: discord.Interaction, enabled: bool) -> None:
+    await bot_of(interaction).service.store.set_quick_play(interaction.user.id, enabled)
+    await reply(interaction, text("bot.reply.quick_on" if enabled else "bot.reply.quick_off", user_locale(interaction)))
+
+
 def me_group() -> app_commands.Group:
     """``/azul me …`` (see the command-tree plan in :mod:`bot.cog`)."""
     group = app_commands.Group(name=named("me"), description=described("bot.cmd.me"))
@@ -241,6 +248,7 @@ def me_group() -> app_commands.Group:
     group.add_command(settings)
     group.add_command(away)
     group.add_command(back)
+    group.add_command(quickplay)
     return group
 
 

@@ -156,6 +156,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE users ADD COLUMN away_until TEXT;
     """,
+    # 11: whether a player's Play picker plays a move at its last choice (quick play) or asks to confirm it first.
+    """
+    ALTER TABLE users ADD COLUMN quick_play INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 
@@ -768,6 +772,15 @@ class Store:
                 (status, json.dumps(result) if result is not None else None, now_iso(), game_id),
             )
             return cursor.rowcount == 1
+
+    async def quick_play(self, user_id: int) -> bool:
+        rows = await self._fetchall("SELECT quick_play FROM users WHERE user_id = ?", (user_id,))
+        return bool(rows and rows[0]["quick_play"])
+
+    async def set_quick_play(self, user_id: int, enabled: bool) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            await db.execute("UPDATE users SET quick_play = ? WHERE user_id = ?", (int(enabled), user_id))
 
     async def create_picker(
         self, game_id: int, version: int, user_id: int, *, command: str | None, chosen: dict[str, str], option: str
