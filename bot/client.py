@@ -19,8 +19,10 @@ from bot.games import check_adapters
 from bot.lobby import LobbyButton
 from bot.picker import PickerSelect, PlayButton
 from bot.posting import Poster
+from bot.replays import ReplayButton
 from bot.replies import answer_error
 from bot.service import GameService
+from bot.stats import PageButton, StatsCog
 from bot.store import Store
 from bot.texts import Translator
 
@@ -81,7 +83,11 @@ class AzulBot(commands.Bot):
         self._poster = Poster(self, self._store)
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
-        self.add_dynamic_items(PlayButton, LobbyButton, PickerSelect)
+        await self.add_cog(StatsCog(self))
+        self.add_dynamic_items(PlayButton, LobbyButton, PickerSelect, PageButton, ReplayButton)
+        settled = await self._service.settle_pending()  # games that ended while a result could not be written
+        if settled:
+            log.info("recorded the results of %d finished games", settled)
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
             self.tree.copy_global_to(guild=guild)

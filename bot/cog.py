@@ -36,7 +36,9 @@ from bot.games import adapter_of
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
 from bot.pictures import draw
+from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
+from bot.stats import me_group
 from bot.texts import described, named, text, user_locale, variant_label
 from bot.words import lobby_text, status_text
 
@@ -62,6 +64,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             raise RuntimeError("a GroupCog always has its group")
         for command in all_move_commands():
             group.add_command(command)
+        group.add_command(me_group())
 
     # lobby
     @app_commands.command(name=named("new"), description=described("bot.cmd.new"))
@@ -69,6 +72,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         variant=described("bot.opt.variant"),
         seats=described("bot.opt.seats"),
         order=described("bot.opt.order"),
+        rated=described("bot.opt.rated"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -83,6 +87,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         variant: app_commands.Choice[str],
         seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] = 2,
         order: app_commands.Choice[str] | None = None,
+        rated: bool | None = None,
     ) -> None:
         service = bot_of(interaction).service
         game = await service.create(
@@ -93,6 +98,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             variant=variant.value,
             seats=seats,
             order=order.value if order else "random",
+            rated=rated,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(
@@ -146,8 +152,11 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         game, document = await bot_of(interaction).service.transcript(interaction.channel_id or 0)
         data = json.dumps(document, ensure_ascii=False, indent=1).encode()
         file = discord.File(io.BytesIO(data), filename=f"azul-{game.id}-{game.variant}.json")
-        content = text("bot.reply.exported", user_locale(interaction), game=game.id, moves=document["moves"])
-        await interaction.edit_original_response(content=content, attachments=[file])
+        locale = user_locale(interaction)
+        listed = move_list(document, document["names"], locale).encode()
+        notation = discord.File(io.BytesIO(listed), filename=f"azul-{game.id}-{game.variant}.txt")
+        content = text("bot.reply.exported", locale, game=game.id, moves=document["moves"])
+        await interaction.edit_original_response(content=content, attachments=[file, notation])
 
     @app_commands.command(name=named("resign"), description=described("bot.cmd.resign"))
     async def resign(self, interaction: discord.Interaction) -> None:

@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import engine
+from bot import ratings
 from bot.errors import Refusal
 from bot.store import Conflict, GameRow, Store
 from engine import Event, GameState, Move
@@ -166,6 +167,7 @@ class GameService:
         variant: str,
         seats: int,
         order: str = "random",
+        rated: bool | None = None,
     ) -> GameRow:
         spec = engine.get_variant(variant)
         if not spec.min_players <= seats <= spec.max_players:
@@ -184,6 +186,7 @@ class GameService:
             seed=self._seed_source(),
             max_seats=seats,
             seat_order=order,
+            rated=rated,
         )
         if game_id is None:
             raise Refusal("channel_busy")
@@ -327,6 +330,8 @@ class GameService:
         if name:
             await self.store.rename_seat(game.id, user_id, name)
         saved = await self._reload(game.id)
+        if finished:
+            await self.settle(saved)
         to_act = frozenset() if finished else engine.to_act(new_state)
         return Turn(saved, new_state, before, to_act, seat, move, events)
 
@@ -348,7 +353,9 @@ class GameService:
         state = self.state_of(game)
         if not await self.store.finish(game.id, "over", self._result(state, resigned=seat)):
             raise Refusal("raced")
-        return await self._reload(game.id), state
+        finished = await self._reload(game.id)
+        await self.settle(finished)
+        return finished, state
 
     async def abort(self, channel_id: int, user_id: int, *, is_admin: bool) -> GameRow:
         game = await self.open_game(channel_id)
@@ -357,6 +364,18 @@ class GameService:
         if not await self.store.finish(game.id, "aborted", None):
             raise Refusal("raced")
         return await self._reload(game.id)
+
+    # --- results and ratings -----------------------------------------------------------------------------------
+    async def settle(self, game: GameRow) -> None:
+        """Record a finished game's result and ratings. A failure here must not undo the finished game: it is
+        logged, and :meth:`settle_pending` (run at start-up) records the result later."""
+        try:
+            await ratings.settle(self.store, game)
+        except Exception:
+            log.exception("game %s: its result could not be recorded", game.id)
+
+    async def settle_pending(self) -> int:
+        return await ratings.settle_pending(self.store)
 
     # --- reminders -----------------------------------------------------------------------------------------------
     async def due_reminders(self, now: datetime, after: timedelta) -> list[tuple[GameRow, GameState]]:

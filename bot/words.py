@@ -9,6 +9,7 @@ from datetime import datetime
 
 import engine
 from bot.games import adapter_of
+from bot.ratings import is_rated
 from bot.service import Turn
 from bot.store import GameRow
 from bot.texts import text, variant_label
@@ -67,7 +68,7 @@ def status_text(game: GameRow, state: GameState, locale: str) -> str:
 def lobby_text(game: GameRow, locale: str) -> str:
     players = "\n".join(f"{i}. {seat.name}" for i, seat in enumerate(game.seats, start=1))
     key = "bot.lobby.open" if game.status == "lobby" else f"bot.lobby.{game.status}"
-    return text(
+    described = text(
         key,
         locale,
         variant=variant_label(game.variant, locale),
@@ -77,6 +78,8 @@ def lobby_text(game: GameRow, locale: str) -> str:
         players=players,
         order=text(f"bot.order.{game.seat_order}", locale),
     )
+    kind = text("bot.lobby.rated" if is_rated(game) else "bot.lobby.casual", locale)
+    return f"{described}\n{kind}"
 
 
 def headline(turn: Turn, locale: str) -> str:
