@@ -12,10 +12,10 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
     the game here: ``board``, ``status``, ``export``, ``resign``, ``abort`` (and ``undo``, ``hint`` when they land)
     help: ``rules``, ``help``
-``/azul me …`` — a subgroup for the person asking, wherever they are: ``notify`` moves here with ``away``,
-    ``back``, ``games`` (my games), ``settings``, ``profile``.
-``/azul-stats …`` — a second top-level command for what is not about one table: ``leaderboard``, ``history``,
-    ``replay``.
+``/azul me …`` — a subgroup for the person asking, wherever they are (:func:`bot.stats.me_group`): ``profile``
+    today; ``notify`` moves here with ``away``, ``back``, ``games`` (my games), ``settings``.
+``/azul-stats …`` — a second top-level command for what is not about one table (:class:`bot.stats.StatsCog`):
+    ``leaderboard``, ``history``, ``replay``.
 
 So ``/azul`` holds the lobby (5), the game here (7), help (2) and ``me`` (1): 15, leaving 10 for move commands
 (8 today). A game whose move commands would pass that reuses existing commands' names where the meaning fits.

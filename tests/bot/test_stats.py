@@ -233,3 +233,26 @@ def test_every_stats_text_exists_in_every_language() -> None:
 
 
 assert engine  # the variant registry is loaded before the bot builds its commands
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("pl", "pl"), ("uk", "uk")])
+async def test_new_commands_have_translated_names(lang: str, locale: str) -> None:
+    import discord
+    from discord.ext import commands
+
+    from bot.cog import AzulCog
+    from bot.stats import StatsCog
+    from bot.texts import Translator
+    from data.i18n import catalogue
+
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents(guilds=True))
+    stats, azul = StatsCog(bot).app_command, AzulCog(bot).app_command
+    assert stats is not None and azul is not None
+    payload = await stats.get_translated_payload(bot.tree, Translator())
+    names = {option["name"]: option.get("name_localizations", {}) for option in payload["options"]}
+    assert set(names) == {"leaderboard", "history", "replay"}
+    for name, localized in names.items():
+        assert localized[locale] == catalogue(lang)[f"bot.name.{name}"]
+    me = next(o for o in (await azul.get_translated_payload(bot.tree, Translator()))["options"] if o["name"] == "me")
+    assert me["name_localizations"][locale] == catalogue(lang)["bot.name.me"]
+    assert me["options"][0]["name_localizations"][locale] == catalogue(lang)["bot.name.profile"]
