@@ -705,10 +705,11 @@ class Store:
         return [row["id"] for row in rows]
 
     async def think_times(self, game_id: int) -> dict[int, tuple[int, float]]:
-        """Per seat: moves made and seconds spent on them (each measured from the move before it, by anyone)."""
+        """Per seat: moves timed and seconds spent on them, each from the move before it (by anyone); the game's first
+        move has no start time, so it is not counted."""
         rows = await self._fetchall(
-            "SELECT seat, COUNT(*) AS moves, COALESCE(SUM((julianday(created_at) - julianday(previous)) * 86400), 0)"
-            " AS seconds FROM (SELECT seat, created_at, LAG(created_at) OVER (ORDER BY ply) AS previous"
+            "SELECT seat, COUNT(previous) AS moves,"
+            " COALESCE(SUM(strftime('%s', created_at) - strftime('%s', previous)), 0) AS seconds FROM (SELECT seat, created_at, LAG(created_at) OVER (ORDER BY ply) AS previous"
             " FROM moves WHERE game_id = ?) GROUP BY seat",
             (game_id,),
         )

@@ -78,6 +78,8 @@ def lobby_text(game: GameRow, locale: str) -> str:
         players=players,
         order=text(f"bot.order.{game.seat_order}", locale),
     )
+    if game.status == "aborted":
+        return described
     kind = text("bot.lobby.rated" if is_rated(game) else "bot.lobby.casual", locale)
     return f"{described}\n{kind}"
 

@@ -256,3 +256,25 @@ async def test_new_commands_have_translated_names(lang: str, locale: str) -> Non
     me = next(o for o in (await azul.get_translated_payload(bot.tree, Translator()))["options"] if o["name"] == "me")
     assert me["name_localizations"][locale] == catalogue(lang)["bot.name.me"]
     assert me["options"][0]["name_localizations"][locale] == catalogue(lang)["bot.name.profile"]
+
+
+async def test_time_to_move_is_measured_from_the_move_before(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    await table.open("azul")
+    for _ in range(5):
+        member, _seat, move = await table.choose()
+        await table.bot.service.move(table.channel.id, member.id, move.command, dict(move.choices()))
+    store = table.bot.service.store
+    game = await table.game()
+    async with store.transaction() as db:  # the moves were made a minute, then 2, 3, 4 minutes apart
+        for ply in range(5):
+            stamp = f"2026-01-01T10:{ply * (ply + 1) // 2:02d}:00+00:00"
+            await db.execute("UPDATE moves SET created_at = ? WHERE game_id = ? AND ply = ?", (stamp, game.id, ply))
+    times = await store.think_times(game.id)
+    first = game.by_seat()[0].user_id == alice.id
+    assert times == {0: (2, 2 * 60 + 4 * 60.0), 1: (2, 1 * 60 + 3 * 60.0)}
+    await bob.slash(table.channel, "azul resign")
+    profile = await alice.slash(table.channel, "azul me profile")
+    expected = "3 min" if first else "2 min"  # (2 + 4) / 2 minutes for the first seat, (1 + 3) / 2 for the second
+    assert f"Average time to move: {expected}" in profile.response.content
