@@ -709,7 +709,8 @@ class Store:
         move has no start time, so it is not counted."""
         rows = await self._fetchall(
             "SELECT seat, COUNT(previous) AS moves,"
-            " COALESCE(SUM(strftime('%s', created_at) - strftime('%s', previous)), 0) AS seconds FROM (SELECT seat, created_at, LAG(created_at) OVER (ORDER BY ply) AS previous"
+            " COALESCE(SUM(strftime('%s', created_at) - strftime('%s', previous)), 0) AS seconds"
+            " FROM (SELECT seat, created_at, LAG(created_at) OVER (ORDER BY ply) AS previous"
             " FROM moves WHERE game_id = ?) GROUP BY seat",
             (game_id,),
         )
