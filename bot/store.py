@@ -764,11 +764,31 @@ class Store:
     async def rebuild_ratings(self, rate: RateFn) -> int:
         """Forget every rating and recompute them from the stored results, in order; returns the rated games."""
         async with self.transaction() as db:
+            results = await self._results(db, "rated = 1", (), order="id")
+            # Replayed in memory, then written at once: the same inputs to ``rate`` as one by one (a REAL column
+            # keeps a float exactly), without a query per player per game while the bot waits for the lock.
+            current: dict[tuple[str, int], tuple[float, float, int, int]] = {}
+            history = []
+            for result in results:
+                before = {
+                    seat.user_id: current[result.family, seat.user_id][:2]
+                    for seat in result.seats
+                    if (result.family, seat.user_id) in current
+                }
+                won = {seat.user_id: seat.won for seat in result.seats}
+                for user_id, (mu, sigma) in rate(result, before).items():
+                    _, _, games, wins = current.get((result.family, user_id), (0.0, 0.0, 0, 0))
+                    current[result.family, user_id] = (mu, sigma, games + 1, wins + int(won[user_id]))
+                    history.append((result.id, user_id, result.family, mu, sigma))
             await db.execute("DELETE FROM rating_history")
             await db.execute("DELETE FROM ratings")
-            results = await self._results(db, "rated = 1", (), order="id")
-            for result in results:
-                await self._apply_rating(db, result, rate)
+            await db.executemany(
+                "INSERT INTO ratings (family, user_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, ?)",
+                [(family, user_id, *row) for (family, user_id), row in current.items()],
+            )
+            await db.executemany(
+                "INSERT INTO rating_history (result_id, user_id, family, mu, sigma) VALUES (?, ?, ?, ?, ?)", history
+            )
             return len(results)
 
     @staticmethod
