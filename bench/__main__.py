@@ -1,11 +1,11 @@
-"""Benchmarks that print figures: ``python -m bench engine|render|bot|replay|ai [options]``."""
+"""Benchmarks that print figures: ``python -m bench engine|render|bot|replay|ai|load [options]``."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-SUITES = ("engine", "render", "bot", "replay", "ai")
+SUITES = ("engine", "render", "bot", "replay", "ai", "load")
 
 
 def main(argv: list[str]) -> int:

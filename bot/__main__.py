@@ -50,6 +50,7 @@ async def run(config: Config) -> int:
     import discord
 
     from bot.client import create_bot
+    from bot.computer import Computer
     from bot.store import Store, StoreOpenError
 
     try:
@@ -59,7 +60,9 @@ async def run(config: Config) -> int:
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_STORE
     remind_after = timedelta(hours=config.remind_hours) if config.remind_hours > 0 else None
-    bot = create_bot(config.db_path, dev_guild=config.dev_guild, remind_after=remind_after)
+    bot = create_bot(
+        config.db_path, dev_guild=config.dev_guild, remind_after=remind_after, computer=Computer(config.ai_workers)
+    )
 
     async def on_ready() -> None:
         if bot.user is not None:

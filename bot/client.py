@@ -6,15 +6,21 @@ It provides :class:`bot.context.BotContext` (``service`` and ``poster``) to the 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
 import render
-from bot.cog import AzulCog
+from bot import logs
+from bot.autoplay import ComputerTurns
+from bot.cog import AzulCog, needs_server
+from bot.computer import Computer
+from bot.errors import BoardNotPosted, Refusal
 from bot.games import check_adapters
 from bot.lobby import LobbyButton
 from bot.picker import PickerSelect, PlayButton
@@ -29,6 +35,10 @@ from bot.texts import Translator
 log = logging.getLogger(__name__)
 
 REMINDER_CHECK_MINUTES = 15
+BOARD_CHECK_MINUTES = 5
+"""How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted."""
+CONTROLS = (PlayButton, LobbyButton, PickerSelect, PageButton, ReplayButton)
+"""Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 
 class Tree(app_commands.CommandTree["AzulBot"]):
@@ -36,6 +46,12 @@ class Tree(app_commands.CommandTree["AzulBot"]):
 
     async def on_error(self, interaction: discord.Interaction[AzulBot], error: app_commands.AppCommandError) -> None:
         await answer_error(interaction, error)
+
+    async def interaction_check(self, interaction: discord.Interaction[AzulBot], /) -> bool:
+        if needs_server(interaction):  # `/azul new` in a DM would open a lobby nobody else can join
+            await answer_error(interaction, Refusal("server_only"))
+            return False
+        return True
 
 
 class AzulBot(commands.Bot):
@@ -48,6 +64,7 @@ class AzulBot(commands.Bot):
         dev_guild: int | None = None,
         seed_source: object = None,
         remind_after: timedelta | None = None,
+        computer: Computer | None = None,
     ) -> None:
         # The bot has no voice: discord.py's own warn-once flags, cleared before the client would log them.
         discord.VoiceClient.warn_nacl = False
@@ -62,6 +79,8 @@ class AzulBot(commands.Bot):
         self._store: Store | None = None
         self._service: GameService | None = None
         self._poster: Poster | None = None
+        self.computer = computer or Computer()
+        self._computer_turns: ComputerTurns | None = None
 
     @property
     def service(self) -> GameService:
@@ -75,16 +94,22 @@ class AzulBot(commands.Bot):
             raise RuntimeError("the bot has not been set up yet")
         return self._poster
 
+    def wake_computer(self, game_id: int) -> None:
+        if self._computer_turns is not None:
+            self._computer_turns.wake(game_id)
+
     async def setup_hook(self) -> None:
         check_adapters()  # a registered game without words or a picture fails here, not in the middle of a game
         render.check_renderers()
         self._store = await Store.open(self.db_path)
-        self._service = GameService(self._store, self._seed_source)  # type: ignore[arg-type]
+        self.computer.start()
+        self._service = GameService(self._store, self._seed_source, self.computer)  # type: ignore[arg-type]
         self._poster = Poster(self, self._store)
+        self._computer_turns = ComputerTurns(self, self._service, self._poster)
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
         await self.add_cog(StatsCog(self))
-        self.add_dynamic_items(PlayButton, LobbyButton, PickerSelect, PageButton, ReplayButton)
+        self.add_dynamic_items(*CONTROLS)
         settled = await self._service.settle_pending()  # games that ended while a result could not be written
         if settled:
             log.info("recorded the results of %d finished games", settled)
@@ -97,6 +122,51 @@ class AzulBot(commands.Bot):
         log.info("synced %d application commands (%s)", len(synced), self.dev_guild or "global")
         if self.remind_after is not None:
             self.remind_loop.start()
+        self.boards_loop.start()
+        self._resuming = asyncio.create_task(self._resume_computer_turns(), name="resume computer turns")
+
+    async def _resume_computer_turns(self) -> None:
+        """A restart in the middle of a computer's turn resumes it, once the bot can post again."""
+        await self.wait_until_ready()
+        if self._computer_turns is not None:
+            await self._computer_turns.resume_all()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a click that no control will: its custom id matches none of them (forged, or of an unknown action),
+        or is not on the message clicked (discord.py then drops it silently). Never leave a click unanswered."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        known = any(control.__discord_ui_compiled_template__.fullmatch(custom_id) for control in CONTROLS)
+        if not known or not on_message(interaction.message, custom_id):
+            log.info("unknown component id %r", custom_id[:120])
+            await answer_error(interaction, Refusal("bad_control"))
+
+    @tasks.loop(minutes=BOARD_CHECK_MINUTES)
+    async def boards_loop(self) -> None:
+        await self.post_missing_boards()
+
+    @boards_loop.before_loop
+    async def _before_boards(self) -> None:
+        await self.wait_until_ready()
+
+    async def post_missing_boards(self) -> int:
+        """Post the board of every game whose newest version has none, pinging its waiting players once; the first
+        run follows start-up, so a crash between saving a move and posting its board leaves no game without one."""
+        posted = 0
+        for game, state, turn in await self.service.boards_to_post():
+            with logs.context(game=game.id, channel=game.channel_id):
+                try:
+                    channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
+                    if not isinstance(channel, discord.abc.Messageable):
+                        continue
+                    await self.poster.post_late(channel, game, state, turn, guild=getattr(channel, "guild", None))
+                    posted += 1
+                    log.info("posted the missing board of version %s", game.version)
+                except (BoardNotPosted, discord.HTTPException) as error:
+                    log.warning("the missing board of version %s could not be posted (%s)", game.version, error)
+        return posted
 
     @tasks.loop(minutes=REMINDER_CHECK_MINUTES)
     async def remind_loop(self) -> None:
@@ -121,13 +191,26 @@ class AzulBot(commands.Bot):
         return len(due)
 
     async def close(self) -> None:
+        self.boards_loop.cancel()  # a sweep in the middle of a post would meet a closed HTTP session
         await super().close()
         await self.close_store()
 
     async def close_store(self) -> None:
+        """Stop the computer's turns and its workers, then close the database (a cut-off turn resumes later)."""
+        if self._computer_turns is not None:
+            await self._computer_turns.close()
+            self._computer_turns = None
+        await self.computer.close()
         if self._store is not None:
             await self._store.close()
             self._store = None
+
+
+def on_message(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    view = discord.ui.View.from_message(message, timeout=None)
+    return any(getattr(item, "custom_id", None) == custom_id for item in view.walk_children())
 
 
 def create_bot(
@@ -136,5 +219,6 @@ def create_bot(
     dev_guild: int | None = None,
     seed_source: object = None,
     remind_after: timedelta | None = None,
+    computer: Computer | None = None,
 ) -> AzulBot:
-    return AzulBot(db_path, dev_guild=dev_guild, seed_source=seed_source, remind_after=remind_after)
+    return AzulBot(db_path, dev_guild=dev_guild, seed_source=seed_source, remind_after=remind_after, computer=computer)

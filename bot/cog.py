@@ -7,15 +7,18 @@ command tree's one error handler (:func:`bot.replies.answer_error`) answers ephe
 The tree (Discord allows 25 subcommands per command, and one level of subgroups; a subgroup counts as one):
 
 ``/azul …`` — the table in this channel (at most 25, checked by ``tests/bot/test_commands.py``):
-    lobby: ``new``, ``join``, ``leave``, ``start`` (and, when it lands, ``seat`` — give a seat to a computer)
+    lobby: ``new``, ``join``, ``leave``, ``start``, ``seat`` (give a seat to a computer player of a level)
     moves: one per move command of every registered variant (``take``, ``wall``, ``place``, ``bonus``, ``pass``,
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
-    the game here: ``board``, ``status``, ``export``, ``resign``, ``abort`` (and ``undo``, ``hint`` when they land)
+    the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint`` (and ``undo`` when it lands)
     help: ``rules``, ``help``
 ``/azul me …`` — a subgroup for the person asking, wherever they are (:func:`bot.stats.me_group`): ``profile``
     today; ``notify`` moves here with ``away``, ``back``, ``games`` (my games), ``settings``.
 ``/azul-stats …`` — a second top-level command for what is not about one table (:class:`bot.stats.StatsCog`):
     ``leaderboard``, ``history``, ``replay``.
+
+Commands about a table need a server channel; those in :data:`ANYWHERE` also work in a direct message with the bot
+(the command tree's check, :func:`needs_server`, answers the others there).
 
 So ``/azul`` holds the lobby (5), the game here (7), help (2) and ``me`` (1): 15, leaving 10 for move commands
 (8 today). A game whose move commands would pass that reuses existing commands' names where the meaning fits.
@@ -25,12 +28,14 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import engine
+from bot.computer import LEVELS
 from bot.context import bot_of
 from bot.games import adapter_of
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
@@ -40,9 +45,11 @@ from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.stats import me_group
 from bot.texts import described, named, text, user_locale, variant_label
-from bot.words import lobby_text, status_text
+from bot.words import hint_text, lobby_text, shown, status_text
 
 CHOICE_LIMIT = 25
+ANYWHERE = frozenset({"rules", "help", "notify", "me"})
+"""Subcommands (and subgroups) of ``/azul`` that make sense outside a server channel."""
 MIN_SEATS = min(engine.get_variant(name).min_players for name in engine.variant_names())
 MAX_SEATS = max(engine.get_variant(name).max_players for name in engine.variant_names())
 
@@ -53,6 +60,17 @@ def variant_choices() -> list[app_commands.Choice[str]]:
         app_commands.Choice(name=described(f"bot.variant.{name}", variant_label(name, "en")), value=name)
         for name in engine.variant_names()[:CHOICE_LIMIT]
     ]
+
+
+def needs_server(interaction: discord.Interaction) -> bool:
+    """True for a slash command about a table, used where there is none: in a DM or a group DM."""
+    if interaction.guild_id is not None or interaction.type is not discord.InteractionType.application_command:
+        return False
+    data: dict[str, Any] = dict(interaction.data or {})
+    if data.get("name") != "azul":
+        return False
+    sub = next((option.get("name") for option in data.get("options") or [] if option.get("type") in (1, 2)), None)
+    return sub not in ANYWHERE
 
 
 class AzulCog(commands.GroupCog, group_name="azul", group_description=described("bot.cmd.group")):
@@ -72,6 +90,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         variant=described("bot.opt.variant"),
         seats=described("bot.opt.seats"),
         order=described("bot.opt.order"),
+        hints=described("bot.opt.hints"),
         rated=described("bot.opt.rated"),
     )
     @app_commands.choices(
@@ -81,12 +100,13 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             app_commands.Choice(name=described("bot.order.joined"), value="joined"),
         ],
     )
-    async def new(
+    async def new(  # noqa: PLR0917 (discord.py passes a command's options as its parameters)
         self,
         interaction: discord.Interaction,
         variant: app_commands.Choice[str],
         seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] = 2,
         order: app_commands.Choice[str] | None = None,
+        hints: bool = False,
         rated: bool | None = None,
     ) -> None:
         service = bot_of(interaction).service
@@ -98,6 +118,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             variant=variant.value,
             seats=seats,
             order=order.value if order else "random",
+            hints=hints,
             rated=rated,
         )
         locale = public_locale(interaction)
@@ -118,6 +139,14 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     @app_commands.command(name=named("start"), description=described("bot.cmd.start"))
     async def start(self, interaction: discord.Interaction) -> None:
         await lobby_action(interaction, "start")
+
+    @app_commands.command(name=named("seat"), description=described("bot.cmd.seat"))
+    @app_commands.describe(level=described("bot.opt.level"))
+    @app_commands.choices(
+        level=[app_commands.Choice(name=described(f"bot.level.{level}"), value=level) for level in LEVELS]
+    )
+    async def seat(self, interaction: discord.Interaction, level: app_commands.Choice[str]) -> None:
+        await lobby_action(interaction, f"computer-{level.value}")
 
     # the game here
     @app_commands.command(name=named("board"), description=described("bot.cmd.board"))
@@ -165,7 +194,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         channel = interaction.channel
         if isinstance(channel, discord.abc.Messageable):
             public = public_locale(interaction)
-            headline = text("bot.post.resigned_headline", public, player=display_name(interaction.user))
+            headline = text("bot.post.resigned_headline", public, player=shown(display_name(interaction.user)))
             await bot_of(interaction).poster.post_board(
                 channel, game, state, guild=interaction.guild, headline=headline
             )
@@ -176,10 +205,21 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         service = bot_of(interaction).service
         game = await service.abort(interaction.channel_id or 0, interaction.user.id, is_admin=is_admin(interaction))
         await interaction.response.send_message(
-            text("bot.post.aborted", public_locale(interaction), user=display_name(interaction.user), game=game.id),
+            text(
+                "bot.post.aborted", public_locale(interaction), user=shown(display_name(interaction.user)), game=game.id
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await refresh_lobby(interaction, game)
+
+    @app_commands.command(name=named("hint"), description=described("bot.cmd.hint"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        service = bot_of(interaction).service
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the search takes about a second
+        game, move, reasons = await service.hint(interaction.channel_id or 0, interaction.user.id)
+        state = service.state_of(game)
+        seat = game.seat_of(interaction.user.id) or 0
+        await reply(interaction, hint_text(game, state, seat, move, reasons=reasons, locale=user_locale(interaction)))
 
     # help
     @app_commands.command(name=named("rules"), description=described("bot.cmd.rules"))
@@ -204,4 +244,4 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         await reply(interaction, text("bot.reply.notify_on" if enabled else "bot.reply.notify_off", locale))
 
 
-__all__ = ["AzulCog"]
+__all__ = ["ANYWHERE", "AzulCog", "needs_server"]

@@ -28,6 +28,7 @@ class Config:
     metrics_port: int | None = None
     metrics_address: str = "0.0.0.0"
     heartbeat_path: str = ""  # "" means next to the database (see heartbeat_path_of)
+    ai_workers: int = 1
 
 
 class ConfigError(Exception):
@@ -88,7 +89,16 @@ def read_config(environ: Mapping[str, str]) -> Config:
         metrics_port=metrics_port_of(environ),
         metrics_address=environ.get("AZUL_METRICS_ADDRESS", "").strip() or "0.0.0.0",
         heartbeat_path=heartbeat_path_of(environ),
+        ai_workers=ai_workers_of(environ),
     )
+
+
+def ai_workers_of(environ: Mapping[str, str]) -> int:
+    """How many processes search for computer players at once (each takes one core while it thinks)."""
+    workers = environ.get("AZUL_AI_WORKERS", "").strip() or "1"
+    if not (workers.isascii() and workers.isdigit() and 1 <= int(workers) <= 64):
+        raise ConfigError(f"AZUL_AI_WORKERS must be a number of worker processes (1-64), not {workers!r}")
+    return int(workers)
 
 
 def metrics_port_of(environ: Mapping[str, str]) -> int | None:

@@ -32,13 +32,16 @@ class BoardPoster(Protocol):
 
 @runtime_checkable
 class BotContext(Protocol):
-    """The game service and the board poster of the running bot."""
+    """The game service and the board poster of the running bot, and the computer's turns."""
 
     @property
     def service(self) -> GameService: ...
 
     @property
     def poster(self) -> BoardPoster: ...
+
+    def wake_computer(self, game_id: int) -> None:
+        """After a move or the start: let the computer play its seats that must act now (in the background)."""
 
 
 def bot_of(interaction: discord.Interaction) -> BotContext:

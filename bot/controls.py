@@ -3,15 +3,30 @@
 discord.py only logs what a ``DynamicItem``'s callback raises, so :class:`Control` owns ``callback``: it runs the
 subclass's :meth:`Control.act`, which contains only its own logic, and hands any error to
 :func:`bot.replies.answer_error`, exactly as the command tree does for slash commands.
+
+Custom ids come back from Discord as anyone may forge them: templates accept only ASCII digits of bounded length
+(:data:`NUMBER`), and :func:`bounded` checks the value, so a forged id gets the polite ``bad_control`` answer
+(as does an id that matches no control at all: see :meth:`bot.client.AzulBot.on_interaction`).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 import discord
 
+from bot.errors import Refusal
 from bot.replies import answer_error
+
+NUMBER = "[0-9]{1,19}"
+"""A number in a custom id: ASCII digits only (``\\d`` would take any Unicode digit), at most 19 of them."""
+LARGEST = 2**63 - 1  # SQLite's integers and Discord's snowflakes fit in 63 bits
+
+
+def bounded(digits: str) -> int | None:
+    """The number ``digits`` (matched by :data:`NUMBER`) stands for, or None when it is out of range."""
+    value = int(digits)
+    return value if value <= LARGEST else None
 
 
 class Control:
@@ -19,15 +34,28 @@ class Control:
 
     replaces_message: ClassVar[bool] = False
     """True when the control sits on an ephemeral picker: a refusal replaces the picker instead of adding a reply."""
+    forged: bool = False
+    """Set by ``from_custom_id`` when the id has the right shape but impossible values."""
 
     async def act(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
+            if self.forged:
+                raise Refusal("bad_control")
             await self.act(interaction)
         except Exception as error:
             await answer_error(interaction, error, replace=self.replaces_message)
 
 
-__all__ = ["Control"]
+C = TypeVar("C", bound=Control)
+
+
+def forged(control: C) -> C:
+    """Mark a control built from a forged id: its click is answered ``bad_control`` and does nothing else."""
+    control.forged = True
+    return control
+
+
+__all__ = ["LARGEST", "NUMBER", "Control", "bounded", "forged"]

@@ -1,4 +1,6 @@
-"""The bot's own refusals. Raised anywhere below a handler; the one error path in :mod:`bot.replies` words them."""
+"""The bot's own refusals, and the one fault that is not a refusal (a saved change whose board is missing).
+
+Raised anywhere below a handler; the one error path in :mod:`bot.replies` words them."""
 
 from __future__ import annotations
 
@@ -18,4 +20,14 @@ class Refusal(Exception):
         self.params = params
 
 
-__all__ = ["Refusal"]
+class BoardNotPosted(Exception):
+    """What was asked is done and saved, but its board did not get through (or was not recorded). ``reason``:
+    ``forbidden`` (no permission), ``gone`` (the channel or thread no longer exists), ``discord`` (Discord failed),
+    ``slow`` (out of time) or ``unrecorded`` (posted, but the store could not note it)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+__all__ = ["BoardNotPosted", "Refusal"]

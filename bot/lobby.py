@@ -12,12 +12,13 @@ from typing import Any
 import discord
 
 import engine
+from bot.computer import LEVELS
 from bot.context import bot_of
-from bot.controls import Control
+from bot.controls import NUMBER, Control, bounded, forged
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.store import GameRow
 from bot.texts import guild_locale, text, user_locale
-from bot.words import lobby_text, names_by_seat
+from bot.words import ROBOT, level_label, lobby_text, shown_names
 from engine import GameState
 
 log = logging.getLogger(__name__)
@@ -31,19 +32,30 @@ def lobby_view(game: GameRow, locale: str) -> discord.ui.View:
         ("start", discord.ButtonStyle.primary),
     ):
         view.add_item(LobbyButton(game.id, action, text(f"bot.button.{action}", locale), style))
+    for level in LEVELS:  # a second row: give a seat to a computer of each level
+        label = text("bot.button.computer", locale, level=level_label(level, locale))
+        view.add_item(LobbyButton(game.id, f"computer-{level}", label, row=1))
     return view
 
 
 class LobbyButton(
     Control,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"azul:lobby:(?P<game>\d+):(?P<action>join|leave|start)",
+    template=rf"azul:lobby:(?P<game>{NUMBER}):(?P<action>join|leave|start|computer-(?:easy|medium|hard))",
 ):
     def __init__(
-        self, game_id: int, action: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary
+        self,
+        game_id: int,
+        action: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
     ) -> None:
+        emoji = ROBOT if action.startswith("computer-") else None
         super().__init__(
-            discord.ui.Button(label=label or action, style=style, custom_id=f"azul:lobby:{game_id}:{action}")
+            discord.ui.Button(
+                label=label or action, style=style, emoji=emoji, row=row, custom_id=f"azul:lobby:{game_id}:{action}"
+            )
         )
         self.game_id = game_id
         self.action = action
@@ -52,7 +64,8 @@ class LobbyButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
-        return cls(int(match["game"]), match["action"])
+        game = bounded(match["game"])
+        return cls(game, match["action"]) if game is not None else forged(cls(0, match["action"]))
 
     async def act(self, interaction: discord.Interaction) -> None:
         await lobby_action(interaction, self.action, game_id=self.game_id)
@@ -72,7 +85,7 @@ async def refresh_lobby(interaction: discord.Interaction, game: GameRow) -> None
 
 
 async def lobby_action(interaction: discord.Interaction, action: str, *, game_id: int | None = None) -> None:
-    """Join, leave or start, from a slash command or a lobby button."""
+    """Join, leave, start or seat a computer (``computer-<level>``), from a slash command or a lobby button."""
     service = bot_of(interaction).service
     channel_id = interaction.channel_id or 0
     user = interaction.user
@@ -85,18 +98,26 @@ async def lobby_action(interaction: discord.Interaction, action: str, *, game_id
         game = await service.leave(channel_id, user.id, game_id)
         await reply(interaction, text("bot.reply.left", locale))
         await refresh_lobby(interaction, game)
+    elif action.startswith("computer-"):
+        level = action.removeprefix("computer-")
+        game = await service.add_computer(channel_id, user.id, level, is_admin=is_admin(interaction), game_id=game_id)
+        level_name = level_label(level, locale)
+        said = text("bot.reply.computer_added", locale, level=level_name, seats=len(game.seats), max=game.max_seats)
+        await reply(interaction, said)
+        await refresh_lobby(interaction, game)
     elif action == "start":
         await interaction.response.defer(ephemeral=True, thinking=True)
         game, state = await service.start(channel_id, user.id, is_admin=is_admin(interaction), game_id=game_id)
         await refresh_lobby(interaction, game)
         await post_start(interaction, game, state)
         await reply(interaction, text("bot.reply.started", locale))
+        bot_of(interaction).wake_computer(game.id)
 
 
 async def post_start(interaction: discord.Interaction, game: GameRow, state: GameState) -> None:
     channel = channel_of(interaction)
     public = public_locale(interaction)
-    order = ", ".join(names_by_seat(game))
+    order = ", ".join(shown_names(game, public))
     headline = text("bot.post.started", public, order=order, how=text(f"bot.order.{game.seat_order}", public))
     await bot_of(interaction).poster.post_board(
         channel,

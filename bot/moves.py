@@ -13,7 +13,8 @@ import discord
 
 from bot import logs, metrics
 from bot.context import bot_of
-from bot.replies import channel_of, display_name, public_locale
+from bot.errors import BoardNotPosted
+from bot.replies import board_missing, channel_of, display_name, public_locale
 from bot.texts import text, user_locale
 from bot.words import headline
 
@@ -64,12 +65,11 @@ async def play(
             events=turn.events,
             ping=turn.to_ping(),
         )
-    except discord.Forbidden:
-        # The move is saved; only the post failed. Say so rather than pretend nothing happened.
-        log.warning("game %s: no permission to post the board in channel %s", turn.game.id, interaction.channel_id)
-        metrics.post_failed("forbidden")
-        said += "\n" + text("bot.reply.cannot_post", locale)
+    except BoardNotPosted as missing:
+        # The move is saved; only the post failed. Say so, and why, rather than pretend nothing happened.
+        said += "\n" + board_missing(missing.reason, locale)
     await interaction.edit_original_response(content=said, view=None)
+    bot.wake_computer(turn.game.id)
     answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     metrics.answered(answered_after)
     log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})

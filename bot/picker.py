@@ -15,7 +15,7 @@ import discord
 
 import engine
 from bot.context import bot_of
-from bot.controls import Control
+from bot.controls import NUMBER, Control, bounded, forged
 from bot.errors import Refusal
 from bot.games import adapter_of
 from bot.moves import play
@@ -33,7 +33,9 @@ def board_view(game: GameRow, locale: str) -> discord.ui.View:
 
 
 class PlayButton(
-    Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"azul:play:(?P<game>\d+):(?P<version>\d+)"
+    Control,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"azul:play:(?P<game>{NUMBER}):(?P<version>{NUMBER})",
 ):
     def __init__(self, game_id: int, version: int, label: str = "Play") -> None:
         super().__init__(
@@ -48,7 +50,10 @@ class PlayButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PlayButton:
-        return cls(int(match["game"]), int(match["version"]))
+        game, version = bounded(match["game"]), bounded(match["version"])
+        if game is None or version is None:
+            return forged(cls(0, 0))
+        return cls(game, version)
 
     async def act(self, interaction: discord.Interaction) -> None:
         await picker_step(interaction, self.game_id, self.version, None, {})
@@ -57,7 +62,7 @@ class PlayButton(
 class PickerSelect(
     Control,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"azul:pick:(?P<picker>\d+):(?P<option>[a-z_]+):(?P<part>\d+)",
+    template=rf"azul:pick:(?P<picker>{NUMBER}):(?P<option>[a-z_]{{1,32}}):(?P<part>[0-9]{{1,2}})",
 ):
     """A select of the picker; its custom id names the saved step, so it keeps working after a restart."""
 
@@ -72,9 +77,14 @@ class PickerSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PickerSelect:
-        return cls(int(match["picker"]), match["option"], int(match["part"]))
+        picker = bounded(match["picker"])
+        if picker is None:
+            return forged(cls(0, match["option"], 0))
+        return cls(picker, match["option"], int(match["part"]))
 
     async def act(self, interaction: discord.Interaction) -> None:
+        if len(self.item.values) != 1:  # Discord sends exactly one; anything else was not made by a person clicking
+            raise Refusal("bad_control")
         value = self.item.values[0]
         row = await bot_of(interaction).service.store.picker(self.picker_id)
         if row is None or row.user_id != interaction.user.id:
@@ -98,7 +108,8 @@ async def picker_step(
     """Show the next choice of the picker, or play the move once the choices name exactly one legal move."""
     service = bot_of(interaction).service
     locale = user_locale(interaction)
-    game = await service.active_game(interaction.channel_id or 0, game_id, version)
+    game = await service.active_game(interaction.channel_id or 0, game_id)
+    await service.check_moved_on(game, interaction.user.id, version)
     state = service.state_of(game)
     seat = service.seat_to_act(game, state, interaction.user.id)
     legal = engine.legal_moves(state, seat)

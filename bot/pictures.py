@@ -13,20 +13,39 @@ from collections.abc import Sequence
 import render
 from bot import metrics
 from bot.store import GameRow
-from bot.words import names_by_seat
+from bot.texts import text
+from bot.words import level_label
 from engine import Event, GameState
+from render.common import SeatInfo
 
 log = logging.getLogger(__name__)
 
 
-def render_png(state: GameState, names: list[str], events: list[Event], locale: str) -> bytes:
-    return render.render_png(state, names=names, events=events, locale=locale)
+def render_png(
+    state: GameState, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None]
+) -> bytes:
+    return render.render_png(state, names=names, events=events, locale=locale, info=info)
+
+
+def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo | None]]:
+    """Names and notes of the seats as the picture shows them: a seat the computer plays gets the drawn robot and
+    its level (no font we ship has the emoji), and a computer seat is named by its number."""
+    names, info = [], []
+    for seat in game.by_seat():
+        if seat.is_computer:
+            number = 1 + sum(1 for other in game.seats if other.is_computer and other.joined < seat.joined)
+            names.append(text("bot.computer.short", locale, number=number))
+        else:
+            names.append(seat.name)
+        info.append(SeatInfo(robot=level_label(seat.level, locale)) if seat.level else None)
+    return names, info
 
 
 async def draw(game: GameRow, state: GameState, events: Sequence[Event], locale: str) -> bytes | None:
+    names, info = picture_seats(game, locale)
     try:
         with metrics.picture_timer(game.variant):
-            return await asyncio.to_thread(render_png, state, names_by_seat(game), list(events), locale)
+            return await asyncio.to_thread(render_png, state, names, list(events), locale, info)
     except Exception:
         log.exception("game %s: the board picture could not be drawn", game.id)
         return None

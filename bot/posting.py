@@ -2,29 +2,50 @@
 
 Pictures are drawn in a worker thread, never on the event loop. A picture that fails to draw is logged with the
 game id and the post goes out without it, so a renderer bug never blocks a game.
+
+A post mentions only the users it means to ping: ``allowed_mentions`` names exactly them, and player names in the
+text are escaped, so a nickname that looks like a mention pings nobody. Each board is recorded with the version it
+shows (the store then knows which games still need one: see :meth:`bot.client.AzulBot.post_missing_boards`), and
+posting it edits the previous board's Play button away. A board that does not get through after a few bounded
+attempts raises :class:`BoardNotPosted`, whose ``reason`` the reply puts into words: the move is saved either way.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Sequence
 from datetime import datetime
 
+import aiohttp
 import discord
 
 import engine
+from bot import metrics
+from bot.errors import BoardNotPosted
 from bot.games import adapter_of
 from bot.picker import board_view
 from bot.pictures import draw
+from bot.service import Turn
 from bot.store import GameRow, Store
 from bot.texts import guild_locale, text
-from bot.words import standings_text
+from bot.words import headline, seat_label, shown_names, standings_text
 from engine import Event, GameState
 
 log = logging.getLogger(__name__)
 
-MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+POST_ATTEMPTS = 3
+"""Sends of one board; discord.py already retries 500, 502, 504 and 524 itself, with growing pauses."""
+POST_BUDGET_SECONDS = 10.0
+"""All attempts together: the player's deferred reply waits for them, and a later sweep posts what is missing."""
+
+
+def mentioning(user_ids: Sequence[int | None]) -> discord.AllowedMentions:
+    """Allow exactly these users to be pinged: never everyone, roles, or anyone a name in the text might name (a
+    computer seat has no user, so it is never among them)."""
+    users = [discord.Object(id=user) for user in user_ids if user is not None]
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 
 class Poster:
@@ -45,7 +66,8 @@ class Poster:
         events: Sequence[Event] = (),
         ping: Sequence[int] = (),
     ) -> discord.Message:
-        """Post the board; mention each seat in ``ping`` exactly once (in the post or by DM)."""
+        """Post the board; mention each seat in ``ping`` exactly once (in the post or by DM), but never a seat the
+        computer plays."""
         locale = guild_locale(guild)
         png = await draw(game, state, events, locale)
         by_seat = game.by_seat()
@@ -57,40 +79,122 @@ class Poster:
         else:
             lines.append(self._to_act_line(game, state, locale, mention_seats))
         content = "\n".join(line for line in lines if line)[:2000]
-        files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}-{game.version}.png")] if png else []
         view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING
-        message = await channel.send(content, files=files, view=view, allowed_mentions=MENTION_USERS)
-        await self.store.set_message(game.id, "board", message.id)
+        mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
+        message = await self._send(channel, game, content, png, view=view, mentions=mentions)
+        try:
+            _, stale = await self.store.set_board(game.id, message.id, game.version)
+        except Exception as error:
+            log.exception("game %s: board %s posted but not recorded", game.id, message.id)
+            metrics.post_failed("unrecorded")
+            raise BoardNotPosted("unrecorded") from error
+        if stale is not None:
+            await self._strip_controls(channel, game, stale)
         for seat in dm_seats:
-            await self._dm_turn(channel, game, by_seat[seat].user_id, message, locale)
+            await self._dm_turn(channel, game, by_seat[seat].user_id or 0, message, locale)
         return message
+
+    async def _send(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        content: str,
+        png: bytes | None,
+        *,
+        view: discord.ui.View,
+        mentions: discord.AllowedMentions,
+    ) -> discord.Message:
+        """Send the board, a bounded number of times within a bounded time; :class:`BoardNotPosted` says why not."""
+        reason = "discord"
+        try:
+            async with asyncio.timeout(POST_BUDGET_SECONDS):
+                for attempt in range(1, POST_ATTEMPTS + 1):
+                    files = (
+                        [discord.File(io.BytesIO(png), filename=f"azul-{game.id}-{game.version}.png")] if png else []
+                    )
+                    try:
+                        return await channel.send(content, files=files, view=view, allowed_mentions=mentions)
+                    except discord.Forbidden:
+                        reason = "forbidden"
+                        break
+                    except discord.NotFound:
+                        reason = "gone"
+                        break
+                    except discord.HTTPException as error:
+                        if error.status < 500:
+                            break
+                        log.warning("game %s: Discord failed the board post (%s), attempt %s", game.id, error, attempt)
+                    except (aiohttp.ClientError, OSError) as error:
+                        log.warning("game %s: the board post failed (%s), attempt %s", game.id, error, attempt)
+                    if attempt < POST_ATTEMPTS:
+                        await asyncio.sleep(0.5 * attempt)
+        except TimeoutError:
+            reason = "slow"
+        log.warning("game %s: board of version %s not posted (%s)", game.id, game.version, reason)
+        metrics.post_failed(reason)
+        raise BoardNotPosted(reason)
+
+    async def _strip_controls(self, channel: discord.abc.Messageable, game: GameRow, message_id: int) -> None:
+        """Only the newest board offers a live Play button: edit it off an older board."""
+        partial = getattr(channel, "get_partial_message", None)
+        if partial is None:
+            return
+        try:
+            await partial(message_id).edit(view=None)
+        except discord.HTTPException as error:  # deleted by someone, or no longer reachable: nothing to strip
+            log.info("game %s: the controls of board %s could not be removed (%s)", game.id, message_id, error)
+
+    async def post_late(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        state: GameState,
+        turn: Turn | None,
+        *,
+        guild: discord.Guild | None,
+    ) -> discord.Message:
+        """The board that should have followed ``turn`` (None: the game's start), as it would have been posted then."""
+        locale = guild_locale(guild)
+        if turn is None:
+            how = text(f"bot.order.{game.seat_order}", locale)
+            said = text("bot.post.started", locale, order=", ".join(shown_names(game)), how=how)
+            events, ping = engine.opening_events(state), sorted(engine.to_act(state))
+        else:
+            said, events, ping = headline(turn, locale), turn.events, turn.to_ping()
+        return await self.post_board(channel, game, state, guild=guild, headline=said, events=events, ping=ping)
 
     async def post_reminder(
         self, channel: discord.abc.Messageable, game: GameRow, state: GameState, guild: discord.Guild | None
     ) -> None:
         """One nudge for the players who have been keeping the table waiting (by DM for those who opted in)."""
         locale = guild_locale(guild)
-        waiting = sorted(engine.to_act(state))
+        waiting = sorted(engine.to_act(state) - set(game.computer_seats()))
+        if not waiting:  # only the computer is to move: it is on its way
+            return
         dm_seats, mention_seats = await self._split_by_dm(game, waiting)
         since = int(datetime.fromisoformat(game.turn_since).timestamp())
         people = ", ".join(
-            f"<@{seat.user_id}>" if number in mention_seats else f"**{seat.name}**"
+            f"<@{seat.user_id}>" if number in mention_seats else f"**{seat_label(game, seat, locale)}**"
             for number, seat in enumerate(game.by_seat())
             if number in waiting
         )
         message = await channel.send(
             text("bot.post.reminder", locale, players=people, since=f"<t:{since}:R>", game=game.id),
-            allowed_mentions=MENTION_USERS,
+            allowed_mentions=mentioning([game.by_seat()[seat].user_id for seat in sorted(mention_seats)]),
         )
         for seat in dm_seats:
-            await self._dm_turn(channel, game, game.by_seat()[seat].user_id, message, locale)
+            await self._dm_turn(channel, game, game.by_seat()[seat].user_id or 0, message, locale)
 
     async def _split_by_dm(self, game: GameRow, ping: Sequence[int]) -> tuple[list[int], set[int]]:
-        """Seats to reach by DM (opted in, DMs not known closed) and seats to mention in the post."""
+        """Seats to reach by DM (opted in, DMs not known closed) and seats to mention in the post; never a seat
+        the computer plays (it has no one to ping, or its person handed it over)."""
         by_seat = game.by_seat()
         dm, mention = [], set()
         for seat in ping:
-            prefs = await self.store.user(by_seat[seat].user_id)
+            user_id = by_seat[seat].user_id
+            if user_id is None or by_seat[seat].computer_plays:
+                continue
+            prefs = await self.store.user(user_id)
             if prefs.notify_dm and not prefs.dm_closed_told:
                 dm.append(seat)
             else:
@@ -100,7 +204,10 @@ class Poster:
     def _to_act_line(self, game: GameRow, state: GameState, locale: str, mention: set[int]) -> str:
         by_seat = game.by_seat()
         to_act = sorted(engine.to_act(state))
-        people = ", ".join(f"<@{by_seat[s].user_id}>" if s in mention else f"**{by_seat[s].name}**" for s in to_act)
+        people = ", ".join(
+            f"<@{by_seat[s].user_id}>" if s in mention else f"**{seat_label(game, by_seat[s], locale)}**"
+            for s in to_act
+        )
         prompt = adapter_of(game.variant).turn_prompt(state, people, locale)
         key = "bot.post.to_act_many" if len(to_act) > 1 else "bot.post.to_act"
         return prompt or text(key, locale, players=people)
@@ -120,5 +227,5 @@ class Poster:
         await store.set_user(user_id, dm_closed_told=True)
         await channel.send(
             text("bot.post.dm_closed", locale, user=f"<@{user_id}>"),
-            allowed_mentions=MENTION_USERS,
+            allowed_mentions=mentioning([user_id]),
         )

@@ -47,15 +47,17 @@ def initial() -> Skill:
 
 
 def is_computer(seat: Seat) -> bool:
-    """Whether a computer plays this seat: the one place that decides it for results and ratings."""
-    return bool(getattr(seat, "computer", False))
+    """Whether this is a computer's own seat (a level and no person): the one place that decides it for results
+    and ratings. A person's seat the computer plays for them (a stand-in, ``seat.computer_plays``) is still theirs:
+    they chose to hand it over and may take it back, so the result and the rating are theirs as well."""
+    return seat.is_computer
 
 
 def is_rated(game: GameRow) -> bool:
-    """The creator's choice; without one, a game is rated when every seat is human."""
+    """The creator's choice; without one, a game is rated when every seat is a person's and hints are off."""
     if game.rated is not None:
         return game.rated
-    return not any(is_computer(seat) for seat in game.seats)
+    return not game.hints and not any(is_computer(seat) for seat in game.seats)
 
 
 def outcomes_of(result: Mapping[str, Any], players: int) -> list[str]:
@@ -124,12 +126,14 @@ def result_of(game: GameRow, think: Mapping[int, tuple[int, float]]) -> ResultRo
 
 def rate(result: ResultRow, before: Mapping[int, Skill]) -> dict[int, Skill]:
     """Every rated player's rating after ``result``, from their ratings before it (a newcomer starts at 25 ± 8.3)."""
-    people = [seat for seat in result.seats if not seat.computer]
+    people = [(seat.user_id, seat) for seat in result.seats if seat.user_id is not None and not seat.computer]
     if len(people) < 2:
         return {}
-    teams = [[MODEL.rating(*before.get(seat.user_id, initial()))] for seat in people]
-    rated = MODEL.rate(teams, ranks=[float(seat.place) for seat in people])
-    return {seat.user_id: (float(team[0].mu), float(team[0].sigma)) for seat, team in zip(people, rated, strict=True)}
+    teams = [[MODEL.rating(*before.get(user_id, initial()))] for user_id, _ in people]
+    rated = MODEL.rate(teams, ranks=[float(seat.place) for _, seat in people])
+    return {
+        user_id: (float(team[0].mu), float(team[0].sigma)) for (user_id, _), team in zip(people, rated, strict=True)
+    }
 
 
 async def settle(store: Store, game: GameRow) -> int | None:

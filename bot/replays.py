@@ -20,12 +20,12 @@ from typing import Any
 import discord
 
 from bot.context import bot_of
-from bot.controls import Control
+from bot.controls import NUMBER, Control, bounded, forged
 from bot.errors import Refusal
 from bot.games import adapter_of
 from bot.store import GameRow
 from bot.texts import text, user_locale, variant_label
-from bot.words import names_by_seat
+from bot.words import names_by_seat, shown_names
 from render.animation import MAX_BYTES, Frame, animate_frames, frame_png, next_round, previous_round, replay_states
 
 KEPT_GAMES = 4
@@ -70,7 +70,7 @@ async def frames_of(interaction: discord.Interaction, game: GameRow) -> list[Fra
 
 def caption(game: GameRow, frames: Sequence[Frame], index: int, locale: str) -> str:
     frame = frames[index]
-    names = names_by_seat(game)
+    names = shown_names(game, locale)
     head = text(
         "bot.replay.caption",
         locale,
@@ -101,7 +101,7 @@ def viewer(game: GameRow, frames: Sequence[Frame], index: int, locale: str) -> d
 async def page(
     game: GameRow, frames: Sequence[Frame], index: int, locale: str
 ) -> tuple[str, discord.File, discord.ui.View]:
-    png = await asyncio.to_thread(frame_png, frames[index], names=names_by_seat(game), locale=locale)
+    png = await asyncio.to_thread(frame_png, frames[index], names=names_by_seat(game, locale), locale=locale)
     file = discord.File(io.BytesIO(png), filename=f"azul-{game.id}-move-{index}.png")
     return caption(game, frames, index, locale), file, viewer(game, frames, index, locale)
 
@@ -138,7 +138,7 @@ async def send_animation(interaction: discord.Interaction, game: GameRow) -> Non
     gif = _animations.get(key)
     if gif is None:
         frames = await frames_of(interaction, game)
-        names = names_by_seat(game)
+        names = names_by_seat(game, locale)
         gif = await asyncio.to_thread(
             animate_frames, frames, names=names, locale=locale, max_bytes=upload_limit(interaction)
         )
@@ -151,7 +151,7 @@ async def send_animation(interaction: discord.Interaction, game: GameRow) -> Non
 class ReplayButton(
     Control,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"azul:replay:(?P<game>\d+):(?P<index>\d+):(?P<step>prevround|back|next|nextround|gif)",
+    template=rf"azul:replay:(?P<game>{NUMBER}):(?P<index>{NUMBER}):(?P<step>prevround|back|next|nextround|gif)",
 ):
     def __init__(self, game_id: int, index: int, step: str, label: str = "") -> None:
         custom_id = f"azul:replay:{game_id}:{index}:{step}"
@@ -163,7 +163,10 @@ class ReplayButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ReplayButton:
-        return cls(int(match["game"]), int(match["index"]), match["step"])
+        game, index = bounded(match["game"]), bounded(match["index"])
+        if game is None or index is None:
+            return forged(cls(0, 0, match["step"]))
+        return cls(game, index, match["step"])
 
     async def act(self, interaction: discord.Interaction) -> None:
         game = await finished_game(interaction, self.game_id)

@@ -11,11 +11,12 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot import logs, metrics
 from bot.context import bot_of
-from bot.errors import Refusal
-from bot.texts import explain, guild_locale, user_locale
+from bot.errors import BoardNotPosted, Refusal
+from bot.texts import explain, guild_locale, text, user_locale
 from engine import EngineError
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,11 @@ async def reply(interaction: discord.Interaction, content: str, *, replace: bool
         await interaction.response.send_message(content, ephemeral=True, **kwargs)
 
 
+def board_missing(reason: str, locale: str) -> str:
+    """Why a saved change has no board in the channel (see :class:`bot.posting.BoardNotPosted`)."""
+    return text("bot.reply.cannot_post" if reason == "forbidden" else f"bot.reply.board_{reason}", locale)
+
+
 def unwrap(error: Exception) -> Exception:
     """The error a command raised, out of discord.py's ``CommandInvokeError``."""
     original = getattr(error, "original", None)
@@ -67,13 +73,20 @@ async def answer_error(interaction: discord.Interaction, error: Exception, *, re
     apology is shown."""
     error = unwrap(error)
     logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
-    if isinstance(error, Refusal | EngineError):
+    locale = user_locale(interaction)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        error = Refusal("server_only")
+    if isinstance(error, BoardNotPosted):  # what was asked is done and saved; only its board is missing
+        said = text("bot.reply.saved", locale) + "\n" + board_missing(error.reason, locale)
+    elif isinstance(error, Refusal | EngineError):
         metrics.refused(error.key)
+        said = explain(error, locale)
     else:
         game = await _game_id_here(interaction)
         log.error("unexpected error in channel %s (game %s)", interaction.channel_id, game, exc_info=error)
+        said = explain(error, locale)
     try:
-        await reply(interaction, explain(error, user_locale(interaction)), replace=replace)
+        await reply(interaction, said, replace=replace)
     except discord.HTTPException:
         log.warning("could not tell the user in channel %s about the error", interaction.channel_id)
 
@@ -86,4 +99,13 @@ async def _game_id_here(interaction: discord.Interaction) -> int | None:
     return game.id if game else None
 
 
-__all__ = ["answer_error", "channel_of", "display_name", "is_admin", "public_locale", "reply", "unwrap"]
+__all__ = [
+    "answer_error",
+    "board_missing",
+    "channel_of",
+    "display_name",
+    "is_admin",
+    "public_locale",
+    "reply",
+    "unwrap",
+]

@@ -4,6 +4,10 @@ Every public method either returns what happened or raises :class:`Refusal` (the
 ``bot.refuse.<key>``) or an :class:`engine.EngineError` (the rules' reasons, ``error.<key>``); on a refusal nothing
 is saved. A move loads the snapshot, lets the engine validate and apply it, and saves the new snapshot together with
 the move in one transaction guarded by the game's version, so racing or repeated interactions apply at most once.
+
+When the game moved on between loading and saving (or since the board a button belongs to), the move is checked
+again on the newest version: in a simultaneous phase (several players placing at once) moves by different players
+all land while they stay legal, and a player whose own move landed meanwhile is told ``already_played``.
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import engine
 from bot import ratings
+from bot.computer import LEVELS, Computer, move_seed
 from bot.errors import Refusal
 from bot.store import Conflict, GameRow, Store
 from engine import Event, GameState, Move
@@ -25,6 +30,10 @@ from engine.core import Rng
 from engine.transcript import export
 
 log = logging.getLogger(__name__)
+
+RACE_RETRIES = 8
+"""Times a move is checked again on a newer version before it is refused as ``raced`` (each retry means another
+player's move landed meanwhile, so this bounds the work per move, not the number of players)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +47,18 @@ class Turn:
     seat: int
     move: Move
     events: list[Event] = field(default_factory=list)
+    cause: str = ""
+    """Why the computer made this move (``computer_seat``, ``stand_in``, ``time_limit``); empty for a person's."""
 
     @property
     def over(self) -> bool:
         return self.game.status == "over"
 
     def to_ping(self) -> list[int]:
-        """Seats to mention now: those who must act and were not already waiting; never the mover."""
+        """Seats to mention now: those who must act and were not already waiting; never the mover, and never a
+        seat the computer plays."""
         waiting_before = self.before_to_act - {self.seat}
-        return sorted(self.to_act - waiting_before - {self.seat})
+        return sorted(self.to_act - waiting_before - {self.seat} - set(self.game.computer_seats()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +114,16 @@ def seat_order(seed: int, players: int) -> list[int]:
     return order
 
 
+COMPUTER_CAUSES = ("computer_seat", "stand_in", "time_limit")
+
+
 class GameService:
-    def __init__(self, store: Store, seed_source: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self, store: Store, seed_source: Callable[[], int] | None = None, computer: Computer | None = None
+    ) -> None:
         self.store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
+        self.computer = computer
 
     # --- loading -------------------------------------------------------------------------------------------------
     async def open_game(self, channel_id: int) -> GameRow:
@@ -167,6 +185,7 @@ class GameService:
         variant: str,
         seats: int,
         order: str = "random",
+        hints: bool = False,
         rated: bool | None = None,
     ) -> GameRow:
         spec = engine.get_variant(variant)
@@ -174,6 +193,8 @@ class GameService:
             raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
         if order not in ("random", "joined"):
             raise Refusal("bad_order")
+        if rated and hints:
+            raise Refusal("rated_hints")  # a hint is the strongest computer's move: no rating can rest on it
         if await self.store.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
         game_id = await self.store.create_game(
@@ -186,6 +207,7 @@ class GameService:
             seed=self._seed_source(),
             max_seats=seats,
             seat_order=order,
+            hints=hints,
             rated=rated,
         )
         if game_id is None:
@@ -222,11 +244,26 @@ class GameService:
         if not game.has_player(user_id):
             raise Refusal("not_in_game")
         await self.store.remove_seat(game.id, user_id)
-        others = [seat.user_id for seat in game.seats if seat.user_id != user_id]
-        if not others:
+        others = [seat.user_id for seat in game.people() if seat.user_id != user_id]
+        if not others:  # computer seats alone do not keep a lobby open
             await self.store.finish(game.id, "aborted", None)
-        elif user_id == game.creator_id:
+        elif user_id == game.creator_id and others[0] is not None:
             await self.store.set_creator(game.id, others[0])
+        return await self._reload(game.id)
+
+    async def add_computer(
+        self, channel_id: int, user_id: int, level: str, *, is_admin: bool, game_id: int | None = None
+    ) -> GameRow:
+        """The creator seats a computer player of ``level`` in the lobby (a game may be all computers but one)."""
+        game = await self._lobby(channel_id, game_id)
+        if user_id != game.creator_id and not is_admin:
+            raise Refusal("only_creator_adds_computer")
+        if level not in LEVELS:
+            raise Refusal("bad_level")
+        if len(game.seats) >= game.max_seats:
+            raise Refusal("full")
+        if not await self.store.add_computer_seat(game.id, f"Computer ({level})", level, game.max_seats):
+            raise Refusal("full")
         return await self._reload(game.id)
 
     async def start(
@@ -240,9 +277,9 @@ class GameService:
         if players < max(2, spec.min_players):
             raise Refusal("too_few_players", min=max(2, spec.min_players))
         order = seat_order(game.seed, players) if game.seat_order == "random" else list(range(players))
-        seat_of_user = {seat.user_id: order[index] for index, seat in enumerate(game.seats)}
+        seat_by_joined = {seat.joined: order[index] for index, seat in enumerate(game.seats)}
         state = engine.new_game(game.variant, players, game.seed, game.options or None)
-        if not await self.store.start_game(game.id, seat_of_user, engine.to_json(state)):
+        if not await self.store.start_game(game.id, seat_by_joined, engine.to_json(state)):
             raise Refusal("already_started")
         return await self._reload(game.id), state
 
@@ -292,6 +329,22 @@ class GameService:
         engine.apply(state, seat, move)  # raises the rules' reason; a legal move would have matched above
         return move
 
+    async def check_moved_on(self, game: GameRow, user_id: int, seen: int) -> None:
+        """The game is at a newer version than the one the player saw: refuse only when that matters.
+
+        Their own move landed meanwhile (a double click, two devices) → ``already_played``; a board they are behind on
+        while it is their turn again → ``stale``. Other players' moves in a simultaneous phase are no reason to refuse:
+        the move is then checked against the newest state like any other.
+        """
+        if game.version == seen:
+            return
+        seat = game.seat_of(user_id)
+        if seat is None or seat not in await self.store.seats_moved_since(game.id, seen):
+            return
+        if game.state is not None and seat in engine.to_act(self.state_of(game)):
+            raise Refusal("stale")
+        raise Refusal("already_played")
+
     async def move(
         self,
         channel_id: int,
@@ -304,13 +357,97 @@ class GameService:
         version: int | None = None,
         name: str | None = None,
     ) -> Turn:
+        """Play ``command`` with the options ``given`` for ``user_id``; ``version``: the one the player saw."""
         if interaction_id is not None and await self.store.move_count_by_interaction(interaction_id):
             raise Refusal("duplicate")
-        game = await self.active_game(channel_id, game_id, version)
-        self.check_command(game, command)
+        seen = version
+        for _ in range(RACE_RETRIES):
+            game = await self.active_game(channel_id, game_id)
+            seen = game.version if seen is None else seen
+            await self.check_moved_on(game, user_id, seen)
+            self.check_command(game, command)
+            state = self.state_of(game)
+            seat = self.seat_to_act(game, state, user_id)
+            if seat in game.computer_seats():
+                raise Refusal("computer_plays_your_seat")
+            move = self.resolve(game, state, seat, command, given)
+            try:
+                turn = await self._record(game, state, seat, move, interaction_id=interaction_id)
+            except Refusal as refusal:
+                if refusal.key != "raced":
+                    raise
+                # Another move landed first (a simultaneous phase): check this one again against the newest state.
+                log.info("game %s: version %s moved on before seat %s's move was saved", game.id, game.version, seat)
+                continue
+            break
+        else:
+            raise Refusal("raced")
+        if name:
+            await self.store.rename_seat(game.id, user_id, name)
+            return replace(turn, game=await self._reload(game.id))
+        return turn
+
+    async def play_for(self, game_id: int, seat: int, *, level: str, cause: str) -> Turn:
+        """The computer at ``level`` moves for ``seat``: searched in the pool, then saved exactly like a person's
+        move (the same log, no interaction id) and guarded by the version, so a move made meanwhile wins the race
+        (:class:`Refusal` ``raced``) and nothing is saved twice. ``cause`` says why, for the post."""
+        if self.computer is None:
+            raise RuntimeError("this service has no computer players")
+        if cause not in COMPUTER_CAUSES:
+            raise ValueError(f"unknown cause {cause!r}")
+        game = await self._reload(game_id)
+        if game.status != "active":
+            raise Refusal("finished" if game.status == "over" else "not_started")
+        state = self.state_of(game)
+        if seat not in engine.to_act(state):
+            raise Refusal("not_your_turn")
+        move = await self.computer.choose(state, seat, level, move_seed(game.seed, game.version, seat))
+        return await self._record(game, state, seat, move, interaction_id=None, cause=cause)
+
+    async def hint(self, channel_id: int, user_id: int) -> tuple[GameRow, Move, list[tuple[str, dict[str, Any]]]]:
+        """The move the strongest level would make for the asking player now, and why: only where the game's
+        creator allowed hints, and only on the player's own turn."""
+        if self.computer is None:
+            raise RuntimeError("this service has no computer players")
+        game = await self.active_game(channel_id)
+        # Rated games never allow hints (``create`` refuses both, and hints make a game casual by default).
+        if not game.hints or ratings.is_rated(game):
+            raise Refusal("hints_off")
         state = self.state_of(game)
         seat = self.seat_to_act(game, state, user_id)
-        move = self.resolve(game, state, seat, command, given)
+        if seat in game.computer_seats():
+            raise Refusal("computer_plays_your_seat")
+        move, reasons = await self.computer.hint(state, seat, move_seed(game.seed, game.version, seat))
+        return game, move, reasons
+
+    async def computer_to_act(self, game_id: int) -> list[tuple[int, str]]:
+        """The seats the computer plays that must act now in ``game_id``, with their levels (seat order)."""
+        game = await self.store.game(game_id)
+        if game is None or game.status != "active" or game.state is None:
+            return []
+        to_act = engine.to_act(self.state_of(game))
+        by_seat = game.by_seat()
+        return [(seat, by_seat[seat].level or "") for seat in game.computer_seats() if seat in to_act]
+
+    async def set_controller(self, game_id: int, seat: int, level: str | None) -> GameRow:
+        """Hand a person's seat to the computer at ``level`` (a stand-in), or back to them with ``None``."""
+        if level is not None and level not in LEVELS:
+            raise Refusal("bad_level")
+        if not await self.store.set_controller(game_id, seat, level):
+            raise Refusal("raced")
+        return await self._reload(game_id)
+
+    async def _record(
+        self,
+        game: GameRow,
+        state: GameState,
+        seat: int,
+        move: Move,
+        *,
+        interaction_id: int | None,
+        cause: str = "",
+    ) -> Turn:
+        """Apply ``move`` (validated by the engine) and save it with the new state, guarded by the game's version."""
         before = engine.to_act(state)
         new_state, events = engine.apply(state, seat, move)
         finished = self._result(new_state) if engine.is_over(new_state) else None
@@ -326,14 +463,12 @@ class GameService:
             )
         except Conflict as conflict:
             raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
-        log.info("game %s: ply %s seat %s played %s", game.id, game.version, seat, move)
-        if name:
-            await self.store.rename_seat(game.id, user_id, name)
+        log.info("game %s: ply %s seat %s played %s%s", game.id, game.version, seat, move, f" ({cause})" * bool(cause))
         saved = await self._reload(game.id)
         if finished:
             await self.settle(saved)
         to_act = frozenset() if finished else engine.to_act(new_state)
-        return Turn(saved, new_state, before, to_act, seat, move, events)
+        return Turn(saved, new_state, before, to_act, seat, move, events, cause)
 
     @staticmethod
     def _result(state: GameState, resigned: int | None = None) -> dict[str, Any]:
@@ -342,6 +477,31 @@ class GameService:
             standings = [[s for s in group if s != resigned] for group in standings]
             standings = [group for group in standings if group] + [[resigned]]
         return {"scores": engine.scores(state), "standings": standings, "resigned": resigned}
+
+    # --- boards ------------------------------------------------------------------------------------------------
+    async def boards_to_post(self) -> list[tuple[GameRow, GameState, Turn | None]]:
+        """Games whose newest version has no board (the process died before posting it, or the post failed), each
+        with the move that made that version (None for the opening board), so the board says what happened."""
+        missing = []
+        for game_id in await self.store.without_board():
+            game = await self.store.game(game_id)
+            if game is None or game.state is None:
+                continue
+            moves = await self.store.moves(game.id)
+            turn = await asyncio.to_thread(self._last_turn, game, moves)  # a replay takes a moment
+            missing.append((game, self.state_of(game), turn))
+        return missing
+
+    @staticmethod
+    def _last_turn(game: GameRow, moves: list[tuple[int, str]]) -> Turn | None:
+        if not moves:
+            return None
+        players = len(game.by_seat())
+        before = engine.replay(game.variant, players, game.seed, moves[:-1], game.options or None)
+        seat, notation = moves[-1]
+        state, events = engine.apply(before, seat, notation)
+        to_act = frozenset() if game.status == "over" else engine.to_act(state)
+        return Turn(game, state, engine.to_act(before), to_act, seat, engine.parse_move(game.variant, notation), events)
 
     # --- ending --------------------------------------------------------------------------------------------------
     async def resign(self, channel_id: int, user_id: int) -> tuple[GameRow, GameState]:

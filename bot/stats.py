@@ -21,12 +21,13 @@ from discord.ext import commands
 import engine
 from bot import ratings
 from bot.context import bot_of
-from bot.controls import Control
+from bot.controls import NUMBER, Control, bounded, forged
 from bot.errors import Refusal
 from bot.replays import open_viewer
 from bot.replies import display_name, reply
-from bot.store import PlayerTotals, RatingRow, ResultRow, Store
+from bot.store import PlayerTotals, RatingRow, ResultRow, ResultSeat, Store
 from bot.texts import described, named, text, user_locale, variant_label
+from bot.words import ROBOT, shown
 from render.stats import Standing, leaderboard_png, profile_png
 
 PAGE = 10
@@ -65,7 +66,10 @@ def pager(kind: str, scope: str, page: int, pages: int, *, family: str = "") -> 
 class PageButton(
     Control,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"azul:page:(?P<kind>lb|hist):(?P<family>[a-z-]+):(?P<scope>[a-z]+):(?P<page>\d+):(?P<step>back|next)",
+    template=(
+        rf"azul:page:(?P<kind>lb|hist):(?P<family>[a-z-]{{1,32}}):(?P<scope>[a-z]{{1,16}}):(?P<page>{NUMBER})"
+        r":(?P<step>back|next)"
+    ),
 ):
     """Turns a leaderboard or history page (the one shown is ``page``); the custom id holds everything, so it works
     after a restart."""
@@ -82,7 +86,10 @@ class PageButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PageButton:
-        return cls(match["kind"], match["family"], match["scope"], int(match["page"]), step=match["step"])
+        page = bounded(match["page"])
+        if page is None:
+            return forged(cls(match["kind"], match["family"], match["scope"], 0, step=match["step"]))
+        return cls(match["kind"], match["family"], match["scope"], page, step=match["step"])
 
     async def act(self, interaction: discord.Interaction) -> None:
         page = self.page + (1 if self.step == "next" else -1)
@@ -128,7 +135,7 @@ async def leaderboard_answer(
             "bot.stats.leaderboard_line",
             locale,
             rank=s.rank,
-            name=s.name,
+            name=shown(s.name),
             rating=f"{s.ordinal:.1f}",
             mu=f"{s.mu:.1f}",
             sigma=f"{s.sigma:.1f}",
@@ -142,9 +149,14 @@ async def leaderboard_answer(
 
 
 # --- history --------------------------------------------------------------------------------------------------------
+def result_name(seat: ResultSeat) -> str:
+    """A finished game's player as message text shows them: escaped, a computer seat with the robot mark."""
+    return f"{ROBOT} {shown(seat.name)}" if seat.computer else shown(seat.name)
+
+
 def history_line(result: ResultRow, locale: str) -> str:
     players = ", ".join(
-        text("bot.history.seat", locale, name=seat.name, score=seat.score)
+        text("bot.history.seat", locale, name=result_name(seat), score=seat.score)
         + (" 🏆" if seat.won else "")
         + (" " + text(f"bot.history.{seat.outcome}", locale) if seat.left else "")
         for seat in sorted(result.seats, key=lambda s: (s.place, s.seat))
@@ -227,14 +239,14 @@ def facts_of(totals: PlayerTotals, locale: str) -> list[tuple[str, str]]:
 async def profile_answer(store: Store, user_id: int, name: str, locale: str) -> tuple[str, discord.File]:
     totals = await store.totals_of(user_id)
     if totals.games == 0:
-        raise Refusal("no_games_yet", user=name)
+        raise Refusal("no_games_yet", user=shown(name))
     rows = await store.ratings_of(user_id)
     history = await store.rating_history_of(user_id)
     rated = [(game_label(row.family, locale), standing(0, row)) for row in rows]
     facts = facts_of(totals, locale)
     chart = {game_label(row.family, locale): [ratings.initial(), *history.get(row.family, [])] for row in rows}
     png = await asyncio.to_thread(profile_png, name, rated, facts, chart, locale)
-    lines = [text("bot.stats.profile_title", locale, name=name)]
+    lines = [text("bot.stats.profile_title", locale, name=shown(name))]
     lines += [
         text(
             "bot.stats.rating_line",

@@ -23,6 +23,7 @@ from typing import Any
 import aiosqlite
 
 OPEN_STATUSES = ("lobby", "active")
+PICKERS_KEPT_VERSIONS = 8
 # Less free space than this next to the database, and an I/O error at start-up is called a full disk.
 FULL_DISK_BYTES = 1 << 20
 
@@ -94,7 +95,39 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX pickers_by_game ON pickers (game_id, version);
     """,
-    # 5: results, ratings and their history. ``games.rated`` is the creator's choice (NULL: rated when every seat
+    # 5: who controls a seat. A computer seat has a level and no Discord user; a person's seat with a level is
+    # played by the computer at that level for them (a stand-in) until they take it back. SQLite cannot loosen a
+    # primary key in place, so the table is rebuilt with the same rows.
+    """
+    CREATE TABLE seats_new (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER,
+        name TEXT NOT NULL,
+        joined INTEGER NOT NULL,
+        seat INTEGER,
+        level TEXT CHECK (level IN ('easy', 'medium', 'hard')),
+        CHECK (user_id IS NOT NULL OR level IS NOT NULL),
+        UNIQUE (game_id, user_id),
+        UNIQUE (game_id, seat),
+        UNIQUE (game_id, joined)
+    );
+    INSERT INTO seats_new (game_id, user_id, name, joined, seat)
+        SELECT game_id, user_id, name, joined, seat FROM seats ORDER BY game_id, joined;
+    DROP TABLE seats;
+    ALTER TABLE seats_new RENAME TO seats;
+    """,
+    # 6: the creator's choice whether /azul hint may be used in the game (off unless chosen at /azul new).
+    """
+    ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 7: the version of each game whose board is posted, so a board lost to a crash or a failed post is posted
+    # again (games that already have a board message count as posted).
+    """
+    ALTER TABLE games ADD COLUMN board_version INTEGER NOT NULL DEFAULT -1;
+    UPDATE games SET board_version = version WHERE board_message_id IS NOT NULL;
+    """,
+    # 8: results, ratings and their history. ``games.rated`` is the creator's choice (NULL: rated when every seat
     # is human). A result is written once per finished game, with one row per seat and the outcome of each seat;
     # ratings and their history are derived from the results in ``results.id`` order and can be rebuilt from them.
     """
@@ -114,7 +147,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE result_seats (
         result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
         seat INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
+        user_id INTEGER,
         name TEXT NOT NULL,
         score INTEGER NOT NULL,
         place INTEGER NOT NULL,
@@ -122,6 +155,7 @@ MIGRATIONS: tuple[str, ...] = (
         computer INTEGER NOT NULL DEFAULT 0,
         moves INTEGER NOT NULL DEFAULT 0,
         think_seconds REAL NOT NULL DEFAULT 0,
+        CHECK (user_id IS NOT NULL OR computer = 1),
         PRIMARY KEY (result_id, seat)
     );
     CREATE INDEX result_seats_by_user ON result_seats (user_id, result_id);
@@ -153,10 +187,24 @@ def now_iso() -> str:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    user_id: int
+    """A place at the table: a person's (``user_id``) or a computer's (no user). ``level`` is set when the computer
+    plays the seat: always for a computer seat, and for a person's seat handed to the computer."""
+
+    user_id: int | None
     name: str
     joined: int
     seat: int | None
+    level: str | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        """A computer's own seat (no person behind it)."""
+        return self.user_id is None
+
+    @property
+    def computer_plays(self) -> bool:
+        """The computer moves for this seat now (its own seat, or a person's handed to it)."""
+        return self.level is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +227,9 @@ class GameRow:
     created_at: str
     turn_since: str
     seats: tuple[Seat, ...]
-    rated: bool | None = None  # None: rated when every seat is human
+    hints: bool = False
+    board_version: int = -1
+    rated: bool | None = None  # None: rated when every seat is a person's
 
     @property
     def is_open(self) -> bool:
@@ -191,6 +241,14 @@ class GameRow:
 
     def has_player(self, user_id: int) -> bool:
         return any(s.user_id == user_id for s in self.seats)
+
+    def people(self) -> list[Seat]:
+        """The seats of people (in joining order), whoever plays them now."""
+        return [s for s in self.seats if not s.is_computer]
+
+    def computer_seats(self) -> list[int]:
+        """Engine seats the computer plays now (its own and stand-ins), in seat order."""
+        return sorted(s.seat for s in self.seats if s.computer_plays and s.seat is not None)
 
     def by_seat(self) -> list[Seat]:
         """Seated players in engine seat order (started games only)."""
@@ -220,7 +278,7 @@ class ResultSeat:
     played to the end or left (resigned, timed out, dropped): a player who left is placed after all who stayed."""
 
     seat: int
-    user_id: int
+    user_id: int | None  # None: a computer's own seat
     name: str
     score: int
     place: int
@@ -441,7 +499,7 @@ class Store:
             return None
         row = rows[0]
         seats = await self._fetchall(
-            "SELECT user_id, name, joined, seat FROM seats WHERE game_id = ? ORDER BY joined", (row["id"],)
+            "SELECT user_id, name, joined, seat, level FROM seats WHERE game_id = ? ORDER BY joined", (row["id"],)
         )
         return GameRow(
             id=row["id"],
@@ -461,7 +519,9 @@ class Store:
             board_message_id=row["board_message_id"],
             created_at=row["created_at"],
             turn_since=row["turn_since"],
-            seats=tuple(Seat(s["user_id"], s["name"], s["joined"], s["seat"]) for s in seats),
+            seats=tuple(Seat(s["user_id"], s["name"], s["joined"], s["seat"], s["level"]) for s in seats),
+            hints=bool(row["hints"]),
+            board_version=row["board_version"],
             rated=None if row["rated"] is None else bool(row["rated"]),
         )
 
@@ -483,6 +543,25 @@ class Store:
         )
         return [row["id"] for row in rows]
 
+    async def games_with_computer_seats(self) -> list[int]:
+        """Active games in which the computer plays at least one seat (the service checks whose turn it is)."""
+        rows = await self._fetchall(
+            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE g.status = 'active' AND s.level IS NOT NULL ORDER BY g.id"
+        )
+        return [row["id"] for row in rows]
+
+    async def without_board(self) -> list[int]:
+        """Started games whose newest version has no board posted (a crash or a failed post came in between).
+
+        A finished game counts only when an earlier board of it was recorded: games from before boards were
+        recorded are not posted again."""
+        rows = await self._fetchall(
+            "SELECT id FROM games WHERE board_version < version"
+            " AND (status = 'active' OR status = 'over' AND board_version >= 0) ORDER BY id"
+        )
+        return [row["id"] for row in rows]
+
     async def picker(self, picker_id: int) -> PickerRow | None:
         rows = await self._fetchall("SELECT * FROM pickers WHERE id = ?", (picker_id,))
         if not rows:
@@ -501,6 +580,11 @@ class Store:
     async def moves(self, game_id: int) -> list[tuple[int, str]]:
         rows = await self._fetchall("SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return [(row["seat"], row["notation"]) for row in rows]
+
+    async def seats_moved_since(self, game_id: int, ply: int) -> set[int]:
+        """The seats that made a move at ``ply`` or later."""
+        rows = await self._fetchall("SELECT DISTINCT seat FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        return {row["seat"] for row in rows}
 
     async def move_count_by_interaction(self, interaction_id: int) -> int:
         rows = await self._fetchall("SELECT COUNT(*) FROM moves WHERE interaction_id = ?", (interaction_id,))
@@ -526,6 +610,7 @@ class Store:
         seed: int,
         max_seats: int,
         seat_order: str,
+        hints: bool = False,
         rated: bool | None = None,
     ) -> int | None:
         """A new lobby with its creator seated, or None when the channel already has an open game."""
@@ -536,9 +621,9 @@ class Store:
             async with self.transaction() as db:
                 cursor = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
-                    " seat_order, status, created_at, turn_since, rated)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                    (*row, stamp, choice),
+                    " seat_order, status, created_at, turn_since, hints, rated)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (*row, stamp, int(hints), choice),
                 )
                 game_id = cursor.lastrowid
                 await db.execute(
@@ -551,6 +636,13 @@ class Store:
 
     async def add_seat(self, game_id: int, user_id: int, name: str, max_seats: int) -> bool:
         """Seat ``user_id`` in a lobby that still has room; False when it is full or no longer a lobby."""
+        return await self._add_seat(game_id, user_id, name, None, max_seats)
+
+    async def add_computer_seat(self, game_id: int, name: str, level: str, max_seats: int) -> bool:
+        """Seat a computer player of ``level`` in a lobby that still has room; False when full or started."""
+        return await self._add_seat(game_id, None, name, level, max_seats)
+
+    async def _add_seat(self, game_id: int, user_id: int | None, name: str, level: str | None, max_seats: int) -> bool:
         async with self.transaction() as db:
             async with db.execute(
                 "SELECT g.status, COUNT(s.user_id), COALESCE(MAX(s.joined), -1) FROM games g"
@@ -561,10 +653,32 @@ class Store:
             if status != "lobby" or seated >= max_seats:
                 return False
             await db.execute(
-                "INSERT INTO seats (game_id, user_id, name, joined) VALUES (?, ?, ?, ?)",
-                (game_id, user_id, name, last + 1),
+                "INSERT INTO seats (game_id, user_id, name, joined, level) VALUES (?, ?, ?, ?, ?)",
+                (game_id, user_id, name, last + 1, level),
             )
             return True
+
+    async def remove_computer_seat(self, game_id: int, joined: int) -> bool:
+        """Take the computer seat that joined ``joined``-th out of a lobby; False when there is none."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM seats WHERE game_id = ? AND joined = ? AND user_id IS NULL"
+                " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
+                (game_id, joined, game_id),
+            )
+            return cursor.rowcount == 1
+
+    async def set_controller(self, game_id: int, seat: int, level: str | None) -> bool:
+        """Hand a person's seat of an active game to the computer at ``level``, or back to them with ``None``.
+
+        False when there is no such person's seat in an active game, or it already had that controller."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE seats SET level = ? WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL"
+                " AND level IS NOT ? AND (SELECT status FROM games WHERE id = ?) = 'active'",
+                (level, game_id, seat, level, game_id),
+            )
+            return cursor.rowcount == 1
 
     async def remove_seat(self, game_id: int, user_id: int) -> None:
         async with self.transaction() as db:
@@ -577,8 +691,8 @@ class Store:
                 (name, game_id, user_id, name),
             )
 
-    async def start_game(self, game_id: int, seat_of_user: dict[int, int], state: dict[str, Any]) -> bool:
-        """Lobby → active with the seats assigned; False if the game is no longer a lobby."""
+    async def start_game(self, game_id: int, seat_by_joined: dict[int, int], state: dict[str, Any]) -> bool:
+        """Lobby → active with the seats assigned (engine seat by joining order); False if no longer a lobby."""
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET status = 'active', state = ?, turn_since = ? WHERE id = ? AND status = 'lobby'",
@@ -586,10 +700,8 @@ class Store:
             )
             if cursor.rowcount != 1:
                 return False
-            for user_id, seat in seat_of_user.items():
-                await db.execute(
-                    "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?", (seat, game_id, user_id)
-                )
+            for joined, seat in seat_by_joined.items():
+                await db.execute("UPDATE seats SET seat = ? WHERE game_id = ? AND joined = ?", (seat, game_id, joined))
             return True
 
     async def record_move(
@@ -635,8 +747,11 @@ class Store:
                 )
             except sqlite3.IntegrityError:
                 raise Conflict("duplicate") from None
-            # Pickers opened on this version are stale now.
-            await db.execute("DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version))
+            # A picker outlives a few versions: in a simultaneous phase another player's move does not end it (the
+            # service checks its choice against the newest state), and a repeated one is told "already played".
+            await db.execute(
+                "DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version - PICKERS_KEPT_VERSIONS)
+            )
 
     async def finish(self, game_id: int, status: str, result: dict[str, Any] | None) -> bool:
         """Close an open game (``over`` or ``aborted``); False if it was already closed."""
@@ -675,6 +790,27 @@ class Store:
         column = {"lobby": "lobby_message_id", "board": "board_message_id"}[kind]
         async with self.transaction() as db:
             await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (message_id, game_id))
+
+    async def set_board(self, game_id: int, message_id: int, version: int) -> tuple[bool, int | None]:
+        """Record ``message_id`` as the board of ``version`` unless a newer version's board is recorded already.
+
+        Returns whether it is now the newest board, and the message whose controls must go: the previous board's,
+        or this one's own when a newer board got there first.
+        """
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT board_message_id, board_version FROM games WHERE id = ?", (game_id,)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return False, None
+            previous, posted = row["board_message_id"], row["board_version"]
+            if version < posted:
+                return False, message_id
+            await db.execute(
+                "UPDATE games SET board_message_id = ?, board_version = ? WHERE id = ?", (message_id, version, game_id)
+            )
+            return True, previous if previous != message_id else None
 
     async def set_user(
         self,
@@ -770,12 +906,13 @@ class Store:
             current: dict[tuple[str, int], tuple[float, float, int, int]] = {}
             history = []
             for result in results:
+                people = {seat.user_id: seat for seat in result.seats if seat.user_id is not None}
                 before = {
-                    seat.user_id: current[result.family, seat.user_id][:2]
-                    for seat in result.seats
-                    if (result.family, seat.user_id) in current
+                    user_id: current[result.family, user_id][:2]
+                    for user_id in people
+                    if (result.family, user_id) in current
                 }
-                won = {seat.user_id: seat.won for seat in result.seats}
+                won = {user_id: seat.won for user_id, seat in people.items()}
                 for user_id, (mu, sigma) in rate(result, before).items():
                     _, _, games, wins = current.get((result.family, user_id), (0.0, 0.0, 0, 0))
                     current[result.family, user_id] = (mu, sigma, games + 1, wins + int(won[user_id]))
@@ -794,14 +931,15 @@ class Store:
     @staticmethod
     async def _apply_rating(db: aiosqlite.Connection, result: ResultRow, rate: RateFn) -> None:
         before: dict[int, Skill] = {}
-        for seat in result.seats:
+        people = {seat.user_id: seat for seat in result.seats if seat.user_id is not None}
+        for user_id in people:
             async with db.execute(
-                "SELECT mu, sigma FROM ratings WHERE family = ? AND user_id = ?", (result.family, seat.user_id)
+                "SELECT mu, sigma FROM ratings WHERE family = ? AND user_id = ?", (result.family, user_id)
             ) as cursor:
                 row = await cursor.fetchone()
             if row is not None:
-                before[seat.user_id] = (float(row[0]), float(row[1]))
-        won = {seat.user_id: seat.won for seat in result.seats}
+                before[user_id] = (float(row[0]), float(row[1]))
+        won = {user_id: seat.won for user_id, seat in people.items()}
         for user_id, (mu, sigma) in rate(result, before).items():
             await db.execute(
                 "INSERT INTO ratings (family, user_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, 1, ?)"

@@ -6,24 +6,58 @@ Pure functions of a stored game (and its state); no Discord calls.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
+
+import discord
 
 import engine
 from bot.games import adapter_of
 from bot.ratings import is_rated
 from bot.service import Turn
-from bot.store import GameRow
+from bot.store import GameRow, Seat
 from bot.texts import text, variant_label
-from engine import GameState
+from data.i18n import has
+from engine import GameState, Move
+
+ROBOT = "🤖"
 
 
-def names_by_seat(game: GameRow) -> list[str]:
-    return [seat.name for seat in game.by_seat()]
+def level_label(level: str, locale: str) -> str:
+    return text(f"bot.level.{level}", locale)
+
+
+def seat_label(game: GameRow, seat: Seat, locale: str, *, escape: bool = True) -> str:
+    """A seat's name as posts show it: a computer seat is named by its number and level, with a robot mark; a
+    person's seat the computer plays for them keeps their name and gets the mark. ``escape``: the person's name is
+    made inert for message text (see :func:`shown`); pictures draw it as it is."""
+    if seat.is_computer:
+        number = 1 + sum(1 for other in game.seats if other.is_computer and other.joined < seat.joined)
+        name = text("bot.computer.name", locale, number=number, level=level_label(seat.level or "", locale))
+        return f"{ROBOT} {name}"
+    name = shown(seat.name) if escape else seat.name
+    return f"{name} {ROBOT}" if seat.computer_plays else name
+
+
+def names_by_seat(game: GameRow, locale: str = "en") -> list[str]:
+    """Names by seat as people chose them, for pictures; text uses :func:`shown_names`."""
+    return [seat_label(game, seat, locale, escape=False) for seat in game.by_seat()]
+
+
+def shown(name: str) -> str:
+    """A player's name made inert in a message: no markdown, and a nickname like ``<@123>`` or ``@everyone`` pings
+    nobody (mentions are allowed only for the seats a post names, but the text must not even look like one)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def shown_names(game: GameRow, locale: str = "en") -> list[str]:
+    """Names by seat as message text shows them: escaped, computer seats named by number and level."""
+    return [seat_label(game, seat, locale) for seat in game.by_seat()]
 
 
 def standings_text(game: GameRow, locale: str) -> str:
     result = game.result or {}
     scores = result.get("scores") or []
-    names = names_by_seat(game)
+    names = shown_names(game, locale)
     lines = []
     place = 1  # standard competition ranking (1, 1, 3, 4), as the final picture shows it
     for group in result.get("standings") or []:
@@ -35,13 +69,13 @@ def standings_text(game: GameRow, locale: str) -> str:
     return "\n".join(lines)
 
 
-def scores_text(game: GameRow, state: GameState) -> str:
-    names = names_by_seat(game)
+def scores_text(game: GameRow, state: GameState, locale: str = "en") -> str:
+    names = shown_names(game, locale)
     return " · ".join(f"{names[seat]} {score}" for seat, score in enumerate(engine.scores(state)))
 
 
 def status_text(game: GameRow, state: GameState, locale: str) -> str:
-    names = names_by_seat(game)
+    names = shown_names(game, locale)
     since = int(datetime.fromisoformat(game.turn_since).timestamp())
     lines = [
         text(
@@ -58,7 +92,7 @@ def status_text(game: GameRow, state: GameState, locale: str) -> str:
     else:
         waiting = ", ".join(f"**{names[s]}**" for s in sorted(engine.to_act(state)))
         lines.append(text("bot.status.to_act", locale, players=waiting, since=f"<t:{since}:R>"))
-        lines.append(text("bot.status.scores", locale, scores=scores_text(game, state)))
+        lines.append(text("bot.status.scores", locale, scores=scores_text(game, state, locale)))
     lines.append(
         text("bot.status.order", locale, order=", ".join(names), how=text(f"bot.order.{game.seat_order}", locale))
     )
@@ -66,9 +100,9 @@ def status_text(game: GameRow, state: GameState, locale: str) -> str:
 
 
 def lobby_text(game: GameRow, locale: str) -> str:
-    players = "\n".join(f"{i}. {seat.name}" for i, seat in enumerate(game.seats, start=1))
+    players = "\n".join(f"{i}. {seat_label(game, seat, locale)}" for i, seat in enumerate(game.seats, start=1))
     key = "bot.lobby.open" if game.status == "lobby" else f"bot.lobby.{game.status}"
-    described = text(
+    said = text(
         key,
         locale,
         variant=variant_label(game.variant, locale),
@@ -79,16 +113,69 @@ def lobby_text(game: GameRow, locale: str) -> str:
         order=text(f"bot.order.{game.seat_order}", locale),
     )
     if game.status == "aborted":
-        return described
+        return said
     kind = text("bot.lobby.rated" if is_rated(game) else "bot.lobby.casual", locale)
-    return f"{described}\n{kind}"
+    hints = "\n" + text("bot.lobby.hints_on", locale) if game.hints and game.status == "lobby" else ""
+    return f"{said}\n{kind}{hints}"
+
+
+def move_words(game: GameRow, state: GameState, seat: int, move: Move, locale: str) -> str:
+    """A move as the picker names it: what it does, then each choice in words."""
+    adapter = adapter_of(game.variant)
+    chosen: dict[str, str] = {}
+    labels = []
+    for option, token in move.choices():
+        labels.append(adapter.label(state, seat, option, token, chosen=chosen, locale=locale))
+        chosen[option] = token
+    return f"{adapter.command_label(move.command, locale)}: {', '.join(labels)}" if labels else str(move)
+
+
+def hint_text(
+    game: GameRow, state: GameState, seat: int, move: Move, *, reasons: list[tuple[str, dict[str, Any]]], locale: str
+) -> str:
+    """The strongest level's move for ``seat`` and a few words on why (the engine's reasons, translated)."""
+    lines = [text("bot.hint.move", locale, move=move_words(game, state, seat, move, locale), notation=str(move))]
+    for key, params in reasons:
+        said = reason_text(key, params, locale)
+        if said:
+            lines.append(f"• {said}")
+    return "\n".join(lines)
+
+
+def reason_text(key: str, params: dict[str, Any], locale: str) -> str:
+    """One of the engine's reasons in words; points are rounded to whole points (``count`` picks the plural)."""
+    if key == "points_now":
+        points = round(float(params.get("points", 0)))
+        key = "points_gain" if points > 0 else "points_loss" if points < 0 else "points_even"
+        return text(f"bot.hint.{key}", locale, count=abs(points))
+    if key in ("gives_up", "denies"):
+        points = round(float(params.get("points", 0)))
+        return text(f"bot.hint.{key}", locale, count=points) if points else ""
+    if key == "avoids_loss":
+        worst = round(float(params.get("worst", 0)))
+        return text("bot.hint.avoids_loss", locale, count=params.get("moves", 0), of=params.get("of", 0), worst=worst)
+    full = f"bot.hint.{key}"
+    return text(full, locale, **params) if has(full, locale) else ""
 
 
 def headline(turn: Turn, locale: str) -> str:
     """What the move did, in one line: the adapter's words for its events, or the move's notation."""
-    names = names_by_seat(turn.game)
+    names = shown_names(turn.game, locale)
     said = adapter_of(turn.game.variant).describe(turn.events, names, locale)
     return said or text("bot.post.moved", locale, player=names[turn.seat], move=str(turn.move))
 
 
-__all__ = ["headline", "lobby_text", "names_by_seat", "scores_text", "standings_text", "status_text"]
+__all__ = [
+    "ROBOT",
+    "headline",
+    "hint_text",
+    "level_label",
+    "lobby_text",
+    "names_by_seat",
+    "scores_text",
+    "seat_label",
+    "shown",
+    "shown_names",
+    "standings_text",
+    "status_text",
+]

@@ -1074,7 +1074,7 @@ class QueensGarden(Variant[QGState]):
     def redeterminize(self, state: QGState, rng: Rng) -> QGState:
         """Deal the face-down expansions (display, round stacks, supply) afresh among their places, and re-seed
         the bag's draws: a search must not know which expansion lies where."""
-        world = _copy(state)
+        world = _copy(state, seat=-1)  # no player's lists change here, so every seat may share them
         world.rng = rng.next64()
         hidden = [item for item in world.display if not item.face_up]
         places: list[list[int]] = [world.stack, *world.future_stacks, world.supply]

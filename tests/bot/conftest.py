@@ -12,11 +12,14 @@ import simcord.env
 import simcord.interactions
 
 from bot.client import AzulBot, create_bot
+from bot.computer import Computer
 from bot.errors import Refusal
 from bot.replies import unwrap
 from engine import EngineError
 
 SEED = 20240611
+COMPUTER_BUDGET = {"iterations": 12}
+"""Computer players search a fixed number of iterations in tests: every move is deterministic and quick."""
 
 
 @pytest.fixture
@@ -31,7 +34,7 @@ async def make_bot(db_path: str) -> AsyncIterator[Callable[[], AzulBot]]:
     seeds = itertools.count(SEED)
 
     def make() -> AzulBot:
-        bots.append(create_bot(db_path, seed_source=lambda: next(seeds)))
+        bots.append(create_bot(db_path, seed_source=lambda: next(seeds), computer=Computer(1, COMPUTER_BUDGET)))
         return bots[-1]
 
     yield make

@@ -3,6 +3,11 @@
 Real discord.py talks to it over real HTTP and a real websocket (``Route.BASE`` and the default gateway are pointed
 here), so these tests check the bytes the bot sends: the command payload with its translations, interaction
 callbacks, and multipart uploads of the board picture.
+
+It keeps the channel messages the bot posts (and their later edits), so a test can click a message's button; every
+request is recorded with the time it arrived, and every interaction's answers by its id (:class:`Answers`). The bot
+may run in this process or as a separate one (:mod:`tests.bot.bot_process`), and may be killed and restarted:
+each new gateway connection gets READY again.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +37,17 @@ class Request:
     path: str
     json: Any = None
     files: dict[str, bytes] = field(default_factory=dict)
+    at: float = field(default_factory=time.perf_counter)
+
+
+@dataclass
+class Answers:
+    """What the bot answered to one interaction: when it first replied (or deferred), and its texts."""
+
+    sent: float
+    first: float | None = None
+    texts: list[str] = field(default_factory=list)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class FakeDiscord:
@@ -38,9 +55,15 @@ class FakeDiscord:
         self.requests: list[Request] = []
         self.sockets: list[web.WebSocketResponse] = []
         self.identified = asyncio.Event()
+        self.identifies = 0
         self.seq = 0
         self.runner: web.AppRunner | None = None
         self.port = 0
+        self.messages: dict[str, dict[str, Any]] = {}  # channel messages by id, as last posted or edited
+        self.answers: dict[str, Answers] = {}  # by interaction id
+        self.posted: dict[str, list[Request]] = {}  # channel message posts by channel id
+        self.guild_of: dict[str, str] = {}  # channel id → guild id, for GET /channels/{id}
+        self.fail_posts = 0  # answer this many channel message posts with a 500, as a failing Discord would
 
     # --- lifecycle -------------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -85,7 +108,28 @@ class FakeDiscord:
         by_token = "/interactions/" in path or "/webhooks/" in path  # interaction replies authenticate by their token
         if not by_token and request.headers.get("Authorization") != f"Bot {GOOD_TOKEN}":
             return as_json({"message": "401: Unauthorized", "code": 0}, status=401)
+        if self.fail_posts and record.method == "POST" and path.startswith("/channels/"):
+            self.fail_posts -= 1
+            return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
+        self.note_answer(record)
         return as_json(self.answer(record))
+
+    def note_answer(self, record: Request) -> None:
+        """Keep the interaction answers (by interaction id, or by token for edits and follow-ups)."""
+        parts = record.path.split("/")
+        if record.path.startswith("/interactions/") and record.path.endswith("/callback"):
+            found = self.answers.get(parts[2])
+            if found is not None:
+                found.first = found.first or record.at
+                content = ((record.json or {}).get("data") or {}).get("content")
+                if content:
+                    found.texts.append(content)
+                    found.done.set()
+        elif record.path.startswith("/webhooks/") and record.method in ("PATCH", "POST"):
+            found = self.answers.get(parts[3].removeprefix("tok"))
+            if found is not None and (record.json or {}).get("content"):
+                found.texts.append(record.json["content"])
+                found.done.set()
 
     def answer(self, record: Request) -> Any:
         method, path = record.method, record.path
@@ -116,9 +160,30 @@ class FakeDiscord:
                     "response_message_ephemeral": bool(flags & 64),
                 }
             }
+        if path.startswith("/channels/") and "/messages" in path:
+            return self.channel_message(record)
         if "/messages" in path:
             return message(path.split("/")[2], record.json or {})
+        if path.startswith("/channels/") and method == "GET":
+            return channel(path.split("/")[2], self.guild_of.get(path.split("/")[2], "1"))
         return {}
+
+    def channel_message(self, record: Request) -> Any:
+        parts = record.path.split("/")  # /channels/{channel}/messages[/{message}]
+        channel_id = parts[2]
+        if record.method == "POST":
+            posted = message(channel_id, record.json or {})
+            self.messages[posted["id"]] = posted
+            self.posted.setdefault(channel_id, []).append(record)
+            return posted
+        if len(parts) > 4 and parts[4] in self.messages:
+            kept = self.messages[parts[4]]
+            if record.method == "PATCH":
+                for key in ("content", "components"):
+                    if key in (record.json or {}):
+                        kept[key] = record.json[key] or ([] if key == "components" else "")
+            return kept
+        return message(channel_id, record.json or {})
 
     # --- gateway ---------------------------------------------------------------------------------------------------
     async def gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -133,6 +198,7 @@ class FakeDiscord:
             if payload["op"] == 1:
                 await socket.send_json({"op": 11})
             elif payload["op"] == 2:
+                self.identifies += 1
                 await self.dispatch(
                     "READY",
                     {
@@ -147,21 +213,90 @@ class FakeDiscord:
                 self.identified.set()
         return socket
 
-    async def dispatch(self, event: str, data: Any) -> None:
+    async def dispatch(self, event: str, data: Any, *, one: bool = False) -> None:
+        """Send an event to every connected bot, or (``one``) to one of them in turn, as Discord shares the events of
+        a sharded bot; with one bot process both are the same."""
         self.seq += 1
-        for socket in self.sockets:
-            if not socket.closed:
-                await socket.send_json({"op": 0, "t": event, "s": self.seq, "d": data})
+        live = [socket for socket in self.sockets if not socket.closed]
+        if one and live:
+            live = [live[self.seq % len(live)]]
+        for socket in live:
+            await socket.send_json({"op": 0, "t": event, "s": self.seq, "d": data})
 
-    async def slash(self, *, guild_id: int, channel_id: int, user_id: int, command: str, sub: str) -> str:
-        """Send an INTERACTION_CREATE for ``/command sub`` and return the interaction id."""
-        interaction_id = snowflake()
+    async def slash(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        command: str,
+        sub: str,
+        options: dict[str, Any] | None = None,
+        locale: str = "pl",
+        interaction_id: str | None = None,
+    ) -> str:
+        """Send an INTERACTION_CREATE for ``/command sub`` (with string ``options``) and return the interaction id;
+        pass ``interaction_id`` to send the same interaction again, as Discord may when it retries."""
+        given = [{"name": name, "type": 3, "value": str(value)} for name, value in (options or {}).items()]
+        data = {"id": "1", "name": command, "type": 1, "options": [{"name": sub, "type": 1, "options": given}]}
+        return await self.interaction(
+            2,
+            data,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            user_id=user_id,
+            locale=locale,
+            interaction_id=interaction_id,
+        )
+
+    async def click(
+        self,
+        *,
+        guild_id: int,
+        user_id: int,
+        message_id: str,
+        custom_id: str,
+        values: list[str] | None = None,
+        locale: str = "en-US",
+    ) -> str:
+        """Click a button (or choose ``values`` in a select) of a message the bot posted."""
+        clicked = self.messages[message_id]
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+        if values is not None:
+            data["values"] = values
+        return await self.interaction(
+            3,
+            data,
+            guild_id=guild_id,
+            channel_id=int(clicked["channel_id"]),
+            user_id=user_id,
+            locale=locale,
+            message=clicked,
+        )
+
+    async def interaction(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        locale: str,
+        message: dict[str, Any] | None = None,
+        interaction_id: str | None = None,
+    ) -> str:
+        interaction_id = interaction_id or snowflake()
+        self.answers.setdefault(interaction_id, Answers(time.perf_counter()))
+        self.guild_of[str(channel_id)] = str(guild_id)
+        extra = {"message": message} if message is not None else {}
         await self.dispatch(
             "INTERACTION_CREATE",
             {
+                **extra,
                 "id": interaction_id,
                 "application_id": str(APP_ID),
-                "type": 2,
+                "type": kind,
                 "token": f"tok{interaction_id}",
                 "version": 1,
                 "guild_id": str(guild_id),
@@ -185,15 +320,16 @@ class FakeDiscord:
                     "permissions": "2048",
                     "flags": 0,
                 },
-                "locale": "pl",
+                "locale": locale,
                 "guild_locale": "en-US",
                 "app_permissions": "2048",
                 "entitlements": [],
                 "authorizing_integration_owners": {},
                 "context": 0,
                 "attachment_size_limit": 10_485_760,
-                "data": {"id": "1", "name": command, "type": 1, "options": [{"name": sub, "type": 1, "options": []}]},
+                "data": data,
             },
+            one=True,
         )
         return interaction_id
 
@@ -225,6 +361,19 @@ def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
     }
 
 
+def channel(channel_id: str, guild_id: str) -> dict[str, Any]:
+    return {
+        "id": channel_id,
+        "type": 0,
+        "guild_id": guild_id,
+        "name": "azul",
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": False,
+        "parent_id": None,
+    }
+
+
 def message(channel_id: str, body: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": snowflake(),
@@ -242,5 +391,5 @@ def message(channel_id: str, body: dict[str, Any]) -> dict[str, Any]:
         "timestamp": "2024-01-01T00:00:00+00:00",
         "edited_timestamp": None,
         "flags": body.get("flags", 0),
-        "components": [],
+        "components": body.get("components") or [],
     }

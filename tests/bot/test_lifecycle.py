@@ -50,13 +50,13 @@ async def test_two_racing_moves_for_the_same_turn_apply_once(simcord_env) -> Non
 
     outcomes = await asyncio.gather(attempt(move, 101), attempt(other_move, 102))
     keys = [outcome for outcome in outcomes if isinstance(outcome, str)]
-    assert len(keys) == 1 and keys[0] in ("raced", "not_your_turn"), outcomes
+    assert keys == ["already_played"], outcomes
     game = await table.game()
     assert game.version == 1 and len(await service.store.moves(game.id)) == 1
 
 
 async def test_two_pickers_for_one_turn_play_once(simcord_env) -> None:
-    """The same player opens the picker twice (two devices) and finishes both: the second is refused as stale."""
+    """The same player opens the picker twice (two devices) and finishes both: the second is told it already played."""
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     member, _, move = await table.choose()
@@ -66,7 +66,7 @@ async def test_two_pickers_for_one_turn_play_once(simcord_env) -> None:
     await table.finish_picker(member, first, move)
     assert (await table.game()).version == 1
     stale = await table.picker_step(member, second.response, move)
-    assert "out of date" in stale.response.content
+    assert "already played" in stale.response.content
     assert stale.response.id == second.response.id and not stale.response.components, "the old picker is replaced"
     assert (await table.game()).version == 1
 
@@ -151,6 +151,10 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     await table.open("azul")
     alice = table.players[0]
     board = table.channel.last_message
+    game, state = await table.state()
+    seat = min(engine.to_act(state))
+    to_act = table.member(game, seat)
+    picker = await to_act.click(board, label="Play")
     result = await alice.slash(table.channel, "azul resign")
     assert result.ephemeral
     game = await table.game()
@@ -158,8 +162,9 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     assert game.result["standings"][-1] == [game.seat_of(alice.id)]
     final = table.channel.last_message
     assert "alice resigned" in final.content and "Game over" in final.content and not final.components
-    late = await table.players[1].click(board, label="Play")
-    assert late.ephemeral and "This game is over" in late.response.content
+    assert not next(m for m in table.channel.history() if m.id == board.id).components, "no live Play button"
+    late = await table.picker_step(to_act, picker.response, table.agent.choose(engine.variant_of(state), state, seat))
+    assert "This game is over" in late.response.content
     status = await table.players[1].slash(table.channel, "azul status")
     assert "Game over" in status.response.content and "1. bob" in status.response.content
     shown = await table.players[1].slash(table.channel, "azul board")

@@ -109,15 +109,22 @@ async def test_move_refusals_save_nothing(simcord_env, discord_locales) -> None:
     assert table.channel.last_message.id == board.id, "a refusal posts nothing in the channel"
 
 
-async def test_stale_button_after_the_game_moved_on(simcord_env) -> None:
+async def test_stale_picker_after_the_game_moved_on(simcord_env) -> None:
+    """Old boards lose their Play button; a picker opened on one is out of date once its player's turn came back."""
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     old_board = table.channel.last_message
     member, _, move = await table.choose()
+    picker = await member.click(old_board, label="Play")
     await table.play_by_slash(member, move)
-    member, _, move = await table.choose()
-    refused(await member.click(old_board, label="Play"), "out of date")
-    assert (await table.game()).version == 1
+    assert not next(m for m in table.channel.history() if m.id == old_board.id).components
+    other, _, reply_move = await table.choose()
+    await table.play_by_slash(other, reply_move)
+    again, _, _ = await table.choose()
+    assert again.id == member.id
+    stale = await table.picker_step(member, picker.response, move)  # replaces the ephemeral picker
+    assert "out of date" in stale.response.content and not stale.response.components
+    assert (await table.game()).version == 2
 
 
 async def test_dependent_autocomplete(simcord_env) -> None:

@@ -17,9 +17,10 @@ from PIL import Image
 import engine
 from bot import ratings
 from bot.__main__ import rebuild_ratings
-from bot.store import ResultRow, ResultSeat
+from bot.store import ResultRow, ResultSeat, Seat
 from tests.bot.conftest import USER_LOCALES
 from tests.bot.table import Table
+from tests.bot.test_faults import forged_click
 
 MODEL = PlackettLuce()
 SAVE = os.environ.get("AZUL_SAVE_PICTURES")  # a folder: the test writes the pictures it sees there
@@ -207,16 +208,91 @@ def test_computer_seats_are_not_rated() -> None:
         1,
         True,
         "2026-01-01T00:00:00+00:00",
-        (ResultSeat(0, 10, "ann", 40, 1), ResultSeat(1, 0, "bot", 50, 2, computer=True)),
+        (ResultSeat(0, 10, "ann", 40, 1), ResultSeat(1, None, "bot", 50, 2, computer=True)),
     )
     assert ratings.rate(result, {}) == {}
     people = (
         ResultSeat(0, 10, "ann", 40, 2),
         ResultSeat(1, 11, "ben", 50, 1),
-        ResultSeat(2, 0, "bot", 9, 3, computer=True),
+        ResultSeat(2, None, "bot", 9, 3, computer=True),
     )
     rated = ratings.rate(ResultRow(0, 1, "azul", "azul", None, 1, True, "", people), {})
     assert set(rated) == {10, 11} and rated[11][0] > rated[10][0]
+
+
+def test_a_computer_seat_is_a_computer_and_a_stand_in_is_still_a_person() -> None:
+    assert ratings.is_computer(Seat(None, "Computer (hard)", 2, 1, "hard"))
+    assert not ratings.is_computer(Seat(10, "ann", 1, 0, "easy")), "a person's seat the computer plays for them"
+    assert not ratings.is_computer(Seat(10, "ann", 1, 0))
+
+
+async def test_a_game_with_a_computer_seat_is_casual_and_rates_no_one(simcord_env) -> None:
+    table = Table.create(simcord_env, 1)
+    (alice,) = table.players
+    await alice.slash(table.channel, "azul new", variant="azul", seats=2)
+    lobby = table.channel.last_message
+    added = await alice.click(lobby, label="Computer: easy")
+    assert added.ephemeral and "has a seat now" in added.response.content, added.response.content
+    lobby = table.channel.last_message
+    assert "Casual game" in lobby.content, lobby.content
+    await alice.click(lobby, label="Start")
+    await alice.slash(table.channel, "azul resign")
+    store = table.bot.service.store
+    results, total = await store.results(channel_id=table.channel.id, limit=10, offset=0)
+    assert total == 1 and not results[0].rated
+    computer = next(seat for seat in results[0].seats if seat.computer)
+    assert computer.user_id is None and computer.won
+    assert await store.ratings_of(alice.id) == []
+    history = await alice.slash(table.channel, "azul-stats history")
+    assert "🤖" in history.response.content and "(resigned)" in history.response.content, history.response.content
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("en", "cannot allow hints"), ("pl", "nie może mieć podpowiedzi"), ("uk", "не може мати підказок")],
+)
+async def test_a_rated_game_with_hints_is_refused(simcord_env, lang: str, expected: str) -> None:
+    table = Table.create(simcord_env, 2)
+    alice = table.players[0]
+    USER_LOCALES[alice.id] = lang
+    refused = await alice.slash(table.channel, "azul new", variant="azul", seats=2, rated=True, hints=True)
+    assert refused.ephemeral and expected in refused.response.content, refused.response.content
+    assert await table.bot.service.store.latest_game_in(table.channel.id) is None, "no lobby was opened"
+    opened = await alice.slash(table.channel, "azul new", variant="azul", seats=2, hints=True)
+    assert not opened.ephemeral
+    game = await table.game()
+    assert game.hints and not ratings.is_rated(game), "hints make a game casual by default"
+
+
+async def test_forged_paging_and_replay_ids_get_a_polite_answer(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    for _ in range(11):
+        await resign_game(table, [alice, bob], bob)
+    history = (await alice.slash(table.channel, "azul-stats history")).response
+    for custom_id in (
+        "azul:page:hist:-:channel:" + "9" * 19 + ":next",  # past 2**63 - 1
+        "azul:page:hist:-:channel:" + "1" * 20 + ":next",  # over 19 digits
+        "azul:page:hist:-:channel:\u0660:next",  # an Arabic-Indic zero
+        "azul:replay:1:\uff11:next",  # a full-width one
+        "azul:replay:" + "9" * 19 + ":0:next",
+    ):
+        result = await forged_click(alice, history, custom_id)
+        assert result.ephemeral and "don't recognise" in result.response.content, (custom_id, result.response)
+    turned = await alice.click(history, label="▶")
+    assert "**#" in turned.response.content, "the real buttons still work"
+
+
+async def test_profile_and_stats_work_in_a_direct_message(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    await resign_game(table, [alice, bob], bob)
+    profile = await alice.user.slash("azul me profile")
+    assert profile.ephemeral and "alice" in profile.response.content, profile.response.content
+    board = await alice.user.slash("azul-stats leaderboard", game="azul", scope="everywhere")
+    assert board.ephemeral and "alice" in board.response.content, board.response.content
+    here = await alice.user.slash("azul-stats leaderboard", game="azul", scope="server")
+    assert here.ephemeral and "needs a server" in here.response.content, here.response.content
 
 
 def test_every_stats_text_exists_in_every_language() -> None:

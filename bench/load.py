@@ -1,0 +1,164 @@
+"""``python -m bench load``: the real bot under load, over the wire, against the fake Discord on localhost.
+
+For each number of interactions in flight K, a fresh bot process (``python -m bot``, started by
+:func:`tests.bot.bot_process.spawn`) serves N started games, each in its own channel; K clients send greedy moves as
+slash commands over the gateway, one game at a time each (so the board posted in a game's channel after a move was
+sent is that move's board). Printed: moves per second, interaction → board posted (p50/p95/p99), the first reply
+(the deferral Discord needs within 3 s: p99) and the longest the bot's event loop was blocked.
+
+``--db`` names the store (an SQLite file today; a later store URL goes the same way) and ``--processes`` starts
+several bot processes sharing it; the fake Discord hands each interaction to one of them in turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import statistics
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.bot import percentile
+
+
+@dataclass
+class Timings:
+    board: list[float] = field(default_factory=list)
+    first: list[float] = field(default_factory=list)
+    refused: int = 0
+    lost: int = 0
+
+
+async def start_bots(server, db: str, processes: int, folder: Path) -> tuple[list[subprocess.Popen[bytes]], Path]:  # type: ignore[no-untyped-def]
+    from tests.bot.bot_process import spawn
+    from tests.bot.fake_discord import GOOD_TOKEN
+
+    watch = folder / "loop-block"
+    env = {
+        "DISCORD_TOKEN": GOOD_TOKEN,
+        "AZUL_DB": db,
+        "AZUL_REMIND_HOURS": "0",
+        "AZUL_LOG_LEVEL": "WARNING",
+        "AZUL_LOOP_WATCH": str(watch),
+        "AZUL_HEARTBEAT_FILE": str(folder / "heartbeat"),
+    }
+    bots = []
+    for number in range(processes):
+        before = server.identifies
+        bots.append(spawn(server.api, server.gateway_url, env, log=folder / f"bot-{number}.log"))
+        while server.identifies == before:
+            if bots[-1].poll() is not None:
+                raise RuntimeError(f"the bot exited: {(folder / f'bot-{number}.log').read_text()[-2000:]}")
+            await asyncio.sleep(0.05)
+    return bots, watch
+
+
+async def wait_for_boards(db: str) -> None:
+    from tests.bot import wire_games as wire
+
+    for _ in range(1200):
+        games = await asyncio.to_thread(wire.read_games, db)
+        if all(game.board_version >= 0 for game in games):
+            return
+        await asyncio.sleep(0.05)
+    raise RuntimeError("the opening boards were not posted")
+
+
+async def client(server, db: str, channels: list[int], budget: list[int], timings: Timings) -> None:  # type: ignore[no-untyped-def]
+    from tests.bot import wire_games as wire
+
+    turn = 0
+    while budget[0] > 0 and channels:
+        budget[0] -= 1  # before any await, so the clients together send exactly the budget
+        channel = channels[turn % len(channels)]
+        turn += 1
+        game = await asyncio.to_thread(wire.game_in, db, channel)
+        moves = wire.moves_now(game)
+        if not moves:
+            channels.remove(channel)
+            budget[0] += 1
+            continue
+        user, move = moves[0]
+        posts_before = len(server.posted.get(str(channel), []))
+        interaction = await wire.send_move(server, game, user, move)
+        said = await wire.answer(server, interaction, timeout=60)
+        answered = server.answers[interaction]
+        if not wire.played(said):
+            timings.refused += said is not None
+            timings.lost += said is None
+            continue
+        posts = server.posted.get(str(channel), [])[posts_before:]
+        if answered.first is not None:
+            timings.first.append(answered.first - answered.sent)
+        if posts:
+            timings.board.append(posts[0].at - answered.sent)
+
+
+def longest_block(watch: Path, since: float) -> float:
+    """The longest event-loop block (seconds) the bots reported since ``since``: start-up is not load."""
+    if not watch.exists():
+        return float("nan")
+    reports = [line.split() for line in watch.read_text().splitlines() if line.strip()]
+    return max((float(block) for at, block in reports if float(at) >= since), default=float("nan"))
+
+
+async def measure(
+    games: int, in_flight: int, moves: int, db: str | None, processes: int
+) -> tuple[Timings, float, float]:
+    from tests.bot import wire_games as wire
+    from tests.bot.fake_discord import FakeDiscord
+
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        path = db or str(folder / "load.sqlite3")
+        await wire.prepare_games(path, games)
+        server = FakeDiscord()
+        await server.start()
+        bots, watch = await start_bots(server, path, processes, folder)
+        try:
+            await wait_for_boards(path)
+            timings = Timings()
+            budget = [moves]
+            first = wire.FIRST_CHANNEL
+            shares = [[first + g for g in range(games) if g % in_flight == k] for k in range(in_flight)]
+            started, since = time.perf_counter(), time.time()
+            await asyncio.gather(*(client(server, path, share, budget, timings) for share in shares))
+            elapsed = time.perf_counter() - started
+            await asyncio.sleep(0.6)  # the watchdog's last report
+            blocked = longest_block(watch, since)
+        finally:
+            for bot in bots:
+                bot.send_signal(signal.SIGTERM)
+            for bot in bots:
+                await asyncio.to_thread(bot.wait, 20)
+            await server.stop()
+    return timings, elapsed, blocked
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench load", description=__doc__.splitlines()[0])
+    parser.add_argument("--in-flight", type=int, nargs="+", default=[1, 16, 64], help="K (default: 1 16 64)")
+    parser.add_argument("--games", type=int, default=64, help="N started games (default 64; at least K)")
+    parser.add_argument("--moves", type=int, default=400, help="moves per run (default 400)")
+    parser.add_argument("--db", default=None, help="the store (default: a fresh SQLite file per run)")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes sharing the store (default 1)")
+    args = parser.parse_args(argv)
+    print(
+        f"{'in flight':>9} {'games':>5} {'moves':>5} {'moves/s':>8} {'board p50':>9} {'p95':>7} {'p99':>7}"
+        f" {'1st reply p99':>13} {'loop block':>10} {'refused':>7} {'lost':>4}   (times in ms)"
+    )
+    for in_flight in args.in_flight:
+        games = max(args.games, in_flight)
+        timings, elapsed, blocked = asyncio.run(measure(games, in_flight, args.moves, args.db, args.processes))
+        board = [t * 1000 for t in timings.board] or [float("nan")]
+        first = [t * 1000 for t in timings.first] or [float("nan")]
+        print(
+            f"{in_flight:>9} {games:>5} {len(timings.board):>5} {len(timings.board) / elapsed:>8.1f}"
+            f" {statistics.median(board):>9.0f} {percentile(board, 0.95):>7.0f} {percentile(board, 0.99):>7.0f}"
+            f" {percentile(first, 0.99):>13.0f} {blocked * 1000:>10.0f} {timings.refused:>7} {timings.lost:>4}"
+        )
+    return 0

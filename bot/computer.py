@@ -1,0 +1,107 @@
+"""Computer players for the bot: the search runs in a pool of worker processes, never in the bot's process.
+
+Pure-Python search holds the GIL, so a thread would stall the event loop and every other game; a process pool keeps
+the bot responsive, and its size (``AZUL_AI_WORKERS``) bounds how many searches run at once. Workers receive the game
+state as JSON and return the move's notation, so nothing but plain data crosses the process boundary.
+
+A move is reproducible: the agent's seed comes from the game's seed, its version and the seat, and the levels derive
+their randomness from the seed and the position, so a search interrupted by a restart plays the same move again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import engine
+from engine.agents import hint, make_agent
+
+log = logging.getLogger(__name__)
+
+LEVELS = ("easy", "medium", "hard")
+"""The levels people choose from, weakest first (the engine's agents of the same names)."""
+STRONGEST = LEVELS[-1]
+SEED_MASK = (1 << 62) - 1
+
+
+def move_seed(game_seed: int, version: int, seat: int) -> int:
+    """The agent's seed for one move: fixed by the game, the ply and the seat."""
+    return (game_seed ^ (version * 0x9E3779B97F4A7C15) ^ (seat << 56)) & SEED_MASK
+
+
+def choose_in_worker(state: dict[str, Any], seat: int, level: str, seed: int, budget: Mapping[str, Any]) -> str:
+    """Runs in a worker process: the notation of the move ``level`` plays for ``seat``."""
+    game_state = engine.from_json(state)
+    agent = make_agent(level, seed, **budget)
+    return str(agent.choose(engine.variant_of(game_state), game_state, seat))
+
+
+def hint_in_worker(
+    state: dict[str, Any], seat: int, seed: int, budget: Mapping[str, Any]
+) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """Runs in a worker process: the move the strongest level would play for ``seat``, and why (catalogue keys
+    ``hint.<key>`` with their parameters)."""
+    game_state = engine.from_json(state)
+    move, reasons = hint(engine.variant_of(game_state), game_state, seat, seed, **budget)
+    return str(move), [(reason.key, dict(reason.params)) for reason in reasons]
+
+
+class Computer:
+    """The pool of search processes. ``budget`` (``seconds`` or ``iterations``) overrides the levels' defaults:
+    tests and benchmarks pass a number of iterations, so every move is deterministic and quick."""
+
+    def __init__(self, workers: int = 1, budget: Mapping[str, Any] | None = None) -> None:
+        if workers < 1:
+            raise ValueError("the computer needs at least one worker process")
+        self.workers = workers
+        self.budget = dict(budget or {})
+        self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        # Worker processes are spawned (not forked): the bot's process has threads (the database's), and a fork
+        # copies their locks in whatever state they are.
+        context = multiprocessing.get_context("spawn")
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+
+    async def choose(self, state: engine.GameState, seat: int, level: str, seed: int) -> engine.Move:
+        """The move the computer at ``level`` plays for ``seat``, searched in the pool."""
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+        notation = await self._run(choose_in_worker, engine.to_json(state), seat, level, seed, self.budget)
+        return engine.variant_of(state).parse_move(notation)
+
+    async def hint(
+        self, state: engine.GameState, seat: int, seed: int
+    ) -> tuple[engine.Move, list[tuple[str, dict[str, Any]]]]:
+        """The strongest level's move for ``seat`` and its reasons, searched in the pool."""
+        notation, reasons = await self._run(hint_in_worker, engine.to_json(state), seat, seed, self.budget)
+        return engine.variant_of(state).parse_move(notation), reasons
+
+    async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in a worker; a worker that died (killed, out of memory) is replaced and tried once more."""
+        for attempt in (1, 2):
+            if self._pool is None:
+                raise RuntimeError("the computer's pool is not running")
+            try:
+                return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                log.warning("a search process died; starting a new pool")
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self.start()
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        """Stop the workers: searches not started are dropped (a restart resumes them), a running one ends first."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+
+__all__ = ["LEVELS", "STRONGEST", "Computer", "choose_in_worker", "hint_in_worker", "move_seed"]

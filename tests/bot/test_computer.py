@@ -1,0 +1,289 @@
+"""Computer seats through the real bot: their turns are played promptly, logged like a person's, never pinged, and
+resumed after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import pytest
+
+import engine
+from bot.computer import Computer, move_seed
+from bot.store import GameRow
+from tests.bot.conftest import COMPUTER_BUDGET
+from tests.bot.table import Table, mentions
+
+# A person's move settles once the computer seats after it have moved and been posted: on a loaded machine a chain
+# of searches and pictures outlasts SimCord's default five seconds.
+pytestmark = pytest.mark.simcord(settle_timeout=120)
+
+
+async def open_with_computers(table: Table, levels: list[str], variant: str = "azul") -> GameRow:
+    """Alice opens a game for herself and computers of ``levels`` (through the service) and starts it."""
+    alice = table.players[0]
+    await alice.slash(table.channel, "azul new", variant=variant, seats=1 + len(levels), order="random")
+    lobby = table.channel.last_message
+    for level in levels:
+        await table.bot.service.add_computer(table.channel.id, alice.id, level, is_admin=False)
+    started = await alice.click(lobby, label="Start")
+    assert started.ephemeral, started
+    return await table.game()
+
+
+async def play(table: Table, member: Any, move: engine.Move) -> None:
+    """A person's move by slash command; the computer seats' answers follow before the command settles."""
+    version = (await table.game()).version
+    result = await member.slash(table.channel, f"azul {move.command}", **dict(move.choices()))
+    assert result.ephemeral and result.response.content.startswith("Played"), result.response.content
+    assert (await table.game()).version > version
+
+
+async def play_human_moves_to_the_end(table: Table) -> int:
+    """Alice plays (greedily) whenever she must; the computer seats play on their own. Her move count."""
+    alice = table.players[0]
+    for sent in range(400):
+        game, state = await table.state()
+        if game.status != "active":
+            return sent
+        seat = game.seat_of(alice.id)
+        assert seat in engine.to_act(state), "a computer seat was left waiting"
+        await play(table, alice, table.agent.choose(engine.variant_of(state), state, seat))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.slow
+async def test_one_person_and_three_computers_play_to_the_end(simcord_env) -> None:
+    """Seats given by the lobby's buttons and by ``/azul seat``; only Alice's moves are sent."""
+    table = Table.create(simcord_env, 1)
+    alice = table.players[0]
+    await alice.slash(table.channel, "azul new", variant="azul", seats=4, order="random")
+    lobby = table.channel.last_message
+    for label in ("Computer: easy", "Computer: medium"):
+        added = await alice.click(lobby, label=label)
+        assert added.ephemeral and "has a seat now" in added.response.content, added.response.content
+    added = await alice.slash(table.channel, "azul seat", level="hard")
+    assert added.ephemeral and "(4/4)" in added.response.content, added.response.content
+    lobby_text = table.channel.last_message.content if table.channel.last_message else ""
+    status = await alice.slash(table.channel, "azul status")
+    for name in ("🤖 Computer 1 (easy)", "🤖 Computer 2 (medium)", "🤖 Computer 3 (hard)"):
+        assert name in status.response.content, status.response.content
+    assert "alice" in lobby_text
+    started = await alice.click(lobby, label="Start")
+    assert started.ephemeral, started
+    game = await table.game()
+    assert sorted(seat.level or "" for seat in game.seats) == ["", "easy", "hard", "medium"]
+    sent = await play_human_moves_to_the_end(table)
+    game = await table.game()
+    assert game.status == "over"
+    moves = await table.bot.service.store.moves(game.id)
+    mine = game.seat_of(alice.id)
+    assert sent == sum(1 for seat, _ in moves if seat == mine), "only Alice's moves were sent"
+    assert any(seat != mine for seat, _ in moves)
+    assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
+    for name in ("🤖 Computer 1 (easy)", "🤖 Computer 2 (medium)", "🤖 Computer 3 (hard)"):
+        posts = [message for message in table.channel.history() if message.content.startswith(name)]
+        assert posts, f"{name}'s moves are posted with its name and level"
+    for message in table.channel.history():
+        assert set(mentions(message.content)) <= {alice.id}, "only people are ever pinged"
+
+
+async def test_restart_while_the_computer_thinks_resumes_its_turn(simcord_env, make_bot) -> None:
+    """The first bot is stopped in the middle of the computer's search; the next one plays the same move, once."""
+    thinking = asyncio.Event()
+
+    class Stuck(Computer):
+        async def choose(self, *args: Any, **kwargs: Any) -> engine.Move:
+            thinking.set()
+            # A search that has not finished when the bot stops.
+            await simcord_env.external_wait(asyncio.Event().wait(), reason="the computer is thinking")
+            raise AssertionError("unreachable")
+
+    table = Table.create(simcord_env, 1)
+    table.bot.service.computer = Stuck(1, COMPUTER_BUDGET)
+    game = await open_with_computers(table, ["medium"])
+    alice = table.players[0]
+    game, state = await table.state()
+    if game.seat_of(alice.id) in engine.to_act(state):
+        seat = game.seat_of(alice.id) or 0
+        await play(table, alice, table.agent.choose(engine.variant_of(state), state, seat))
+    await asyncio.wait_for(thinking.wait(), 10)
+    before = await table.game()
+    assert before.seat_of(alice.id) not in engine.to_act(engine.from_json(before.state or {}))
+
+    await simcord_env.restart_bot(make_bot())
+    await simcord_env.settle()
+
+    after = await table.game()
+    assert after.version == before.version + 1, "the interrupted turn was played once after the restart"
+    moves = await table.bot.service.store.moves(after.id)
+    assert len(moves) == after.version
+    # The same move the computer would have played without the restart.
+    plain = Computer(1, COMPUTER_BUDGET)
+    plain.start()
+    try:
+        state = engine.from_json(before.state or {})
+        seat = min(engine.to_act(state))
+        expected = await plain.choose(state, seat, "medium", move_seed(before.seed, before.version, seat))
+    finally:
+        await plain.close()
+    assert moves[before.version] == (seat, str(expected))
+
+
+async def test_seats_of_an_older_database_keep_their_people(tmp_path) -> None:
+    """Migration 5 rebuilds the seats table: the people of games started before it keep their seats."""
+    import aiosqlite
+
+    from bot.store import MIGRATIONS, Store
+
+    path = str(tmp_path / "old.sqlite3")
+    async with aiosqlite.connect(path) as db:
+        for number, script in enumerate(MIGRATIONS[:4], start=1):
+            await db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+        await db.execute(
+            "INSERT INTO games (id, channel_id, creator_id, variant, seed, max_seats, status, created_at, turn_since)"
+            " VALUES (1, 9, 100, 'azul', 5, 2, 'active', 'x', 'x')"
+        )
+        await db.execute("INSERT INTO seats VALUES (1, 100, 'alice', 0, 1), (1, 200, 'bob', 1, 0)")
+        await db.commit()
+    store = await Store.open(path)
+    try:
+        game = await store.game(1)
+        assert game is not None
+        assert [(s.user_id, s.name, s.seat, s.level) for s in game.by_seat()] == [
+            (200, "bob", 0, None),
+            (100, "alice", 1, None),
+        ]
+        assert await store.set_controller(1, 0, "hard")
+        assert (await store.game(1)).computer_seats() == [0]  # type: ignore[union-attr]
+        assert await store.set_controller(1, 0, None)
+        assert not await store.set_controller(1, 0, None), "nothing to give back"
+    finally:
+        await store.close()
+
+
+REFUSALS = {
+    "full": {"en": "This game is full.", "pl": "Ta gra jest pełna.", "uk": "Усі місця в цій грі зайняті."},
+    "not_creator": {
+        "en": "Only the player who opened the game",
+        "pl": "Miejsce komputerowi może dać tylko osoba",
+        "uk": "Віддати місце комп'ютеру може лише той",
+    },
+    "hints_off": {
+        "en": "Hints are off in this game",
+        "pl": "W tej grze podpowiedzi są wyłączone",
+        "uk": "У цій грі підказки вимкнено",
+    },
+    "not_your_turn": {"en": "It is not your turn.", "pl": "Teraz nie twoja kolej.", "uk": "Зараз не ваш хід."},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "uk"])
+async def test_refusals_of_computer_seats_and_hints(simcord_env, discord_locales, lang: str) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    discord_locales[alice.id] = discord_locales[bob.id] = lang
+    await alice.slash(table.channel, "azul new", variant="azul", seats=3, order="joined")
+    lobby = table.channel.last_message
+    refused = await bob.click(lobby, label="Computer: easy")
+    assert refused.ephemeral and REFUSALS["not_creator"][lang] in refused.response.content, refused.response.content
+    await bob.slash(table.channel, "azul join")
+    await alice.slash(table.channel, "azul seat", level="medium")
+    game = await table.game()
+    refused = await alice.slash(table.channel, "azul seat", level="hard")
+    assert refused.ephemeral and REFUSALS["full"][lang] in refused.response.content, refused.response.content
+    assert (await table.game()).seats == game.seats, "a refusal changes nothing"
+    await alice.click(lobby, label="Start")
+    game, state = await table.state()
+    for member in (alice, bob):
+        refused = await member.slash(table.channel, "azul hint")
+        assert refused.ephemeral and REFUSALS["hints_off"][lang] in refused.response.content
+
+    # A second game, with hints on: only the player whose turn it is may ask.
+    await alice.slash(table.channel, "azul abort")
+    await alice.slash(table.channel, "azul new", variant="azul", seats=2, order="joined", hints=True)
+    await bob.slash(table.channel, "azul join")
+    lobby = next(m for m in reversed(table.channel.history()) if m.components)
+    await alice.click(lobby, label="Start")
+    game, state = await table.state()
+    waiting = table.member(game, 1 - min(engine.to_act(state)))
+    refused = await waiting.slash(table.channel, "azul hint")
+    assert refused.ephemeral and REFUSALS["not_your_turn"][lang] in refused.response.content
+    assert (await table.game()).version == game.version
+
+
+async def test_hint_shows_the_strong_move_privately(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    await alice.slash(table.channel, "azul new", variant="azul", seats=2, order="joined", hints=True)
+    lobby = table.channel.last_message
+    assert "Hints are on" in lobby.content
+    await bob.slash(table.channel, "azul join")
+    await alice.click(lobby, label="Start")
+    game, state = await table.state()
+    seat = min(engine.to_act(state))
+    member = table.member(game, seat)
+    posts = len(table.channel.history())
+    answer = await member.slash(table.channel, "azul hint")
+    assert answer.ephemeral, answer
+    said = answer.response.content
+    assert said.startswith("The strongest computer player would play **"), said
+    notation = said.split("(`")[1].split("`)")[0]
+    assert engine.parse_move("azul", notation) in engine.legal_moves(state, seat)
+    assert "• it " in said, "at least one reason in words"
+    assert len(table.channel.history()) == posts and (await table.game()).version == game.version
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", engine.variant_names())
+async def test_a_computer_plays_every_variant_to_the_end(simcord_env, variant: str) -> None:
+    """Including simultaneous phases (the grey wall's columns), where the computer acts for itself beside Alice."""
+    table = Table.create(simcord_env, 1)
+    await open_with_computers(table, ["hard"], variant)
+    sent = await play_human_moves_to_the_end(table)
+    game = await table.game()
+    moves = await table.bot.service.store.moves(game.id)
+    mine = game.seat_of(table.players[0].id)
+    assert game.status == "over" and sent == sum(1 for seat, _ in moves if seat == mine)
+    assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
+
+
+async def test_a_search_process_that_dies_is_replaced() -> None:
+    computer = Computer(1, COMPUTER_BUDGET)
+    computer.start()
+    try:
+        with pytest.raises(BrokenProcessPool):
+            await computer._run(os._exit, 3)  # dies in both attempts
+        state = engine.new_game("azul", 2, 5)
+        seat = min(engine.to_act(state))
+        assert await computer.choose(state, seat, "easy", 1) in engine.legal_moves(state, seat)
+    finally:
+        await computer.close()
+
+
+async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be_taken_back(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    alice, bob = table.players
+    game, state = await table.state()
+    bob_seat = game.seat_of(bob.id)
+    assert bob_seat is not None
+    await table.bot.service.set_controller(game.id, bob_seat, "hard")
+    if bob_seat in engine.to_act(state):
+        table.bot.wake_computer(game.id)
+        await simcord_env.settle()
+    for _ in range(3):  # Alice moves; the computer answers for Bob at once, without pinging him
+        game, state = await table.state()
+        await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
+        post = table.channel.last_message
+        assert "bob 🤖: the computer (hard) is playing for you." in post.content, post.content
+        assert bob.id not in mentions(post.content)
+    game = await table.game()
+    await table.bot.service.set_controller(game.id, bob_seat, None)
+    game, state = await table.state()
+    await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
+    assert bob.id in mentions(table.channel.last_message.content), "Bob plays his seat again"
+    moves = await table.bot.service.store.moves(game.id)
+    assert len(moves) == (await table.game()).version

@@ -1,0 +1,150 @@
+"""Many interactions in flight at once on the wire-level fake Discord, against the real bot in this process: the
+same player twice, several players at once in a simultaneous phase, Discord delivering one interaction twice, and
+moves in many games at the same moment. Every move lands at most once and every answer tells the truth."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+import engine
+from bot.client import AzulBot, create_bot
+from bot.service import GameService
+from bot.store import Store
+from tests.bot import wire_games as wire
+from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
+
+TIMEOUT = 30
+
+
+@pytest.fixture
+async def server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    await fake.start()
+    monkeypatch.setattr(Route, "BASE", fake.api)
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
+    yield fake
+    await fake.stop()
+
+
+async def running(db: str, server: FakeDiscord) -> tuple[AzulBot, asyncio.Task[None]]:
+    bot = create_bot(db)
+    task = asyncio.create_task(bot.start(GOOD_TOKEN))
+    await asyncio.wait_for(server.identified.wait(), 15)
+    await bot.wait_until_ready()
+    for _ in range(200):  # the opening boards, posted by the start-up sweep, are out before the first move
+        if all(game.board_version >= 0 for game in wire.read_games(db)):
+            break
+        await asyncio.sleep(0.05)
+    return bot, task
+
+
+async def stopped(bot: AzulBot, task: asyncio.Task[None]) -> None:
+    await bot.close()
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
+async def answers(server: FakeDiscord, interactions: list[str]) -> list[str | None]:
+    return list(await asyncio.gather(*(wire.answer(server, i, TIMEOUT) for i in interactions)))
+
+
+async def test_the_same_player_twice_and_a_retried_interaction(server: FakeDiscord, tmp_path: Path) -> None:
+    db = str(tmp_path / "c.sqlite3")
+    await wire.prepare_games(db, 1)
+    bot, task = await running(db, server)
+    try:
+        game = wire.game_in(db, wire.FIRST_CHANNEL)
+        ((user, move),) = wire.moves_now(game)
+        twice = [await wire.send_move(server, game, user, move) for _ in range(2)]
+        said = await answers(server, twice)
+        assert sorted(wire.played(s) for s in said) == [False, True], said
+        assert any(s and "already played" in s for s in said), said
+        game = wire.game_in(db, wire.FIRST_CHANNEL)
+        ((user, move),) = wire.moves_now(game)
+        first = await wire.send_move(server, game, user, move)
+        again = await wire.send_move(server, game, user, move, interaction_id=first)  # Discord delivers it twice
+        assert again == first
+        await wire.answer(server, first, TIMEOUT)
+        await asyncio.sleep(0.5)
+        assert wire.game_in(db, wire.FIRST_CHANNEL).version == 2
+        assert [i for _, _, i in wire.moves_of(db, game.id)][-1] == int(first)
+    finally:
+        await stopped(bot, task)
+
+
+async def grey_wall_in_a_simultaneous_phase(db: str, players: int) -> None:
+    """A grey-wall game played (in the store) up to a phase where several players may act at once."""
+    await wire.prepare_games(db, 1, variant="azul-grey", players=players, seed=3)
+    store = await Store.open(db)
+    service = GameService(store)
+    try:
+        for _ in range(300):
+            game = wire.game_in(db, wire.FIRST_CHANNEL)
+            moves = wire.moves_now(game)
+            if len(moves) > 1:
+                return
+            user, move = moves[0]
+            await service.move(wire.FIRST_CHANNEL, user, move.command, dict(move.choices()))
+        raise AssertionError("no simultaneous phase")
+    finally:
+        await store.close()
+
+
+async def test_players_of_a_simultaneous_phase_all_at_once(server: FakeDiscord, tmp_path: Path) -> None:
+    db = str(tmp_path / "grey.sqlite3")
+    await grey_wall_in_a_simultaneous_phase(db, 4)
+    bot, task = await running(db, server)
+    try:
+        game = wire.game_in(db, wire.FIRST_CHANNEL)
+        moves = wire.moves_now(game)
+        sent = [await wire.send_move(server, game, user, move) for user, move in moves]
+        said = await answers(server, sent)
+        assert all(wire.played(s) for s in said), said
+        after = wire.game_in(db, wire.FIRST_CHANNEL)
+        assert after.version == game.version + len(moves)
+        logged = wire.moves_of(db, game.id)
+        assert sorted(int(i) for i in sent) == sorted(i for _, _, i in logged[game.version :] if i is not None)
+        replayed = engine.replay(after.variant, len(after.users), after.seed, [(s, n) for s, n, _ in logged])
+        assert replayed == after.state
+    finally:
+        await stopped(bot, task)
+
+
+async def test_many_games_moving_at_once(server: FakeDiscord, tmp_path: Path) -> None:
+    db = str(tmp_path / "many.sqlite3")
+    games = 12
+    await wire.prepare_games(db, games)
+    bot, task = await running(db, server)
+    try:
+        for _ in range(3):  # rounds of one move in every game, all in flight together
+            now = [wire.game_in(db, wire.FIRST_CHANNEL + index) for index in range(games)]
+            sent = []
+            for game in now:
+                ((user, move),) = wire.moves_now(game)[:1]
+                sent.append(await wire.send_move(server, game, user, move))
+            said = await answers(server, sent)
+            assert all(wire.played(s) for s in said), said
+        for game in wire.read_games(db):
+            assert game.version == 3
+            assert len(wire.moves_of(db, game.id)) == 3
+        for _ in range(100):  # each game's newest board is posted with the newest Play button only
+            if all(game.board_version == 3 for game in wire.read_games(db)):
+                break
+            await asyncio.sleep(0.05)
+        for game in wire.read_games(db):
+            assert game.board_version == 3
+            live = [
+                message["id"]
+                for message in server.messages.values()
+                if message["channel_id"] == str(game.channel) and message["components"]
+            ]
+            assert live == [str(game.board_message_id)], "only the newest board has a Play button"
+    finally:
+        await stopped(bot, task)

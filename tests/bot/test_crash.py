@@ -1,0 +1,114 @@
+"""The real bot as a separate process against the fake Discord, killed with SIGKILL at random moments while moves
+keep arriving: every acknowledged move is in the log exactly once, each snapshot equals its replay, and every open
+game ends up with a board of its newest version (posted by the restarted bot when the crash came in between)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from tests.bot import wire_games as wire
+from tests.bot.bot_process import spawn
+from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
+
+pytestmark = pytest.mark.slow
+
+GAMES = 3
+KILLS = 10
+SEED = 20261126
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    await fake.start()
+    yield fake
+    await fake.stop()
+
+
+async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-untyped-def]
+    before = server.identifies
+    process = spawn(
+        server.api,
+        server.gateway_url,
+        {"DISCORD_TOKEN": GOOD_TOKEN, "AZUL_DB": db, "AZUL_REMIND_HOURS": "0", "AZUL_LOG_LEVEL": "WARNING"},
+        log=log,
+    )
+    for _ in range(1800):  # a loaded machine may take long to start a process
+        if server.identifies > before:
+            await asyncio.sleep(0.2)  # READY handled, the tree is in place
+            return process
+        if process.poll() is not None:
+            raise AssertionError(f"the bot exited with {process.returncode}: {log.read_text()[-2000:]}")
+        await asyncio.sleep(0.05)
+    raise AssertionError("the bot did not connect")
+
+
+async def drive(server: FakeDiscord, db: str, channel: int, acknowledged: set[str], stop: asyncio.Event) -> None:
+    """Play the game in ``channel`` one move at a time, noting each move the bot answered with "Played"."""
+    while not stop.is_set():
+        game = wire.game_in(db, channel)
+        moves = wire.moves_now(game)
+        if not moves:
+            return
+        user, move = moves[0]
+        interaction = await wire.send_move(server, game, user, move)
+        said = await wire.answer(server, interaction, timeout=10)
+        if wire.played(said):
+            acknowledged.add(interaction)
+
+
+async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, tmp_path: Path) -> None:
+    db = str(tmp_path / "crash.sqlite3")
+    log = tmp_path / "bot.log"
+    await wire.prepare_games(db, GAMES)
+    rng = random.Random(SEED)
+    acknowledged: set[str] = set()
+    stop = asyncio.Event()
+    process = await started(server, db, log)
+    drivers = [
+        asyncio.create_task(drive(server, db, wire.FIRST_CHANNEL + index, acknowledged, stop)) for index in range(GAMES)
+    ]
+    try:
+        for _ in range(KILLS):
+            await asyncio.sleep(rng.uniform(0.2, 1.5))
+            process.send_signal(signal.SIGKILL)
+            await asyncio.to_thread(process.wait)
+            process = await started(server, db, log)
+        await asyncio.sleep(1.0)
+        stop.set()
+        await asyncio.gather(*drivers)
+        # The last start-up (or the moves since) leaves every game with its newest board.
+        for _ in range(600):
+            games = wire.read_games(db)
+            if all(game.board_version == game.version for game in games if game.status == "active"):
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        stop.set()
+        process.send_signal(signal.SIGTERM)
+        await asyncio.to_thread(process.wait, 20)
+
+    assert len(acknowledged) >= KILLS // 2, "moves kept arriving between the kills"
+    logged: dict[int, int] = {}
+    for game in wire.read_games(db):
+        moves = wire.moves_of(db, game.id)
+        for _, _, interaction in moves:
+            if interaction is not None:
+                logged[interaction] = logged.get(interaction, 0) + 1
+        replayed = engine.replay(game.variant, len(game.users), game.seed, [(s, n) for s, n, _ in moves], game.options)
+        assert replayed == game.state, f"game {game.id}: the snapshot equals the replay of its log"
+        if game.status == "active":
+            assert game.board_version == game.version, f"game {game.id} has a board of its newest version"
+            board = server.messages[str(game.board_message_id)]
+            buttons = [c["custom_id"] for row in board["components"] for c in row["components"]]
+            assert buttons == [f"azul:play:{game.id}:{game.version}"], buttons
+    for interaction in acknowledged:
+        assert logged.get(int(interaction)) == 1, f"acknowledged interaction {interaction} is logged once"
+    assert all(count == 1 for count in logged.values())

@@ -1,0 +1,148 @@
+"""Games played over the wire: set them up in a database, read them back, and send their moves to a fake Discord.
+
+Shared by the crash test, the concurrency test and ``python -m bench load``. The database is read through its own
+read-only SQLite connection, so it can be read while a bot process writes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from bot.service import GameService
+from bot.store import Store
+from engine.agents import GreedyAgent
+from tests.bot.fake_discord import FakeDiscord
+
+GUILD = 500
+FIRST_CHANNEL = 6000
+FIRST_USER = 7000
+PLAYED = ("Played", "Zagrano", "Зіграно")
+
+
+async def prepare_games(db: str, count: int, *, variant: str = "azul", players: int = 2, seed: int = 11) -> None:
+    """``count`` started games, each in its own channel, whose first boards are not posted yet."""
+    store = await Store.open(db)
+    service = GameService(store, lambda: seed)
+    for index in range(count):
+        channel = FIRST_CHANNEL + index
+        users = [FIRST_USER + players * index + n for n in range(players)]
+        await service.create(
+            guild_id=GUILD,
+            channel_id=channel,
+            user_id=users[0],
+            name=f"p{users[0]}",
+            variant=variant,
+            seats=players,
+            order="joined",
+        )
+        for user in users[1:]:
+            await service.join(channel, user, f"p{user}")
+        await service.start(channel, users[0], is_admin=False)
+    await store.close()
+
+
+@dataclass(frozen=True)
+class Seen:
+    id: int
+    channel: int
+    status: str
+    version: int
+    board_version: int
+    board_message_id: int | None
+    state: engine.GameState | None
+    users: list[int]  # by seat
+    seed: int
+    variant: str
+    options: dict[str, Any]
+
+
+def read_games(db: str) -> list[Seen]:
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        connection.row_factory = sqlite3.Row
+        games = connection.execute("SELECT * FROM games ORDER BY id").fetchall()
+        found = []
+        for game in games:
+            seats = connection.execute(
+                "SELECT user_id FROM seats WHERE game_id = ? AND seat IS NOT NULL ORDER BY seat", (game["id"],)
+            ).fetchall()
+            found.append(
+                Seen(
+                    game["id"],
+                    game["channel_id"],
+                    game["status"],
+                    game["version"],
+                    game["board_version"],
+                    game["board_message_id"],
+                    engine.from_json(json.loads(game["state"])) if game["state"] else None,
+                    [row[0] for row in seats],
+                    game["seed"],
+                    game["variant"],
+                    json.loads(game["options"]),
+                )
+            )
+        return found
+    finally:
+        connection.close()
+
+
+def moves_of(db: str, game_id: int) -> list[tuple[int, str, int | None]]:
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        rows = connection.execute(
+            "SELECT seat, notation, interaction_id FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        ).fetchall()
+        return [(row[0], row[1], row[2]) for row in rows]
+    finally:
+        connection.close()
+
+
+def game_in(db: str, channel: int) -> Seen:
+    return next(game for game in read_games(db) if game.channel == channel and game.status in ("active", "over"))
+
+
+AGENT = GreedyAgent(5)
+
+
+def moves_now(game: Seen) -> list[tuple[int, engine.Move]]:
+    """For each player who may act now: their user id and the move the greedy agent picks for them."""
+    if game.state is None or game.status != "active":
+        return []
+    state = game.state
+    return [
+        (game.users[seat], AGENT.choose(engine.variant_of(state), state, seat)) for seat in sorted(engine.to_act(state))
+    ]
+
+
+async def send_move(
+    server: FakeDiscord, game: Seen, user: int, move: engine.Move, *, interaction_id: str | None = None
+) -> str:
+    return await server.slash(
+        guild_id=GUILD,
+        channel_id=game.channel,
+        user_id=user,
+        command="azul",
+        sub=move.command,
+        options=dict(move.choices()),
+        locale="en-US",
+        interaction_id=interaction_id,
+    )
+
+
+async def answer(server: FakeDiscord, interaction_id: str, timeout: float) -> str | None:
+    """The bot's final text for an interaction (None when it gave none in time)."""
+    found = server.answers[interaction_id]
+    try:
+        await asyncio.wait_for(found.done.wait(), timeout)
+    except TimeoutError:
+        return None
+    return found.texts[-1]
+
+
+def played(text: str | None) -> bool:
+    return text is not None and text.startswith(PLAYED)
