@@ -27,8 +27,10 @@ from bot.games import check_adapters
 from bot.lobby import LobbyButton
 from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.posting import Poster
+from bot.replays import ReplayButton
 from bot.replies import answer_error
 from bot.service import GameService
+from bot.stats import PageButton, StatsCog
 from bot.store import Store
 from bot.texts import Translator
 from bot.timers import REMIND, Fired
@@ -38,7 +40,7 @@ log = logging.getLogger(__name__)
 TIMER_CHECK_SECONDS = 60
 BOARD_CHECK_MINUTES = 5
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted."""
-CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton)
+CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 
@@ -120,7 +122,11 @@ class AzulBot(commands.Bot):
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
+        await self.add_cog(StatsCog(self))
         self.add_dynamic_items(*CONTROLS)
+        settled = await self._service.settle_pending()  # games that ended while a result could not be written
+        if settled:
+            log.info("recorded the results of %d finished games", settled)
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
             self.tree.copy_global_to(guild=guild)

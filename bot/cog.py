@@ -44,6 +44,7 @@ from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
 from bot.personal import away_lines, me_group, seat_notes
 from bot.pictures import draw
+from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
 from bot.words import hint_text, lobby_text, shown, status_text
@@ -92,6 +93,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         seats=described("bot.opt.seats"),
         order=described("bot.opt.order"),
         hints=described("bot.opt.hints"),
+        rated=described("bot.opt.rated"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -100,13 +102,14 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             app_commands.Choice(name=described("bot.order.joined"), value="joined"),
         ],
     )
-    async def new(
+    async def new(  # noqa: PLR0917 (discord.py passes a command's options as its parameters)
         self,
         interaction: discord.Interaction,
         variant: app_commands.Choice[str],
         seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] = 2,
         order: app_commands.Choice[str] | None = None,
         hints: bool = False,
+        rated: bool | None = None,
     ) -> None:
         service = bot_of(interaction).service
         game = await service.create(
@@ -118,6 +121,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             seats=seats,
             order=order.value if order else "random",
             hints=hints,
+            rated=rated,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(
@@ -181,8 +185,11 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         game, document = await bot_of(interaction).service.transcript(interaction.channel_id or 0)
         data = json.dumps(document, ensure_ascii=False, indent=1).encode()
         file = discord.File(io.BytesIO(data), filename=f"azul-{game.id}-{game.variant}.json")
-        content = text("bot.reply.exported", user_locale(interaction), game=game.id, moves=document["moves"])
-        await interaction.edit_original_response(content=content, attachments=[file])
+        locale = user_locale(interaction)
+        listed = move_list(document, document["names"], locale).encode()
+        notation = discord.File(io.BytesIO(listed), filename=f"azul-{game.id}-{game.variant}.txt")
+        content = text("bot.reply.exported", locale, game=game.id, moves=document["moves"])
+        await interaction.edit_original_response(content=content, attachments=[file, notation])
 
     @app_commands.command(name=named("resign"), description=described("bot.cmd.resign"))
     async def resign(self, interaction: discord.Interaction) -> None:

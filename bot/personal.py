@@ -23,6 +23,7 @@ from bot.clock import iso
 from bot.context import bot_of
 from bot.errors import Refusal
 from bot.replies import reply
+from bot.stats import profile
 from bot.store import GameRow, Store, UserPrefs
 from bot.texts import described, named, text, user_locale, variant_label
 from bot.words import seat_label
@@ -249,6 +250,7 @@ def me_group() -> app_commands.Group:
     group.add_command(away)
     group.add_command(back)
     group.add_command(quickplay)
+    group.add_command(profile)
     return group
 
 

@@ -21,6 +21,7 @@ from datetime import timedelta
 from typing import Any
 
 import engine
+from bot import ratings
 from bot.clock import Clock, SystemClock
 from bot.computer import LEVELS, Computer, move_seed
 from bot.errors import Refusal
@@ -195,12 +196,15 @@ class GameService:
         seats: int,
         order: str = "random",
         hints: bool = False,
+        rated: bool | None = None,
     ) -> GameRow:
         spec = engine.get_variant(variant)
         if not spec.min_players <= seats <= spec.max_players:
             raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
         if order not in ("random", "joined"):
             raise Refusal("bad_order")
+        if rated and hints:
+            raise Refusal("rated_hints")  # a hint is the strongest computer's move: no rating can rest on it
         if await self.store.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
         game_id = await self.store.create_game(
@@ -214,6 +218,7 @@ class GameService:
             max_seats=seats,
             seat_order=order,
             hints=hints,
+            rated=rated,
         )
         if game_id is None:
             raise Refusal("channel_busy")
@@ -421,8 +426,8 @@ class GameService:
         if self.computer is None:
             raise RuntimeError("this service has no computer players")
         game = await self.active_game(channel_id)
-        # Rated games never allow hints: when ratings exist, refuse them here as well ("hints_off").
-        if not game.hints:
+        # Rated games never allow hints (``create`` refuses both, and hints make a game casual by default).
+        if not game.hints or ratings.is_rated(game):
             raise Refusal("hints_off")
         state = self.state_of(game)
         seat = self.seat_to_act(game, state, user_id)
@@ -476,6 +481,8 @@ class GameService:
             raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
         log.info("game %s: ply %s seat %s played %s%s", game.id, game.version, seat, move, f" ({cause})" * bool(cause))
         saved = await self._changed(game.id)
+        if finished:
+            await self.settle(saved)
         to_act = frozenset() if finished else engine.to_act(new_state)
         return Turn(saved, new_state, before, to_act, seat, move, events, cause)
 
@@ -522,7 +529,9 @@ class GameService:
         state = self.state_of(game)
         if not await self.store.finish(game.id, "over", self._result(state, resigned=seat)):
             raise Refusal("raced")
-        return await self._changed(game.id), state
+        finished = await self._changed(game.id)
+        await self.settle(finished)
+        return finished, state
 
     async def abort(self, channel_id: int, user_id: int, *, is_admin: bool) -> GameRow:
         game = await self.open_game(channel_id)
@@ -531,6 +540,18 @@ class GameService:
         if not await self.store.finish(game.id, "aborted", None):
             raise Refusal("raced")
         return await self._changed(game.id)
+
+    # --- results and ratings -----------------------------------------------------------------------------------
+    async def settle(self, game: GameRow) -> None:
+        """Record a finished game's result and ratings. A failure here must not undo the finished game: it is
+        logged, and :meth:`settle_pending` (run at start-up) records the result later."""
+        try:
+            await ratings.settle(self.store, game)
+        except Exception:
+            log.exception("game %s: its result could not be recorded", game.id)
+
+    async def settle_pending(self) -> int:
+        return await ratings.settle_pending(self.store)
 
     # --- preferences ---------------------------------------------------------------------------------------------
     async def set_notify(self, user_id: int, enabled: bool, locale: str | None = None) -> None:

@@ -260,9 +260,15 @@ async def test_a_thread_holds_its_own_game(simcord_env) -> None:
 
 async def exported_transcript(result: Any) -> dict[str, Any]:
     assert result.ephemeral, result
-    (attachment,) = result.response.attachments
-    assert attachment.filename.endswith(".json")
+    attachment, listed = result.response.attachments  # the JSON transcript and the moves in the game's notation
+    assert attachment.filename.endswith(".json") and listed.filename.endswith(".txt")
     document: dict[str, Any] = json.loads(await attachment.read())
+    moves = [
+        line.split(": ", 1)[1]
+        for line in (await listed.read()).decode().splitlines()
+        if line[:5].strip()[:-1].isdigit()
+    ]
+    assert moves == [entry["notation"] for entry in document["log"]]
     return document
 
 

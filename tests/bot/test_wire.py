@@ -52,8 +52,9 @@ async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDisco
     try:
         await asyncio.wait_for(discord_server.identified.wait(), 15)
         synced = await discord_server.wait_for("PUT", "/applications/4242/commands")
-        (group,) = synced.json
-        assert group["name"] == "azul"
+        commands = {command["name"]: command for command in synced.json}
+        assert set(commands) == {"azul", "azul-stats"}
+        group = commands["azul"]
         assert group["description_localizations"]["pl"].startswith("Graj")
         subcommands = {option["name"]: option for option in group["options"]}
         assert subcommands["take"]["name_localizations"] == {"pl": "weź", "uk": "взяти"}
