@@ -10,7 +10,7 @@ came from, the cells they went to, the wall tiles placed with the points each ea
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -80,6 +80,7 @@ def draw_table(
     events: Sequence[Any] = (),
     locale: str = "en",
     info: Sequence[c.SeatInfo | None] = (),
+    seats: Collection[int] | None = None,
 ) -> Image.Image:
     top_h = _top_height(state)
     rows = (state.players + 1) // 2
@@ -95,6 +96,8 @@ def draw_table(
         _draw_centre(table, beside or (MARGIN, y, WIDTH - MARGIN, y + CENTRE_H))
     acting = _acting(state)
     for seat in range(state.players):
+        if seats is not None and seat not in seats:
+            continue
         origin = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
         _draw_board(table, seat, origin, acting=seat in acting)
     return image

@@ -16,7 +16,7 @@ and the points lost by a start tile or a pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -96,6 +96,7 @@ def draw_table(
     events: Sequence[Any] = (),
     locale: str = "en",
     info: Sequence[c.SeatInfo | None] = (),
+    seats: Collection[int] | None = None,
 ) -> Image.Image:
     top_h = _top_height(state)
     image, d = c.canvas(WIDTH, _height(state))
@@ -108,6 +109,8 @@ def draw_table(
         y = _draw_centre(table, y)
         _draw_supply(table, y + 8)
     for seat in range(state.players):
+        if seats is not None and seat not in seats:
+            continue
         origin = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
         _draw_board(table, seat, origin)
     return image
