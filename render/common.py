@@ -520,13 +520,14 @@ def factory_row(
     diameter: int = 94,
     tile_size: int = 30,
     margin: int = 12,
+    step: int | None = None,
 ) -> int:
     """The factory displays of ``table.state.factories`` (tile counts per colour index) in one centred row, numbered
-    as in the move notation, the ``highlighted`` one ringed; ``on_tile(color, xy, size)`` may decorate each tile.
-    Returns the y under the row."""
+    as in the move notation, the ``highlighted`` one ringed; ``on_tile(color, xy, size)`` may decorate each tile;
+    ``step`` (centre to centre) is a ninth of the width unless given. Returns the y under the row."""
     image, d = table.image, table.d
     picture_w = image.width
-    step = (picture_w - 2 * margin) // 9
+    step = step or (picture_w - 2 * margin) // 9
     left = (picture_w - len(table.state.factories) * step) // 2
     label = font(20, bold=True)
     r = diameter // 2
@@ -549,9 +550,11 @@ def factory_row(
 def closeup(table: Image.Image, shared: Sequence[Box], board: Box) -> Image.Image:
     """One player's close-up cut from the whole ``table``: the ``board`` region (with the margin around it) at full
     size, under the ``shared`` regions at half size (a board is half the table's width, so they are as large as a
-    phone shows them in the whole table; halving by 2x2 averages is fast and keeps edges clean)."""
+    phone shows them in the whole table; halving by 2x2 averages is fast and keeps edges clean). A table already one
+    board wide keeps its shared area as it is."""
     own = table.crop(board)
-    parts = [table.crop(box).reduce(2) for box in shared]
+    parts = [table.crop(box) for box in shared]
+    parts = [part.reduce(2) if part.width > 1.5 * own.width else part for part in parts]  # a one-column table: as is
     image = Image.new("RGB", (max(own.width, *(p.width for p in parts)), sum(p.height for p in parts) + own.height), BG)
     y = 0
     for part in parts:
