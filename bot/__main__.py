@@ -1,4 +1,5 @@
-"""``python -m bot`` (or ``azul-bot``): run the bot; ``python -m bot health``: check its heartbeat (exit 0 or 1).
+"""``python -m bot`` (or ``azul-bot``): run the bot; ``python -m bot health``: check its heartbeat (exit 0 or 1);
+``python -m bot ratings rebuild``: recompute every rating from the stored results (the bot may keep running).
 
 Settings come from environment variables, after ``.env`` in the working directory (the environment wins); README.md
 lists them. Exit codes: 0 after a clean stop, 2 when the configuration is missing or wrong, 3 when Discord rejects
@@ -17,7 +18,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot import health, logs
-from bot.config import Config, ConfigError, environment, load_dotenv_file, read_config
+from bot.config import Config, ConfigError, database_path, environment, load_dotenv_file, read_config
 
 if TYPE_CHECKING:
     from bot.metrics import Endpoint
@@ -129,9 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     read_dotenv = load_dotenv_file(environ)
     if args[:1] == ["health"]:
         return health.main(environ)
+    if args == ["ratings", "rebuild"]:
+        return asyncio.run(rebuild_ratings(database_path(environ)))
     if args:
         print(
-            f"azul-bot: unknown arguments {' '.join(args)!r}; use no argument to run the bot, or `health`",
+            f"azul-bot: unknown arguments {' '.join(args)!r}; use no argument to run the bot, `health` or"
+            " `ratings rebuild`",
             file=sys.stderr,
         )
         return EXIT_CONFIG
@@ -147,6 +151,25 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(run(config))
     except KeyboardInterrupt:
         return 0
+
+
+async def rebuild_ratings(path: str) -> int:
+    """Recompute every rating and its history from the results in the database at ``path``."""
+    from bot import ratings
+    from bot.store import Store, StoreOpenError
+
+    try:
+        store = await Store.open(path)
+    except StoreOpenError as error:
+        print(f"azul-bot: {error}", file=sys.stderr)
+        return EXIT_STORE
+    try:
+        settled = await ratings.settle_pending(store)
+        rated = await ratings.rebuild(store)
+    finally:
+        await store.close()
+    print(f"rebuilt the ratings of {rated} rated games in {path} (recorded {settled} missing results first)")
+    return 0
 
 
 def cli() -> int:

@@ -1,5 +1,6 @@
 """The Discord client: wires the store, the service, the poster, the commands, the persistent controls and
-translations, checks that every registered game can be played and drawn, and runs the reminder loop.
+translations, checks that every registered game can be played and drawn, and runs the timer loop (reminders and
+deadlines are rows in the store, :mod:`bot.timers`; the loop runs what is due, at start-up and every minute).
 
 It provides :class:`bot.context.BotContext` (``service`` and ``poster``) to the handlers, which never import it.
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -18,24 +19,28 @@ from discord.ext import commands, tasks
 import render
 from bot import logs
 from bot.autoplay import ComputerTurns
+from bot.clock import Clock, SystemClock
 from bot.cog import AzulCog, needs_server
 from bot.computer import Computer
 from bot.errors import BoardNotPosted, Refusal
 from bot.games import check_adapters
 from bot.lobby import LobbyButton
-from bot.picker import PickerSelect, PlayButton
+from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.posting import Poster
+from bot.replays import ReplayButton
 from bot.replies import answer_error
 from bot.service import GameService
+from bot.stats import PageButton, StatsCog
 from bot.store import Store
 from bot.texts import Translator
+from bot.timers import REMIND, Fired
 
 log = logging.getLogger(__name__)
 
-REMINDER_CHECK_MINUTES = 15
+TIMER_CHECK_SECONDS = 60
 BOARD_CHECK_MINUTES = 5
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted."""
-CONTROLS = (PlayButton, LobbyButton, PickerSelect)
+CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 
@@ -62,6 +67,7 @@ class AzulBot(commands.Bot):
         dev_guild: int | None = None,
         seed_source: object = None,
         remind_after: timedelta | None = None,
+        clock: Clock | None = None,
         computer: Computer | None = None,
     ) -> None:
         # The bot has no voice: discord.py's own warn-once flags, cleared before the client would log them.
@@ -74,6 +80,7 @@ class AzulBot(commands.Bot):
         self.dev_guild = dev_guild
         self._seed_source = seed_source
         self.remind_after = remind_after
+        self.clock = clock or SystemClock()
         self._store: Store | None = None
         self._service: GameService | None = None
         self._poster: Poster | None = None
@@ -103,12 +110,23 @@ class AzulBot(commands.Bot):
         self._store = await Store.open(self.db_path)
         self._store_closing = None
         self.computer.start()
-        self._service = GameService(self._store, self._seed_source, self.computer)  # type: ignore[arg-type]
-        self._poster = Poster(self, self._store)
+        self._service = GameService(
+            self._store,
+            self._seed_source,  # type: ignore[arg-type]
+            self.computer,
+            clock=self.clock,
+            remind_after=self.remind_after,
+        )
+        await self._service.timers.sync_all()  # heal games whose timers a crash left unset
+        self._poster = Poster(self, self._store, self.clock)
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
+        await self.add_cog(StatsCog(self))
         self.add_dynamic_items(*CONTROLS)
+        settled = await self._service.settle_pending()  # games that ended while a result could not be written
+        if settled:
+            log.info("recorded the results of %d finished games", settled)
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -116,8 +134,7 @@ class AzulBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d application commands (%s)", len(synced), self.dev_guild or "global")
-        if self.remind_after is not None:
-            self.remind_loop.start()
+        self.timer_loop.start()
         self.boards_loop.start()
         self._resuming = asyncio.create_task(self._resume_computer_turns(), name="resume computer turns")
 
@@ -164,30 +181,36 @@ class AzulBot(commands.Bot):
                     log.warning("the missing board of version %s could not be posted (%s)", game.version, error)
         return posted
 
-    @tasks.loop(minutes=REMINDER_CHECK_MINUTES)
-    async def remind_loop(self) -> None:
-        await self.remind_due(datetime.now(UTC))
+    @tasks.loop(seconds=TIMER_CHECK_SECONDS)
+    async def timer_loop(self) -> None:
+        await self.run_due()
 
-    @remind_loop.before_loop
-    async def _before_reminders(self) -> None:
+    @timer_loop.before_loop
+    async def _before_timers(self) -> None:
         await self.wait_until_ready()
 
-    async def remind_due(self, now: datetime) -> int:
-        """Nudge the players of every game that has waited longer than ``remind_after`` (once per turn)."""
-        if self.remind_after is None:
-            return 0
-        due = await self.service.due_reminders(now, self.remind_after)
-        for game, state in due:
+    async def run_due(self) -> int:
+        """Run every timer that is due by the bot's clock (the loop's body; tests call it after moving the clock).
+        Returns how many games had timers fire."""
+        fired = await self.service.timers.run_due()
+        for due in fired:
             try:
-                channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
-                if isinstance(channel, discord.abc.Messageable):
-                    await self.poster.post_reminder(channel, game, state, getattr(channel, "guild", None))
+                await self._fire(due)
             except discord.HTTPException:
-                log.warning("game %s: the reminder could not be posted", game.id)
-        return len(due)
+                log.warning("game %s: the %s timer could not be posted", due.game.id, due.kind)
+        return len(fired)
+
+    async def _fire(self, due: Fired) -> None:
+        game = due.game
+        channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        if due.kind == REMIND:
+            await self.poster.post_reminder(channel, game, due.state, getattr(channel, "guild", None), due.seats)
 
     async def close(self) -> None:
         self.boards_loop.cancel()  # a sweep in the middle of a post would meet a closed HTTP session
+        self.timer_loop.cancel()
         await super().close()
         await self.close_store()
 
@@ -227,6 +250,14 @@ def create_bot(
     dev_guild: int | None = None,
     seed_source: object = None,
     remind_after: timedelta | None = None,
+    clock: Clock | None = None,
     computer: Computer | None = None,
 ) -> AzulBot:
-    return AzulBot(db_path, dev_guild=dev_guild, seed_source=seed_source, remind_after=remind_after, computer=computer)
+    return AzulBot(
+        db_path,
+        dev_guild=dev_guild,
+        seed_source=seed_source,
+        remind_after=remind_after,
+        clock=clock,
+        computer=computer,
+    )

@@ -12,8 +12,10 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
     the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint`` (and ``undo`` when it lands)
     help: ``rules``, ``help``
-``/azul me …`` — a subgroup for the person asking, wherever they are: ``notify`` moves here with ``away``,
-    ``back``, ``games`` (my games), ``settings``, ``profile``.
+``/azul me …`` — a subgroup for the person asking, wherever they are (:mod:`bot.personal`): ``games`` (my games),
+    ``settings`` (reminders, quiet hours, turn notices), ``away``, ``back``, ``quickplay`` (no confirm step in the
+    Play picker) and ``profile`` join them, and ``notify`` (now also a setting of ``settings``) moves here when the
+    old command is retired.
 ``/azul-stats …`` — a second top-level command for what is not about one table: ``leaderboard``, ``history``,
     ``replay``.
 
@@ -41,7 +43,9 @@ from bot.errors import Refusal
 from bot.games import adapter_of
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
+from bot.personal import away_lines, me_group, seat_notes
 from bot.pictures import draw, draw_closeup
+from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
 from bot.words import hint_text, lobby_text, shown, status_text
@@ -81,6 +85,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             raise RuntimeError("a GroupCog always has its group")
         for command in all_move_commands():
             group.add_command(command)
+        group.add_command(me_group())
 
     # lobby
     @app_commands.command(name=named("new"), description=described("bot.cmd.new"))
@@ -89,6 +94,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         seats=described("bot.opt.seats"),
         order=described("bot.opt.order"),
         hints=described("bot.opt.hints"),
+        rated=described("bot.opt.rated"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -97,13 +103,14 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             app_commands.Choice(name=described("bot.order.joined"), value="joined"),
         ],
     )
-    async def new(
+    async def new(  # noqa: PLR0917 (discord.py passes a command's options as its parameters)
         self,
         interaction: discord.Interaction,
         variant: app_commands.Choice[str],
         seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] = 2,
         order: app_commands.Choice[str] | None = None,
         hints: bool = False,
+        rated: bool | None = None,
     ) -> None:
         service = bot_of(interaction).service
         game = await service.create(
@@ -115,6 +122,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             seats=seats,
             order=order.value if order else "random",
             hints=hints,
+            rated=rated,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(
@@ -164,7 +172,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             await bot_of(interaction).poster.post_board(channel_of(interaction), game, state, guild=interaction.guild)
             await reply(interaction, text("bot.reply.reposted", locale))
             return
-        png = await draw(game, state, (), locale)
+        notes = await seat_notes(service.store, game, service.clock.now(), locale) if game.status == "active" else []
+        png = await draw(game, state, (), locale, notes)
         files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}.png")] if png else []
         await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
 
@@ -176,7 +185,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         if game.status == "lobby":
             await reply(interaction, lobby_text(game, locale), allowed_mentions=discord.AllowedMentions.none())
             return
-        await reply(interaction, status_text(game, service.state_of(game), locale))
+        away = await away_lines(service.store, game, service.clock.now(), locale)
+        await reply(interaction, "\n".join([status_text(game, service.state_of(game), locale), *away])[:2000])
 
     @app_commands.command(name=named("export"), description=described("bot.cmd.export"))
     async def export(self, interaction: discord.Interaction) -> None:
@@ -184,8 +194,11 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         game, document = await bot_of(interaction).service.transcript(interaction.channel_id or 0)
         data = json.dumps(document, ensure_ascii=False, indent=1).encode()
         file = discord.File(io.BytesIO(data), filename=f"azul-{game.id}-{game.variant}.json")
-        content = text("bot.reply.exported", user_locale(interaction), game=game.id, moves=document["moves"])
-        await interaction.edit_original_response(content=content, attachments=[file])
+        locale = user_locale(interaction)
+        listed = move_list(document, document["names"], locale).encode()
+        notation = discord.File(io.BytesIO(listed), filename=f"azul-{game.id}-{game.variant}.txt")
+        content = text("bot.reply.exported", locale, game=game.id, moves=document["moves"])
+        await interaction.edit_original_response(content=content, attachments=[file, notation])
 
     @app_commands.command(name=named("resign"), description=described("bot.cmd.resign"))
     async def resign(self, interaction: discord.Interaction) -> None:

@@ -2,11 +2,22 @@
 
 Each move command of every registered variant becomes one slash command whose options are the union of the
 options it has in the games that use it (in declared order), each with dependent autocomplete: only tokens that are
-legal given the options already filled in. The command re-validates on submit (autocomplete is only a suggestion).
+legal given the options already filled in, a set completed item by item as it is typed (:mod:`bot.entry`). The
+autocomplete works in a thread, so a big position never holds the event loop. On submit, what was typed is read
+as tokens (``Factory 1``, ``turquoise``, ``2 blue, red``) and the command re-validates (autocomplete is only a
+suggestion).
+
+Which options are required: the first option of every command is, because every move of it needs one and Discord
+then asks for it before anything else — except when it is a set (``pass``: keep or discard; ``bonus``: tiles): the
+empty set is a move of its own ("pass, keeping nothing"), and a set is typed item by item with the autocomplete,
+so a command holding only a set is sent when the set is complete, not when Discord thinks an option is filled.
+The later options stay optional: the command says which one is still missing when several moves fit, and some
+games do not have them (``take`` has no ``line`` in Summer Pavilion).
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Callable, Coroutine
@@ -17,10 +28,11 @@ from discord import app_commands
 
 import engine
 from bot.context import bot_of
+from bot.entry import Entry, read_given
 from bot.errors import Refusal
-from bot.games import adapter_of, move_commands
+from bot.games import move_commands
 from bot.moves import play
-from bot.service import tokens_for
+from bot.picker import offer_next
 from bot.texts import described, named, user_locale
 
 log = logging.getLogger(__name__)
@@ -52,37 +64,84 @@ async def _complete(
     game = await service.active_game(interaction.channel_id or 0)
     state = service.state_of(game)
     seat = game.seat_of(interaction.user.id)
-    if seat is None or seat not in engine.to_act(state):
+    if seat is None or seat not in engine.to_act(state) or not _has_option(game.variant, command, option):
         return []
     filled = {name: getattr(interaction.namespace, name, None) for name in options}
-    given: dict[str, str] = {name: value for name, value in filled.items() if isinstance(value, str) and value.strip()}
-    tokens = tokens_for(engine.legal_moves(state, seat), command, option, given)
-    adapter = adapter_of(game.variant)
+    given: dict[str, str | None] = {
+        name: value for name, value in filled.items() if isinstance(value, str) and value.strip()
+    }
     locale = user_locale(interaction)
-    typed = current.strip().casefold()
-    chosen = {name: value for name, value in given.items() if name != option}
-    choices = []
-    for token in tokens:
-        label = adapter.label(state, seat, option, token, chosen=chosen, locale=locale)[:100]
-        if not typed or typed in label.casefold() or token.casefold().startswith(typed):
-            choices.append(app_commands.Choice(name=label, value=token))
-    return choices[:CHOICE_LIMIT]
+    shown = await asyncio.to_thread(
+        _shown, state, seat, command=command, option=option, given=given, typed=current, locale=locale
+    )
+    return [app_commands.Choice(name=label[:100], value=token) for token, label in shown][:CHOICE_LIMIT]
+
+
+def _shown(
+    state: engine.GameState,
+    seat: int,
+    *,
+    command: str,
+    option: str,
+    given: dict[str, str | None],
+    typed: str,
+    locale: str,
+) -> list[tuple[str, str]]:
+    """The autocomplete's work (off the event loop): earlier options read as tokens, then this one's choices."""
+    read = read_given(state, seat, command, {name: value for name, value in given.items() if name != option}, locale)
+    return Entry(state, seat, command, option, locale).shown(read, typed)
+
+
+def _has_option(variant: str, command: str, option: str) -> bool:
+    declared = engine.get_variant(variant).commands
+    return any(each.name == command and option in each.options for each in declared)
+
+
+async def submit(interaction: discord.Interaction, command: str, given: dict[str, str | None]) -> None:
+    """A move command sent: what was typed read as tokens, the move played, the next step offered if any."""
+    service = bot_of(interaction).service
+    game = await service.active_game(interaction.channel_id or 0)
+    state = service.state_of(game)
+    seat = game.seat_of(interaction.user.id)
+    if seat is not None and seat in engine.to_act(state) and _has_command(game.variant, command):
+        given = dict(read_given(state, seat, command, given, user_locale(interaction)))
+    turn = await play(interaction, command, given)
+    await offer_next(interaction, turn)
+
+
+def _has_command(variant: str, command: str) -> bool:
+    return any(each.name == command for each in engine.get_variant(variant).commands)
+
+
+def first_is_required(command: str, options: tuple[str, ...]) -> bool:
+    """Whether ``/azul <command>`` requires its first option (see the module's docstring for why)."""
+    sets = {
+        option
+        for name in engine.variant_names()
+        for declared in engine.get_variant(name).commands
+        if declared.name == command
+        for option in declared.sets
+    }
+    return bool(options) and options[0] not in sets
 
 
 def move_command(command: str, options: tuple[str, ...]) -> app_commands.Command[Any, ..., None]:
-    """``/azul <command>`` with one optional text option per declared option.
+    """``/azul <command>`` with one text option per declared option (the first one required, but for a set).
 
     discord.py reads a command's options from its callback's signature, so the callback gets one built from the
     declaration.
     """
 
     async def callback(interaction: discord.Interaction, **given: str | None) -> None:
-        await play(interaction, command, given)
+        await submit(interaction, command, given)
 
     first = inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+    required = first_is_required(command, options)
     rest = [
-        inspect.Parameter(option, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None)
-        for option in options
+        inspect.Parameter(option, inspect.Parameter.KEYWORD_ONLY, annotation=str)
+        if index == 0 and required
+        else inspect.Parameter(option, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None)
+        for index, option in enumerate(options)
     ]
     callback.__signature__ = inspect.Signature([first, *rest])  # type: ignore[attr-defined]
     callback.__name__ = callback.__qualname__ = f"move_{command}"  # a plain function to discord.py, not a method
@@ -95,4 +154,4 @@ def all_move_commands() -> list[app_commands.Command[Any, ..., None]]:
     return [move_command(command, options) for command, options in move_commands().items()]
 
 
-__all__ = ["all_move_commands", "autocomplete_for", "move_command"]
+__all__ = ["all_move_commands", "autocomplete_for", "first_is_required", "move_command"]

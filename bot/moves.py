@@ -15,6 +15,7 @@ from bot import logs, metrics
 from bot.context import bot_of
 from bot.errors import BoardNotPosted
 from bot.replies import board_missing, channel_of, display_name, public_locale
+from bot.service import Turn
 from bot.texts import text, user_locale
 from bot.words import headline
 
@@ -29,7 +30,7 @@ async def play(
     game_id: int | None = None,
     version: int | None = None,
     update: bool = False,
-) -> None:
+) -> Turn:
     """Apply a move for the interaction's user and post the new board.
 
     ``update``: the interaction is a picker step, whose message the answer replaces.
@@ -73,6 +74,7 @@ async def play(
     answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     metrics.answered(answered_after)
     log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})
+    return turn
 
 
 __all__ = ["play"]

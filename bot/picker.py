@@ -1,14 +1,18 @@
 """The Play button under every board and the ephemeral picker it opens. Views hold no rules: they ask the service.
 
 The Play button is a persistent ``DynamicItem`` whose custom id carries the game id and version, so it keeps working
-after a restart and a click on an old board is refused politely. The picker walks the same choices as the slash
-commands (command, then each option in order) and ends in :func:`bot.moves.play`; each of its steps is a row in the
-store, so a half-made choice survives a restart too.
+after a restart and a click on an old board is refused politely. The picker walks the move's options as
+:func:`bot.entry.plan` lays them out: the command, then each option that still has several values (the rest of a
+move at once when that fits one select: area and rotation together), a set-valued option as one multi-select of its
+items (tiles to keep, hexagons to pay with), and a last step that shows the whole move with a button to play it
+(skipped for players who chose quick play). Every step is a row in the store, so a half-made choice survives a
+restart too. After a move the player is offered their next step at once when they must act again.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import discord
@@ -16,14 +20,18 @@ import discord
 import engine
 from bot.context import bot_of
 from bot.controls import NUMBER, Control, bounded, forged
+from bot.entry import Entry, Step, plan, shapes_of
 from bot.errors import Refusal
 from bot.games import adapter_of
 from bot.moves import play
-from bot.service import first_open_option, matching
+from bot.service import Turn
 from bot.store import GameRow
 from bot.texts import text, user_locale
+from engine.core import ANY_SET, set_options
 
 SELECT_LIMIT = 25
+SELECTS = 5
+CONFIRM = "confirm"
 
 
 def board_view(game: GameRow, locale: str) -> discord.ui.View:
@@ -64,13 +72,33 @@ class PickerSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=rf"azul:pick:(?P<picker>{NUMBER}):(?P<option>[a-z_]{{1,32}}):(?P<part>[0-9]{{1,2}})",
 ):
-    """A select of the picker; its custom id names the saved step, so it keeps working after a restart."""
+    """A select of the picker; its custom id names the saved step, so it keeps working after a restart.
+
+    A step asking for several options at once has values joined by ``|``; a set's multi-select has one value per
+    item (``bl3:1``, ``bl3:2`` for the second of two).
+    """
 
     replaces_message = True
 
-    def __init__(self, picker_id: int, option: str, part: int, options: list[tuple[str, str]] | None = None) -> None:
-        choices = [discord.SelectOption(label=label[:100], value=token) for token, label in options or []]
-        super().__init__(discord.ui.Select(custom_id=f"azul:pick:{picker_id}:{option}:{part}", options=choices))
+    def __init__(
+        self,
+        picker_id: int,
+        option: str,
+        part: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        *,
+        most: int = 1,
+        fewest: int = 1,
+    ) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"azul:pick:{picker_id}:{option}:{part}",
+            options=options or [],
+            placeholder=placeholder,
+            min_values=fewest,
+            max_values=most,
+        )
+        super().__init__(select)
         self.picker_id = picker_id
 
     @classmethod
@@ -83,17 +111,84 @@ class PickerSelect(
         return cls(picker, match["option"], int(match["part"]))
 
     async def act(self, interaction: discord.Interaction) -> None:
-        if len(self.item.values) != 1:  # Discord sends exactly one; anything else was not made by a person clicking
-            raise Refusal("bad_control")
-        value = self.item.values[0]
+        values = list(self.item.values)
         row = await bot_of(interaction).service.store.picker(self.picker_id)
         if row is None or row.user_id != interaction.user.id:
             raise Refusal("stale")
         if row.option == "command":
-            await picker_step(interaction, row.game_id, row.version, value, {}, edit=True)
+            if len(values) != 1:  # Discord sends exactly one; anything else was not made by a person clicking
+                raise Refusal("bad_control")
+            await picker_step(interaction, row.game_id, row.version, values[0], {}, edit=True)
+            return
+        options = row.option.split("+")
+        if row.command is None:
+            raise Refusal("stale")
+        game = await bot_of(interaction).service.store.game(row.game_id)
+        if game is None:
+            raise Refusal("stale")
+        if options[0] in set_options(engine.get_variant(game.variant), row.command):
+            chosen = {**row.chosen, options[0]: await _chosen_set(interaction, row, options[0], values)}
         else:
-            chosen = {**row.chosen, row.option: value}
-            await picker_step(interaction, row.game_id, row.version, row.command, chosen, edit=True)
+            # One value naming every option of the step; anything else was not made by a person clicking.
+            if len(values) != 1 or values[0].count("|") != len(options) - 1:
+                raise Refusal("bad_control")
+            chosen = {**row.chosen, **dict(zip(options, values[0].split("|"), strict=True))}
+        await picker_step(interaction, row.game_id, row.version, row.command, chosen, edit=True)
+
+
+class ConfirmButton(
+    Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"azul:confirm:(?P<picker>{NUMBER})"
+):
+    """The picker's last step: play the move it shows."""
+
+    replaces_message = True
+
+    def __init__(self, picker_id: int, label: str = "Play this move") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.success, custom_id=f"azul:confirm:{picker_id}")
+        )
+        self.picker_id = picker_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ConfirmButton:
+        picker = bounded(match["picker"])
+        if picker is None:
+            return forged(cls(0))
+        return cls(picker)
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        row = await bot_of(interaction).service.store.picker(self.picker_id)
+        if row is None or row.user_id != interaction.user.id or row.command is None:
+            raise Refusal("stale")
+        await _play(interaction, row.game_id, row.version, row.command, row.chosen)
+
+
+async def _chosen_set(interaction: discord.Interaction, row: Any, option: str, values: list[str]) -> str:
+    """The set token of a multi-select's ticked items; the engine says why when the set is not allowed."""
+    _, state, seat = await _acting_seat(interaction, row.game_id, row.version)
+    entry = Entry(state, seat, row.command, option, user_locale(interaction))
+    choice = entry.set_choice(row.chosen)
+    offered = {f"{item}:{number}" for item, most in choice.pool.items() for number in range(1, most + 1)}
+    if len(set(values)) != len(values) or not offered.issuperset(values):
+        raise Refusal("bad_control")  # items the select never offered, or one twice: not made by a person clicking
+    token = entry.join(Counter(value.partition(":")[0] for value in values))
+    if not entry.is_legal(token, choice):
+        explain_set(state, seat, row.command, {**row.chosen, option: token})
+    return token
+
+
+def explain_set(state: engine.GameState, seat: int, command: str, chosen: dict[str, str]) -> None:
+    """Raise the rules' reason against a set: the engine judges a whole move holding it (any legal rest)."""
+    shapes = [shape for shape in shapes_of(state, seat) if shape["command"] == command]
+    variant = engine.variant_of(state)
+    for shape in shapes:
+        if all(shape.get(name) in (ANY_SET, value) for name, value in chosen.items()):
+            choices = {name: value for name, value in shape.items() if name != "command"}
+            engine.apply(state, seat, variant.move_from_choices(command, {**choices, **chosen}))
+            return
+    raise Refusal("stale")
 
 
 async def picker_step(
@@ -105,43 +200,124 @@ async def picker_step(
     *,
     edit: bool = False,
 ) -> None:
-    """Show the next choice of the picker, or play the move once the choices name exactly one legal move."""
+    """Show the next step of the picker, or the finished move (played at once for players who chose quick play)."""
     service = bot_of(interaction).service
-    locale = user_locale(interaction)
+    game, state, seat = await _acting_seat(interaction, game_id, version)
+    view, prompt, step = await next_step(interaction, game, state, seat=seat, command=command, chosen=chosen)
+    if step is not None and step.done and await service.store.quick_play(interaction.user.id):
+        await _play(interaction, game_id, version, step.command, step.chosen, update=edit)
+        return
+    await _show(interaction, view, prompt, edit=edit)
+
+
+async def _acting_seat(
+    interaction: discord.Interaction, game_id: int, version: int
+) -> tuple[GameRow, engine.GameState, int]:
+    """The game, its state and the clicking player's seat, when a picker may be shown to them: refused when their
+    own move landed since the board they clicked (``already_played``) or the computer plays their seat."""
+    service = bot_of(interaction).service
     game = await service.active_game(interaction.channel_id or 0, game_id)
     await service.check_moved_on(game, interaction.user.id, version)
     state = service.state_of(game)
     seat = service.seat_to_act(game, state, interaction.user.id)
-    legal = engine.legal_moves(state, seat)
+    if seat in game.computer_seats():
+        raise Refusal("computer_plays_your_seat")
+    return game, state, seat
+
+
+async def next_step(
+    interaction: discord.Interaction,
+    game: GameRow,
+    state: engine.GameState,
+    *,
+    seat: int,
+    command: str | None,
+    chosen: dict[str, str],
+) -> tuple[discord.ui.View, str, Step | None]:
+    """The view and prompt of the picker's next step for ``seat``: a command, an option, a set, or the confirm."""
+    locale = user_locale(interaction)
     adapter = adapter_of(game.variant)
-    commands = list(dict.fromkeys(move.command for move in legal))
+    shapes = shapes_of(state, seat)
+    commands = list(dict.fromkeys(shape["command"] for shape in shapes))
     if command is None and len(commands) == 1:
         command = commands[0]
     if command is None:
-        options = [(c, adapter.command_label(c, locale)) for c in commands]
-        view = await picker_view(interaction, game, None, chosen, option="command", options=options)
-        await _show(interaction, view, text("bot.picker.command", locale), edit=edit)
-        return
-    candidates = matching(legal, command, chosen)
-    if len(candidates) == 1:
-        given = dict(candidates[0].choices())
-        await play(interaction, command, given, game_id=game_id, version=version, update=edit)
-        return
-    if not candidates:
+        options = [discord.SelectOption(label=adapter.command_label(c, locale)[:100], value=c) for c in commands]
+        placeholder = text("bot.picker.placeholder", locale, option=adapter.option_label("command", locale))
+        view = await picker_view(
+            interaction, game, None, {}, option="command", pages=[options], placeholder=placeholder
+        )
+        return view, text("bot.picker.command", locale), None
+    step = plan(state, seat, command, chosen, shapes)
+    if step is None:
         raise Refusal("stale")
-    needed = first_open_option(candidates)
-    options = [
-        (token, adapter.label(state, seat, needed.option, token, chosen=chosen, locale=locale))
-        for token in needed.tokens
-    ]
-    so_far = ", ".join(
-        adapter.label(state, seat, option, token, chosen=chosen, locale=locale) for option, token in chosen.items()
-    )
-    prompt = text("bot.picker.option", locale, option=adapter.option_label(needed.option, locale))
-    if so_far:
-        prompt = f"{so_far}\n{prompt}"
-    view = await picker_view(interaction, game, command, chosen, option=needed.option, options=options)
-    await _show(interaction, view, prompt, edit=edit)
+    so_far = summary(state, seat, step, locale)
+    if step.done:
+        store = bot_of(interaction).service.store
+        picker_id = await store.create_picker(
+            game.id, game.version, interaction.user.id, command=command, chosen=step.chosen, option=CONFIRM
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(ConfirmButton(picker_id, text("bot.button.confirm", locale)))
+        return view, text("bot.picker.confirm", locale, move=so_far), step
+    names = adapter.option_label(step.options[0], locale)
+    for option in step.options[1:]:
+        names = text("bot.picker.and", locale, first=names, second=adapter.option_label(option, locale))
+    if step.is_set:
+        entry = Entry(state, seat, command, step.options[0], locale, shapes)
+        units = [
+            discord.SelectOption(
+                label=entry.item_words(item, (locale,))[:100],
+                value=f"{item}:{number}",
+                description=text("bot.picker.unit", locale, number=number, most=most) if most > 1 else None,
+            )
+            for item, most in step.pool.items()
+            for number in range(1, most + 1)
+        ][:SELECT_LIMIT]
+        placeholder = text("bot.picker.placeholder_set", locale, option=names)
+        view = await picker_view(
+            interaction,
+            game,
+            command,
+            step.chosen,
+            option=step.options[0],
+            pages=[units],
+            placeholder=placeholder,
+            is_set=True,
+        )
+    else:
+        labels = [step_label(state, seat, step, token, locale) for token in step.tokens]
+        options = [
+            discord.SelectOption(label=label[:100], value=token)
+            for token, label in zip(step.tokens, labels, strict=True)
+        ]
+        pages = [options[i : i + SELECT_LIMIT] for i in range(0, len(options), SELECT_LIMIT)][:SELECTS]
+        placeholder = text("bot.picker.placeholder", locale, option=names)
+        view = await picker_view(
+            interaction, game, command, step.chosen, option="+".join(step.options), pages=pages, placeholder=placeholder
+        )
+    prompt = text("bot.picker.option", locale, option=names)
+    return view, f"{so_far}\n{prompt}" if so_far else prompt, step
+
+
+def step_label(state: engine.GameState, seat: int, step: Step, token: str, locale: str) -> str:
+    """One choice of a step in words: for several options at once, each option's label, joined."""
+    adapter = adapter_of(state.variant)
+    chosen = dict(step.chosen)
+    parts = []
+    for option, value in zip(step.options, token.split("|"), strict=True):
+        parts.append(adapter.label(state, seat, option, value, chosen=chosen, locale=locale))
+        chosen[option] = value
+    return " · ".join(parts)
+
+
+def summary(state: engine.GameState, seat: int, step: Step, locale: str) -> str:
+    """What is chosen so far, in words, with the command first."""
+    adapter = adapter_of(state.variant)
+    parts = [adapter.command_label(step.command, locale)]
+    for option, token in step.chosen.items():
+        parts.append(adapter.label(state, seat, option, token, chosen=step.chosen, locale=locale))
+    return " · ".join(parts)
 
 
 async def _show(interaction: discord.Interaction, view: discord.ui.View, prompt: str, *, edit: bool) -> None:
@@ -151,6 +327,31 @@ async def _show(interaction: discord.Interaction, view: discord.ui.View, prompt:
         await interaction.response.send_message(prompt, view=view, ephemeral=True)
 
 
+async def _play(
+    interaction: discord.Interaction,
+    game_id: int,
+    version: int,
+    command: str,
+    chosen: dict[str, str],
+    *,
+    update: bool = True,
+) -> None:
+    turn = await play(interaction, command, chosen, game_id=game_id, version=version, update=update)
+    await offer_next(interaction, turn)
+
+
+async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:
+    """When the mover must act again (a bonus to pick, a grey wall to tile, a second placement), say so in their
+    reply and put the next step of the picker under it."""
+    if turn.over or turn.seat not in turn.to_act:
+        return
+    locale = user_locale(interaction)
+    view, prompt, _ = await next_step(interaction, turn.game, turn.state, seat=turn.seat, command=None, chosen={})
+    message = await interaction.original_response()
+    said = f"{message.content}\n{text('bot.reply.again', locale)}\n{prompt}"
+    await interaction.edit_original_response(content=said[:2000], view=view)
+
+
 async def picker_view(
     interaction: discord.Interaction,
     game: GameRow,
@@ -158,17 +359,22 @@ async def picker_view(
     chosen: dict[str, str],
     *,
     option: str,
-    options: list[tuple[str, str]],
+    pages: list[list[discord.SelectOption]],
+    placeholder: str,
+    is_set: bool = False,
 ) -> discord.ui.View:
-    """One step of the picker, saved as a row: a select (or several, past 25 choices) for ``option``."""
+    """One step of the picker, saved as a row: a select per page of choices (a multi-select for a set)."""
     store = bot_of(interaction).service.store
     picker_id = await store.create_picker(
         game.id, game.version, interaction.user.id, command=command, chosen=chosen, option=option
     )
     view = discord.ui.View(timeout=None)
-    for index in range(0, min(len(options), SELECT_LIMIT * 5), SELECT_LIMIT):
-        view.add_item(PickerSelect(picker_id, option, index // SELECT_LIMIT, options[index : index + SELECT_LIMIT]))
+    first = option.split("+", maxsplit=1)[0]
+    for part, page in enumerate(pages):
+        # A set's multi-select may be left empty, even with one item to tick: the engine judges the set.
+        most, fewest = (len(page), 0) if is_set else (1, 1)
+        view.add_item(PickerSelect(picker_id, first, part, page, placeholder[:150], most=most, fewest=fewest))
     return view
 
 
-__all__ = ["PickerSelect", "PlayButton", "board_view", "picker_step"]
+__all__ = ["ConfirmButton", "PickerSelect", "PlayButton", "board_view", "offer_next", "picker_step"]

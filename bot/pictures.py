@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 
 import render
 from bot import metrics
@@ -47,8 +48,15 @@ def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo 
     return names, info
 
 
-async def draw(game: GameRow, state: GameState, events: Sequence[Event], locale: str) -> bytes | None:
+async def draw(
+    game: GameRow, state: GameState, events: Sequence[Event], locale: str, notes: Sequence[SeatInfo | None] = ()
+) -> bytes | None:
+    """The board picture; ``notes[seat]`` adds notes beside a player's name (away until…) to the computer's."""
     names, info = picture_seats(game, locale)
+    for seat, note in enumerate(notes):
+        robot = info[seat] if seat < len(info) else None
+        if note is not None and seat < len(info):
+            info[seat] = note if robot is None else replace(robot, away=note.away)
     try:
         with metrics.picture_timer(game.variant):
             return await asyncio.to_thread(render_png, state, names, list(events), locale, info)

@@ -23,8 +23,10 @@ import discord
 
 import engine
 from bot import metrics
+from bot.clock import Clock, SystemClock
 from bot.errors import BoardNotPosted
 from bot.games import adapter_of
+from bot.personal import away_lines, seat_notes
 from bot.picker import board_view
 from bot.pictures import draw
 from bot.service import Turn
@@ -51,9 +53,10 @@ def mentioning(user_ids: Sequence[int | None]) -> discord.AllowedMentions:
 class Poster:
     """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``store`` keeps their choices."""
 
-    def __init__(self, client: discord.Client, store: Store) -> None:
+    def __init__(self, client: discord.Client, store: Store, clock: Clock | None = None) -> None:
         self.client = client
         self.store = store
+        self.clock = clock or SystemClock()
 
     async def post_board(
         self,
@@ -69,7 +72,8 @@ class Poster:
         """Post the board; mention each seat in ``ping`` exactly once (in the post or by DM), but never a seat the
         computer plays."""
         locale = guild_locale(guild)
-        png = await draw(game, state, events, locale)
+        notes = await seat_notes(self.store, game, self.clock.now(), locale) if game.status == "active" else []
+        png = await draw(game, state, events, locale, notes)
         by_seat = game.by_seat()
         dm_seats, mention_seats = await self._split_by_dm(game, ping)
         lines = [headline] if headline else []
@@ -78,6 +82,7 @@ class Poster:
             lines.append(standings_text(game, locale))
         else:
             lines.append(self._to_act_line(game, state, locale, mention_seats))
+            lines += await away_lines(self.store, game, self.clock.now(), locale)
         content = "\n".join(line for line in lines if line)[:2000]
         view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
@@ -164,11 +169,17 @@ class Poster:
         return await self.post_board(channel, game, state, guild=guild, headline=said, events=events, ping=ping)
 
     async def post_reminder(
-        self, channel: discord.abc.Messageable, game: GameRow, state: GameState, guild: discord.Guild | None
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        state: GameState,
+        guild: discord.Guild | None,
+        seats: Sequence[int] | None = None,
     ) -> None:
-        """One nudge for the players who have been keeping the table waiting (by DM for those who opted in)."""
+        """One nudge for the players (``seats``, else all who must act) keeping the table waiting (by DM for those
+        who opted in)."""
         locale = guild_locale(guild)
-        waiting = sorted(engine.to_act(state) - set(game.computer_seats()))
+        waiting = sorted(set(engine.to_act(state) if seats is None else seats) - set(game.computer_seats()))
         if not waiting:  # only the computer is to move: it is on its way
             return
         dm_seats, mention_seats = await self._split_by_dm(game, waiting)

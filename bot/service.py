@@ -17,13 +17,16 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import engine
+from bot import ratings
+from bot.clock import Clock, SystemClock
 from bot.computer import LEVELS, Computer, move_seed
 from bot.errors import Refusal
 from bot.store import Conflict, GameRow, Store
+from bot.timers import Timers
 from engine import Event, GameState, Move
 from engine.core import Rng
 from engine.transcript import export
@@ -118,11 +121,19 @@ COMPUTER_CAUSES = ("computer_seat", "stand_in", "time_limit")
 
 class GameService:
     def __init__(
-        self, store: Store, seed_source: Callable[[], int] | None = None, computer: Computer | None = None
+        self,
+        store: Store,
+        seed_source: Callable[[], int] | None = None,
+        computer: Computer | None = None,
+        *,
+        clock: Clock | None = None,
+        remind_after: timedelta | None = None,
     ) -> None:
         self.store = store
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self.computer = computer
+        self.clock = clock or SystemClock()
+        self.timers = Timers(store, self.clock, remind_after)
 
     # --- loading -------------------------------------------------------------------------------------------------
     async def open_game(self, channel_id: int) -> GameRow:
@@ -185,12 +196,15 @@ class GameService:
         seats: int,
         order: str = "random",
         hints: bool = False,
+        rated: bool | None = None,
     ) -> GameRow:
         spec = engine.get_variant(variant)
         if not spec.min_players <= seats <= spec.max_players:
             raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
         if order not in ("random", "joined"):
             raise Refusal("bad_order")
+        if rated and hints:
+            raise Refusal("rated_hints")  # a hint is the strongest computer's move: no rating can rest on it
         if await self.store.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
         game_id = await self.store.create_game(
@@ -204,6 +218,7 @@ class GameService:
             max_seats=seats,
             seat_order=order,
             hints=hints,
+            rated=rated,
         )
         if game_id is None:
             raise Refusal("channel_busy")
@@ -213,6 +228,12 @@ class GameService:
         game = await self.store.game(game_id)
         if game is None:
             raise Refusal("no_game")
+        return game
+
+    async def _changed(self, game_id: int) -> GameRow:
+        """The game as saved after a change, with its timers made to match who is waiting now."""
+        game = await self._reload(game_id)
+        await self.timers.sync(game)
         return game
 
     async def _lobby(self, channel_id: int, game_id: int | None) -> GameRow:
@@ -276,7 +297,7 @@ class GameService:
         state = engine.new_game(game.variant, players, game.seed, game.options or None)
         if not await self.store.start_game(game.id, seat_by_joined, engine.to_json(state)):
             raise Refusal("already_started")
-        return await self._reload(game.id), state
+        return await self._changed(game.id), state
 
     # --- play ----------------------------------------------------------------------------------------------------
     async def active_game(self, channel_id: int, game_id: int | None = None, version: int | None = None) -> GameRow:
@@ -405,8 +426,8 @@ class GameService:
         if self.computer is None:
             raise RuntimeError("this service has no computer players")
         game = await self.active_game(channel_id)
-        # Rated games never allow hints: when ratings exist, refuse them here as well ("hints_off").
-        if not game.hints:
+        # Rated games never allow hints (``create`` refuses both, and hints make a game casual by default).
+        if not game.hints or ratings.is_rated(game):
             raise Refusal("hints_off")
         state = self.state_of(game)
         seat = self.seat_to_act(game, state, user_id)
@@ -430,7 +451,7 @@ class GameService:
             raise Refusal("bad_level")
         if not await self.store.set_controller(game_id, seat, level):
             raise Refusal("raced")
-        return await self._reload(game_id)
+        return await self._changed(game_id)  # a seat the computer plays has no reminders
 
     async def _record(
         self,
@@ -459,7 +480,9 @@ class GameService:
         except Conflict as conflict:
             raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
         log.info("game %s: ply %s seat %s played %s%s", game.id, game.version, seat, move, f" ({cause})" * bool(cause))
-        saved = await self._reload(game.id)
+        saved = await self._changed(game.id)
+        if finished:
+            await self.settle(saved)
         to_act = frozenset() if finished else engine.to_act(new_state)
         return Turn(saved, new_state, before, to_act, seat, move, events, cause)
 
@@ -506,7 +529,9 @@ class GameService:
         state = self.state_of(game)
         if not await self.store.finish(game.id, "over", self._result(state, resigned=seat)):
             raise Refusal("raced")
-        return await self._reload(game.id), state
+        finished = await self._changed(game.id)
+        await self.settle(finished)
+        return finished, state
 
     async def abort(self, channel_id: int, user_id: int, *, is_admin: bool) -> GameRow:
         game = await self.open_game(channel_id)
@@ -514,18 +539,19 @@ class GameService:
             raise Refusal("only_creator_aborts")
         if not await self.store.finish(game.id, "aborted", None):
             raise Refusal("raced")
-        return await self._reload(game.id)
+        return await self._changed(game.id)
 
-    # --- reminders -----------------------------------------------------------------------------------------------
-    async def due_reminders(self, now: datetime, after: timedelta) -> list[tuple[GameRow, GameState]]:
-        """Games whose players have been waiting longer than ``after``, each claimed once per turn."""
-        before = (now - after).astimezone(UTC).isoformat(timespec="seconds")
-        due = []
-        for game_id in await self.store.waiting_since(before):
-            game = await self.store.game(game_id)
-            if game is not None and await self.store.mark_reminded(game.id, game.version):
-                due.append((game, self.state_of(game)))
-        return due
+    # --- results and ratings -----------------------------------------------------------------------------------
+    async def settle(self, game: GameRow) -> None:
+        """Record a finished game's result and ratings. A failure here must not undo the finished game: it is
+        logged, and :meth:`settle_pending` (run at start-up) records the result later."""
+        try:
+            await ratings.settle(self.store, game)
+        except Exception:
+            log.exception("game %s: its result could not be recorded", game.id)
+
+    async def settle_pending(self) -> int:
+        return await ratings.settle_pending(self.store)
 
     # --- preferences ---------------------------------------------------------------------------------------------
     async def set_notify(self, user_id: int, enabled: bool, locale: str | None = None) -> None:

@@ -13,9 +13,9 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -78,7 +78,7 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE users ADD COLUMN locale TEXT;
     """,
-    # 3: reminders: the version of the game at which its waiting players were last reminded.
+    # 3: reminders: the version of the game at which its waiting players were last reminded (unused since 5).
     """
     ALTER TABLE games ADD COLUMN reminded_version INTEGER NOT NULL DEFAULT -1;
     """,
@@ -126,6 +126,90 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN board_version INTEGER NOT NULL DEFAULT -1;
     UPDATE games SET board_version = version WHERE board_message_id IS NOT NULL;
+    """,
+    # 8: timers: every reminder and deadline is a row with its due time, run by the bot's timer loop, so none lives
+    # only in memory. ``version`` is the game's version when the seat began to wait: a timer is never doubled.
+    """
+    CREATE TABLE timers (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        due_at TEXT NOT NULL,
+        payload TEXT NOT NULL DEFAULT '{}',
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'cancelled')),
+        done_at TEXT,
+        UNIQUE (game_id, kind, seat, version)
+    );
+    CREATE INDEX timers_pending ON timers (due_at) WHERE state = 'pending';
+    """,
+    # 9: reminders each person controls: on or off, how often (0: once per turn), quiet hours in their time zone.
+    """
+    ALTER TABLE users ADD COLUMN reminders INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE users ADD COLUMN remind_every_hours INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN quiet_start INTEGER;
+    ALTER TABLE users ADD COLUMN quiet_end INTEGER;
+    ALTER TABLE users ADD COLUMN timezone TEXT;
+    """,
+    # 10: vacations: until when a person is away (their reminders wait; their games do not time out).
+    """
+    ALTER TABLE users ADD COLUMN away_until TEXT;
+    """,
+    # 11: whether a player's Play picker plays a move at its last choice (quick play) or asks to confirm it first.
+    """
+    ALTER TABLE users ADD COLUMN quick_play INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 12: results, ratings and their history. ``games.rated`` is the creator's choice (NULL: rated when every seat
+    # is human). A result is written once per finished game, with one row per seat and the outcome of each seat;
+    # ratings and their history are derived from the results in ``results.id`` order and can be rebuilt from them.
+    """
+    ALTER TABLE games ADD COLUMN rated INTEGER;
+    CREATE TABLE results (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL UNIQUE REFERENCES games (id) ON DELETE CASCADE,
+        family TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        rated INTEGER NOT NULL,
+        finished_at TEXT NOT NULL
+    );
+    CREATE INDEX results_by_channel ON results (channel_id, id);
+    CREATE INDEX results_by_guild ON results (guild_id, id);
+    CREATE TABLE result_seats (
+        result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        name TEXT NOT NULL,
+        score INTEGER NOT NULL,
+        place INTEGER NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('played', 'resigned', 'timed_out', 'dropped')),
+        computer INTEGER NOT NULL DEFAULT 0,
+        moves INTEGER NOT NULL DEFAULT 0,
+        think_seconds REAL NOT NULL DEFAULT 0,
+        CHECK (user_id IS NOT NULL OR computer = 1),
+        PRIMARY KEY (result_id, seat)
+    );
+    CREATE INDEX result_seats_by_user ON result_seats (user_id, result_id);
+    CREATE TABLE ratings (
+        family TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        PRIMARY KEY (family, user_id)
+    );
+    CREATE TABLE rating_history (
+        result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        family TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        PRIMARY KEY (result_id, user_id)
+    );
+    CREATE INDEX rating_history_by_user ON rating_history (user_id, family, result_id);
     """,
 )
 
@@ -178,6 +262,7 @@ class GameRow:
     seats: tuple[Seat, ...]
     hints: bool = False
     board_version: int = -1
+    rated: bool | None = None  # None: rated when every seat is a person's
 
     @property
     def is_open(self) -> bool:
@@ -216,12 +301,103 @@ class PickerRow:
     option: str
 
 
+OUTCOMES = ("played", "resigned", "timed_out", "dropped")
+Skill = tuple[float, float]  # a rating: (mu, sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSeat:
+    """One seat of a finished game. ``place`` 1 is first (ties share a place); ``outcome`` says whether the player
+    played to the end or left (resigned, timed out, dropped): a player who left is placed after all who stayed."""
+
+    seat: int
+    user_id: int | None  # None: a computer's own seat
+    name: str
+    score: int
+    place: int
+    outcome: str = "played"
+    computer: bool = False
+    moves: int = 0
+    think_seconds: float = 0.0
+
+    @property
+    def left(self) -> bool:
+        return self.outcome != "played"
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1 and not self.left
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    id: int  # 0 until stored; ratings follow the order of ids
+    game_id: int
+    family: str
+    variant: str
+    guild_id: int | None
+    channel_id: int
+    rated: bool
+    finished_at: str
+    seats: tuple[ResultSeat, ...]
+
+
+RateFn = Callable[[ResultRow, Mapping[int, Skill]], dict[int, Skill]]
+"""Ratings after a result, from the ratings before it (of the users that have one): see :mod:`bot.ratings`."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    family: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotals:
+    """Everything a profile shows that is not a rating, from the result rows (rated and casual games)."""
+
+    games: int
+    wins: int
+    average_score: float | None
+    favourite_variant: str | None
+    moves: int
+    think_seconds: float
+    recent: tuple[bool, ...]  # won?, newest first (for the current streak)
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    """A reminder or deadline of one seat (``seat`` -1: the whole table), due at ``due_at`` (ISO time, UTC)."""
+
+    id: int
+    game_id: int
+    kind: str
+    seat: int
+    version: int
+    due_at: str
+    payload: dict[str, Any]
+    state: str
+
+
 @dataclass(frozen=True, slots=True)
 class UserPrefs:
     user_id: int
     notify_dm: bool
     dm_closed_told: bool
     locale: str | None = None
+    reminders: bool = True
+    remind_every_hours: int = 0  # 0: once per turn
+    quiet_start: int | None = None  # an hour of the day in ``timezone``; quiet until ``quiet_end``
+    quiet_end: int | None = None
+    timezone: str | None = None  # an IANA zone; None: UTC
+    away_until: str | None = None  # ISO time (UTC); away while it is in the future
+
+    REMINDER_FIELDS = ("reminders", "remind_every_hours", "quiet_start", "quiet_end", "timezone")
 
 
 class Conflict(Exception):
@@ -401,6 +577,7 @@ class Store:
             seats=tuple(Seat(s["user_id"], s["name"], s["joined"], s["seat"], s["level"]) for s in seats),
             hints=bool(row["hints"]),
             board_version=row["board_version"],
+            rated=None if row["rated"] is None else bool(row["rated"]),
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -412,14 +589,49 @@ class Store:
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
         return await self._game("channel_id = ?", (channel_id,))
 
-    async def waiting_since(self, before: str) -> list[int]:
-        """Active games whose current turn began before ``before`` (ISO time) and was not reminded yet."""
+    async def open_games_of(self, user_id: int) -> list[GameRow]:
+        """Every open game (lobby or active) in which ``user_id`` has a seat, in any server, longest waiting first."""
         rows = await self._fetchall(
-            "SELECT id FROM games WHERE status = 'active' AND turn_since < ? AND reminded_version < version"
-            " ORDER BY turn_since",
-            (before,),
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active') ORDER BY g.turn_since, g.id",
+            (user_id,),
         )
+        games = [await self.game(row["id"]) for row in rows]
+        return [game for game in games if game is not None]
+
+    async def active_game_ids(self) -> list[int]:
+        rows = await self._fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
         return [row["id"] for row in rows]
+
+    async def last_plies(self, game_id: int) -> dict[int, int]:
+        """The ply of each seat's latest move (seats that never moved are missing)."""
+        rows = await self._fetchall("SELECT seat, MAX(ply) FROM moves WHERE game_id = ? GROUP BY seat", (game_id,))
+        return {int(row[0]): int(row[1]) for row in rows}
+
+    @staticmethod
+    def _timer(row: sqlite3.Row) -> TimerRow:
+        return TimerRow(
+            row["id"],
+            row["game_id"],
+            row["kind"],
+            row["seat"],
+            row["version"],
+            row["due_at"],
+            json.loads(row["payload"]),
+            row["state"],
+        )
+
+    async def timers_of(self, game_id: int) -> list[TimerRow]:
+        """Every timer of a game, pending or not, oldest first."""
+        rows = await self._fetchall("SELECT * FROM timers WHERE game_id = ? ORDER BY id", (game_id,))
+        return [self._timer(row) for row in rows]
+
+    async def due_timers(self, now: str) -> list[TimerRow]:
+        """Pending timers due at ``now`` (ISO time) or earlier, earliest first."""
+        rows = await self._fetchall(
+            "SELECT * FROM timers WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id", (now,)
+        )
+        return [self._timer(row) for row in rows]
 
     async def games_with_computer_seats(self) -> list[int]:
         """Active games in which the computer plays at least one seat (the service checks whose turn it is)."""
@@ -473,7 +685,51 @@ class Store:
         if not rows:
             return UserPrefs(user_id, notify_dm=False, dm_closed_told=False)
         row = rows[0]
-        return UserPrefs(user_id, bool(row["notify_dm"]), bool(row["dm_closed_told"]), row["locale"])
+        return UserPrefs(
+            user_id,
+            bool(row["notify_dm"]),
+            bool(row["dm_closed_told"]),
+            row["locale"],
+            bool(row["reminders"]),
+            row["remind_every_hours"],
+            row["quiet_start"],
+            row["quiet_end"],
+            row["timezone"],
+            row["away_until"],
+        )
+
+    async def bring_forward_timers(self, user_id: int, postponed_to: str, now: str) -> None:
+        """Pending timers of ``user_id``'s seats that were postponed to ``postponed_to`` become due at ``now``."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE timers SET due_at = ? WHERE state = 'pending' AND due_at = ? AND EXISTS (SELECT 1 FROM seats s"
+                " WHERE s.game_id = timers.game_id AND s.seat = timers.seat AND s.user_id = ?)",
+                (now, postponed_to, user_id),
+            )
+
+    async def set_away(self, user_id: int, until: str | None) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            await db.execute("UPDATE users SET away_until = ? WHERE user_id = ?", (until, user_id))
+
+    async def set_reminder_prefs(self, user_id: int, **values: Any) -> None:
+        """Save reminder settings (names from ``UserPrefs.REMINDER_FIELDS``; None clears quiet hours and zone)."""
+        unknown = set(values) - set(UserPrefs.REMINDER_FIELDS)
+        if unknown:
+            raise ValueError(f"not reminder settings: {sorted(unknown)}")
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            for column, value in values.items():
+                await db.execute(f"UPDATE users SET {column} = ? WHERE user_id = ?", (value, user_id))
+
+    async def reschedule_timer(self, timer_id: int, was_due: str, due_at: str) -> bool:
+        """Move a pending timer to ``due_at``, only if it is still pending at ``was_due`` (so one runner does it)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE timers SET due_at = ? WHERE id = ? AND state = 'pending' AND due_at = ?",
+                (due_at, timer_id, was_due),
+            )
+            return cursor.rowcount == 1
 
     # --- writes --------------------------------------------------------------------------------------------------
     async def create_game(
@@ -489,17 +745,19 @@ class Store:
         max_seats: int,
         seat_order: str,
         hints: bool = False,
+        rated: bool | None = None,
     ) -> int | None:
         """A new lobby with its creator seated, or None when the channel already has an open game."""
         stamp = now_iso()
         row = (guild_id, channel_id, creator_id, variant, json.dumps(options), seed, max_seats, seat_order, stamp)
+        choice = None if rated is None else int(rated)
         try:
             async with self.transaction() as db:
                 cursor = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
-                    " seat_order, status, created_at, turn_since, hints)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                    (*row, stamp, int(hints)),
+                    " seat_order, status, created_at, turn_since, hints, rated)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (*row, stamp, int(hints), choice),
                 )
                 game_id = cursor.lastrowid
                 await db.execute(
@@ -639,6 +897,15 @@ class Store:
             )
             return cursor.rowcount == 1
 
+    async def quick_play(self, user_id: int) -> bool:
+        rows = await self._fetchall("SELECT quick_play FROM users WHERE user_id = ?", (user_id,))
+        return bool(rows and rows[0]["quick_play"])
+
+    async def set_quick_play(self, user_id: int, enabled: bool) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            await db.execute("UPDATE users SET quick_play = ? WHERE user_id = ?", (int(enabled), user_id))
+
     async def create_picker(
         self, game_id: int, version: int, user_id: int, *, command: str | None, chosen: dict[str, str], option: str
     ) -> int:
@@ -649,12 +916,24 @@ class Store:
             )
             return int(cursor.lastrowid or 0)
 
-    async def mark_reminded(self, game_id: int, version: int) -> bool:
-        """Remember that the turn at ``version`` was reminded; False if the game moved on meanwhile."""
+    async def schedule_timer(
+        self, game_id: int, kind: str, seat: int, version: int, *, due_at: str, payload: dict[str, Any] | None = None
+    ) -> bool:
+        """Add a pending timer; False (adding nothing) when this (game, kind, seat, version) already has one."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE games SET reminded_version = version WHERE id = ? AND version = ? AND status = 'active'",
-                (game_id, version),
+                "INSERT OR IGNORE INTO timers (game_id, kind, seat, version, due_at, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, kind, seat, version, due_at, json.dumps(payload or {})),
+            )
+            return cursor.rowcount == 1
+
+    async def end_timer(self, timer_id: int, state: str, at: str) -> bool:
+        """Mark a pending timer ``done`` (it ran) or ``cancelled``; False if it was no longer pending, so a timer
+        is claimed by exactly one runner."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE timers SET state = ?, done_at = ? WHERE id = ? AND state = 'pending'", (state, at, timer_id)
             )
             return cursor.rowcount == 1
 
@@ -706,3 +985,273 @@ class Store:
                 await db.execute(
                     "UPDATE users SET dm_closed_told = ? WHERE user_id = ?", (int(dm_closed_told), user_id)
                 )
+
+    # --- results and ratings -------------------------------------------------------------------------------------
+    async def unsettled_games(self) -> list[int]:
+        """Finished games without a result row (the bot stopped between the last move and the result): oldest first."""
+        rows = await self._fetchall(
+            "SELECT id FROM games g WHERE status = 'over'"
+            " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY turn_since, id"
+        )
+        return [row["id"] for row in rows]
+
+    async def think_times(self, game_id: int) -> dict[int, tuple[int, float]]:
+        """Per seat: moves timed and seconds spent on them, each from the move before it (by anyone); the game's first
+        move has no start time, so it is not counted."""
+        rows = await self._fetchall(
+            "SELECT seat, COUNT(previous) AS moves,"
+            " COALESCE(SUM(strftime('%s', created_at) - strftime('%s', previous)), 0) AS seconds"
+            " FROM (SELECT seat, created_at, LAG(created_at) OVER (ORDER BY ply) AS previous"
+            " FROM moves WHERE game_id = ?) GROUP BY seat",
+            (game_id,),
+        )
+        return {row["seat"]: (int(row["moves"]), max(0.0, float(row["seconds"]))) for row in rows}
+
+    async def settle(self, result: ResultRow, rate: RateFn) -> int | None:
+        """Store a finished game's result and, if rated, move its players' ratings, in one transaction.
+
+        Returns the result's id, or None when the game already has one (settling twice changes nothing).
+        """
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO results (game_id, family, variant, guild_id, channel_id, rated, finished_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    result.game_id,
+                    result.family,
+                    result.variant,
+                    result.guild_id,
+                    result.channel_id,
+                    int(result.rated),
+                    result.finished_at,
+                ),
+            )
+            if cursor.rowcount != 1:
+                return None
+            result_id = int(cursor.lastrowid or 0)
+            await db.executemany(
+                "INSERT INTO result_seats (result_id, seat, user_id, name, score, place, outcome, computer, moves,"
+                " think_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        result_id,
+                        s.seat,
+                        s.user_id,
+                        s.name,
+                        s.score,
+                        s.place,
+                        s.outcome,
+                        int(s.computer),
+                        s.moves,
+                        s.think_seconds,
+                    )
+                    for s in result.seats
+                ],
+            )
+            if result.rated:
+                await self._apply_rating(db, replace(result, id=result_id), rate)
+            return result_id
+
+    async def rebuild_ratings(self, rate: RateFn) -> int:
+        """Forget every rating and recompute them from the stored results, in order; returns the rated games."""
+        async with self.transaction() as db:
+            results = await self._results(db, "rated = 1", (), order="id")
+            # Replayed in memory, then written at once: the same inputs to ``rate`` as one by one (a REAL column
+            # keeps a float exactly), without a query per player per game while the bot waits for the lock.
+            current: dict[tuple[str, int], tuple[float, float, int, int]] = {}
+            history = []
+            for result in results:
+                people = {seat.user_id: seat for seat in result.seats if seat.user_id is not None}
+                before = {
+                    user_id: current[result.family, user_id][:2]
+                    for user_id in people
+                    if (result.family, user_id) in current
+                }
+                won = {user_id: seat.won for user_id, seat in people.items()}
+                for user_id, (mu, sigma) in rate(result, before).items():
+                    _, _, games, wins = current.get((result.family, user_id), (0.0, 0.0, 0, 0))
+                    current[result.family, user_id] = (mu, sigma, games + 1, wins + int(won[user_id]))
+                    history.append((result.id, user_id, result.family, mu, sigma))
+            await db.execute("DELETE FROM rating_history")
+            await db.execute("DELETE FROM ratings")
+            await db.executemany(
+                "INSERT INTO ratings (family, user_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, ?)",
+                [(family, user_id, *row) for (family, user_id), row in current.items()],
+            )
+            await db.executemany(
+                "INSERT INTO rating_history (result_id, user_id, family, mu, sigma) VALUES (?, ?, ?, ?, ?)", history
+            )
+            return len(results)
+
+    @staticmethod
+    async def _apply_rating(db: aiosqlite.Connection, result: ResultRow, rate: RateFn) -> None:
+        before: dict[int, Skill] = {}
+        people = {seat.user_id: seat for seat in result.seats if seat.user_id is not None}
+        for user_id in people:
+            async with db.execute(
+                "SELECT mu, sigma FROM ratings WHERE family = ? AND user_id = ?", (result.family, user_id)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is not None:
+                before[user_id] = (float(row[0]), float(row[1]))
+        won = {user_id: seat.won for user_id, seat in people.items()}
+        for user_id, (mu, sigma) in rate(result, before).items():
+            await db.execute(
+                "INSERT INTO ratings (family, user_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, 1, ?)"
+                " ON CONFLICT (family, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+                " games = games + 1, wins = wins + excluded.wins",
+                (result.family, user_id, mu, sigma, int(won[user_id])),
+            )
+            await db.execute(
+                "INSERT INTO rating_history (result_id, user_id, family, mu, sigma) VALUES (?, ?, ?, ?, ?)",
+                (result.id, user_id, result.family, mu, sigma),
+            )
+
+    @staticmethod
+    async def _results(
+        db: aiosqlite.Connection,
+        where: str,
+        params: tuple[Any, ...],
+        *,
+        order: str,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[ResultRow]:
+        page = f" LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
+        async with db.execute(f"SELECT * FROM results WHERE {where} ORDER BY {order}{page}", params) as cursor:
+            rows = list(await cursor.fetchall())
+        found = []
+        for row in rows:
+            async with db.execute(
+                "SELECT * FROM result_seats WHERE result_id = ? ORDER BY seat", (row["id"],)
+            ) as cursor:
+                seats = [
+                    ResultSeat(
+                        s["seat"],
+                        s["user_id"],
+                        s["name"],
+                        s["score"],
+                        s["place"],
+                        s["outcome"],
+                        bool(s["computer"]),
+                        s["moves"],
+                        s["think_seconds"],
+                    )
+                    for s in await cursor.fetchall()
+                ]
+            found.append(
+                ResultRow(
+                    row["id"],
+                    row["game_id"],
+                    row["family"],
+                    row["variant"],
+                    row["guild_id"],
+                    row["channel_id"],
+                    bool(row["rated"]),
+                    row["finished_at"],
+                    tuple(seats),
+                )
+            )
+        return found
+
+    async def results(
+        self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> tuple[list[ResultRow], int]:
+        """Finished games of a channel (or of a server), newest first, one page, and how many there are in all."""
+        where, params = ("channel_id = ?", (channel_id,)) if channel_id is not None else ("guild_id = ?", (guild_id,))
+        async with self._lock:
+            async with self._db.execute(f"SELECT COUNT(*) FROM results WHERE {where}", params) as cursor:
+                total = int((await cursor.fetchone() or (0,))[0])
+            return await self._results(self._db, where, params, order="id DESC", limit=limit, offset=offset), total
+
+    async def all_ratings(self) -> list[tuple[Any, ...]]:
+        rows = await self._fetchall(
+            "SELECT family, user_id, mu, sigma, games, wins FROM ratings ORDER BY family, user_id"
+        )
+        return [tuple(row) for row in rows]
+
+    async def all_rating_history(self) -> list[tuple[Any, ...]]:
+        rows = await self._fetchall(
+            "SELECT result_id, user_id, family, mu, sigma FROM rating_history ORDER BY result_id, user_id"
+        )
+        return [tuple(row) for row in rows]
+
+    _LATEST_NAME = "(SELECT name FROM result_seats n WHERE n.user_id = r.user_id ORDER BY n.result_id DESC LIMIT 1)"
+
+    async def leaderboard(
+        self, family: str, *, guild_id: int | None, z: float, limit: int, offset: int
+    ) -> tuple[list[RatingRow], int]:
+        """Ratings of ``family`` by their conservative estimate ``mu - z * sigma``, best first, one page; with
+        ``guild_id``, only players who played a rated game of the family in that server."""
+        where = "r.family = ?"
+        params: list[Any] = [family]
+        if guild_id is not None:
+            where += (
+                " AND EXISTS (SELECT 1 FROM result_seats s JOIN results x ON x.id = s.result_id WHERE"
+                " s.user_id = r.user_id AND x.family = r.family AND x.rated = 1 AND x.guild_id = ?)"
+            )
+            params.append(guild_id)
+        total = await self._fetchall(f"SELECT COUNT(*) FROM ratings r WHERE {where}", tuple(params))
+        rows = await self._fetchall(
+            f"SELECT r.*, {self._LATEST_NAME} AS name FROM ratings r WHERE {where}"
+            " ORDER BY r.mu - ? * r.sigma DESC, r.mu DESC, r.user_id LIMIT ? OFFSET ?",
+            (*params, z, limit, offset),
+        )
+        return [_rating_row(row) for row in rows], int(total[0][0])
+
+    async def ratings_of(self, user_id: int) -> list[RatingRow]:
+        rows = await self._fetchall(
+            f"SELECT r.*, {self._LATEST_NAME} AS name FROM ratings r WHERE r.user_id = ? ORDER BY r.family",
+            (user_id,),
+        )
+        return [_rating_row(row) for row in rows]
+
+    async def rating_history_of(self, user_id: int) -> dict[str, list[Skill]]:
+        """Each game family's ratings of ``user_id`` after every rated game, oldest first."""
+        rows = await self._fetchall(
+            "SELECT family, mu, sigma FROM rating_history WHERE user_id = ? ORDER BY result_id", (user_id,)
+        )
+        history: dict[str, list[Skill]] = {}
+        for row in rows:
+            history.setdefault(row["family"], []).append((float(row["mu"]), float(row["sigma"])))
+        return history
+
+    async def totals_of(self, user_id: int, recent: int = 100) -> PlayerTotals:
+        rows = await self._fetchall(
+            "SELECT COUNT(*), COALESCE(SUM(place = 1 AND outcome = 'played'), 0),"
+            " AVG(CASE WHEN outcome = 'played' THEN score END), COALESCE(SUM(moves), 0),"
+            " COALESCE(SUM(think_seconds), 0) FROM result_seats WHERE user_id = ?",
+            (user_id,),
+        )
+        games, wins, average, moves, seconds = rows[0]
+        favourite = await self._fetchall(
+            "SELECT x.variant FROM result_seats s JOIN results x ON x.id = s.result_id WHERE s.user_id = ?"
+            " GROUP BY x.variant ORDER BY COUNT(*) DESC, MAX(x.id) DESC LIMIT 1",
+            (user_id,),
+        )
+        last = await self._fetchall(
+            "SELECT place = 1 AND outcome = 'played' FROM result_seats WHERE user_id = ? ORDER BY result_id DESC"
+            " LIMIT ?",
+            (user_id, recent),
+        )
+        return PlayerTotals(
+            games=int(games),
+            wins=int(wins),
+            average_score=None if average is None else float(average),
+            favourite_variant=favourite[0][0] if favourite else None,
+            moves=int(moves),
+            think_seconds=float(seconds),
+            recent=tuple(bool(row[0]) for row in last),
+        )
+
+
+def _rating_row(row: sqlite3.Row) -> RatingRow:
+    return RatingRow(
+        row["family"],
+        row["user_id"],
+        row["name"] or str(row["user_id"]),
+        row["mu"],
+        row["sigma"],
+        row["games"],
+        row["wins"],
+    )

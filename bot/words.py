@@ -12,6 +12,7 @@ import discord
 
 import engine
 from bot.games import adapter_of
+from bot.ratings import is_rated
 from bot.service import Turn
 from bot.store import GameRow, Seat
 from bot.texts import text, variant_label
@@ -111,7 +112,11 @@ def lobby_text(game: GameRow, locale: str) -> str:
         players=players,
         order=text(f"bot.order.{game.seat_order}", locale),
     )
-    return said + "\n" + text("bot.lobby.hints_on", locale) if game.hints and game.status == "lobby" else said
+    if game.status == "aborted":
+        return said
+    kind = text("bot.lobby.rated" if is_rated(game) else "bot.lobby.casual", locale)
+    hints = "\n" + text("bot.lobby.hints_on", locale) if game.hints and game.status == "lobby" else ""
+    return f"{said}\n{kind}{hints}"
 
 
 def move_words(game: GameRow, state: GameState, seat: int, move: Move, locale: str) -> str:

@@ -155,6 +155,14 @@ class MoveCommand:
 
     name: str
     options: tuple[str, ...]
+    sets: tuple[str, ...] = ()
+    """The options whose token is a multiset of items (tiles to keep, hexagons to pay with): the bot offers them
+    item by item (a multi-select, a set typed item by item) instead of listing every combination. The variant reads
+    and writes such tokens with :meth:`Variant.split_set` and :meth:`Variant.join_set`."""
+
+
+ANY_SET = "*"
+"""A set-valued option left open in :meth:`Variant.move_shapes`."""
 
 
 class GameState(Protocol):
@@ -205,6 +213,52 @@ class Variant(ABC, Generic[S]):
 
     @abstractmethod
     def apply(self, state: S, seat: int, move: Move) -> tuple[S, list[Event]]: ...
+
+    def split_set(self, command: str, option: str, token: str) -> dict[str, int]:
+        """A set-valued option's token as counts per item token (``"1p2r"`` → ``{"p": 1, "r": 2}``); empty for the
+        empty set. Raises :class:`BadNotation` for a token that is not a set. Only for options in ``sets``."""
+        raise BadNotation("unknown_option", option=option)
+
+    def join_set(self, command: str, option: str, counts: Mapping[str, int]) -> str:
+        """The canonical token of a set given as counts per item token: the inverse of :meth:`split_set`."""
+        raise BadNotation("unknown_option", option=option)
+
+    def move_shapes(self, state: S, seat: int) -> list[tuple[tuple[str, str], ...]]:
+        """The legal moves' ``choices()`` with every set-valued option written :data:`ANY_SET`, each shape once.
+
+        What a move entry walks option by option; a set is then chosen item by item (:meth:`set_pool`,
+        :meth:`is_legal_set`) instead of from every combination. This default derives it from
+        :meth:`legal_moves`; a game whose sets have many combinations overrides the three methods."""
+        shapes: dict[tuple[tuple[str, str], ...], None] = {}
+        for move in self.legal_moves(state, seat):
+            sets = set_options(self, move.command)
+            choices = tuple((option, ANY_SET if option in sets else token) for option, token in move.choices())
+            shapes.setdefault((("command", move.command), *choices), None)
+        return list(shapes)
+
+    def set_tokens(self, state: S, seat: int, command: str, option: str, chosen: Mapping[str, str]) -> list[str]:
+        """The legal tokens of a set-valued option given the options chosen before it (default: from the legal
+        moves). Only for tools and small sets: the bot asks :meth:`set_pool` and :meth:`is_legal_set`."""
+        tokens: dict[str, None] = {}
+        for move in self.legal_moves(state, seat):
+            if move.command != command:
+                continue
+            choices = dict(move.choices())
+            if all(choices.get(name) == value for name, value in chosen.items() if name != option):
+                tokens.setdefault(choices.get(option, ""), None)
+        return list(tokens)
+
+    def set_pool(self, state: S, seat: int, command: str, option: str, chosen: Mapping[str, str]) -> dict[str, int]:
+        """The most of each item a legal set of ``option`` may hold, in the variant's order of items."""
+        pool: dict[str, int] = {}
+        for token in self.set_tokens(state, seat, command, option, chosen):
+            for item, count in self.split_set(command, option, token).items():
+                pool[item] = max(pool.get(item, 0), count)
+        return self.split_set(command, option, self.join_set(command, option, pool))
+
+    def is_legal_set(self, state: S, seat: int, command: str, option: str, chosen: Mapping[str, str]) -> bool:
+        """Whether ``chosen[option]`` (a canonical set token) is legal given the options chosen before it."""
+        return chosen.get(option) in self.set_tokens(state, seat, command, option, chosen)
 
     def opening_events(self, state: S) -> list[Event]:
         """Events describing a new game's starting position (e.g. the first deal), as ``apply`` describes later
@@ -258,6 +312,14 @@ def command_options(variant: Variant[Any], command: str) -> tuple[str, ...]:
         if declared.name == command:
             return declared.options
     raise BadNotation("unknown_command", command=command)
+
+
+def set_options(variant: Variant[Any], command: str) -> tuple[str, ...]:
+    """The set-valued options of ``command`` in ``variant`` (none for an unknown command)."""
+    for declared in variant.commands:
+        if declared.name == command:
+            return declared.sets
+    return ()
 
 
 def check_players(variant: Variant[Any], players: int) -> None:

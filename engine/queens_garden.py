@@ -54,6 +54,7 @@ from functools import cached_property
 from typing import Generic, NamedTuple, TypeVar
 
 from engine.core import (
+    ANY_SET,
     JSON,
     BadNotation,
     Event,
@@ -421,9 +422,9 @@ class QueensGarden(Variant[QGState]):
     title = "Azul: Queen's Garden"
     commands = (
         MoveCommand("acquire", ("by", "which")),
-        MoveCommand("tile", ("tile", "payment", "cell")),
-        MoveCommand("expansion", ("expansion", "payment", "area", "rotation")),
-        MoveCommand("pass", ("discard",)),
+        MoveCommand("tile", ("tile", "payment", "cell"), sets=("payment",)),
+        MoveCommand("expansion", ("expansion", "payment", "area", "rotation"), sets=("payment",)),
+        MoveCommand("pass", ("discard",), sets=("discard",)),
     )
 
     def __init__(self, name: str, side: str, components: Components | None = None) -> None:
@@ -495,6 +496,18 @@ class QueensGarden(Variant[QGState]):
             raise BadNotation("qg_bad_move", text=text)
         values += [NONE] * (len(options) - len(values))
         return self._normalised(_build_move(words[0], values))
+
+    def split_set(self, command: str, option: str, token: str) -> dict[str, int]:
+        """Hexagons (``bl3``), expansions (``xbl3``) and jokers (``j``) with their counts."""
+        items, jokers = self.notation.parse_bag(token.strip().lower())
+        counts = {self.notation.item(item): count for item, count in items.items()}
+        if jokers:
+            counts["j"] = jokers
+        return counts
+
+    def join_set(self, command: str, option: str, counts: Mapping[str, int]) -> str:
+        parts = [f"{count}{item}" for item, count in counts.items() if count > 0]
+        return self.notation.canonical_bag("+".join(parts) or NONE)
 
     def move_from_choices(self, command: str, choices: Mapping[str, str]) -> QGMove:
         if command not in _OPTIONS:
@@ -572,6 +585,60 @@ class QueensGarden(Variant[QGState]):
         moves += self._expansion_moves(state, player)
         moves += self._pass_moves(player)
         return moves
+
+    # --- set-valued options without every combination (the bot's move entry) --------------------------------------
+    def move_shapes(self, state: QGState, seat: int) -> list[tuple[tuple[str, str], ...]]:
+        """As the default, but built without listing payments and discards (thousands in a full storage)."""
+        if state.phase == "over" or seat != state.current:
+            return []
+        player = state.players[seat]
+        shapes: list[tuple[tuple[str, str], ...]] = [
+            (("command", "acquire"), *move.choices()) for move in self._acquires(state, player)
+        ]
+        cells_for = self._cells_for(player)
+        for kind in range(KINDS):
+            if player.tiles[kind] and self._payments(player, Item(kind)):
+                token = self.notation.kind(kind)
+                shapes += [
+                    (("command", "tile"), ("tile", token), ("payment", ANY_SET), ("cell", cell))
+                    for cell in cells_for(kind)
+                ]
+        for move in self._expansion_moves(state, player, payments=False):
+            shapes.append((("command", "expansion"), *move.choices()))
+        shapes.append((("command", "pass"), ("discard", ANY_SET)))
+        return list(dict.fromkeys(shapes))
+
+    def set_tokens(self, state: QGState, seat: int, command: str, option: str, chosen: Mapping[str, str]) -> list[str]:
+        player = state.players[seat]
+        if command == "pass":
+            return [move.discard for move in self._pass_moves(player)]
+        placed = chosen.get("tile" if command == "tile" else "expansion", "")
+        if placed == SUPPLY:
+            return [NONE] if self._can_buy(state, player) else []
+        try:
+            item = Item(self.notation.parse_kind(placed), command == "expansion")
+        except BadNotation:
+            return []
+        if _storage_items(player).get(item, 0) < 1:
+            return []
+        return list(self._payments(player, item))
+
+    def set_pool(
+        self, state: QGState, seat: int, command: str, option: str, chosen: Mapping[str, str]
+    ) -> dict[str, int]:
+        if command == "pass":
+            return self.split_set(command, option, self.notation.bag(_storage_items(state.players[seat])))
+        return super().set_pool(state, seat, command, option, chosen)
+
+    def is_legal_set(self, state: QGState, seat: int, command: str, option: str, chosen: Mapping[str, str]) -> bool:
+        if command != "pass":
+            return super().is_legal_set(state, seat, command, option, chosen)
+        try:
+            wanted, jokers = self.notation.parse_bag(chosen.get(option, ""))
+        except BadNotation:
+            return False
+        storage = _storage_items(state.players[seat])
+        return not jokers and all(storage.get(item, 0) >= count for item, count in wanted.items())
 
     def _pass_moves(self, player: QGPlayer) -> list[Pass]:
         """Every discard (sub-multiset of storage), smallest first: the picker shows the first ones."""
@@ -735,7 +802,8 @@ class QueensGarden(Variant[QGState]):
     def _cells_cache(self) -> Memo[tuple[int, ...], dict[int, tuple[str, ...]]]:
         return Memo()
 
-    def _expansion_moves(self, state: QGState, player: QGPlayer) -> Iterator[PlaceExpansion]:
+    def _expansion_moves(self, state: QGState, player: QGPlayer, *, payments: bool = True) -> Iterator[PlaceExpansion]:
+        """Every expansion move; with ``payments=False`` one per placement, its payment written ``ANY_SET``."""
         empty = [area for area in range(6) if player.areas[area] < 0]
         for kind in player.expansions:
             spots = [
@@ -746,12 +814,13 @@ class QueensGarden(Variant[QGState]):
             ]
             if not spots:
                 continue
-            for payment in self._payments(player, Item(kind, True)):
+            paid = self._payments(player, Item(kind, True))
+            for payment in paid if payments else [ANY_SET] * bool(paid):
                 for area_name, rotation in spots:
                     yield PlaceExpansion(self.notation.kind(kind), payment, area_name, rotation)
         if self._can_buy(state, player):
             for area in empty:
-                yield PlaceExpansion(SUPPLY, NONE, f"A{area + 1}", NONE)
+                yield PlaceExpansion(SUPPLY, NONE if payments else ANY_SET, f"A{area + 1}", NONE)
 
     def _can_buy(self, state: QGState, player: QGPlayer) -> bool:
         return bool(state.supply) and player.score >= self.components.supply_expansion_cost

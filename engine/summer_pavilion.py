@@ -397,8 +397,8 @@ class SummerPavilion(Variant[SPState]):
     commands = (
         MoveCommand("take", ("source", "color")),
         MoveCommand("place", ("star", "space", "wilds")),
-        MoveCommand("bonus", ("tiles",)),
-        MoveCommand("pass", ("keep",)),
+        MoveCommand("bonus", ("tiles",), sets=("tiles",)),
+        MoveCommand("pass", ("keep",), sets=("keep",)),
     )
 
     def __init__(self, name: str, mono: bool) -> None:
@@ -481,6 +481,19 @@ class SummerPavilion(Variant[SPState]):
         if not self.mono and token in COLORS:
             return FRONT_STAR_COLORS.index(COLORS.index(token))
         raise BadNotation("sp_bad_star", text=token)
+
+    def split_set(self, command: str, option: str, token: str) -> dict[str, int]:
+        """A multiset of tiles by colour letter: ``"1p2r"`` → ``{"p": 1, "r": 2}``."""
+        counts = parse_multiset(token)
+        return {LETTERS[color]: count for color, count in enumerate(counts) if count}
+
+    def join_set(self, command: str, option: str, counts: Mapping[str, int]) -> str:
+        tiles = [0] * NCOLORS
+        for letter, count in counts.items():
+            if len(letter) != 1 or letter not in LETTERS or count < 0:
+                raise BadNotation("sp_bad_tiles", text=f"{count}{letter}")
+            tiles[LETTERS.index(letter)] += count
+        return multiset_token(tiles)
 
     def move_from_choices(self, command: str, choices: Mapping[str, str]) -> SPMove:
         def need(option: str) -> str:

@@ -12,6 +12,7 @@ import simcord.env
 import simcord.interactions
 
 from bot.client import AzulBot, create_bot
+from bot.clock import ManualClock
 from bot.computer import Computer
 from bot.errors import Refusal
 from bot.replies import unwrap
@@ -28,13 +29,21 @@ def db_path(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-async def make_bot(db_path: str) -> AsyncIterator[Callable[[], AzulBot]]:
-    """Bots on the test's database (a second one plays the bot after a restart); their stores close at the end."""
+def clock() -> ManualClock:
+    """The bots' clock: it stands still until a test moves it forward."""
+    return ManualClock()
+
+
+@pytest.fixture
+async def make_bot(db_path: str, clock: ManualClock) -> AsyncIterator[Callable[..., AzulBot]]:
+    """Bots on the test's database (a second one plays the bot after a restart), all on the test's clock; their
+    stores close at the end. Keyword arguments go to ``create_bot`` (e.g. ``remind_after``)."""
     bots: list[AzulBot] = []
     seeds = itertools.count(SEED)
 
-    def make() -> AzulBot:
-        bots.append(create_bot(db_path, seed_source=lambda: next(seeds), computer=Computer(1, COMPUTER_BUDGET)))
+    def make(**options: Any) -> AzulBot:
+        computer = Computer(1, COMPUTER_BUDGET)
+        bots.append(create_bot(db_path, seed_source=lambda: next(seeds), clock=clock, computer=computer, **options))
         return bots[-1]
 
     yield make

@@ -12,6 +12,27 @@ from bot.store import GameRow
 from engine.agents import GreedyAgent
 
 MENTION = re.compile(r"<@!?(\d+)>")
+BUTTON = 2
+
+
+def tail_pairs(value: str, first: str, move: engine.Move) -> list[tuple[str, str]]:
+    """A picker value for ``first`` and the options after it (``A2|3`` for area and rotation), as pairs."""
+    options = [option for option, _ in move.choices()]
+    tokens = value.split("|")
+    start = options.index(first)
+    return list(zip(options[start : start + len(tokens)], tokens, strict=True))
+
+
+def set_values(move: engine.Move, wanted: dict[str, str], select: dict[str, Any]) -> list[str]:
+    """The multi-select values (``item:n``) that make up the move's set for the option this select asks for."""
+    option = select["custom_id"].split(":")[3]
+    variant = next(
+        engine.get_variant(name)
+        for name in engine.variant_names()
+        if any(c.name == move.command and option in c.sets for c in engine.get_variant(name).commands)
+    )
+    counts = variant.split_set(move.command, option, wanted[option])
+    return [f"{item}:{number}" for item, count in counts.items() for number in range(1, count + 1)]
 
 
 def mentions(content: str) -> list[int]:
@@ -86,17 +107,29 @@ class Table:
         return await self.finish_picker(member, result, move)
 
     async def picker_step(self, member: Any, picker: Any, move: engine.Move) -> Any:
-        """Answer the step ``picker`` (an ephemeral picker message) asks for, from the move's choices."""
+        """Answer the step ``picker`` (an ephemeral picker message) asks for, from the move's choices: a select (one
+        option, or several joined by ``|``), a set's multi-select (one value per item), or the confirm button."""
         wanted = dict(move.choices())
-        selects = [row["components"][0] for row in picker.components]
+        components = [row["components"][0] for row in picker.components]
+        if components[0]["type"] == BUTTON:
+            return await member.click(picker, custom_id=components[0]["custom_id"])
+        selects = components
+        if selects[0].get("max_values", 1) > 1 or selects[0].get("min_values", 1) == 0:
+            return await member.select(picker, set_values(move, wanted, selects[0]), custom_id=selects[0]["custom_id"])
+        values = {o["value"] for s in selects for o in s["options"]}
         option = selects[0]["custom_id"].split(":")[3]  # azul:pick:<picker>:<option>:<n>
-        value = move.command if option == "command" else wanted[option]
+        if option == "command":
+            value = move.command
+        else:
+            value = next(v for v in values if all(wanted.get(o) == t for o, t in tail_pairs(v, option, move)))
         select = next(s for s in selects if value in {o["value"] for o in s["options"]})
         return await member.select(picker, [value], custom_id=select["custom_id"])
 
     async def finish_picker(self, member: Any, result: Any, move: engine.Move) -> Any:
-        for _ in range(len(move.choices()) + 2):
-            if not result.response.components:
+        """Answer the picker's steps until the move is played (the reply may then offer the player's next step)."""
+        version = (await self.game()).version
+        for _ in range(len(move.choices()) + 3):
+            if not result.response.components or (await self.game()).version != version:
                 return result
             result = await self.picker_step(member, result.response, move)
         raise AssertionError(f"the picker did not finish: {result.response.content!r}")

@@ -162,7 +162,9 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     assert game.result["standings"][-1] == [game.seat_of(alice.id)]
     final = table.channel.last_message
     assert "alice resigned" in final.content and "Game over" in final.content and not final.components
-    assert not next(m for m in table.channel.history() if m.id == board.id).components, "no live Play button"
+    assert not next(m for m in table.channel.history() if m.id == board.id).components, (
+        "the board before the final one offers no Play button"
+    )
     late = await table.picker_step(to_act, picker.response, table.agent.choose(engine.variant_of(state), state, seat))
     assert "This game is over" in late.response.content
     status = await table.players[1].slash(table.channel, "azul status")
@@ -256,35 +258,17 @@ async def test_a_thread_holds_its_own_game(simcord_env) -> None:
     assert (await in_thread.game()).version == 1 and (await table.game()).version == 0
 
 
-async def test_waiting_players_are_reminded_once_per_turn(simcord_env) -> None:
-    from datetime import UTC, datetime, timedelta
-
-    table = Table.create(simcord_env, 2)
-    await table.open("azul")
-    bot = table.bot
-    bot.remind_after = timedelta(hours=24)
-    game, state = await table.state()
-    waiting = table.member(game, min(engine.to_act(state)))
-    now = datetime.now(UTC)
-
-    assert await bot.remind_due(now) == 0, "nobody has waited a day yet"
-    assert await bot.remind_due(now + timedelta(hours=25)) == 1
-    await simcord_env.settle()
-    reminder = table.channel.last_message
-    assert mentions(reminder.content) == [waiting.id] and "waiting for" in reminder.content
-    assert await bot.remind_due(now + timedelta(hours=50)) == 0, "one reminder per turn"
-
-    member, _, move = await table.choose()
-    await table.play_by_slash(member, move)
-    assert await bot.remind_due(datetime.now(UTC) + timedelta(hours=25)) == 1, "the next turn may be reminded again"
-    await simcord_env.settle()
-
-
 async def exported_transcript(result: Any) -> dict[str, Any]:
     assert result.ephemeral, result
-    (attachment,) = result.response.attachments
-    assert attachment.filename.endswith(".json")
+    attachment, listed = result.response.attachments  # the JSON transcript and the moves in the game's notation
+    assert attachment.filename.endswith(".json") and listed.filename.endswith(".txt")
     document: dict[str, Any] = json.loads(await attachment.read())
+    moves = [
+        line.split(": ", 1)[1]
+        for line in (await listed.read()).decode().splitlines()
+        if line[:5].strip()[:-1].isdigit()
+    ]
+    assert moves == [entry["notation"] for entry in document["log"]]
     return document
 
 
@@ -318,3 +302,18 @@ async def test_export_attaches_the_transcript_of_the_logged_moves(simcord_env) -
     finished = await exported_transcript(await watcher.slash(table.channel, "azul export"))
     assert finished["status"] == "over" and finished["resigned"] == game.seat_of(table.players[0].id)
     assert finished["moves"] == 4
+
+
+async def test_only_the_newest_board_offers_a_play_button(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    first = table.channel.last_message
+    assert first.components, "the board offers Play"
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    await simcord_env.settle()
+    newest = table.channel.last_message
+    assert newest.id != first.id and newest.components
+    (old,) = [message for message in table.channel.history() if message.id == first.id]
+    assert not old.components, "the previous board's Play button is gone"
+    assert old.attachments, "its picture stays"

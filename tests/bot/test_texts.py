@@ -11,6 +11,7 @@ import engine
 from bot.cog import AzulCog
 from bot.games import adapter_of, move_commands
 from bot.games.azul import ADAPTER as AZUL
+from bot.personal import me_group
 from data.i18n import SUPPORTED, catalogue
 from engine import Event
 
@@ -44,14 +45,20 @@ def test_every_bot_text_exists_in_every_language(lang: str) -> None:
 @pytest.mark.parametrize("lang", SUPPORTED)
 def test_command_names_are_valid_and_texts_use_them(lang: str) -> None:
     """Discord rejects the whole command sync for one bad or repeated name; texts name commands as the client does."""
-    commands = [command.name for command in AzulCog.__cog_app_commands__] + list(MOVE_COMMANDS)
+    commands = [command.name for command in AzulCog.__cog_app_commands__] + list(MOVE_COMMANDS) + ["me"]
     names = {command: catalogue(lang).get(f"bot.name.{command}") for command in commands}
-    assert len(commands) == 22 and all(isinstance(name, str) for name in names.values()), names
+    assert len(commands) == 23 and all(isinstance(name, str) for name in names.values()), names
     assert all(DISCORD_NAME.fullmatch(str(name)) and str(name) == str(name).lower() for name in names.values()), names
     assert len(set(names.values())) == len(names), "names repeat"
     texts = [value for value in catalogue(lang).values() if isinstance(value, str)]
     mentioned = {name for value in texts for name in MENTIONED.findall(value)}
-    assert mentioned and mentioned <= set(names.values()), mentioned - set(names.values())
+    assert mentioned and mentioned <= set(names.values()) | {names["me"]}, mentioned - set(names.values())
+    personal = [command.name for command in me_group().commands]
+    own = {command: catalogue(lang).get(f"bot.name.{command}") for command in personal}
+    assert all(DISCORD_NAME.fullmatch(str(name)) and str(name) == str(name).lower() for name in own.values()), own
+    assert len(set(own.values())) == len(own), "names in /azul me repeat"
+    in_me = {name for value in texts for name in re.findall(rf"/azul {names['me']} ([^\s`{{]+)", value)}
+    assert in_me <= set(own.values()), in_me - set(own.values())
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

@@ -47,13 +47,14 @@ async def a_started_game(db: str) -> None:
 async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDiscord, tmp_path: Path) -> None:
     db = str(tmp_path / "wire.sqlite3")
     await a_started_game(db)
-    bot = create_bot(db, remind_after=timedelta(hours=24))  # the reminder loop runs alongside
+    bot = create_bot(db, remind_after=timedelta(hours=24))  # the timer loop runs alongside
     runner = asyncio.create_task(bot.start(GOOD_TOKEN))
     try:
         await asyncio.wait_for(discord_server.identified.wait(), 15)
         synced = await discord_server.wait_for("PUT", "/applications/4242/commands")
-        (group,) = synced.json
-        assert group["name"] == "azul"
+        commands = {command["name"]: command for command in synced.json}
+        assert set(commands) == {"azul", "azul-stats"}
+        group = commands["azul"]
         assert group["description_localizations"]["pl"].startswith("Graj")
         subcommands = {option["name"]: option for option in group["options"]}
         assert subcommands["take"]["name_localizations"] == {"pl": "weź", "uk": "взяти"}
@@ -75,7 +76,7 @@ async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDisco
         (picture,) = edited.files.values()
         assert picture.startswith(b"\x89PNG\r\n\x1a\n") and len(picture) < 1_000_000
         assert "Runda 1" in edited.json["content"] or "runda 1" in edited.json["content"]  # Polish user
-        assert bot.remind_loop.is_running()
+        assert bot.timer_loop.is_running()
     finally:
         await bot.close()
         runner.cancel()

@@ -1,0 +1,224 @@
+"""Move entry: can every legal move be entered, in how many picker steps, and how fast is the autocomplete?
+
+    python -m bench entry                       # every variant: reachability, then autocomplete latency
+    python -m bench entry --variant queens-garden --games 2 --every 3
+
+Reachability walks a random and a greedy game of every variant (2 to 4 players) and, in every ``--every``-th
+position, enters **every** legal move twice: through the Play picker's plan (:func:`bot.entry.plan`: each step's
+choices as the selects show them, a set ticked in its multi-select) and through the slash command's autocomplete
+(each option typed in full, its choice looked up among the at most 25 offered). It prints how many moves each
+reaches and the most picker steps one needed (the confirm click, skipped with quick play, not counted).
+
+Latency takes the positions with the most legal moves of each variant and times the autocomplete's work (reading
+the options already filled, then offering choices) for every option of every command with several typings: empty,
+one letter, a word, a whole token, a set being typed. It prints p50/p99/max, and the longest the event loop was
+held while the work ran in a thread as the bot runs it (a 1 ms ticker's longest gap).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import engine
+from bot.entry import Entry, Step, plan, read_given, shapes_of
+from engine import Move, Variant
+from engine.agents import GreedyAgent
+from engine.core import set_options
+
+SELECT_ROWS = 5
+SELECT_LIMIT = 25
+
+
+def positions(variant: Variant[Any], players: int, seed: int, greedy: bool) -> Iterator[tuple[Any, int]]:
+    rng, agent = random.Random(seed), GreedyAgent(seed)
+    state = variant.new_game(players, seed)
+    while not variant.is_over(state):
+        for seat in sorted(variant.to_act(state)):
+            yield state, seat
+        seat = min(variant.to_act(state))
+        moves = variant.legal_moves(state, seat)
+        move = agent.choose(variant, state, seat) if greedy else rng.choice(moves)
+        state = variant.apply_unchecked(state, seat, move)
+
+
+# --- the picker ------------------------------------------------------------------------------------------------
+def picker_steps(state: Any, seat: int, move: Move, shapes: list[dict[str, str]], commands: int) -> int | None:
+    """The picker steps ``move`` takes (None when a step does not offer it)."""
+    variant = engine.variant_of(state)
+    wanted = dict(move.choices())
+    steps = 1 if commands > 1 else 0
+    chosen: dict[str, str] = {}
+    for _ in range(len(wanted) + 1):
+        step = plan(state, seat, move.command, chosen, shapes)
+        if step is None:
+            return None
+        if step.done:
+            return steps if all(step.chosen.get(name) == token for name, token in wanted.items()) else None
+        steps += 1
+        chosen = dict(step.chosen)
+        option = step.options[0]
+        if step.is_set:
+            if not ticks(variant, move.command, option, wanted[option], step):
+                return None
+            chosen[option] = wanted[option]
+            continue
+        value = "|".join(wanted.get(name, "") for name in step.options)
+        if value not in step.tokens[: SELECT_ROWS * SELECT_LIMIT]:
+            return None
+        chosen.update(zip(step.options, value.split("|"), strict=True))
+    return None
+
+
+def ticks(variant: Variant[Any], command: str, option: str, token: str, step: Step) -> bool:
+    """Whether the set ``token`` can be ticked in the step's one multi-select (one option per item held)."""
+    units = sum(step.pool.values())
+    counts = variant.split_set(command, option, token)
+    return units <= SELECT_LIMIT and all(step.pool.get(item, 0) >= count for item, count in counts.items())
+
+
+# --- the autocomplete --------------------------------------------------------------------------------------------
+def by_autocomplete(state: Any, seat: int, move: Move, cache: dict[Any, list[str]], shapes: list[Any]) -> bool:
+    """Whether typing each option of ``move`` in full offers it among the autocomplete's choices."""
+    given: dict[str, str | None] = {}
+    for option, token in move.choices():
+        key = (move.command, option, tuple(sorted(given.items())), token)
+        if key not in cache:
+            shown = Entry(state, seat, move.command, option, "en", shapes).shown(given, token)
+            cache[key] = [value for value, _ in shown]
+        if token not in cache[key]:
+            return False
+        given[option] = token
+    return True
+
+
+def reachability(names: list[str], games: int, every: int) -> None:
+    print(f"{'variant':<24}{'game':<10}{'positions':>10}{'moves':>9}{'picker':>9}{'typed':>9}{'max steps':>10}")
+    for name in names:
+        variant = engine.get_variant(name)
+        for greedy in (False, True):
+            for number in range(games):
+                players = variant.min_players + number % (variant.max_players - variant.min_players + 1)
+                counted = Counter[str]()
+                most = 0
+                for index, (state, seat) in enumerate(positions(variant, players, 100 + number, greedy)):
+                    if index % every:
+                        continue
+                    legal = variant.legal_moves(state, seat)
+                    shapes = shapes_of(state, seat)
+                    commands = len({shape["command"] for shape in shapes})
+                    cache: dict[Any, list[str]] = {}
+                    counted["positions"] += 1
+                    for move in legal:
+                        counted["moves"] += 1
+                        steps = picker_steps(state, seat, move, shapes, commands)
+                        if steps is not None:
+                            counted["picker"] += 1
+                            most = max(most, steps)
+                        counted["typed"] += by_autocomplete(state, seat, move, cache, shapes)
+                kind = f"{'greedy' if greedy else 'random'}-{players}p"
+                print(
+                    f"{name:<24}{kind:<10}{counted['positions']:>10}{counted['moves']:>9}"
+                    f"{counted['picker']:>9}{counted['typed']:>9}{most:>10}",
+                    flush=True,
+                )
+
+
+# --- latency -------------------------------------------------------------------------------------------------------
+def worst_positions(variant: Variant[Any], count: int) -> list[tuple[Any, int]]:
+    found: list[tuple[int, int, Any, int]] = []
+    for seed in range(4):
+        for greedy in (False, True):
+            for index, (state, seat) in enumerate(positions(variant, 2 + seed % 3, 200 + seed, greedy)):
+                size = len(variant.legal_moves(state, seat))
+                found.append((size, -len(found), state, seat))
+                del index
+    found.sort(key=lambda entry: entry[:2], reverse=True)
+    return [(state, seat) for _, _, state, seat in found[:count]]
+
+
+def typings(variant: Variant[Any], state: Any, seat: int) -> Iterator[tuple[str, str, dict[str, str | None], str]]:
+    """(command, option, options filled before it, typed) as players type them, for every option of every move
+    shape (first shape of each command only for the later options, to keep the run short)."""
+    shapes = shapes_of(state, seat)
+    seen: set[tuple[str, str]] = set()
+    for shape in shapes:
+        command = shape["command"]
+        given: dict[str, str | None] = {}
+        for option, token in [(o, t) for o, t in shape.items() if o != "command"]:
+            if (command, option) not in seen:
+                seen.add((command, option))
+                sets = set_options(variant, command)
+                sample = "bl" if option in sets else token
+                for typed in ("", sample[:1], sample, "blue", "2x", "center", "Factory 1", "red, 2"):
+                    yield command, option, dict(given), typed
+            given[option] = token
+
+
+def autocomplete_work(call: tuple[Any, int, str, str, dict[str, str | None], str]) -> int:
+    """What the bot's autocomplete does in its thread: read the options filled before, offer this one's choices."""
+    state, seat, command, option, given, typed = call
+    read = read_given(state, seat, command, given, "en")
+    return len(Entry(state, seat, command, option, "en").shown(read, typed))
+
+
+async def timed_on_loop(calls: list[Any]) -> tuple[list[float], float]:
+    """Run each call in a thread, as the bot does, with a 1 ms ticker on the loop; return the call times and the
+    longest gap between ticks."""
+    gaps: list[float] = []
+    running = True
+
+    async def ticker() -> None:
+        last = time.perf_counter()
+        while running:
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    task = asyncio.create_task(ticker())
+    times = []
+    for call in calls:
+        start = time.perf_counter()
+        await asyncio.to_thread(autocomplete_work, call)
+        times.append(time.perf_counter() - start)
+    running = False
+    await task
+    return times, max(gaps, default=0.0)
+
+
+def latency(names: list[str], worst: int) -> None:
+    print(f"\n{'variant':<24}{'moves':>7}{'calls':>7}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'loop block ms':>15}")
+    for name in names:
+        variant = engine.get_variant(name)
+        chosen = worst_positions(variant, worst)
+        calls = [(state, seat, *typing) for state, seat in chosen for typing in typings(variant, state, seat)]
+        times, block = asyncio.run(timed_on_loop(calls))
+        cuts = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
+        moves = len(variant.legal_moves(*chosen[0]))
+        print(
+            f"{name:<24}{moves:>7}{len(calls):>7}{cuts[49] * 1000:>9.1f}{cuts[98] * 1000:>9.1f}"
+            f"{max(times) * 1000:>9.1f}{block * 1000:>15.1f}",
+            flush=True,
+        )
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench entry", description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", action="append", help="a variant name (repeatable); default: all")
+    parser.add_argument("--games", type=int, default=1, help="games of each kind (random, greedy) per variant")
+    parser.add_argument("--every", type=int, default=4, help="check every n-th position of a game")
+    parser.add_argument("--worst", type=int, default=3, help="positions with the most legal moves to time")
+    parser.add_argument("--skip-reachability", action="store_true")
+    args = parser.parse_args(argv)
+    names = args.variant or engine.variant_names()
+    if not args.skip_reachability:
+        reachability(names, args.games, args.every)
+    latency(names, args.worst)
+    return 0

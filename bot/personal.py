@@ -1,0 +1,267 @@
+"""``/azul me …``: commands about the person asking, wherever they are (a server or a DM with the bot).
+
+``games`` lists every open game the user sits at, in every server the bot shares with them: those waiting for the
+user first, then the others, each with a link to its newest board (or lobby), whose turn it is and since when.
+``away`` (1–30 days) and ``back`` set and end a vacation: the player's reminders wait until it ends, their games do
+not time out, and the others see "away until …" in ``status`` and under the board. ``settings`` shows and changes
+the person's reminders (on or off, once or every 6/12/24 hours while it is their turn, quiet hours in their own time
+zone) and how their turn is announced (a DM or a mention in the channel).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import cache
+from zoneinfo import available_timezones
+
+import discord
+from discord import app_commands
+
+import engine
+from bot.clock import iso
+from bot.context import bot_of
+from bot.errors import Refusal
+from bot.replies import reply
+from bot.stats import profile
+from bot.store import GameRow, Store, UserPrefs
+from bot.texts import described, named, text, user_locale, variant_label
+from bot.words import seat_label
+from render.common import SeatInfo
+
+LIST_LIMIT = 2000
+REMIND_EVERY = (0, 6, 12, 24)  # hours; 0: once per turn
+CHOICE_LIMIT = 25
+
+
+@dataclass(frozen=True, slots=True)
+class OpenGame:
+    game: GameRow
+    to_act: tuple[int, ...]  # engine seats that must act (empty in a lobby)
+    my_turn: bool
+
+
+def open_games(games: list[GameRow], user_id: int) -> list[OpenGame]:
+    """The user's open games, those waiting for the user first (each part longest waiting first)."""
+    entries = []
+    for game in games:
+        to_act = tuple(sorted(engine.to_act(engine.from_json(game.state)))) if game.state else ()
+        entries.append(OpenGame(game, to_act, game.seat_of(user_id) in to_act))
+    return sorted(entries, key=lambda entry: not entry.my_turn)  # stable: keeps the longest waiting first
+
+
+def link(game: GameRow) -> str:
+    """A link to the game's newest board (or its lobby), else to its channel."""
+    message = game.board_message_id or game.lobby_message_id
+    if message is None:
+        return f"<#{game.channel_id}>"
+    return f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}/{message}"
+
+
+def game_line(entry: OpenGame, locale: str) -> str:
+    game = entry.game
+    since = f"<t:{int(datetime.fromisoformat(game.turn_since).timestamp())}:R>"
+    if game.status == "lobby":
+        state = text("bot.mygames.lobby", locale, seats=len(game.seats), max=game.max_seats)
+    elif entry.my_turn:
+        state = text("bot.mygames.your_turn", locale, since=since)
+    else:
+        names = game.by_seat()
+        players = ", ".join(f"**{seat_label(game, names[seat], locale)}**" for seat in entry.to_act)
+        state = text("bot.mygames.waiting", locale, players=players, since=since)
+    variant = variant_label(game.variant, locale)
+    return text("bot.mygames.line", locale, variant=variant, game=game.id, link=link(game), state=state)
+
+
+def my_games_text(entries: list[OpenGame], locale: str) -> str:
+    if not entries:
+        return text("bot.mygames.none", locale)
+    mine = sum(entry.my_turn for entry in entries)
+    lines = [text("bot.mygames.header", locale, count=len(entries), mine=mine)]
+    for entry in entries:
+        line = game_line(entry, locale)
+        if sum(len(kept) + 1 for kept in lines) + len(line) > LIST_LIMIT - 2:
+            lines.append("…")
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+@app_commands.command(name=named("games"), description=described("bot.cmd.games"))
+async def games(interaction: discord.Interaction) -> None:
+    store = bot_of(interaction).service.store
+    entries = open_games(await store.open_games_of(interaction.user.id), interaction.user.id)
+    await reply(interaction, my_games_text(entries, user_locale(interaction)))
+
+
+@cache
+def time_zones() -> tuple[str, ...]:
+    return tuple(sorted(available_timezones()))
+
+
+async def zone_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """IANA zones containing what was typed (``warsaw``, ``Europe/K``), the typed start first."""
+    typed = current.strip().casefold().replace(" ", "_")
+    zones = [zone for zone in time_zones() if typed in zone.casefold()]
+    zones.sort(key=lambda zone: not zone.casefold().startswith(typed))
+    return [app_commands.Choice(name=zone, value=zone) for zone in zones[:CHOICE_LIMIT]]
+
+
+def settings_text(prefs: UserPrefs, locale: str, *, saved: bool) -> str:
+    if not prefs.reminders:
+        reminders = text("bot.settings.reminders_off", locale)
+    elif prefs.remind_every_hours:
+        reminders = text("bot.settings.reminders_every", locale, hours=prefs.remind_every_hours)
+    else:
+        reminders = text("bot.settings.reminders_once", locale)
+    zone = prefs.timezone or "UTC"
+    if prefs.quiet_start is None or prefs.quiet_end is None:
+        quiet = text("bot.settings.quiet_none", locale, zone=zone)
+    else:
+        quiet = text(
+            "bot.settings.quiet", locale, start=f"{prefs.quiet_start:02}:00", end=f"{prefs.quiet_end:02}:00", zone=zone
+        )
+    notice = text("bot.settings.notice_dm" if prefs.notify_dm else "bot.settings.notice_channel", locale)
+    heading = text("bot.settings.saved" if saved else "bot.settings.title", locale)
+    return "\n".join([heading, reminders, quiet, notice])
+
+
+@app_commands.command(name=named("settings"), description=described("bot.cmd.settings"))
+@app_commands.describe(
+    reminders=described("bot.opt.reminders"),
+    every=described("bot.opt.every"),
+    quiet_from=described("bot.opt.quiet_from"),
+    quiet_to=described("bot.opt.quiet_to"),
+    timezone=described("bot.opt.timezone"),
+    notice=described("bot.opt.notice"),
+)
+@app_commands.choices(
+    every=[app_commands.Choice(name=described(f"bot.every.{hours}"), value=str(hours)) for hours in REMIND_EVERY],
+    notice=[
+        app_commands.Choice(name=described("bot.notice.dm"), value="dm"),
+        app_commands.Choice(name=described("bot.notice.channel"), value="channel"),
+    ],
+)
+@app_commands.autocomplete(timezone=zone_choices)
+async def settings(  # noqa: PLR0917 (discord.py passes slash command options by name; one per setting)
+    interaction: discord.Interaction,
+    reminders: bool | None = None,
+    every: app_commands.Choice[str] | None = None,
+    quiet_from: app_commands.Range[int, 0, 23] | None = None,
+    quiet_to: app_commands.Range[int, 0, 23] | None = None,
+    timezone: str | None = None,
+    notice: app_commands.Choice[str] | None = None,
+) -> None:
+    """Show the person's settings, or change those given (quiet hours from = to switches them off)."""
+    store = bot_of(interaction).service.store
+    locale = user_locale(interaction)
+    values: dict[str, object] = {}
+    if timezone is not None:
+        zone = timezone.strip()
+        if zone not in time_zones():
+            raise Refusal("bad_timezone", zone=zone[:60])
+        values["timezone"] = zone
+    if (quiet_from is None) != (quiet_to is None):
+        raise Refusal("quiet_needs_both")
+    if quiet_from is not None:
+        values["quiet_start"], values["quiet_end"] = (None, None) if quiet_from == quiet_to else (quiet_from, quiet_to)
+    if reminders is not None:
+        values["reminders"] = int(reminders)
+    if every is not None:
+        values["remind_every_hours"] = int(every.value)
+    if values:
+        await store.set_reminder_prefs(interaction.user.id, **values)
+    if notice is not None:
+        await bot_of(interaction).service.set_notify(interaction.user.id, notice.value == "dm", locale)
+    prefs = await store.user(interaction.user.id)
+    saved = bool(values) or notice is not None
+    await reply(interaction, settings_text(prefs, locale, saved=saved))
+
+
+MAX_AWAY_DAYS = 30
+
+
+def stamp(moment: str, style: str = "f") -> str:
+    """A Discord timestamp: every reader sees the moment in their own time zone and language."""
+    return f"<t:{int(datetime.fromisoformat(moment).timestamp())}:{style}>"
+
+
+async def seat_notes(store: Store, game: GameRow, now: datetime, locale: str) -> list[SeatInfo | None]:
+    """What the board picture shows beside each seated player's name: "away until <date>" (UTC date)."""
+    notes: list[SeatInfo | None] = []
+    for seat in game.by_seat():
+        if seat.user_id is None:  # a computer seat is never away
+            notes.append(None)
+            continue
+        prefs = await store.user(seat.user_id)
+        away = prefs.away_until if prefs.away_until and prefs.away_until > iso(now) else None
+        date = datetime.fromisoformat(away).date().isoformat() if away else ""
+        notes.append(SeatInfo(away=text("bot.picture.away", locale, date=date)) if away else None)
+    return notes
+
+
+async def away_lines(store: Store, game: GameRow, now: datetime, locale: str) -> list[str]:
+    """One line for each seated player who is away now."""
+    lines = []
+    for seat in game.seats:
+        if seat.user_id is None:
+            continue
+        prefs = await store.user(seat.user_id)
+        if prefs.away_until and prefs.away_until > iso(now):
+            player = f"**{seat_label(game, seat, locale)}**"
+            lines.append(text("bot.away.line", locale, player=player, until=stamp(prefs.away_until)))
+    return lines
+
+
+@app_commands.command(name=named("away"), description=described("bot.cmd.away"))
+@app_commands.describe(days=described("bot.opt.days"))
+async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1, MAX_AWAY_DAYS]) -> None:
+    service = bot_of(interaction).service
+    if not 1 <= days <= MAX_AWAY_DAYS:  # Discord enforces the range; a direct call must too
+        raise Refusal("bad_away_days", max=MAX_AWAY_DAYS)
+    until = iso(service.clock.now() + timedelta(days=days))
+    await service.store.set_away(interaction.user.id, until)
+    await reply(interaction, text("bot.reply.away", user_locale(interaction), until=stamp(until), days=days))
+
+
+@app_commands.command(name=named("back"), description=described("bot.cmd.back"))
+async def back(interaction: discord.Interaction) -> None:
+    service = bot_of(interaction).service
+    prefs = await service.store.user(interaction.user.id)
+    if not prefs.away_until or prefs.away_until <= iso(service.clock.now()):
+        raise Refusal("not_away")
+    await service.timers.returned(interaction.user.id, prefs.away_until)
+    await service.store.set_away(interaction.user.id, None)
+    await reply(interaction, text("bot.reply.back", user_locale(interaction)))
+
+
+@app_commands.command(name=named("quickplay"), description=described("bot.cmd.quickplay"))
+@app_commands.describe(enabled=described("bot.opt.enabled"))
+async def quickplay(interaction: discord.Interaction, enabled: bool) -> None:
+    await bot_of(interaction).service.store.set_quick_play(interaction.user.id, enabled)
+    await reply(interaction, text("bot.reply.quick_on" if enabled else "bot.reply.quick_off", user_locale(interaction)))
+
+
+def me_group() -> app_commands.Group:
+    """``/azul me …`` (see the command-tree plan in :mod:`bot.cog`)."""
+    group = app_commands.Group(name=named("me"), description=described("bot.cmd.me"))
+    group.add_command(games)
+    group.add_command(settings)
+    group.add_command(away)
+    group.add_command(back)
+    group.add_command(quickplay)
+    group.add_command(profile)
+    return group
+
+
+__all__ = [
+    "OpenGame",
+    "away_lines",
+    "game_line",
+    "me_group",
+    "my_games_text",
+    "open_games",
+    "seat_notes",
+    "settings_text",
+    "zone_choices",
+]
