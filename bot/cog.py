@@ -44,7 +44,7 @@ from bot.computer import LEVELS
 from bot.context import bot_of
 from bot.errors import Refusal
 from bot.games import adapter_of
-from bot.limits import action_choices, deadline_lines, limit_choices, server
+from bot.limits import action_choices, deadline_lines, limit_choices, server_settings
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
 from bot.personal import away_lines, me_group, seat_notes
@@ -90,7 +90,6 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         for command in all_move_commands():
             group.add_command(command)
         group.add_command(me_group())
-        group.add_command(server)
 
     # lobby
     @app_commands.command(name=named("new"), description=described("bot.cmd.new"))
@@ -256,6 +255,18 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         state = service.state_of(game)
         seat = game.seat_of(interaction.user.id) or 0
         await reply(interaction, hint_text(game, state, seat, move, reasons=reasons, locale=user_locale(interaction)))
+
+    # the server
+    @app_commands.command(name=named("server"), description=described("bot.cmd.server"))
+    @app_commands.describe(time_limit=described("bot.opt.time_limit"), on_timeout=described("bot.opt.on_timeout"))
+    @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
+    async def server(
+        self,
+        interaction: discord.Interaction,
+        time_limit: app_commands.Choice[str] | None = None,
+        on_timeout: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await server_settings(interaction, time_limit, on_timeout)
 
     # help
     @app_commands.command(name=named("rules"), description=described("bot.cmd.rules"))

@@ -22,7 +22,7 @@ from bot.errors import Refusal
 from bot.replies import is_admin, reply
 from bot.service import GameService, TimedOut
 from bot.store import GameRow
-from bot.texts import described, guild_locale, named, text, user_locale
+from bot.texts import described, guild_locale, text, user_locale
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Fired, deadlines
 from bot.words import headline, level_label, limit_line, seat_label, shown
 
@@ -112,15 +112,12 @@ async def warning_params(service: GameService, game: GameRow, seats: Sequence[in
     return {"when": stamp(due) if due else "?"}
 
 
-@app_commands.command(name=named("server"), description=described("bot.cmd.server"))
-@app_commands.describe(time_limit=described("bot.opt.time_limit"), on_timeout=described("bot.opt.on_timeout"))
-@app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
-async def server(
+async def server_settings(
     interaction: discord.Interaction,
-    time_limit: app_commands.Choice[str] | None = None,
-    on_timeout: app_commands.Choice[str] | None = None,
+    time_limit: app_commands.Choice[str] | None,
+    on_timeout: app_commands.Choice[str] | None,
 ) -> None:
-    """Show this server's defaults for new games; a server manager changes those given."""
+    """``/azul server``: show this server's defaults for new games; a server manager changes those given."""
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     locale = user_locale(interaction)
@@ -142,7 +139,7 @@ __all__ = [
     "limit_choices",
     "limit_line",
     "run_deadlines",
-    "server",
+    "server_settings",
     "timeout_lines",
     "warning_key",
     "warning_params",

@@ -43,6 +43,7 @@ class OpenGame:
     game: GameRow
     to_act: tuple[int, ...]  # engine seats that must act (empty in a lobby)
     my_turn: bool
+    due: datetime | None = None  # when the user's time to move runs out (games with a time limit)
 
 
 def open_games(games: list[GameRow], user_id: int) -> list[OpenGame]:
@@ -69,6 +70,8 @@ def game_line(entry: OpenGame, locale: str) -> str:
         state = text("bot.mygames.lobby", locale, seats=len(game.seats), max=game.max_seats)
     elif entry.my_turn:
         state = text("bot.mygames.your_turn", locale, since=since)
+        if entry.due is not None:
+            state += " " + text("bot.limit.mygames", locale, when=f"<t:{int(entry.due.timestamp())}:R>")
     else:
         names = game.by_seat()
         players = ", ".join(f"**{seat_label(game, names[seat], locale)}**" for seat in entry.to_act)
@@ -91,10 +94,19 @@ def my_games_text(entries: list[OpenGame], locale: str) -> str:
     return "\n".join(lines)
 
 
+async def with_deadline(store: Store, entry: OpenGame, user_id: int) -> OpenGame:
+    """The entry with when the user's time runs out, where a limit's clock runs for them."""
+    seat = entry.game.seat_of(user_id)
+    if not entry.my_turn or seat is None or not entry.game.time_limit_hours:
+        return entry
+    return replace(entry, due=(await deadlines(store, entry.game)).get(seat))
+
+
 @app_commands.command(name=named("games"), description=described("bot.cmd.games"))
 async def games(interaction: discord.Interaction) -> None:
     store = bot_of(interaction).service.store
     entries = open_games(await store.open_games_of(interaction.user.id), interaction.user.id)
+    entries = [await with_deadline(store, entry, interaction.user.id) for entry in entries]
     await reply(interaction, my_games_text(entries, user_locale(interaction)))
 
 

@@ -97,6 +97,8 @@ async def test_the_limit_shows_in_the_lobby_in_status_and_on_the_board(
     status = await table.players[1].slash(table.channel, "azul status")
     assert "⏳ Time limit: 24 h per move" in status.response.content
     assert f"⏳ **{member.user.name}** must move by <t:" in status.response.content
+    mine = await member.slash(table.channel, "azul me games")
+    assert "**your turn** since <t:" in mine.response.content and "· ⏳ time runs out <t:" in mine.response.content
     await table.players[1].slash(table.channel, "azul board")
     note = drawn[-1][seat]
     assert note.clock == "40 min left" and note.urgent, "the last hour is red"
@@ -260,6 +262,20 @@ async def test_a_deadline_that_passes_while_the_bot_is_down_is_handled_once_at_s
     assert len(posts) == 1, "no stale warnings: only the timeout's board"
     assert f"⏰ **{late.user.name}**: час на хід (12 год) вичерпано, тож цей хід зробив комп'ютер" in posts[0]
     assert await table.bot.run_due() == 0 and (await table.game()).version == 1, "handled once"
+
+
+async def test_a_deadline_claimed_by_a_runner_that_died_runs_again_when_its_lease_ends(
+    simcord_env, clock: ManualClock
+) -> None:
+    table = Table.create(simcord_env, 2)
+    await open_limited(table)
+    clock.advance(hours=LIMIT, minutes=1)
+    claimed = await table.bot.service.timers.run_due()  # claims the deadline, then "dies" before the move
+    assert [due.kind for due in claimed] == ["deadline"]
+    assert await run(table, clock, minutes=5) == 0 and (await table.game()).version == 0, "the lease holds"
+    assert await run(table, clock, minutes=6) == 1, "the lease ended: the deadline runs again"
+    assert (await table.game()).version == 1
+    assert await run(table, clock, minutes=30) == 0 and (await table.game()).version == 1, "once"
 
 
 async def test_an_away_player_never_times_out_and_coming_back_restarts_the_clock(
