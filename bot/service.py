@@ -485,16 +485,19 @@ class GameService:
         it, or (the game's choice) the player is dropped first and the computer plays the seat from now on. After
         :data:`TIMEOUTS_IN_A_ROW` timeouts in a row the seat is the computer's until its player takes it back.
         None when the seat no longer waits (it moved, or the computer plays it already)."""
+        if not await self._still_late(game_id, seat, since, dropped=False):
+            return None
         game = await self._reload(game_id)
-        if game.status != "active" or game.state is None or seat in game.computer_seats():
-            return None
-        if (
-            seat not in engine.to_act(self.state_of(game))
-            or (await self.store.last_plies(game.id)).get(seat, -1) >= since
-        ):
-            return None
         dropped = game.on_timeout == "drop" and await self.store.drop_seat(game.id, seat, STRONGEST)
-        turn = await self.play_for(game.id, seat, level=STRONGEST, cause="time_limit")
+        for _ in range(RACE_RETRIES):
+            try:
+                turn = await self.play_for(game.id, seat, level=STRONGEST, cause="time_limit")
+                break
+            except Refusal as refusal:  # another player's move landed first (a simultaneous phase): look again
+                if refusal.key != "raced" or not await self._still_late(game_id, seat, since, dropped=dropped):
+                    raise
+        else:
+            raise Refusal("raced")
         timeouts = await self.store.count_timeout(game.id, seat)
         handed = not dropped and not turn.over and timeouts >= TIMEOUTS_IN_A_ROW
         if handed:
@@ -504,6 +507,15 @@ class GameService:
             "game %s: seat %s ran out of time (%s in a row)%s", game.id, seat, timeouts, " and was dropped" * dropped
         )
         return TimedOut(turn, timeouts, handed, dropped)
+
+    async def _still_late(self, game_id: int, seat: int, since: int, *, dropped: bool) -> bool:
+        """The seat still owes the move it has waited for since version ``since`` (a dropped seat is the computer's
+        but still owes it)."""
+        game = await self._reload(game_id)
+        if game.status != "active" or game.state is None or (seat in game.computer_seats() and not dropped):
+            return False
+        moved = (await self.store.last_plies(game.id)).get(seat, -1) >= since
+        return seat in engine.to_act(self.state_of(game)) and not moved
 
     async def take_back(self, channel_id: int, user_id: int) -> GameRow:
         """A player takes back the seat the computer plays for them (never one dropped for their time)."""
