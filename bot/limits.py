@@ -49,7 +49,7 @@ async def deadline_lines(service: GameService, game: GameRow, locale: str) -> li
     by_seat = game.by_seat()
     for seat, due in sorted((await deadlines(service.store, game)).items()):
         player = f"**{seat_label(game, by_seat[seat], locale)}**"
-        lines.append(text("bot.limit.deadline", locale, player=player, when=stamp(due, "f"), left=stamp(due)))
+        lines.append(text("bot.limit.deadline", locale, player=player, when=stamp(due, "f"), relative=stamp(due)))
     return lines
 
 
