@@ -42,8 +42,20 @@ async def open_limited(table: Table, variant: str = "azul", **options: Any) -> A
     return lobby
 
 
+async def computer_done(table: Table) -> None:
+    """Wait for the computer's turns now due: those a timer woke run outside any interaction, where SimCord's
+    settle does not wait for them."""
+    game = await table.game()
+    for _ in range(1200):
+        if not await table.bot.service.computer_to_act(game.id):
+            break
+        await asyncio.sleep(0.05)
+    await table.env.settle()
+
+
 async def waiting(table: Table) -> tuple[Any, int]:
-    """The member who must act first now, and their seat."""
+    """The member who must act first now (once the computer's turns are played), and their seat."""
+    await computer_done(table)
     game, state = await table.state()
     seat = min(engine.to_act(state) - set(game.computer_seats()))
     return table.member(game, seat), seat
@@ -54,12 +66,7 @@ async def run(table: Table, clock: ManualClock, **forward: float) -> int:
     clock.advance(**forward)
     fired = await table.bot.run_due()
     await table.env.settle()
-    game = await table.game()
-    for _ in range(1200):  # the woken computer turns run outside any interaction: SimCord's settle does not wait
-        if not await table.bot.service.computer_to_act(game.id):
-            break
-        await asyncio.sleep(0.05)
-    await table.env.settle()
+    await computer_done(table)
     return fired
 
 
@@ -391,3 +398,35 @@ async def test_a_dropped_player_finishes_last_whatever_the_score(simcord_env, cl
     assert final.splitlines()[-1].endswith("(out of time)") and carol.user.name in final.splitlines()[-1]
     (row,), _ = await table.bot.service.store.results(channel_id=table.channel.id, limit=1)
     assert [s.outcome for s in row.seats if s.seat == seat] == ["dropped"]
+
+
+async def test_bad_limits_and_seat_without_a_level_in_a_lobby_are_refused(simcord_env) -> None:
+    from bot.errors import Refusal
+    from data.i18n import t
+
+    table = Table.create(simcord_env, 2)
+    alice = table.players[0]
+    service = table.bot.service
+    for hours, action, key in ((5, "computer", "bad_time_limit"), (12, "vanish", "bad_on_timeout")):
+        with pytest.raises(Refusal) as refused:
+            await service.create(
+                guild_id=table.guild.id,
+                channel_id=table.channel.id,
+                user_id=alice.id,
+                name="alice",
+                variant="azul",
+                seats=2,
+                time_limit_hours=hours,
+                on_timeout=action,
+            )
+        assert refused.value.key == key
+        assert all(t(f"bot.refuse.{key}", lang) for lang in ("en", "pl", "uk"))
+    with pytest.raises(Refusal):
+        await service.set_server_defaults(table.guild.id, 7, "computer")
+    assert await service.store.server_defaults(table.guild.id) == (0, "computer"), "nothing saved"
+    assert await service.store.open_game_in(table.channel.id) is None, "no lobby opened"
+
+    await alice.slash(table.channel, "azul new", variant="azul", seats=2)
+    answer = await alice.slash(table.channel, "azul seat")
+    assert answer.ephemeral and answer.response.content == "Choose a level: easy, medium or hard."
+    assert len((await table.game()).seats) == 1
