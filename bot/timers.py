@@ -11,12 +11,13 @@ fell due while it was down, once.
 it), checks it still applies, and returns what fired, grouped by game, for the bot to post. The time comes from an
 injectable :class:`bot.clock.Clock`.
 
-A game with a time limit per move gives each waiting seat its own clock instead of the plain reminder: a warning
-at half time and one an hour before (once each), and the deadline, all from when the seat began to wait (or from
-the end of its player's vacation: an away player's clocks stand still, and going away or coming back moves their
-pending deadlines by the time away). The deadline is claimed by a lease rather than marked done: the runner moves it
-a few minutes ahead, and the move the computer then makes for the seat cancels it; a runner that dies before that
-move is saved leaves the deadline to fire again when the lease ends.
+A game with a time limit per move gives each waiting seat its own clock instead of the plain reminder: a warning at
+half time and one an hour before (once each), and the deadline, all from when the seat began to wait (or from the
+end of its player's vacation: an away player's clocks stand still, and going away or coming back moves their pending
+deadlines by the time away). The warnings follow the player's reminder settings (none when reminders are off, later
+in quiet hours, never after the deadline); the deadline follows none. The deadline is claimed by a lease rather than
+marked done: the runner moves it a few minutes ahead, and the move the computer then makes for the seat cancels it;
+a runner that dies before that move is saved leaves the deadline to fire again when the lease ends.
 """
 
 from __future__ import annotations
