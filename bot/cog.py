@@ -7,11 +7,13 @@ command tree's one error handler (:func:`bot.replies.answer_error`) answers ephe
 The tree (Discord allows 25 subcommands per command, and one level of subgroups; a subgroup counts as one):
 
 ``/azul …`` — the table in this channel (at most 25, checked by ``tests/bot/test_commands.py``):
-    lobby: ``new``, ``join``, ``leave``, ``start``, ``seat`` (give a seat to a computer player of a level)
+    lobby: ``new``, ``join``, ``leave``, ``start``, ``seat`` (give a seat to a computer player of a level; without a
+        level, in a game: take back your own seat from the computer)
     moves: one per move command of every registered variant (``take``, ``wall``, ``place``, ``bonus``, ``pass``,
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
     the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint`` (and ``undo`` when it lands)
     help: ``rules``, ``help``
+    the server: ``server`` (its defaults for new games: the time limit per move and what a timeout does)
 ``/azul me …`` — a subgroup for the person asking, wherever they are (:mod:`bot.personal`): ``games`` (my games),
     ``settings`` (reminders, quiet hours, turn notices), ``away``, ``back``, ``quickplay`` (no confirm step in the
     Play picker) and ``profile`` join them, and ``notify`` (now also a setting of ``settings``) moves here when the
@@ -22,8 +24,9 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
 Commands about a table need a server channel; those in :data:`ANYWHERE` also work in a direct message with the bot
 (the command tree's check, :func:`needs_server`, answers the others there).
 
-So ``/azul`` holds the lobby (5), the game here (7), help (2) and ``me`` (1): 15, leaving 10 for move commands
-(8 today). A game whose move commands would pass that reuses existing commands' names where the meaning fits.
+So ``/azul`` holds the lobby (5), the game here (7), help (2), ``server`` (1) and ``me`` (1): 16, leaving 9 for
+move commands (8 today). A game whose move commands would pass that reuses existing commands' names where the
+meaning fits.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from bot.computer import LEVELS
 from bot.context import bot_of
 from bot.errors import Refusal
 from bot.games import adapter_of
+from bot.limits import action_choices, deadline_lines, limit_choices, server_settings
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
 from bot.personal import away_lines, me_group, seat_notes
@@ -95,6 +99,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         order=described("bot.opt.order"),
         hints=described("bot.opt.hints"),
         rated=described("bot.opt.rated"),
+        time_limit=described("bot.opt.time_limit"),
+        on_timeout=described("bot.opt.on_timeout"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -102,6 +108,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             app_commands.Choice(name=described("bot.order.random"), value="random"),
             app_commands.Choice(name=described("bot.order.joined"), value="joined"),
         ],
+        time_limit=limit_choices(),
+        on_timeout=action_choices(),
     )
     async def new(  # noqa: PLR0917 (discord.py passes a command's options as its parameters)
         self,
@@ -111,6 +119,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         order: app_commands.Choice[str] | None = None,
         hints: bool = False,
         rated: bool | None = None,
+        time_limit: app_commands.Choice[str] | None = None,
+        on_timeout: app_commands.Choice[str] | None = None,
     ) -> None:
         service = bot_of(interaction).service
         game = await service.create(
@@ -123,6 +133,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             order=order.value if order else "random",
             hints=hints,
             rated=rated,
+            time_limit_hours=int(time_limit.value) if time_limit else None,
+            on_timeout=on_timeout.value if on_timeout else None,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(
@@ -148,8 +160,25 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     @app_commands.choices(
         level=[app_commands.Choice(name=described(f"bot.level.{level}"), value=level) for level in LEVELS]
     )
-    async def seat(self, interaction: discord.Interaction, level: app_commands.Choice[str]) -> None:
-        await lobby_action(interaction, f"computer-{level.value}")
+    async def seat(self, interaction: discord.Interaction, level: app_commands.Choice[str] | None = None) -> None:
+        """With a level, in the lobby: a seat for a computer player. Without one, in a game: take back your seat
+        from the computer (after your time ran out too often)."""
+        if level is not None:
+            await lobby_action(interaction, f"computer-{level.value}")
+            return
+        service = bot_of(interaction).service
+        game = await service.open_game(interaction.channel_id or 0)
+        if game.status == "lobby":
+            raise Refusal("bad_level")
+        game = await service.take_back(interaction.channel_id or 0, interaction.user.id)
+        await reply(interaction, text("bot.limit.reply.taken_back", user_locale(interaction)))
+        channel = interaction.channel
+        if isinstance(channel, discord.abc.Messageable):
+            player = f"**{shown(display_name(interaction.user))}**"
+            await channel.send(
+                text("bot.limit.post.taken_back", public_locale(interaction), player=player),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
     # the game here
     @app_commands.command(name=named("board"), description=described("bot.cmd.board"))
@@ -186,7 +215,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             await reply(interaction, lobby_text(game, locale), allowed_mentions=discord.AllowedMentions.none())
             return
         away = await away_lines(service.store, game, service.clock.now(), locale)
-        await reply(interaction, "\n".join([status_text(game, service.state_of(game), locale), *away])[:2000])
+        limits = await deadline_lines(service, game, locale)
+        await reply(interaction, "\n".join([status_text(game, service.state_of(game), locale), *limits, *away])[:2000])
 
     @app_commands.command(name=named("export"), description=described("bot.cmd.export"))
     async def export(self, interaction: discord.Interaction) -> None:
@@ -233,6 +263,18 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         state = service.state_of(game)
         seat = game.seat_of(interaction.user.id) or 0
         await reply(interaction, hint_text(game, state, seat, move, reasons=reasons, locale=user_locale(interaction)))
+
+    # the server
+    @app_commands.command(name=named("server"), description=described("bot.cmd.server"))
+    @app_commands.describe(time_limit=described("bot.opt.time_limit"), on_timeout=described("bot.opt.on_timeout"))
+    @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
+    async def server(
+        self,
+        interaction: discord.Interaction,
+        time_limit: app_commands.Choice[str] | None = None,
+        on_timeout: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await server_settings(interaction, time_limit, on_timeout)
 
     # help
     @app_commands.command(name=named("rules"), description=described("bot.cmd.rules"))

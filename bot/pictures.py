@@ -56,7 +56,7 @@ async def draw(
     for seat, note in enumerate(notes):
         robot = info[seat] if seat < len(info) else None
         if note is not None and seat < len(info):
-            info[seat] = note if robot is None else replace(robot, away=note.away)
+            info[seat] = note if robot is None else replace(robot, away=note.away, clock=note.clock, urgent=note.urgent)
     try:
         with metrics.picture_timer(game.variant):
             return await asyncio.to_thread(render_png, state, names, list(events), locale, info)
