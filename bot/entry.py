@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
 from bot.games import adapter_of
 from bot.games.base import GameAdapter
 from data.i18n import SUPPORTED
-from engine import GameState, Variant
+from engine import GameState, Move, Variant
 from engine.core import ANY_SET, command_options, set_options
 
 CHOICE_LIMIT = 25
@@ -355,3 +355,79 @@ def plan(state: GameState, seat: int, command: str, chosen: Mapping[str, str], s
                 return Step(command, chosen, tuple(rest), tuple(tails))
         return Step(command, chosen, (option,), tuple(tokens))
     return Step(command, chosen)
+
+
+# --- runs: one command played several times in a row ----------------------------------------------------------------
+RUN_LIMIT = 4096
+"""Ways of a run listed at most; a grey wall with five full lines on an empty wall has at most 5⁵ = 3,125."""
+
+
+def repeats(state: GameState, command: str) -> bool:
+    """Whether ``command`` is played as a run (``MoveCommand.repeats``): the picker asks for all of it at once."""
+    return any(declared.name == command and declared.repeats for declared in engine.variant_of(state).commands)
+
+
+def run_ways(state: GameState, seat: int, command: str) -> list[tuple[Move, ...]]:
+    """Every way ``seat`` may play ``command`` again and again until it no longer may, each as its moves in order
+    (the grey wall: a column for each full line, top down, each placement limiting the lines below it)."""
+    variant = engine.variant_of(state)
+    ways: list[tuple[Move, ...]] = []
+
+    def walk(position: GameState, made: tuple[Move, ...]) -> None:
+        if len(ways) >= RUN_LIMIT:
+            return
+        moves = variant.legal_moves(position, seat) if seat in variant.to_act(position) else []
+        moves = [move for move in moves if move.command == command]
+        if not moves:
+            if made:
+                ways.append(made)
+            return
+        for move in moves:
+            walk(variant.apply_unchecked(position, seat, move), (*made, move))
+
+    walk(state, ())
+    return ways
+
+
+def key_of(move: Move) -> str:
+    """What a move of a run is a choice for: its first option (the grey wall's line)."""
+    return move.choices()[0][1]
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A run being chosen: every way to play it and the moves picked so far (at most one per key)."""
+
+    command: str
+    ways: list[tuple[Move, ...]]
+    picked: tuple[Move, ...] = ()
+
+    def left(self) -> list[tuple[Move, ...]]:
+        """The ways holding every picked move."""
+        return [way for way in self.ways if all(move in way for move in self.picked)]
+
+    def offered(self) -> dict[str, list[Move]]:
+        """Per key still open to choice (in the order the ways meet them), the moves it may take given the moves
+        picked for the other keys; a key with one possible move is left out (it follows from the others)."""
+        keys = list(dict.fromkeys(key_of(move) for way in self.ways for move in way))
+        offered: dict[str, list[Move]] = {}
+        for key in keys:
+            others = [move for move in self.picked if key_of(move) != key]
+            moves = [move for way in self.ways if all(m in way for m in others) for move in way if key_of(move) == key]
+            moves = list(dict.fromkeys(moves))
+            if len(moves) > 1:
+                offered[key] = moves
+        return offered
+
+    def pick(self, move: Move) -> Run:
+        """Pick ``move`` for its key, keeping the earlier picks for other keys that still fit with it."""
+        kept: tuple[Move, ...] = (move,)
+        for earlier in self.picked:
+            if key_of(earlier) != key_of(move) and any(all(m in way for m in (*kept, earlier)) for way in self.ways):
+                kept = (*kept, earlier)
+        return replace(self, picked=kept)
+
+    def chosen(self) -> tuple[Move, ...] | None:
+        """The whole run once the picks leave one way."""
+        left = self.left()
+        return left[0] if len(left) == 1 else None
