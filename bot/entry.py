@@ -10,8 +10,10 @@ words.
 from __future__ import annotations
 
 import re
+import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -105,6 +107,75 @@ class SetChoice:
     before: dict[str, str]
 
 
+class Position:
+    """One seat's view of one game version, keeping what move entry works out about it: the legal move shapes, set
+    pools and legal sets, and labels. The autocomplete asks again on every keystroke; kept per game and version
+    (:func:`position`), only the first ask pays for them."""
+
+    def __init__(self, state: GameState, seat: int, shapes: list[Shape] | None = None) -> None:
+        self.state, self.seat = state, seat
+        self.variant: Variant[Any] = engine.variant_of(state)
+        self._shapes = shapes
+        self._pools: dict[Hashable, dict[str, int]] = {}
+        self._sets: dict[Hashable, frozenset[str]] = {}
+        self._legal: dict[Hashable, bool] = {}
+        self._labels: dict[Hashable, str] = {}
+
+    @property
+    def shapes(self) -> list[Shape]:
+        if self._shapes is None:
+            self._shapes = shapes_of(self.state, self.seat)
+        return self._shapes
+
+    def set_pool(self, command: str, option: str, before: Mapping[str, str]) -> dict[str, int]:
+        key = (command, option, tuple(sorted(before.items())))
+        if key not in self._pools:
+            self._pools[key] = self.variant.set_pool(self.state, self.seat, command, option, before)
+        return self._pools[key]
+
+    def is_legal_set(self, command: str, option: str, chosen: Mapping[str, str]) -> bool:
+        key = (command, option, tuple(sorted(chosen.items())))
+        if key in self._legal:
+            return self._legal[key]
+        if type(self.variant).is_legal_set is Variant.is_legal_set:
+            # The default rule is membership in the legal tokens: list them once for every set asked about.
+            before = (command, option, tuple(sorted((k, v) for k, v in chosen.items() if k != option)))
+            if before not in self._sets:
+                tokens = self.variant.set_tokens(self.state, self.seat, command, option, chosen)
+                self._sets[before] = frozenset(tokens)
+            legal = chosen.get(option) in self._sets[before]
+        else:
+            legal = self.variant.is_legal_set(self.state, self.seat, command, option, chosen)
+        self._legal[key] = legal
+        return legal
+
+    def label(self, option: str, token: str, chosen: Mapping[str, str], locale: str) -> str:
+        key = (option, token, tuple(sorted(chosen.items())), locale)
+        if key not in self._labels:
+            adapter = adapter_of(self.state.variant)
+            self._labels[key] = adapter.label(self.state, self.seat, option, token, chosen=chosen, locale=locale)
+        return self._labels[key]
+
+
+POSITIONS_KEPT = 64
+"""Positions the autocomplete keeps (a few per game being played now); the oldest is dropped first."""
+_positions: OrderedDict[Hashable, Position] = OrderedDict()
+_positions_lock = threading.Lock()
+
+
+def position(key: Hashable, state: GameState, seat: int) -> Position:
+    """The kept :class:`Position` of ``seat`` in the game version ``key`` names (``(game id, version)``)."""
+    with _positions_lock:
+        found = _positions.get((key, seat))
+        if found is not None:
+            _positions.move_to_end((key, seat))
+            return found
+        found = _positions[(key, seat)] = Position(state, seat)
+        while len(_positions) > POSITIONS_KEPT:
+            _positions.popitem(last=False)
+        return found
+
+
 @dataclass
 class Entry:
     """One option of one move command being entered by one player, in the reader's language."""
@@ -115,10 +186,17 @@ class Entry:
     option: str
     locale: str
     shapes: list[Shape] = field(default_factory=list)
+    at: Position | None = None
 
     def __post_init__(self) -> None:
-        if not self.shapes:
-            self.shapes = shapes_of(self.state, self.seat)
+        if self.at is None:
+            self.at = Position(self.state, self.seat, self.shapes or None)
+        self.shapes = self.at.shapes
+
+    @property
+    def position(self) -> Position:
+        assert self.at is not None  # set in __post_init__
+        return self.at
 
     @property
     def variant(self) -> Variant[Any]:
@@ -133,8 +211,7 @@ class Entry:
         return self.option in set_options(self.variant, self.command)
 
     def label(self, token: str, chosen: Mapping[str, str], locale: str | None = None) -> str:
-        language = locale or self.locale
-        return self.adapter.label(self.state, self.seat, self.option, token, chosen=chosen, locale=language)
+        return self.position.label(self.option, token, chosen, locale or self.locale)
 
     def tokens(self, given: Mapping[str, str | None]) -> list[str]:
         """Distinct tokens of this (not set-valued) option among the moves agreeing with the other options given."""
@@ -143,7 +220,7 @@ class Entry:
     # --- sets ---------------------------------------------------------------------------------------------------
     def set_choice(self, given: Mapping[str, str | None]) -> SetChoice:
         before = self.before(given)
-        return SetChoice(self.variant.set_pool(self.state, self.seat, self.command, self.option, before), before)
+        return SetChoice(self.position.set_pool(self.command, self.option, before), before)
 
     def before(self, given: Mapping[str, str | None]) -> dict[str, str]:
         """The options declared before this one that are given: what a set's legality depends on."""
@@ -153,7 +230,7 @@ class Entry:
 
     def is_legal(self, token: str, choice: SetChoice) -> bool:
         chosen = {**choice.before, self.option: token}
-        return self.variant.is_legal_set(self.state, self.seat, self.command, self.option, chosen)
+        return self.position.is_legal_set(self.command, self.option, chosen)
 
     def split(self, token: str) -> dict[str, int]:
         return self.variant.split_set(self.command, self.option, token)
@@ -268,7 +345,13 @@ class Entry:
 
 
 def read_given(
-    state: GameState, seat: int, command: str, given: Mapping[str, str | None], locale: str
+    state: GameState,
+    seat: int,
+    command: str,
+    given: Mapping[str, str | None],
+    locale: str,
+    *,
+    at: Position | None = None,
 ) -> dict[str, str]:
     """What was typed into a move command's options, as tokens: sets read in words or letters and written in the
     variant's notation, words (``Factory 1``, ``turquoise``, ``center``) read as the one legal token they name."""
@@ -276,22 +359,44 @@ def read_given(
     read = {name: value.strip() for name, value in given.items() if value and value.strip()}
     if command not in {declared.name for declared in variant.commands}:
         return read
-    shapes = shapes_of(state, seat)
+    at = at or Position(state, seat)
     options = command_options(variant, command)
     for index, option in enumerate(options):
         if option in read:
             before = {name: read[name] for name in options[:index] if name in read}
-            read[option] = Entry(state, seat, command, option, locale, shapes).read(read[option], before)
+            read[option] = Entry(state, seat, command, option, locale, at=at).read(read[option], before)
     return read
+
+
+def autocomplete(
+    key: Hashable,
+    state: GameState,
+    seat: int,
+    *,
+    command: str,
+    option: str,
+    given: Mapping[str, str | None],
+    typed: str,
+    locale: str,
+) -> list[tuple[str, str]]:
+    """The autocomplete's work (run off the event loop): the options filled before read as tokens, then at most 25
+    ``(token, label)`` choices for ``option``; ``key`` names the game version, whose position is kept."""
+    at = position(key, state, seat)
+    others = {name: value for name, value in given.items() if name != option}
+    read = read_given(state, seat, command, others, locale, at=at)
+    return Entry(state, seat, command, option, locale, at=at).shown(read, typed)
 
 
 __all__ = [
     "Entry",
+    "Position",
     "SetChoice",
     "Shape",
+    "autocomplete",
     "matches",
     "matching_shapes",
     "normal",
+    "position",
     "read_given",
     "shapes_of",
     "split_count",
