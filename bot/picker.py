@@ -14,6 +14,7 @@ restart too. After a move the player is offered their next step at once when the
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 from collections import Counter
 from typing import Any
@@ -27,6 +28,7 @@ from bot.entry import Entry, Run, Step, plan, repeats, run_ways, shapes_of
 from bot.errors import Refusal
 from bot.games import adapter_of
 from bot.moves import play
+from bot.pictures import expansion_preview
 from bot.service import Turn
 from bot.store import GameRow
 from bot.texts import text, user_locale
@@ -234,7 +236,10 @@ async def picker_step(
     if step is not None and step.done and await service.store.quick_play(interaction.user.id):
         await _play(interaction, game_id, version, step.command, step.chosen, update=edit)
         return
-    await _show(interaction, view, prompt, edit=edit)
+    files = await preview_files(game, state, seat, step, user_locale(interaction))
+    if files:
+        prompt += "\n" + text("bot.picker.preview", user_locale(interaction))
+    await _show(interaction, view, prompt, edit=edit, files=files)
 
 
 async def _acting_seat(
@@ -399,11 +404,50 @@ def summary(state: engine.GameState, seat: int, step: Step, locale: str) -> str:
     return " · ".join(parts)
 
 
-async def _show(interaction: discord.Interaction, view: discord.ui.View, prompt: str, *, edit: bool) -> None:
-    if edit:
-        await interaction.response.edit_message(content=prompt, view=view)
+async def _show(
+    interaction: discord.Interaction,
+    view: discord.ui.View,
+    prompt: str,
+    *,
+    edit: bool,
+    files: list[discord.File],
+) -> None:
+    if edit:  # the step's picture, or none: an earlier step's picture is taken off
+        await interaction.response.edit_message(content=prompt, view=view, attachments=files)
+    elif files:
+        await interaction.response.send_message(prompt, view=view, ephemeral=True, files=files)
     else:
         await interaction.response.send_message(prompt, view=view, ephemeral=True)
+
+
+PREVIEWED = ("area", "rotation")
+"""The options of a Queen's Garden expansion that words cannot show: their step comes with a picture."""
+
+
+def preview_candidates(state: engine.GameState, step: Step | None) -> list[tuple[str, engine.Move]]:
+    """The expansion moves a step offers, each marked with the cell or area its label names (``A2-3``, ``A2``),
+    for the preview picture; empty for any other step. An area chosen before its rotation is marked in its middle."""
+    if step is None or step.done or step.is_set or step.command != "expansion":
+        return []
+    if not set(PREVIEWED).intersection(step.options):
+        return []
+    variant = engine.variant_of(state)
+    candidates = []
+    for token in step.tokens:
+        choices = {**step.chosen, **dict(zip(step.options, token.split("|"), strict=True))}
+        rotation = choices.setdefault("rotation", "-")
+        mark = choices["area"] if rotation in ("", "-") else f"{choices['area']}-{rotation}"
+        candidates.append((mark, variant.move_from_choices(step.command, choices)))
+    return candidates
+
+
+async def preview_files(
+    game: GameRow, state: engine.GameState, seat: int, step: Step | None, locale: str
+) -> list[discord.File]:
+    """The preview picture of a step that places an expansion (drawn in a worker thread), else nothing."""
+    candidates = preview_candidates(state, step)
+    png = await expansion_preview(game, state, seat, candidates, locale) if candidates else None
+    return [discord.File(io.BytesIO(png), filename="expansion.png")] if png else []
 
 
 async def _play(
@@ -431,10 +475,13 @@ async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:
     if turn.over or turn.seat not in turn.to_act:
         return
     locale = user_locale(interaction)
-    view, prompt, _ = await next_step(interaction, turn.game, turn.state, seat=turn.seat, command=None, chosen={})
+    view, prompt, step = await next_step(interaction, turn.game, turn.state, seat=turn.seat, command=None, chosen={})
+    files = await preview_files(turn.game, turn.state, turn.seat, step, locale)
+    if files:
+        prompt += "\n" + text("bot.picker.preview", locale)
     message = await interaction.original_response()
     said = f"{message.content}\n{text('bot.reply.again', locale)}\n{prompt}"
-    await interaction.edit_original_response(content=said[:2000], view=view)
+    await interaction.edit_original_response(content=said[:2000], view=view, attachments=files)
 
 
 async def picker_view(

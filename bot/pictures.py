@@ -16,7 +16,7 @@ from bot import metrics
 from bot.store import GameRow
 from bot.texts import text
 from bot.words import level_label
-from engine import Event, GameState
+from engine import Event, GameState, Move
 from render.common import SeatInfo
 
 log = logging.getLogger(__name__)
@@ -59,4 +59,18 @@ async def draw(
         return None
 
 
-__all__ = ["draw"]
+async def expansion_preview(
+    game: GameRow, state: GameState, seat: int, candidates: Sequence[tuple[str, Move]], locale: str
+) -> bytes | None:
+    """Queen's Garden: ``seat``'s garden with each candidate expansion drawn where it would go, under its mark."""
+    names, _ = picture_seats(game, locale)
+    try:
+        return await asyncio.to_thread(
+            render.render_expansion_preview, state, seat, candidates, names=names, locale=locale
+        )
+    except Exception:
+        log.exception("game %s: the expansion preview could not be drawn", game.id)
+        return None
+
+
+__all__ = ["draw", "expansion_preview"]
