@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import engine
-from bot.entry import Entry, Step, autocomplete, plan, shapes_of
+from bot.entry import Entry, Run, Step, autocomplete, plan, repeats, run_ways, shapes_of
 from engine import Move, Variant
 from engine.agents import GreedyAgent
 from engine.core import set_options
@@ -50,10 +50,14 @@ def positions(variant: Variant[Any], players: int, seed: int, greedy: bool) -> I
 
 # --- the picker ------------------------------------------------------------------------------------------------
 def picker_steps(state: Any, seat: int, move: Move, shapes: list[dict[str, str]], commands: int) -> int | None:
-    """The picker steps ``move`` takes (None when a step does not offer it)."""
+    """The picker steps ``move`` takes (None when a step does not offer it); a run (the grey wall) is one step,
+    its selects picked one line at a time until the whole run, holding ``move``, is chosen."""
     variant = engine.variant_of(state)
     wanted = dict(move.choices())
     steps = 1 if commands > 1 else 0
+    if repeats(state, move.command):
+        run = Run(move.command, run_ways(state, seat, move.command))
+        return None if run_picks(run, move) is None else steps + 1
     chosen: dict[str, str] = {}
     for _ in range(len(wanted) + 1):
         step = plan(state, seat, move.command, chosen, shapes)
@@ -74,6 +78,21 @@ def picker_steps(state: Any, seat: int, move: Move, shapes: list[dict[str, str]]
             return None
         chosen.update(zip(step.options, value.split("|"), strict=True))
     return None
+
+
+def run_picks(run: Run, move: Move) -> int | None:
+    """Picks in a run's step until one way, holding ``move``, is left: ``move`` first (when a select offers it;
+    else it follows from the others), then the first column offered for each line still open."""
+    picks = 0
+    if any(move in moves for moves in run.offered().values()):
+        run, picks = run.pick(move), 1
+    while run.chosen() is None:
+        offered = run.offered()
+        open_key = next((key for key, moves in offered.items() if not set(moves) & set(run.picked)), None)
+        if open_key is None:
+            return None
+        run, picks = run.pick(offered[open_key][0]), picks + 1
+    return picks if move in (run.chosen() or ()) else None
 
 
 def ticks(variant: Variant[Any], command: str, option: str, token: str, step: Step) -> bool:
