@@ -342,6 +342,8 @@ async def run_step(
     locale = user_locale(interaction)
     store = bot_of(interaction).service.store
     run = await asyncio.to_thread(run_of, state, seat, command, picked)
+    if not run.ways:
+        raise Refusal("stale")  # the seat may not play this command now
     view = discord.ui.View(timeout=None)
     whole = run.chosen()
     if whole is not None:
