@@ -39,11 +39,12 @@ from discord.ext import commands
 import engine
 from bot.computer import LEVELS
 from bot.context import bot_of
+from bot.errors import Refusal
 from bot.games import adapter_of
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
 from bot.personal import away_lines, me_group, seat_notes
-from bot.pictures import draw
+from bot.pictures import draw, draw_closeup
 from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
@@ -152,13 +153,21 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
     # the game here
     @app_commands.command(name=named("board"), description=described("bot.cmd.board"))
-    @app_commands.describe(public=described("bot.opt.public"))
-    async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
+    @app_commands.describe(public=described("bot.opt.public"), mine=described("bot.opt.mine"))
+    async def board(self, interaction: discord.Interaction, public: bool = False, mine: bool = False) -> None:
         service = bot_of(interaction).service
         game = await service.shown_game(interaction.channel_id or 0)
         state = service.state_of(game)
+        seat = game.seat_of(interaction.user.id)
+        if mine and seat is None:
+            raise Refusal("closeup_not_seated")
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = user_locale(interaction)
+        if mine and seat is not None:  # privately, whatever ``public`` says: a close-up is for its player
+            closeup = await draw_closeup(game, state, seat, locale)
+            files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
+            await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
+            return
         if public:
             await bot_of(interaction).poster.post_board(channel_of(interaction), game, state, guild=interaction.guild)
             await reply(interaction, text("bot.reply.reposted", locale))
