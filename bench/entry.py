@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import engine
-from bot.entry import Entry, Step, plan, read_given, shapes_of
+from bot.entry import Entry, Run, Step, autocomplete, plan, repeats, run_ways, shapes_of
 from engine import Move, Variant
 from engine.agents import GreedyAgent
 from engine.core import set_options
@@ -50,10 +50,14 @@ def positions(variant: Variant[Any], players: int, seed: int, greedy: bool) -> I
 
 # --- the picker ------------------------------------------------------------------------------------------------
 def picker_steps(state: Any, seat: int, move: Move, shapes: list[dict[str, str]], commands: int) -> int | None:
-    """The picker steps ``move`` takes (None when a step does not offer it)."""
+    """The picker steps ``move`` takes (None when a step does not offer it); a run (the grey wall) is one step,
+    its selects picked one line at a time until the whole run, holding ``move``, is chosen."""
     variant = engine.variant_of(state)
     wanted = dict(move.choices())
     steps = 1 if commands > 1 else 0
+    if repeats(state, move.command):
+        run = Run(move.command, run_ways(state, seat, move.command))
+        return None if run_picks(run, move) is None else steps + 1
     chosen: dict[str, str] = {}
     for _ in range(len(wanted) + 1):
         step = plan(state, seat, move.command, chosen, shapes)
@@ -74,6 +78,21 @@ def picker_steps(state: Any, seat: int, move: Move, shapes: list[dict[str, str]]
             return None
         chosen.update(zip(step.options, value.split("|"), strict=True))
     return None
+
+
+def run_picks(run: Run, move: Move) -> int | None:
+    """Picks in a run's step until one way, holding ``move``, is left: ``move`` first (when a select offers it;
+    else it follows from the others), then the first column offered for each line still open."""
+    picks = 0
+    if any(move in moves for moves in run.offered().values()):
+        run, picks = run.pick(move), 1
+    while run.chosen() is None:
+        offered = run.offered()
+        open_key = next((key for key, moves in offered.items() if not set(moves) & set(run.picked)), None)
+        if open_key is None:
+            return None
+        run, picks = run.pick(offered[open_key][0]), picks + 1
+    return picks if move in (run.chosen() or ()) else None
 
 
 def ticks(variant: Variant[Any], command: str, option: str, token: str, step: Step) -> bool:
@@ -161,16 +180,19 @@ def typings(variant: Variant[Any], state: Any, seat: int) -> Iterator[tuple[str,
             given[option] = token
 
 
-def autocomplete_work(call: tuple[Any, int, str, str, dict[str, str | None], str]) -> int:
-    """What the bot's autocomplete does in its thread: read the options filled before, offer this one's choices."""
-    state, seat, command, option, given, typed = call
-    read = read_given(state, seat, command, given, "en")
-    return len(Entry(state, seat, command, option, "en").shown(read, typed))
+def autocomplete_work(call: tuple[Any, Any, int, str, str, dict[str, str | None], str]) -> float:
+    """What the bot's autocomplete does in its thread (:func:`bot.entry.autocomplete`, the position kept per game
+    version as the bot keeps it): read the options filled before, offer this one's choices. Returns the thread's
+    CPU time, which other processes on a busy machine do not inflate."""
+    key, state, seat, command, option, given, typed = call
+    start = time.thread_time()
+    autocomplete(key, state, seat, command=command, option=option, given=given, typed=typed, locale="en")
+    return time.thread_time() - start
 
 
-async def timed_on_loop(calls: list[Any]) -> tuple[list[float], float]:
-    """Run each call in a thread, as the bot does, with a 1 ms ticker on the loop; return the call times and the
-    longest gap between ticks."""
+async def timed_on_loop(calls: list[Any]) -> tuple[list[float], list[float], float]:
+    """Run each call in a thread, as the bot does, with a 1 ms ticker on the loop; return the calls' wall-clock
+    and CPU times and the longest gap between ticks."""
     gaps: list[float] = []
     running = True
 
@@ -183,28 +205,41 @@ async def timed_on_loop(calls: list[Any]) -> tuple[list[float], float]:
             last = now
 
     task = asyncio.create_task(ticker())
-    times = []
+    times, cpu = [], []
     for call in calls:
         start = time.perf_counter()
-        await asyncio.to_thread(autocomplete_work, call)
+        cpu.append(await asyncio.to_thread(autocomplete_work, call))
         times.append(time.perf_counter() - start)
     running = False
     await task
-    return times, max(gaps, default=0.0)
+    return times, cpu, max(gaps, default=0.0)
 
 
 def latency(names: list[str], worst: int) -> None:
-    print(f"\n{'variant':<24}{'moves':>7}{'calls':>7}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'loop block ms':>15}")
+    """Each position's typings in a row, as one player types them: the first of them works the position out, the
+    others find it kept. Wall-clock p50/p99/max (what a player waits, inflated on a busy machine), the CPU time's
+    p99 and the first typing's (the work itself), and the longest loop block."""
+    print(
+        f"\n{'variant':<24}{'moves':>7}{'calls':>7}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'cpu p99':>9}"
+        f"{'cpu first':>10}{'loop block ms':>15}"
+    )
     for name in names:
         variant = engine.get_variant(name)
         chosen = worst_positions(variant, worst)
-        calls = [(state, seat, *typing) for state, seat in chosen for typing in typings(variant, state, seat)]
-        times, block = asyncio.run(timed_on_loop(calls))
+        calls = [
+            ((name, index), state, seat, *typing)
+            for index, (state, seat) in enumerate(chosen)
+            for typing in typings(variant, state, seat)
+        ]
+        times, cpu, block = asyncio.run(timed_on_loop(calls))
+        starts = [index for index, call in enumerate(calls) if not index or calls[index - 1][0] != call[0]]
+        first = max(cpu[index] for index in starts)
+        cpu_cuts = statistics.quantiles(cpu, n=100) if len(cpu) > 1 else cpu * 99
         cuts = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
         moves = len(variant.legal_moves(*chosen[0]))
         print(
             f"{name:<24}{moves:>7}{len(calls):>7}{cuts[49] * 1000:>9.1f}{cuts[98] * 1000:>9.1f}"
-            f"{max(times) * 1000:>9.1f}{block * 1000:>15.1f}",
+            f"{max(times) * 1000:>9.1f}{cpu_cuts[98] * 1000:>9.1f}{first * 1000:>10.1f}{block * 1000:>15.1f}",
             flush=True,
         )
 

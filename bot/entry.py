@@ -10,16 +10,18 @@ words.
 from __future__ import annotations
 
 import re
+import threading
 import time
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
 from bot.games import adapter_of
 from bot.games.base import GameAdapter
 from data.i18n import SUPPORTED
-from engine import GameState, Variant
+from engine import GameState, Move, Variant
 from engine.core import ANY_SET, command_options, set_options
 
 CHOICE_LIMIT = 25
@@ -105,6 +107,75 @@ class SetChoice:
     before: dict[str, str]
 
 
+class Position:
+    """One seat's view of one game version, keeping what move entry works out about it: the legal move shapes, set
+    pools and legal sets, and labels. The autocomplete asks again on every keystroke; kept per game and version
+    (:func:`position`), only the first ask pays for them."""
+
+    def __init__(self, state: GameState, seat: int, shapes: list[Shape] | None = None) -> None:
+        self.state, self.seat = state, seat
+        self.variant: Variant[Any] = engine.variant_of(state)
+        self._shapes = shapes
+        self._pools: dict[Hashable, dict[str, int]] = {}
+        self._sets: dict[Hashable, frozenset[str]] = {}
+        self._legal: dict[Hashable, bool] = {}
+        self._labels: dict[Hashable, str] = {}
+
+    @property
+    def shapes(self) -> list[Shape]:
+        if self._shapes is None:
+            self._shapes = shapes_of(self.state, self.seat)
+        return self._shapes
+
+    def set_pool(self, command: str, option: str, before: Mapping[str, str]) -> dict[str, int]:
+        key = (command, option, tuple(sorted(before.items())))
+        if key not in self._pools:
+            self._pools[key] = self.variant.set_pool(self.state, self.seat, command, option, before)
+        return self._pools[key]
+
+    def is_legal_set(self, command: str, option: str, chosen: Mapping[str, str]) -> bool:
+        key = (command, option, tuple(sorted(chosen.items())))
+        if key in self._legal:
+            return self._legal[key]
+        if type(self.variant).is_legal_set is Variant.is_legal_set:
+            # The default rule is membership in the legal tokens: list them once for every set asked about.
+            before = (command, option, tuple(sorted((k, v) for k, v in chosen.items() if k != option)))
+            if before not in self._sets:
+                tokens = self.variant.set_tokens(self.state, self.seat, command, option, chosen)
+                self._sets[before] = frozenset(tokens)
+            legal = chosen.get(option) in self._sets[before]
+        else:
+            legal = self.variant.is_legal_set(self.state, self.seat, command, option, chosen)
+        self._legal[key] = legal
+        return legal
+
+    def label(self, option: str, token: str, chosen: Mapping[str, str], locale: str) -> str:
+        key = (option, token, tuple(sorted(chosen.items())), locale)
+        if key not in self._labels:
+            adapter = adapter_of(self.state.variant)
+            self._labels[key] = adapter.label(self.state, self.seat, option, token, chosen=chosen, locale=locale)
+        return self._labels[key]
+
+
+POSITIONS_KEPT = 64
+"""Positions the autocomplete keeps (a few per game being played now); the oldest is dropped first."""
+_positions: OrderedDict[Hashable, Position] = OrderedDict()
+_positions_lock = threading.Lock()
+
+
+def position(key: Hashable, state: GameState, seat: int) -> Position:
+    """The kept :class:`Position` of ``seat`` in the game version ``key`` names (``(game id, version)``)."""
+    with _positions_lock:
+        found = _positions.get((key, seat))
+        if found is not None:
+            _positions.move_to_end((key, seat))
+            return found
+        found = _positions[(key, seat)] = Position(state, seat)
+        while len(_positions) > POSITIONS_KEPT:
+            _positions.popitem(last=False)
+        return found
+
+
 @dataclass
 class Entry:
     """One option of one move command being entered by one player, in the reader's language."""
@@ -115,10 +186,17 @@ class Entry:
     option: str
     locale: str
     shapes: list[Shape] = field(default_factory=list)
+    at: Position | None = None
 
     def __post_init__(self) -> None:
-        if not self.shapes:
-            self.shapes = shapes_of(self.state, self.seat)
+        if self.at is None:
+            self.at = Position(self.state, self.seat, self.shapes or None)
+        self.shapes = self.at.shapes
+
+    @property
+    def position(self) -> Position:
+        assert self.at is not None  # set in __post_init__
+        return self.at
 
     @property
     def variant(self) -> Variant[Any]:
@@ -133,8 +211,7 @@ class Entry:
         return self.option in set_options(self.variant, self.command)
 
     def label(self, token: str, chosen: Mapping[str, str], locale: str | None = None) -> str:
-        language = locale or self.locale
-        return self.adapter.label(self.state, self.seat, self.option, token, chosen=chosen, locale=language)
+        return self.position.label(self.option, token, chosen, locale or self.locale)
 
     def tokens(self, given: Mapping[str, str | None]) -> list[str]:
         """Distinct tokens of this (not set-valued) option among the moves agreeing with the other options given."""
@@ -143,7 +220,7 @@ class Entry:
     # --- sets ---------------------------------------------------------------------------------------------------
     def set_choice(self, given: Mapping[str, str | None]) -> SetChoice:
         before = self.before(given)
-        return SetChoice(self.variant.set_pool(self.state, self.seat, self.command, self.option, before), before)
+        return SetChoice(self.position.set_pool(self.command, self.option, before), before)
 
     def before(self, given: Mapping[str, str | None]) -> dict[str, str]:
         """The options declared before this one that are given: what a set's legality depends on."""
@@ -153,7 +230,7 @@ class Entry:
 
     def is_legal(self, token: str, choice: SetChoice) -> bool:
         chosen = {**choice.before, self.option: token}
-        return self.variant.is_legal_set(self.state, self.seat, self.command, self.option, chosen)
+        return self.position.is_legal_set(self.command, self.option, chosen)
 
     def split(self, token: str) -> dict[str, int]:
         return self.variant.split_set(self.command, self.option, token)
@@ -268,7 +345,13 @@ class Entry:
 
 
 def read_given(
-    state: GameState, seat: int, command: str, given: Mapping[str, str | None], locale: str
+    state: GameState,
+    seat: int,
+    command: str,
+    given: Mapping[str, str | None],
+    locale: str,
+    *,
+    at: Position | None = None,
 ) -> dict[str, str]:
     """What was typed into a move command's options, as tokens: sets read in words or letters and written in the
     variant's notation, words (``Factory 1``, ``turquoise``, ``center``) read as the one legal token they name."""
@@ -276,22 +359,44 @@ def read_given(
     read = {name: value.strip() for name, value in given.items() if value and value.strip()}
     if command not in {declared.name for declared in variant.commands}:
         return read
-    shapes = shapes_of(state, seat)
+    at = at or Position(state, seat)
     options = command_options(variant, command)
     for index, option in enumerate(options):
         if option in read:
             before = {name: read[name] for name in options[:index] if name in read}
-            read[option] = Entry(state, seat, command, option, locale, shapes).read(read[option], before)
+            read[option] = Entry(state, seat, command, option, locale, at=at).read(read[option], before)
     return read
+
+
+def autocomplete(
+    key: Hashable,
+    state: GameState,
+    seat: int,
+    *,
+    command: str,
+    option: str,
+    given: Mapping[str, str | None],
+    typed: str,
+    locale: str,
+) -> list[tuple[str, str]]:
+    """The autocomplete's work (run off the event loop): the options filled before read as tokens, then at most 25
+    ``(token, label)`` choices for ``option``; ``key`` names the game version, whose position is kept."""
+    at = position(key, state, seat)
+    others = {name: value for name, value in given.items() if name != option}
+    read = read_given(state, seat, command, others, locale, at=at)
+    return Entry(state, seat, command, option, locale, at=at).shown(read, typed)
 
 
 __all__ = [
     "Entry",
+    "Position",
     "SetChoice",
     "Shape",
+    "autocomplete",
     "matches",
     "matching_shapes",
     "normal",
+    "position",
     "read_given",
     "shapes_of",
     "split_count",
@@ -355,3 +460,79 @@ def plan(state: GameState, seat: int, command: str, chosen: Mapping[str, str], s
                 return Step(command, chosen, tuple(rest), tuple(tails))
         return Step(command, chosen, (option,), tuple(tokens))
     return Step(command, chosen)
+
+
+# --- runs: one command played several times in a row ----------------------------------------------------------------
+RUN_LIMIT = 4096
+"""Ways of a run listed at most; a grey wall with five full lines on an empty wall has at most 5⁵ = 3,125."""
+
+
+def repeats(state: GameState, command: str) -> bool:
+    """Whether ``command`` is played as a run (``MoveCommand.repeats``): the picker asks for all of it at once."""
+    return any(declared.name == command and declared.repeats for declared in engine.variant_of(state).commands)
+
+
+def run_ways(state: GameState, seat: int, command: str) -> list[tuple[Move, ...]]:
+    """Every way ``seat`` may play ``command`` again and again until it no longer may, each as its moves in order
+    (the grey wall: a column for each full line, top down, each placement limiting the lines below it)."""
+    variant = engine.variant_of(state)
+    ways: list[tuple[Move, ...]] = []
+
+    def walk(position: GameState, made: tuple[Move, ...]) -> None:
+        if len(ways) >= RUN_LIMIT:
+            return
+        moves = variant.legal_moves(position, seat) if seat in variant.to_act(position) else []
+        moves = [move for move in moves if move.command == command]
+        if not moves:
+            if made:
+                ways.append(made)
+            return
+        for move in moves:
+            walk(variant.apply_unchecked(position, seat, move), (*made, move))
+
+    walk(state, ())
+    return ways
+
+
+def key_of(move: Move) -> str:
+    """What a move of a run is a choice for: its first option (the grey wall's line)."""
+    return move.choices()[0][1]
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A run being chosen: every way to play it and the moves picked so far (at most one per key)."""
+
+    command: str
+    ways: list[tuple[Move, ...]]
+    picked: tuple[Move, ...] = ()
+
+    def left(self) -> list[tuple[Move, ...]]:
+        """The ways holding every picked move."""
+        return [way for way in self.ways if all(move in way for move in self.picked)]
+
+    def offered(self) -> dict[str, list[Move]]:
+        """Per key still open to choice (in the order the ways meet them), the moves it may take given the moves
+        picked for the other keys; a key with one possible move is left out (it follows from the others)."""
+        keys = list(dict.fromkeys(key_of(move) for way in self.ways for move in way))
+        offered: dict[str, list[Move]] = {}
+        for key in keys:
+            others = [move for move in self.picked if key_of(move) != key]
+            moves = [move for way in self.ways if all(m in way for m in others) for move in way if key_of(move) == key]
+            moves = list(dict.fromkeys(moves))
+            if len(moves) > 1:
+                offered[key] = moves
+        return offered
+
+    def pick(self, move: Move) -> Run:
+        """Pick ``move`` for its key, keeping the earlier picks for other keys that still fit with it."""
+        kept: tuple[Move, ...] = (move,)
+        for earlier in self.picked:
+            if key_of(earlier) != key_of(move) and any(all(m in way for m in (*kept, earlier)) for way in self.ways):
+                kept = (*kept, earlier)
+        return replace(self, picked=kept)
+
+    def chosen(self) -> tuple[Move, ...] | None:
+        """The whole run once the picks leave one way."""
+        left = self.left()
+        return left[0] if len(left) == 1 else None

@@ -28,7 +28,7 @@ from discord import app_commands
 
 import engine
 from bot.context import bot_of
-from bot.entry import Entry, read_given
+from bot.entry import autocomplete, read_given
 from bot.errors import Refusal
 from bot.games import move_commands
 from bot.moves import play
@@ -72,24 +72,17 @@ async def _complete(
     }
     locale = user_locale(interaction)
     shown = await asyncio.to_thread(
-        _shown, state, seat, command=command, option=option, given=given, typed=current, locale=locale
+        autocomplete,
+        (game.id, game.version),
+        state,
+        seat,
+        command=command,
+        option=option,
+        given=given,
+        typed=current,
+        locale=locale,
     )
     return [app_commands.Choice(name=label[:100], value=token) for token, label in shown][:CHOICE_LIMIT]
-
-
-def _shown(
-    state: engine.GameState,
-    seat: int,
-    *,
-    command: str,
-    option: str,
-    given: dict[str, str | None],
-    typed: str,
-    locale: str,
-) -> list[tuple[str, str]]:
-    """The autocomplete's work (off the event loop): earlier options read as tokens, then this one's choices."""
-    read = read_given(state, seat, command, {name: value for name, value in given.items() if name != option}, locale)
-    return Entry(state, seat, command, option, locale).shown(read, typed)
 
 
 def _has_option(variant: str, command: str, option: str) -> bool:

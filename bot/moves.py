@@ -7,7 +7,7 @@ Refusals are raised to the one error path.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import discord
 
@@ -30,10 +30,12 @@ async def play(
     game_id: int | None = None,
     version: int | None = None,
     update: bool = False,
+    then: Sequence[Mapping[str, str | None]] = (),
 ) -> Turn:
     """Apply a move for the interaction's user and post the new board.
 
-    ``update``: the interaction is a picker step, whose message the answer replaces.
+    ``update``: the interaction is a picker step, whose message the answer replaces. ``then``: more moves of the
+    same command played with it (a run, :meth:`GameService.move`), told in one post.
     """
     bot = bot_of(interaction)
     logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
@@ -51,6 +53,7 @@ async def play(
         game_id=game_id,
         version=version,
         name=display_name(interaction.user),
+        then=then,
     )
     logs.bind(game=turn.game.id, variant=turn.game.variant)
     metrics.moved(turn.game.variant)

@@ -5,12 +5,16 @@ after a restart and a click on an old board is refused politely. The picker walk
 :func:`bot.entry.plan` lays them out: the command, then each option that still has several values (the rest of a
 move at once when that fits one select: area and rotation together), a set-valued option as one multi-select of its
 items (tiles to keep, hexagons to pay with), and a last step that shows the whole move with a button to play it
-(skipped for players who chose quick play). Every step is a row in the store, so a half-made choice survives a
+(skipped for players who chose quick play). A command the engine declares ``repeats`` (the grey wall's columns)
+is chosen whole in one step, a select per line, and its moves are played together: one transaction, one post.
+Every step is a row in the store, so a half-made choice survives a
 restart too. After a move the player is offered their next step at once when they must act again.
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
 import re
 from collections import Counter
 from typing import Any
@@ -20,10 +24,11 @@ import discord
 import engine
 from bot.context import bot_of
 from bot.controls import NUMBER, Control, bounded, forged
-from bot.entry import Entry, Step, plan, shapes_of
+from bot.entry import Entry, Run, Step, plan, repeats, run_ways, shapes_of
 from bot.errors import Refusal
 from bot.games import adapter_of
 from bot.moves import play
+from bot.pictures import expansion_preview
 from bot.service import Turn
 from bot.store import GameRow
 from bot.texts import text, user_locale
@@ -32,6 +37,8 @@ from engine.core import ANY_SET, set_options
 SELECT_LIMIT = 25
 SELECTS = 5
 CONFIRM = "confirm"
+RUN = "run"
+"""The picker's key for a run's moves picked so far (their notations, space-separated), and the option of its step."""
 
 
 def board_view(game: GameRow, locale: str) -> discord.ui.View:
@@ -120,9 +127,13 @@ class PickerSelect(
                 raise Refusal("bad_control")
             await picker_step(interaction, row.game_id, row.version, values[0], {}, edit=True)
             return
-        options = row.option.split("+")
         if row.command is None:
             raise Refusal("stale")
+        if row.option == RUN:
+            chosen = await _picked_run(interaction, row, values)
+            await picker_step(interaction, row.game_id, row.version, row.command, chosen, edit=True)
+            return
+        options = row.option.split("+")
         game = await bot_of(interaction).service.store.game(row.game_id)
         if game is None:
             raise Refusal("stale")
@@ -163,6 +174,24 @@ class ConfirmButton(
         if row is None or row.user_id != interaction.user.id or row.command is None:
             raise Refusal("stale")
         await _play(interaction, row.game_id, row.version, row.command, row.chosen)
+
+
+async def _picked_run(interaction: discord.Interaction, row: Any, values: list[str]) -> dict[str, str]:
+    """The run's picks after one select of its step: the move chosen there replaces that key's earlier pick."""
+    _, state, seat = await _acting_seat(interaction, row.game_id, row.version)
+    run = await asyncio.to_thread(run_of, state, seat, row.command, row.chosen.get(RUN, ""))
+    offered = {str(move): move for moves in run.offered().values() for move in moves}
+    if len(values) != 1 or values[0] not in offered:
+        raise Refusal("bad_control")  # Discord sends one offered value; anything else was not made by clicking
+    return {RUN: " ".join(map(str, run.pick(offered[values[0]]).picked))}
+
+
+def run_of(state: engine.GameState, seat: int, command: str, picked: str) -> Run:
+    """Every way to play the run of ``command`` now, with the picks saved in the picker (those still possible)."""
+    ways = run_ways(state, seat, command)
+    possible = {move for way in ways for move in way}
+    moves = [engine.parse_move(state.variant, notation) for notation in picked.split()]
+    return Run(command, ways, tuple(move for move in moves if move in possible))
 
 
 async def _chosen_set(interaction: discord.Interaction, row: Any, option: str, values: list[str]) -> str:
@@ -207,7 +236,10 @@ async def picker_step(
     if step is not None and step.done and await service.store.quick_play(interaction.user.id):
         await _play(interaction, game_id, version, step.command, step.chosen, update=edit)
         return
-    await _show(interaction, view, prompt, edit=edit)
+    files = await preview_files(game, state, seat, step, user_locale(interaction))
+    if files:
+        prompt += "\n" + text("bot.picker.preview", user_locale(interaction))
+    await _show(interaction, view, prompt, edit=edit, files=files)
 
 
 async def _acting_seat(
@@ -248,6 +280,8 @@ async def next_step(
             interaction, game, None, {}, option="command", pages=[options], placeholder=placeholder
         )
         return view, text("bot.picker.command", locale), None
+    if repeats(state, command):
+        return await run_step(interaction, game, state, seat=seat, command=command, picked=chosen.get(RUN, ""))
     step = plan(state, seat, command, chosen, shapes)
     if step is None:
         raise Refusal("stale")
@@ -300,6 +334,58 @@ async def next_step(
     return view, f"{so_far}\n{prompt}" if so_far else prompt, step
 
 
+async def run_step(
+    interaction: discord.Interaction, game: GameRow, state: engine.GameState, *, seat: int, command: str, picked: str
+) -> tuple[discord.ui.View, str, Step | None]:
+    """A run in one step (the grey wall: a select per full line, each offering the columns it may take given the
+    others), then the whole run to confirm; its moves are played together (:func:`_play`)."""
+    locale = user_locale(interaction)
+    store = bot_of(interaction).service.store
+    run = await asyncio.to_thread(run_of, state, seat, command, picked)
+    if not run.ways:
+        raise Refusal("stale")  # the seat may not play this command now
+    view = discord.ui.View(timeout=None)
+    whole = run.chosen()
+    if whole is not None:
+        step = Step(command, {RUN: " ".join(map(str, whole))})
+        picker_id = await store.create_picker(
+            game.id, game.version, interaction.user.id, command=command, chosen=step.chosen, option=CONFIRM
+        )
+        view.add_item(ConfirmButton(picker_id, text("bot.button.confirm", locale)))
+        described = ", ".join(run_move_label(state, seat, move, locale) for move in whole)
+        return view, text("bot.picker.confirm", locale, move=described), step
+    saved = {RUN: " ".join(map(str, run.picked))}
+    picker_id = await store.create_picker(
+        game.id, game.version, interaction.user.id, command=command, chosen=saved, option=RUN
+    )
+    adapter = adapter_of(game.variant)
+    for part, (key, moves) in enumerate(list(run.offered().items())[:SELECTS]):
+        options = [
+            discord.SelectOption(
+                label=run_move_label(state, seat, move, locale)[:100], value=str(move), default=move in run.picked
+            )
+            for move in sorted(moves, key=str)[:SELECT_LIMIT]
+        ]
+        name, rest = moves[0].choices()[0][0], moves[0].choices()[-1][0]
+        key_label = adapter.label(state, seat, name, key, chosen={}, locale=locale)
+        placeholder = (
+            f"{key_label}: {text('bot.picker.placeholder', locale, option=adapter.option_label(rest, locale))}"
+        )
+        view.add_item(PickerSelect(picker_id, RUN, part, options, placeholder[:150]))
+    return view, text(f"bot.picker.run.{command}", locale), None
+
+
+def run_move_label(state: engine.GameState, seat: int, move: engine.Move, locale: str) -> str:
+    """One move of a run in words, every option named: ``Line 2 (blue) → Column 3``."""
+    adapter = adapter_of(state.variant)
+    chosen: dict[str, str] = {}
+    parts = []
+    for option, token in move.choices():
+        parts.append(adapter.label(state, seat, option, token, chosen=chosen, locale=locale))
+        chosen[option] = token
+    return " → ".join(parts)
+
+
 def step_label(state: engine.GameState, seat: int, step: Step, token: str, locale: str) -> str:
     """One choice of a step in words: for several options at once, each option's label, joined."""
     adapter = adapter_of(state.variant)
@@ -320,11 +406,50 @@ def summary(state: engine.GameState, seat: int, step: Step, locale: str) -> str:
     return " · ".join(parts)
 
 
-async def _show(interaction: discord.Interaction, view: discord.ui.View, prompt: str, *, edit: bool) -> None:
-    if edit:
-        await interaction.response.edit_message(content=prompt, view=view)
+async def _show(
+    interaction: discord.Interaction,
+    view: discord.ui.View,
+    prompt: str,
+    *,
+    edit: bool,
+    files: list[discord.File],
+) -> None:
+    if edit:  # the step's picture, or none: an earlier step's picture is taken off
+        await interaction.response.edit_message(content=prompt, view=view, attachments=files)
+    elif files:
+        await interaction.response.send_message(prompt, view=view, ephemeral=True, files=files)
     else:
         await interaction.response.send_message(prompt, view=view, ephemeral=True)
+
+
+PREVIEWED = ("area", "rotation")
+"""The options of a Queen's Garden expansion that words cannot show: their step comes with a picture."""
+
+
+def preview_candidates(state: engine.GameState, step: Step | None) -> list[tuple[str, engine.Move]]:
+    """The expansion moves a step offers, each marked with the cell or area its label names (``A2-3``, ``A2``),
+    for the preview picture; empty for any other step. An area chosen before its rotation is marked in its middle."""
+    if step is None or step.done or step.is_set or step.command != "expansion":
+        return []
+    if not set(PREVIEWED).intersection(step.options):
+        return []
+    variant = engine.variant_of(state)
+    candidates = []
+    for token in step.tokens:
+        choices = {**step.chosen, **dict(zip(step.options, token.split("|"), strict=True))}
+        rotation = choices.setdefault("rotation", "-")
+        mark = choices["area"] if rotation in ("", "-") else f"{choices['area']}-{rotation}"
+        candidates.append((mark, variant.move_from_choices(step.command, choices)))
+    return candidates
+
+
+async def preview_files(
+    game: GameRow, state: engine.GameState, seat: int, step: Step | None, locale: str
+) -> list[discord.File]:
+    """The preview picture of a step that places an expansion (drawn in a worker thread), else nothing."""
+    candidates = preview_candidates(state, step)
+    png = await expansion_preview(game, state, seat, candidates, locale) if candidates else None
+    return [discord.File(io.BytesIO(png), filename="expansion.png")] if png else []
 
 
 async def _play(
@@ -336,7 +461,13 @@ async def _play(
     *,
     update: bool = True,
 ) -> None:
-    turn = await play(interaction, command, chosen, game_id=game_id, version=version, update=update)
+    run: list[dict[str, str]] = [chosen]
+    if RUN in chosen:  # a whole run, played together: one transaction, one post
+        game = await bot_of(interaction).service.store.game(game_id)
+        if game is None:
+            raise Refusal("stale")
+        run = [dict(engine.parse_move(game.variant, notation).choices()) for notation in chosen[RUN].split()]
+    turn = await play(interaction, command, run[0], game_id=game_id, version=version, update=update, then=run[1:])
     await offer_next(interaction, turn)
 
 
@@ -346,10 +477,13 @@ async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:
     if turn.over or turn.seat not in turn.to_act:
         return
     locale = user_locale(interaction)
-    view, prompt, _ = await next_step(interaction, turn.game, turn.state, seat=turn.seat, command=None, chosen={})
+    view, prompt, step = await next_step(interaction, turn.game, turn.state, seat=turn.seat, command=None, chosen={})
+    files = await preview_files(turn.game, turn.state, turn.seat, step, locale)
+    if files:
+        prompt += "\n" + text("bot.picker.preview", locale)
     message = await interaction.original_response()
     said = f"{message.content}\n{text('bot.reply.again', locale)}\n{prompt}"
-    await interaction.edit_original_response(content=said[:2000], view=view)
+    await interaction.edit_original_response(content=said[:2000], view=view, attachments=files)
 
 
 async def picker_view(

@@ -16,7 +16,7 @@ from bot import metrics
 from bot.store import GameRow
 from bot.texts import text
 from bot.words import level_label
-from engine import Event, GameState
+from engine import Event, GameState, Move
 from render.common import SeatInfo
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,20 @@ async def draw(
         return None
 
 
+async def expansion_preview(
+    game: GameRow, state: GameState, seat: int, candidates: Sequence[tuple[str, Move]], locale: str
+) -> bytes | None:
+    """Queen's Garden: ``seat``'s garden with each candidate expansion drawn where it would go, under its mark."""
+    names, _ = picture_seats(game, locale)
+    try:
+        return await asyncio.to_thread(
+            render.render_expansion_preview, state, seat, candidates, names=names, locale=locale
+        )
+    except Exception:
+        log.exception("game %s: the expansion preview could not be drawn", game.id)
+        return None
+
+
 async def draw_closeup(game: GameRow, state: GameState, seat: int, locale: str) -> bytes | None:
     """``seat``'s own board at full size under the shared area (see :func:`render.render_closeup`)."""
     names, info = picture_seats(game, locale)
@@ -76,4 +90,4 @@ async def draw_closeup(game: GameRow, state: GameState, seat: int, locale: str) 
         return None
 
 
-__all__ = ["draw", "draw_closeup"]
+__all__ = ["draw", "draw_closeup", "expansion_preview"]

@@ -371,6 +371,19 @@ class GameService:
         engine.apply(state, seat, move)  # raises the rules' reason; a legal move would have matched above
         return move
 
+    def resolve_run(
+        self, game: GameRow, state: GameState, seat: int, command: str, run: Sequence[Mapping[str, str | None]]
+    ) -> list[Move]:
+        """The legal moves a run of options describes, each read in the position the ones before it leave."""
+        moves: list[Move] = []
+        for given in run:
+            if moves:
+                state, _ = engine.apply(state, seat, moves[-1])
+                if seat not in engine.to_act(state):
+                    raise Refusal("stale")  # the run ended sooner than the player was shown
+            moves.append(self.resolve(game, state, seat, command, given))
+        return moves
+
     async def check_moved_on(self, game: GameRow, user_id: int, seen: int) -> None:
         """The game is at a newer version than the one the player saw: refuse only when that matters.
 
@@ -398,8 +411,13 @@ class GameService:
         game_id: int | None = None,
         version: int | None = None,
         name: str | None = None,
+        then: Sequence[Mapping[str, str | None]] = (),
     ) -> Turn:
-        """Play ``command`` with the options ``given`` for ``user_id``; ``version``: the one the player saw."""
+        """Play ``command`` with the options ``given`` for ``user_id``; ``version``: the one the player saw.
+
+        ``then``: the options of more moves of the same command the same seat plays right after it (a run: the
+        grey wall's columns, line by line), saved with it in one transaction or not at all; the turn tells of all.
+        """
         if interaction_id is not None and await self.store.move_count_by_interaction(interaction_id):
             raise Refusal("duplicate")
         seen = version
@@ -412,9 +430,9 @@ class GameService:
             seat = self.seat_to_act(game, state, user_id)
             if seat in game.computer_seats():
                 raise Refusal("computer_plays_your_seat")
-            move = self.resolve(game, state, seat, command, given)
+            moves = self.resolve_run(game, state, seat, command, [given, *then])
             try:
-                turn = await self._record(game, state, seat, move, interaction_id=interaction_id)
+                turn = await self._record(game, state, seat, moves, interaction_id=interaction_id)
             except Refusal as refusal:
                 if refusal.key != "raced":
                     raise
@@ -444,7 +462,7 @@ class GameService:
         if seat not in engine.to_act(state):
             raise Refusal("not_your_turn")
         move = await self.computer.choose(state, seat, level, move_seed(game.seed, game.version, seat))
-        return await self._record(game, state, seat, move, interaction_id=None, cause=cause)
+        return await self._record(game, state, seat, [move], interaction_id=None, cause=cause)
 
     async def hint(self, channel_id: int, user_id: int) -> tuple[GameRow, Move, list[tuple[str, dict[str, Any]]]]:
         """The move the strongest level would make for the asking player now, and why: only where the game's
@@ -540,35 +558,43 @@ class GameService:
         game: GameRow,
         state: GameState,
         seat: int,
-        move: Move,
+        moves: Sequence[Move],
         *,
         interaction_id: int | None,
         cause: str = "",
     ) -> Turn:
-        """Apply ``move`` (validated by the engine) and save it with the new state, guarded by the game's version."""
+        """Apply ``moves`` in order (each validated by the engine) and save them with the new state in one
+        transaction, guarded by the game's version."""
         before = engine.to_act(state)
-        new_state, events = engine.apply(state, seat, move)
+        new_state, events = state, []
+        for move in moves:
+            new_state, more = engine.apply(new_state, seat, move)
+            events.extend(more)
         finished = self._result(new_state, dropped=game.dropped_seats()) if engine.is_over(new_state) else None
+        notations = [str(move) for move in moves]
         try:
-            await self.store.record_move(
+            await self.store.record_moves(
                 game.id,
                 version=game.version,
                 seat=seat,
-                notation=str(move),
+                notations=notations,
                 state=engine.to_json(new_state),
                 interaction_id=interaction_id,
                 finished=finished,
             )
         except Conflict as conflict:
             raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
-        log.info("game %s: ply %s seat %s played %s%s", game.id, game.version, seat, move, f" ({cause})" * bool(cause))
+        played = " ".join(notations)
+        log.info(
+            "game %s: ply %s seat %s played %s%s", game.id, game.version, seat, played, f" ({cause})" * bool(cause)
+        )
         if not cause and game.by_seat()[seat].timeouts:  # the player's own move: their timeouts start over
             await self.store.reset_timeouts(game.id, seat)
         saved = await self._changed(game.id)
         if finished:
             await self.settle(saved)
         to_act = frozenset() if finished else engine.to_act(new_state)
-        return Turn(saved, new_state, before, to_act, seat, move, events, cause)
+        return Turn(saved, new_state, before, to_act, seat, moves[-1], events, cause)
 
     @staticmethod
     def _result(state: GameState, resigned: int | None = None, dropped: Sequence[int] = ()) -> dict[str, Any]:

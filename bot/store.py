@@ -13,7 +13,7 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -943,6 +943,35 @@ class Store:
 
         Raises :class:`Conflict` (saving nothing) when the interaction was already applied or the game moved on.
         """
+        await self.record_moves(
+            game_id,
+            version=version,
+            seat=seat,
+            notations=[notation],
+            state=state,
+            interaction_id=interaction_id,
+            finished=finished,
+        )
+
+    async def record_moves(
+        self,
+        game_id: int,
+        *,
+        version: int,
+        seat: int,
+        notations: Sequence[str],
+        state: dict[str, Any],
+        interaction_id: int | None,
+        finished: dict[str, Any] | None,
+    ) -> None:
+        """Append one seat's consecutive moves as plies ``version``… and save ``state`` after the last, atomically.
+
+        The interaction id goes on the first of them (ids are unique), so a retried interaction finds it and saves
+        nothing. Raises :class:`Conflict` (saving nothing) when the interaction was already applied or the game
+        moved on.
+        """
+        if not notations:
+            raise ValueError("no moves to record")
         stamp = now_iso()
         async with self.transaction() as db:
             if interaction_id is not None:
@@ -950,9 +979,10 @@ class Store:
                     if await cur.fetchone():
                         raise Conflict("duplicate")
             cursor = await db.execute(
-                "UPDATE games SET version = version + 1, state = ?, turn_since = ?, status = ?, result = ?"
+                "UPDATE games SET version = version + ?, state = ?, turn_since = ?, status = ?, result = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (
+                    len(notations),
                     json.dumps(state),
                     stamp,
                     "over" if finished is not None else "active",
@@ -964,10 +994,13 @@ class Store:
             if cursor.rowcount != 1:
                 raise Conflict("version")
             try:
-                await db.execute(
+                await db.executemany(
                     "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, version, seat, notation, stamp, interaction_id),
+                    [
+                        (game_id, version + index, seat, notation, stamp, interaction_id if index == 0 else None)
+                        for index, notation in enumerate(notations)
+                    ],
                 )
             except sqlite3.IntegrityError:
                 raise Conflict("duplicate") from None

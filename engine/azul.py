@@ -365,7 +365,7 @@ def _clone_state(s: AzulState) -> AzulState:
 class AzulVariant(Variant[AzulState]):
     game = "azul"
     title = "Azul"
-    commands = (MoveCommand("take", ("source", "color", "line")), MoveCommand("wall", ("line", "column")))
+    commands = (MoveCommand("take", ("source", "color", "line")), MoveCommand("wall", ("line", "column"), repeats=True))
 
     def __init__(self, name: str, grey: bool) -> None:
         self.name = name

@@ -159,6 +159,9 @@ class MoveCommand:
     """The options whose token is a multiset of items (tiles to keep, hexagons to pay with): the bot offers them
     item by item (a multi-select, a set typed item by item) instead of listing every combination. The variant reads
     and writes such tokens with :meth:`Variant.split_set` and :meth:`Variant.join_set`."""
+    repeats: bool = False
+    """A seat plays this command several times in a row, each choice limiting the next (the grey wall's columns,
+    line by line): the bot lets a player choose the whole run at once and applies it together."""
 
 
 ANY_SET = "*"

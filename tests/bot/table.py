@@ -118,6 +118,8 @@ class Table:
             return await member.select(picker, set_values(move, wanted, selects[0]), custom_id=selects[0]["custom_id"])
         values = {o["value"] for s in selects for o in s["options"]}
         option = selects[0]["custom_id"].split(":")[3]  # azul:pick:<picker>:<option>:<n>
+        if option == "run":
+            return await self.run_pick(member, picker, move)
         if option == "command":
             value = move.command
         else:
@@ -125,10 +127,21 @@ class Table:
         select = next(s for s in selects if value in {o["value"] for o in s["options"]})
         return await member.select(picker, [value], custom_id=select["custom_id"])
 
+    async def run_pick(self, member: Any, picker: Any, move: engine.Move) -> Any:
+        """One pick in a run's step (a select per grey-wall line): the move itself where a select offers it and it
+        is not picked yet, else the first column of the first line still without one."""
+        selects = [row["components"][0] for row in picker.components]
+        for select in selects:
+            options = {o["value"]: o for o in select["options"]}
+            if str(move) in options and not options[str(move)].get("default"):
+                return await member.select(picker, [str(move)], custom_id=select["custom_id"])
+        select = next(s for s in selects if not any(o.get("default") for o in s["options"]))
+        return await member.select(picker, [select["options"][0]["value"]], custom_id=select["custom_id"])
+
     async def finish_picker(self, member: Any, result: Any, move: engine.Move) -> Any:
         """Answer the picker's steps until the move is played (the reply may then offer the player's next step)."""
         version = (await self.game()).version
-        for _ in range(len(move.choices()) + 3):
+        for _ in range(len(move.choices()) + 8):  # a grey wall's run: a pick per full line
             if not result.response.components or (await self.game()).version != version:
                 return result
             result = await self.picker_step(member, result.response, move)

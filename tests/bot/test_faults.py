@@ -212,7 +212,9 @@ async def test_a_picker_finished_after_another_players_simultaneous_move_still_l
         move = table.agent.choose(engine.variant_of(state), state, seat)
         result = await table.finish_picker(member, opened, move)
         assert "Played" in result.response.content, result.response.content
-    assert (await table.game()).version == game.version + 2
+    logged = (await table.bot.service.store.moves(game.id))[game.version :]
+    assert {seat for seat, _ in logged} == {first, second}, "both players' columns landed, each run whole"
+    assert (await table.game()).version == game.version + len(logged)
 
 
 async def test_a_double_click_is_told_already_played(simcord_env) -> None:

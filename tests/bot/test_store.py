@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from bot.__main__ import EXIT_CONFIG, ConfigError, read_config
+from bot.entry import run_ways
 from bot.service import GameService, Refusal
 from bot.store import MIGRATIONS, Store
 from engine.agents import GreedyAgent
@@ -158,3 +159,35 @@ def test_missing_token_exits_with_a_clear_message() -> None:
     done = subprocess.run(command, check=False, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == EXIT_CONFIG
     assert "DISCORD_TOKEN is not set" in done.stderr
+
+
+async def test_a_run_of_moves_is_saved_together_once(service: GameService) -> None:
+    """The grey wall's columns, played as one run: every move or none, and a retried interaction saves nothing."""
+    game_id = await started(service, variant="azul-grey")
+    agent = GreedyAgent(3)
+    for ply in range(1, 400):
+        game = await service.game(game_id)
+        assert game is not None and game.status == "active", "no wall tiling with two columns to choose"
+        state = service.state_of(game)
+        seat = min(engine.to_act(state))
+        user = game.by_seat()[seat].user_id
+        ways = run_ways(state, seat, "wall") if state.phase == "wall" else []
+        if any(len(way) > 1 for way in ways):
+            break
+        move = agent.choose(engine.variant_of(state), state, seat)
+        await service.move(CHANNEL, user, move.command, dict(move.choices()), interaction_id=ply)
+    way = next(way for way in ways if len(way) > 1)
+    wrong = [dict(way[0].choices()), dict(way[0].choices())]  # the first line twice: the second is illegal
+    with pytest.raises(engine.EngineError):
+        await service.move(CHANNEL, user, "wall", wrong[0], then=wrong[1:], interaction_id=1000)
+    assert (await service.game(game_id)) == game, "a run that fails part-way saves nothing"
+    run = [dict(move.choices()) for move in way]
+    turn = await service.move(CHANNEL, user, "wall", run[0], then=run[1:], interaction_id=1001)
+    assert turn.game.version == game.version + len(way)
+    assert sum(event.kind == "wall" and event.seat == seat for event in turn.events) >= len(way)
+    with pytest.raises(Refusal, match="duplicate"):
+        await service.move(CHANNEL, user, "wall", run[0], then=run[1:], interaction_id=1001)
+    saved = await service.game(game_id)
+    assert saved is not None and saved.version == turn.game.version
+    assert (await service.store.moves(game_id))[game.version :] == [(seat, str(move)) for move in way]
+    assert engine.to_json(await service.replayed(saved)) == saved.state
