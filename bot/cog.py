@@ -10,7 +10,7 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
     lobby: ``new``, ``join``, ``leave``, ``start``, ``seat`` (give a seat to a computer player of a level)
     moves: one per move command of every registered variant (``take``, ``wall``, ``place``, ``bonus``, ``pass``,
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
-    the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint`` (and ``undo`` when it lands)
+    the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint``, ``undo``
     help: ``rules``, ``help``
 ``/azul me …`` — a subgroup for the person asking, wherever they are (:mod:`bot.personal`): ``games`` (my games),
     ``settings`` (reminders, quiet hours, turn notices), ``away``, ``back``, ``quickplay`` (no confirm step in the
@@ -22,8 +22,9 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
 Commands about a table need a server channel; those in :data:`ANYWHERE` also work in a direct message with the bot
 (the command tree's check, :func:`needs_server`, answers the others there).
 
-So ``/azul`` holds the lobby (5), the game here (7), help (2) and ``me`` (1): 15, leaving 10 for move commands
-(8 today). A game whose move commands would pass that reuses existing commands' names where the meaning fits.
+So ``/azul`` holds the lobby (5), the game here (7), help (2), ``notify`` (1, until it retires) and ``me`` (1): 16,
+leaving 9 for move commands (8 today). A game whose move commands would pass that reuses existing commands' names
+where the meaning fits.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from bot.pictures import draw
 from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
+from bot.undo import take_back
 from bot.words import hint_text, lobby_text, shown, status_text
 
 CHOICE_LIMIT = 25
@@ -94,6 +96,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         order=described("bot.opt.order"),
         hints=described("bot.opt.hints"),
         rated=described("bot.opt.rated"),
+        undo=described("bot.opt.undo"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -110,6 +113,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         order: app_commands.Choice[str] | None = None,
         hints: bool = False,
         rated: bool | None = None,
+        undo: bool = True,
     ) -> None:
         service = bot_of(interaction).service
         game = await service.create(
@@ -122,6 +126,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             order=order.value if order else "random",
             hints=hints,
             rated=rated,
+            undo=undo,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(
@@ -224,6 +229,10 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         state = service.state_of(game)
         seat = game.seat_of(interaction.user.id) or 0
         await reply(interaction, hint_text(game, state, seat, move, reasons=reasons, locale=user_locale(interaction)))
+
+    @app_commands.command(name=named("undo"), description=described("bot.cmd.undo"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await take_back(interaction)
 
     # help
     @app_commands.command(name=named("rules"), description=described("bot.cmd.rules"))

@@ -27,6 +27,7 @@ from bot.moves import play
 from bot.service import Turn
 from bot.store import GameRow
 from bot.texts import text, user_locale
+from bot.undo import offer_undo
 from engine.core import ANY_SET, set_options
 
 SELECT_LIMIT = 25
@@ -349,7 +350,7 @@ async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:
     view, prompt, _ = await next_step(interaction, turn.game, turn.state, seat=turn.seat, command=None, chosen={})
     message = await interaction.original_response()
     said = f"{message.content}\n{text('bot.reply.again', locale)}\n{prompt}"
-    await interaction.edit_original_response(content=said[:2000], view=view)
+    await interaction.edit_original_response(content=said[:2000], view=offer_undo(turn, view, locale))
 
 
 async def picker_view(
