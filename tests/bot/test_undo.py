@@ -23,6 +23,8 @@ from tests.bot.test_computer import open_with_computers
 # A computer seat answers within the settling of a person's command; on a loaded machine that outlasts SimCord's
 # default five seconds.
 pytestmark = pytest.mark.simcord(settle_timeout=120)
+VARIANTS = ["azul", "summer-pavilion", "queens-garden"]
+"""One variant of each game (the engine's tests cover all six)."""
 
 
 @pytest.fixture
@@ -61,7 +63,7 @@ def board_buttons(message: Any) -> list[str]:
     return [child.custom_id for row in message.components for child in row.children]
 
 
-@pytest.mark.parametrize("variant", ["azul", "summer-pavilion", "queens-garden"])
+@pytest.mark.parametrize("variant", VARIANTS)
 async def test_the_undo_button_takes_the_move_back(simcord_env, variant: str) -> None:
     table = Table.create(simcord_env, 2)
     await table.open(variant)
@@ -115,37 +117,40 @@ async def test_undo_by_command_and_the_timers_follow(simcord_env) -> None:
     assert {t.state for t in await store.timers_of(game.id) if t.seat == 1 - seat} == {"cancelled"}
 
 
-async def test_refusals_say_why_and_change_nothing(simcord_env) -> None:
+@pytest.mark.parametrize("variant", VARIANTS)
+async def test_refusals_say_why_and_change_nothing(simcord_env, variant: str) -> None:
     table = Table.create(simcord_env, 2)
-    await table.open("azul")
+    await table.open(variant)
     outsider = table.guild.add_member(simcord_env.create_user("zed"))
-    game, state = await table.state()
-    first = table.member(game, min(engine.to_act(state)))
-    second = next(player for player in table.players if player.id != first.id)
-
     refused(await outsider.slash(table.channel, "azul undo"), "not in this game")
-    refused(await first.slash(table.channel, "azul undo"), "no move in this game")
+    for player in table.players:
+        refused(await player.slash(table.channel, "azul undo"), "no move in this game")
 
-    member, _, move = await table.choose()
+    member, _, move = await next_move(table, reveals=False)
     played = await table.play_by_slash(member, move)
-    refused(await second.slash(table.channel, "azul undo"), "no move in this game")
-    member, _, move = await table.choose()
-    await table.play_by_slash(member, move)
-    unchanged = await table.game()
-    refused(await first.slash(table.channel, "azul undo"), "Someone has moved since")
     button = undo_button(played)
     assert button is not None
-    stale = await first.click(played.response, custom_id=button["custom_id"])
+    while True:  # until someone else has moved (the same player may move again first)
+        mover, _, move = await table.choose()
+        await table.play_by_slash(mover, move)
+        if mover.id != member.id:
+            break
+    unchanged = await table.game()
+    refused(await member.slash(table.channel, "azul undo"), "Someone has moved since")
+    stale = await member.click(played.response, custom_id=button["custom_id"])
     assert "moved on" in stale.response.content, stale.response.content
     assert stale.response.id == played.response.id and not stale.response.components, "the old reply is replaced"
-    assert (await table.game()).version == unchanged.version
-    assert table.channel.last_message.content.count("Taken back") == 0
+    after = await table.game()
+    assert (after.version, after.state) == (unchanged.version, unchanged.state)
+    assert "Taken back" not in table.channel.last_message.content
 
 
-async def test_a_move_that_revealed_something_stands(simcord_env) -> None:
-    """The take that ends a round deals new factories from the bag: it cannot be taken back, and offers no button."""
+@pytest.mark.parametrize("variant", VARIANTS)
+async def test_a_move_that_revealed_something_stands(simcord_env, variant: str) -> None:
+    """A move that drew from the bag, began a round or turned an expansion up cannot be taken back, and its reply
+    offers no Undo button."""
     table = Table.create(simcord_env, 2)
-    await table.open("azul")
+    await table.open(variant)
     member, _, move = await next_move(table, reveals=True)
     played = await table.play_by_slash(member, move)
     assert undo_button(played) is None
@@ -277,3 +282,31 @@ async def test_summer_pavilion_placements_in_a_row_are_taken_back_one_by_one(sim
         assert "Taken back" in result.response.content, result.response.content
     game = await table.game()
     assert game.state == start.state and game.version == start.version + 4
+
+
+async def test_a_column_on_the_grey_wall_is_taken_back_while_the_others_still_choose(simcord_env) -> None:
+    """In a simultaneous phase the others' turns go on: they keep their reminders and nobody is pinged again."""
+    table = Table.create(simcord_env, 3)
+    await table.open("azul-grey")
+    for _ in range(400):
+        game, state = await table.state()
+        member, seat, move = await table.choose()
+        after, _ = engine.apply(state, seat, move)
+        if move.command == "wall" and len(engine.to_act(after)) >= 2 and not engine.reveals(state, after):
+            break
+        await table.play_by_slash(member, move)
+    else:
+        raise AssertionError("no simultaneous wall tiling came up")
+    others = engine.to_act(state) - {seat}
+    store = table.bot.service.store
+    reminders = {t.id for t in await store.timers_of(game.id) if t.state == "pending" and t.seat in others}
+    await table.play_by_slash(member, move)
+    result = await member.slash(table.channel, "azul undo")
+    assert "Taken back" in result.response.content, result.response.content
+    restored = await table.game()
+    assert restored.state == game.state
+    post = table.channel.last_message
+    assert "Taken back" in post.content and mentions(post.content) == []
+    pending = await store.timers_of(game.id)
+    assert {t.id for t in pending if t.state == "pending" and t.seat in others} == reminders, "theirs stand"
+    assert any(t.state == "pending" and t.seat == seat and t.version == restored.version for t in pending)
