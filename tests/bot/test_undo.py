@@ -275,7 +275,8 @@ async def test_summer_pavilion_placements_in_a_row_are_taken_back_one_by_one(sim
     else:
         raise AssertionError("no two placements in a row came up")
     start = await table.game()
-    await table.play_by_slash(member, move)
+    played = await table.play_by_buttons(member, move)
+    assert "again" in played.response.content and undo_button(played) is not None, "next step and Undo, together"
     await table.play_by_slash(member, second)
     for _ in range(2):
         result = await member.slash(table.channel, "azul undo")
