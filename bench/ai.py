@@ -1,8 +1,9 @@
 """Computer players' strength and speed: win rates with 95% (Wilson) intervals and move times per level.
 
     python -m bench ai                                  # every row, 200 games each, hard at 1 s per move
-    python -m bench ai --games 20 --iterations 200 --workers 2
+    python -m bench ai --games 20 --iterations 200 --jobs 2
     python -m bench ai --suite duel --variant azul      # hard vs greedy, two players, Azul only
+    python -m bench ai --speed                          # the hard player's search iterations per second
 
 Rows (``--suite``): ``duel`` is hard vs greedy with two players in every variant; ``ladder`` is hard vs medium,
 medium vs easy and easy vs random with two players; ``table`` is one hard seat against greedy seats with three and
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import get_variant, variant_names
-from engine.agents import make_agent
+from engine.agents import HardAgent, make_agent
 
 SUITES = ("duel", "ladder", "table")
 LADDER = (("hard", "medium"), ("medium", "easy"), ("easy", "random"))
@@ -114,6 +115,44 @@ def results(jobs: list[tuple[Row, Game, dict[str, Any]]], workers: int) -> Itera
         yield from pool.imap_unordered(_play_job, jobs)
 
 
+SPEED_PLIES = (4, 12, 24)
+"""Positions the speed figures search from: greedy games stopped after this many moves (opening to mid-game)."""
+
+
+def search_speed(name: str, players: int, iterations: int) -> tuple[int, float]:
+    """Hard's search from a few fixed positions of ``name``: iterations done and the CPU seconds they took (CPU
+    time, not wall time: other work on the machine slows this process down without changing what it did)."""
+    variant = get_variant(name)
+    greedy = make_agent("greedy", 1)
+    done, spent = 0, 0.0
+    for plies in SPEED_PLIES:
+        state = variant.new_game(players, plies)
+        for _ in range(plies):
+            if variant.is_over(state):
+                break
+            seat = min(variant.to_act(state))
+            state = variant.apply_unchecked(state, seat, greedy.choose(variant, state, seat))
+        if variant.is_over(state):
+            continue
+        seat = min(variant.to_act(state))
+        hard = HardAgent(plies, iterations=iterations)
+        start = time.process_time()
+        hard.choose(variant, state, seat)
+        spent += time.process_time() - start
+        done += hard.last_iterations
+    return done, spent
+
+
+def speed(variants: list[str], iterations: int) -> int:
+    print(f"hard's search, {iterations} iterations from each of {len(SPEED_PLIES)} positions (CPU time)")
+    print(f"{'variant':<24}{'players':>8}{'iterations/s':>14}")
+    for name in variants:
+        for players in (2, 4):
+            done, spent = search_speed(name, players, iterations)
+            print(f"{name:<24}{players:>8}{done / spent if spent else 0.0:>14.0f}", flush=True)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench ai", description=__doc__.split("\n")[0])
     parser.add_argument("--suite", action="append", choices=SUITES, help="rows to run (repeatable); default: all")
@@ -122,8 +161,11 @@ def main(argv: list[str]) -> int:
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, help="hard's time per move (default 1)")
     budget.add_argument("--iterations", type=int, help="hard's iterations per move (repeatable moves)")
-    parser.add_argument("--workers", type=int, default=2, help="processes playing games at once")
+    parser.add_argument("--jobs", "--workers", dest="workers", type=int, default=2, help="processes playing at once")
+    parser.add_argument("--speed", action="store_true", help="print hard's iterations per second per variant instead")
     args = parser.parse_args(argv)
+    if args.speed:
+        return speed(args.variant or variant_names(), args.iterations or 200)
     chosen = rows(args.suite or list(SUITES), args.variant or variant_names())
     hard_budget = {"iterations": args.iterations} if args.iterations else {"seconds": args.seconds or 1.0}
     print(f"hard budget: {hard_budget}; {args.games} games per row; {args.workers} workers", flush=True)

@@ -24,6 +24,7 @@ from bot.cog import AzulCog, needs_server
 from bot.computer import Computer
 from bot.errors import BoardNotPosted, Refusal
 from bot.games import check_adapters
+from bot.limits import run_deadlines, warning_key, warning_params
 from bot.lobby import LobbyButton
 from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.posting import Poster
@@ -33,7 +34,7 @@ from bot.service import GameService
 from bot.stats import PageButton, StatsCog
 from bot.store import Store
 from bot.texts import Translator
-from bot.timers import REMIND, Fired
+from bot.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
 from bot.undo import UndoButton
 
 log = logging.getLogger(__name__)
@@ -206,8 +207,15 @@ class AzulBot(commands.Bot):
         channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             return
+        guild = getattr(channel, "guild", None)
         if due.kind == REMIND:
-            await self.poster.post_reminder(channel, game, due.state, getattr(channel, "guild", None), due.seats)
+            await self.poster.post_reminder(channel, game, due.state, guild, due.seats)
+        elif due.kind in {LIMIT_HALF, LIMIT_HOUR}:
+            params = await warning_params(self.service, game, due.seats)
+            await self.poster.post_reminder(channel, game, due.state, guild, due.seats, key=warning_key(game), **params)
+        elif due.kind == DEADLINE:
+            await run_deadlines(self.service, self.poster, channel, due)
+            self.wake_computer(game.id)  # seats the computer plays now, or computer seats after these moves
 
     async def close(self) -> None:
         self.boards_loop.cancel()  # a sweep in the middle of a post would meet a closed HTTP session

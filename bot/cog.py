@@ -7,11 +7,13 @@ command tree's one error handler (:func:`bot.replies.answer_error`) answers ephe
 The tree (Discord allows 25 subcommands per command, and one level of subgroups; a subgroup counts as one):
 
 ``/azul …`` — the table in this channel (at most 25, checked by ``tests/bot/test_commands.py``):
-    lobby: ``new``, ``join``, ``leave``, ``start``, ``seat`` (give a seat to a computer player of a level)
+    lobby: ``new``, ``join``, ``leave``, ``start``, ``seat`` (give a seat to a computer player of a level; without a
+        level, in a game: take back your own seat from the computer)
     moves: one per move command of every registered variant (``take``, ``wall``, ``place``, ``bonus``, ``pass``,
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
     the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint``, ``undo``
     help: ``rules``, ``help``
+    the server: ``server`` (its defaults for new games: the time limit per move and what a timeout does)
 ``/azul me …`` — a subgroup for the person asking, wherever they are (:mod:`bot.personal`): ``games`` (my games),
     ``settings`` (reminders, quiet hours, turn notices), ``away``, ``back``, ``quickplay`` (no confirm step in the
     Play picker) and ``profile`` join them, and ``notify`` (now also a setting of ``settings``) moves here when the
@@ -22,9 +24,9 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
 Commands about a table need a server channel; those in :data:`ANYWHERE` also work in a direct message with the bot
 (the command tree's check, :func:`needs_server`, answers the others there).
 
-So ``/azul`` holds the lobby (5), the game here (7), help (2), ``notify`` (1, until it retires) and ``me`` (1): 16,
-leaving 9 for move commands (8 today). A game whose move commands would pass that reuses existing commands' names
-where the meaning fits.
+So ``/azul`` holds the lobby (5), the game here (7), help (2), ``server`` (1) and ``me`` (1): 16, leaving 9 for
+move commands (8 today). A game whose move commands would pass that reuses existing commands' names where the
+meaning fits.
 """
 
 from __future__ import annotations
@@ -40,15 +42,17 @@ from discord.ext import commands
 import engine
 from bot.computer import LEVELS
 from bot.context import bot_of
+from bot.errors import Refusal
 from bot.games import adapter_of
+from bot.limits import action_choices, deadline_lines, limit_choices, server_settings
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
 from bot.personal import away_lines, me_group, seat_notes
-from bot.pictures import draw
+from bot.pictures import draw, draw_closeup
 from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
-from bot.undo import take_back
+from bot.undo import undo_last_move
 from bot.words import hint_text, lobby_text, shown, status_text
 
 CHOICE_LIMIT = 25
@@ -97,6 +101,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         hints=described("bot.opt.hints"),
         rated=described("bot.opt.rated"),
         undo=described("bot.opt.undo"),
+        time_limit=described("bot.opt.time_limit"),
+        on_timeout=described("bot.opt.on_timeout"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -104,6 +110,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             app_commands.Choice(name=described("bot.order.random"), value="random"),
             app_commands.Choice(name=described("bot.order.joined"), value="joined"),
         ],
+        time_limit=limit_choices(),
+        on_timeout=action_choices(),
     )
     async def new(  # noqa: PLR0917 (discord.py passes a command's options as its parameters)
         self,
@@ -114,6 +122,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         hints: bool = False,
         rated: bool | None = None,
         undo: bool = True,
+        time_limit: app_commands.Choice[str] | None = None,
+        on_timeout: app_commands.Choice[str] | None = None,
     ) -> None:
         service = bot_of(interaction).service
         game = await service.create(
@@ -127,6 +137,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             hints=hints,
             rated=rated,
             undo=undo,
+            time_limit_hours=int(time_limit.value) if time_limit else None,
+            on_timeout=on_timeout.value if on_timeout else None,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(
@@ -152,18 +164,43 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     @app_commands.choices(
         level=[app_commands.Choice(name=described(f"bot.level.{level}"), value=level) for level in LEVELS]
     )
-    async def seat(self, interaction: discord.Interaction, level: app_commands.Choice[str]) -> None:
-        await lobby_action(interaction, f"computer-{level.value}")
+    async def seat(self, interaction: discord.Interaction, level: app_commands.Choice[str] | None = None) -> None:
+        """With a level, in the lobby: a seat for a computer player. Without one, in a game: take back your seat
+        from the computer (after your time ran out too often)."""
+        if level is not None:
+            await lobby_action(interaction, f"computer-{level.value}")
+            return
+        service = bot_of(interaction).service
+        game = await service.open_game(interaction.channel_id or 0)
+        if game.status == "lobby":
+            raise Refusal("bad_level")
+        game = await service.take_back(interaction.channel_id or 0, interaction.user.id)
+        await reply(interaction, text("bot.limit.reply.taken_back", user_locale(interaction)))
+        channel = interaction.channel
+        if isinstance(channel, discord.abc.Messageable):
+            player = f"**{shown(display_name(interaction.user))}**"
+            await channel.send(
+                text("bot.limit.post.taken_back", public_locale(interaction), player=player),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
     # the game here
     @app_commands.command(name=named("board"), description=described("bot.cmd.board"))
-    @app_commands.describe(public=described("bot.opt.public"))
-    async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
+    @app_commands.describe(public=described("bot.opt.public"), mine=described("bot.opt.mine"))
+    async def board(self, interaction: discord.Interaction, public: bool = False, mine: bool = False) -> None:
         service = bot_of(interaction).service
         game = await service.shown_game(interaction.channel_id or 0)
         state = service.state_of(game)
+        seat = game.seat_of(interaction.user.id)
+        if mine and seat is None:
+            raise Refusal("closeup_not_seated")
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = user_locale(interaction)
+        if mine and seat is not None:  # privately, whatever ``public`` says: a close-up is for its player
+            closeup = await draw_closeup(game, state, seat, locale)
+            files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
+            await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
+            return
         if public:
             await bot_of(interaction).poster.post_board(channel_of(interaction), game, state, guild=interaction.guild)
             await reply(interaction, text("bot.reply.reposted", locale))
@@ -182,7 +219,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             await reply(interaction, lobby_text(game, locale), allowed_mentions=discord.AllowedMentions.none())
             return
         away = await away_lines(service.store, game, service.clock.now(), locale)
-        await reply(interaction, "\n".join([status_text(game, service.state_of(game), locale), *away])[:2000])
+        limits = await deadline_lines(service, game, locale)
+        await reply(interaction, "\n".join([status_text(game, service.state_of(game), locale), *limits, *away])[:2000])
 
     @app_commands.command(name=named("export"), description=described("bot.cmd.export"))
     async def export(self, interaction: discord.Interaction) -> None:
@@ -232,7 +270,19 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
     @app_commands.command(name=named("undo"), description=described("bot.cmd.undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        await take_back(interaction)
+        await undo_last_move(interaction)
+
+    # the server
+    @app_commands.command(name=named("server"), description=described("bot.cmd.server"))
+    @app_commands.describe(time_limit=described("bot.opt.time_limit"), on_timeout=described("bot.opt.on_timeout"))
+    @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
+    async def server(
+        self,
+        interaction: discord.Interaction,
+        time_limit: app_commands.Choice[str] | None = None,
+        on_timeout: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await server_settings(interaction, time_limit, on_timeout)
 
     # help
     @app_commands.command(name=named("rules"), description=described("bot.cmd.rules"))

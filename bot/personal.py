@@ -10,7 +10,8 @@ zone) and how their turn is announced (a DM or a mention in the channel).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import cache
 from zoneinfo import available_timezones
@@ -26,10 +27,13 @@ from bot.replies import reply
 from bot.stats import profile
 from bot.store import GameRow, Store, UserPrefs
 from bot.texts import described, named, text, user_locale, variant_label
+from bot.timers import deadlines
 from bot.words import seat_label
 from render.common import SeatInfo
 
 LIST_LIMIT = 2000
+URGENT = timedelta(hours=1)
+"""Less time left than this turns a player's clock on the board red (the last warning comes then)."""
 REMIND_EVERY = (0, 6, 12, 24)  # hours; 0: once per turn
 CHOICE_LIMIT = 25
 
@@ -39,6 +43,7 @@ class OpenGame:
     game: GameRow
     to_act: tuple[int, ...]  # engine seats that must act (empty in a lobby)
     my_turn: bool
+    due: datetime | None = None  # when the user's time to move runs out (games with a time limit)
 
 
 def open_games(games: list[GameRow], user_id: int) -> list[OpenGame]:
@@ -65,6 +70,8 @@ def game_line(entry: OpenGame, locale: str) -> str:
         state = text("bot.mygames.lobby", locale, seats=len(game.seats), max=game.max_seats)
     elif entry.my_turn:
         state = text("bot.mygames.your_turn", locale, since=since)
+        if entry.due is not None:
+            state += " " + text("bot.limit.mygames", locale, when=f"<t:{int(entry.due.timestamp())}:R>")
     else:
         names = game.by_seat()
         players = ", ".join(f"**{seat_label(game, names[seat], locale)}**" for seat in entry.to_act)
@@ -87,10 +94,19 @@ def my_games_text(entries: list[OpenGame], locale: str) -> str:
     return "\n".join(lines)
 
 
+async def with_deadline(store: Store, entry: OpenGame, user_id: int) -> OpenGame:
+    """The entry with when the user's time runs out, where a limit's clock runs for them."""
+    seat = entry.game.seat_of(user_id)
+    if not entry.my_turn or seat is None or not entry.game.time_limit_hours:
+        return entry
+    return replace(entry, due=(await deadlines(store, entry.game)).get(seat))
+
+
 @app_commands.command(name=named("games"), description=described("bot.cmd.games"))
 async def games(interaction: discord.Interaction) -> None:
     store = bot_of(interaction).service.store
     entries = open_games(await store.open_games_of(interaction.user.id), interaction.user.id)
+    entries = [await with_deadline(store, entry, interaction.user.id) for entry in entries]
     await reply(interaction, my_games_text(entries, user_locale(interaction)))
 
 
@@ -187,17 +203,31 @@ def stamp(moment: str, style: str = "f") -> str:
 
 
 async def seat_notes(store: Store, game: GameRow, now: datetime, locale: str) -> list[SeatInfo | None]:
-    """What the board picture shows beside each seated player's name: "away until <date>" (UTC date)."""
+    """What the board picture shows beside each seated player's name: "away until <date>" (UTC date), or the time
+    left to move for a player whose clock runs (red in its last hour)."""
+    due = await deadlines(store, game)
     notes: list[SeatInfo | None] = []
-    for seat in game.by_seat():
-        if seat.user_id is None:  # a computer seat is never away
+    for number, seat in enumerate(game.by_seat()):
+        if seat.user_id is None:  # a computer seat is never away and has no clock
             notes.append(None)
             continue
         prefs = await store.user(seat.user_id)
         away = prefs.away_until if prefs.away_until and prefs.away_until > iso(now) else None
         date = datetime.fromisoformat(away).date().isoformat() if away else ""
-        notes.append(SeatInfo(away=text("bot.picture.away", locale, date=date)) if away else None)
+        note = SeatInfo(away=text("bot.picture.away", locale, date=date)) if away else None
+        if number in due and not away:  # an away player's clock stands still: the away note says so
+            clock = text("bot.limit.left", locale, left=time_left(due[number], now, locale))
+            note = replace(note or SeatInfo(), clock=clock, urgent=due[number] - now <= URGENT)
+        notes.append(note)
     return notes
+
+
+def time_left(due: datetime, now: datetime, locale: str) -> str:
+    """Short, for the picture: "23 h", "40 min" (whole minutes rounded up, then whole hours down)."""
+    minutes = max(1, math.ceil((due - now).total_seconds() / 60))
+    if minutes >= 60:
+        return text("bot.limit.hours_short", locale, hours=minutes // 60)
+    return text("bot.limit.minutes_short", locale, minutes=minutes)
 
 
 async def away_lines(store: Store, game: GameRow, now: datetime, locale: str) -> list[str]:
@@ -220,7 +250,9 @@ async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1
     if not 1 <= days <= MAX_AWAY_DAYS:  # Discord enforces the range; a direct call must too
         raise Refusal("bad_away_days", max=MAX_AWAY_DAYS)
     until = iso(service.clock.now() + timedelta(days=days))
+    was = (await service.store.user(interaction.user.id)).away_until
     await service.store.set_away(interaction.user.id, until)
+    await service.timers.away_changed(interaction.user.id, was, until)  # time limits' clocks stand still meanwhile
     await reply(interaction, text("bot.reply.away", user_locale(interaction), until=stamp(until), days=days))
 
 
@@ -232,6 +264,7 @@ async def back(interaction: discord.Interaction) -> None:
         raise Refusal("not_away")
     await service.timers.returned(interaction.user.id, prefs.away_until)
     await service.store.set_away(interaction.user.id, None)
+    await service.timers.away_changed(interaction.user.id, prefs.away_until, None)
     await reply(interaction, text("bot.reply.back", user_locale(interaction)))
 
 
@@ -263,5 +296,6 @@ __all__ = [
     "open_games",
     "seat_notes",
     "settings_text",
+    "time_left",
     "zone_choices",
 ]

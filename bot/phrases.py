@@ -113,6 +113,13 @@ SAMPLES: dict[str, Any] = {
     "why": "…",
     "pay": "2× purple, 1× red",
     "count": 3,
+    "hours": 24,
+    "minutes": 40,
+    "left": lambda key, lang: t("bot.limit.hours_short", lang, hours=23),
+    "when": "<t:1767268800:R>",
+    "relative": "<t:1767268800:R>",
+    "then": lambda key, lang: t("bot.limit.then.computer", lang),
+    "limit": lambda key, lang: t("bot.limit.line", lang, hours=24, then=t("bot.limit.then.computer", lang)),
     "players_count": 3,
 }
 

@@ -28,6 +28,12 @@ def render_png(
     return render.render_png(state, names=names, events=events, locale=locale, info=info)
 
 
+def render_closeup(  # noqa: PLR0917
+    state: GameState, seat: int, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None]
+) -> bytes:
+    return render.render_closeup(state, seat, names=names, events=events, locale=locale, info=info)
+
+
 def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo | None]]:
     """Names and notes of the seats as the picture shows them: a seat the computer plays gets the drawn robot and
     its level (no font we ship has the emoji), and a computer seat is named by its number."""
@@ -50,7 +56,7 @@ async def draw(
     for seat, note in enumerate(notes):
         robot = info[seat] if seat < len(info) else None
         if note is not None and seat < len(info):
-            info[seat] = note if robot is None else replace(robot, away=note.away)
+            info[seat] = note if robot is None else replace(robot, away=note.away, clock=note.clock, urgent=note.urgent)
     try:
         with metrics.picture_timer(game.variant):
             return await asyncio.to_thread(render_png, state, names, list(events), locale, info)
@@ -59,4 +65,15 @@ async def draw(
         return None
 
 
-__all__ = ["draw"]
+async def draw_closeup(game: GameRow, state: GameState, seat: int, locale: str) -> bytes | None:
+    """``seat``'s own board at full size under the shared area (see :func:`render.render_closeup`)."""
+    names, info = picture_seats(game, locale)
+    try:
+        with metrics.picture_timer(game.variant):
+            return await asyncio.to_thread(render_closeup, state, seat, names, [], locale, info)
+    except Exception:
+        log.exception("game %s: the close-up of seat %s could not be drawn", game.id, seat)
+        return None
+
+
+__all__ = ["draw", "draw_closeup"]

@@ -178,9 +178,12 @@ class Poster:
         state: GameState,
         guild: discord.Guild | None,
         seats: Sequence[int] | None = None,
+        *,
+        key: str = "bot.post.reminder",
+        **params: str,
     ) -> None:
         """One nudge for the players (``seats``, else all who must act) keeping the table waiting (by DM for those
-        who opted in)."""
+        who opted in); ``key`` and ``params``: another text than the plain reminder (a time limit's warning)."""
         locale = guild_locale(guild)
         waiting = sorted(set(engine.to_act(state) if seats is None else seats) - set(game.computer_seats()))
         if not waiting:  # only the computer is to move: it is on its way
@@ -193,7 +196,7 @@ class Poster:
             if number in waiting
         )
         message = await channel.send(
-            text("bot.post.reminder", locale, players=people, since=f"<t:{since}:R>", game=game.id),
+            text(key, locale, players=people, since=f"<t:{since}:R>", game=game.id, **params),
             allowed_mentions=mentioning([game.by_seat()[seat].user_id for seat in sorted(mention_seats)]),
         )
         for seat in dm_seats:

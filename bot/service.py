@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
@@ -23,10 +23,10 @@ from typing import Any
 import engine
 from bot import ratings
 from bot.clock import Clock, SystemClock
-from bot.computer import LEVELS, Computer, move_seed
+from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
 from bot.store import Conflict, GameRow, Store, UndoneRow
-from bot.timers import Timers
+from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Timers
 from engine import Event, GameState, Move
 from engine.core import Rng
 from engine.transcript import export
@@ -85,6 +85,16 @@ class Undone:
 
 
 @dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A seat's time ran out: the computer's move for it (``turn``), and what became of the seat."""
+
+    turn: Turn
+    timeouts: int  # in a row, counting this one
+    handed_over: bool  # the computer plays the seat from now on (until its player takes it back)
+    dropped: bool  # the player is out: ranked last, the computer plays the rest
+
+
+@dataclass(frozen=True, slots=True)
 class Needed:
     """Several legal moves match what was given: ``option`` is the first choice still needed."""
 
@@ -138,6 +148,13 @@ def seat_order(seed: int, players: int) -> list[int]:
 
 
 COMPUTER_CAUSES = ("computer_seat", "stand_in", "time_limit")
+
+
+def check_limit(time_limit_hours: int, on_timeout: str) -> None:
+    if time_limit_hours not in LIMIT_HOURS:
+        raise Refusal("bad_time_limit", choices=", ".join(f"{hours} h" for hours in LIMIT_HOURS if hours))
+    if on_timeout not in ON_TIMEOUT:
+        raise Refusal("bad_on_timeout")
 
 
 class GameService:
@@ -219,7 +236,10 @@ class GameService:
         hints: bool = False,
         rated: bool | None = None,
         undo: bool = True,
+        time_limit_hours: int | None = None,
+        on_timeout: str | None = None,
     ) -> GameRow:
+        """Open a lobby; a time limit or timeout action not given is the server's default."""
         spec = engine.get_variant(variant)
         if not spec.min_players <= seats <= spec.max_players:
             raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
@@ -227,6 +247,10 @@ class GameService:
             raise Refusal("bad_order")
         if rated and hints:
             raise Refusal("rated_hints")  # a hint is the strongest computer's move: no rating can rest on it
+        default_limit, default_action = await self.store.server_defaults(guild_id)
+        limit = default_limit if time_limit_hours is None else time_limit_hours
+        action = on_timeout or default_action
+        check_limit(limit, action)
         if await self.store.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
         game_id = await self.store.create_game(
@@ -242,6 +266,8 @@ class GameService:
             hints=hints,
             rated=rated,
             undo=undo,
+            time_limit_hours=limit,
+            on_timeout=action,
         )
         if game_id is None:
             raise Refusal("channel_busy")
@@ -476,6 +502,62 @@ class GameService:
             raise Refusal("raced")
         return await self._changed(game_id)  # a seat the computer plays has no reminders
 
+    # --- time limits -------------------------------------------------------------------------------------------
+    async def time_out(self, game_id: int, seat: int, since: int) -> TimedOut | None:
+        """The seat's time, running since version ``since``, ran out: the strongest computer plays that move for
+        it, or (the game's choice) the player is dropped first and the computer plays the seat from now on. After
+        :data:`TIMEOUTS_IN_A_ROW` timeouts in a row the seat is the computer's until its player takes it back.
+        None when the seat no longer waits (it moved, or the computer plays it already)."""
+        if not await self._still_late(game_id, seat, since, dropped=False):
+            return None
+        game = await self._reload(game_id)
+        dropped = game.on_timeout == "drop" and await self.store.drop_seat(game.id, seat, STRONGEST)
+        for _ in range(RACE_RETRIES):
+            try:
+                turn = await self.play_for(game.id, seat, level=STRONGEST, cause="time_limit")
+                break
+            except Refusal as refusal:  # another player's move landed first (a simultaneous phase): look again
+                if refusal.key != "raced" or not await self._still_late(game_id, seat, since, dropped=dropped):
+                    raise
+        else:
+            raise Refusal("raced")
+        timeouts = await self.store.count_timeout(game.id, seat)
+        handed = not dropped and not turn.over and timeouts >= TIMEOUTS_IN_A_ROW
+        if handed:
+            game = await self.set_controller(game.id, seat, STRONGEST)
+            turn = replace(turn, game=game)
+        log.info(
+            "game %s: seat %s ran out of time (%s in a row)%s", game.id, seat, timeouts, " and was dropped" * dropped
+        )
+        return TimedOut(turn, timeouts, handed, dropped)
+
+    async def _still_late(self, game_id: int, seat: int, since: int, *, dropped: bool) -> bool:
+        """The seat still owes the move it has waited for since version ``since`` (a dropped seat is the computer's
+        but still owes it)."""
+        game = await self._reload(game_id)
+        if game.status != "active" or game.state is None or (seat in game.computer_seats() and not dropped):
+            return False
+        moved = (await self.store.last_plies(game.id)).get(seat, -1) >= since
+        return seat in engine.to_act(self.state_of(game)) and not moved
+
+    async def take_back(self, channel_id: int, user_id: int) -> GameRow:
+        """A player takes back the seat the computer plays for them (never one dropped for their time)."""
+        game = await self.active_game(channel_id)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not_in_game")
+        if game.by_seat()[seat].dropped:
+            raise Refusal("dropped_for_good")
+        if seat not in game.computer_seats():
+            raise Refusal("seat_is_yours")
+        if not await self.store.take_back(game.id, seat):
+            raise Refusal("raced")
+        return await self._changed(game.id)
+
+    async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
+        check_limit(time_limit_hours, on_timeout)
+        await self.store.set_server_defaults(guild_id, time_limit_hours, on_timeout)
+
     async def _record(
         self,
         game: GameRow,
@@ -489,7 +571,7 @@ class GameService:
         """Apply ``move`` (validated by the engine) and save it with the new state, guarded by the game's version."""
         before = engine.to_act(state)
         new_state, events = engine.apply(state, seat, move)
-        finished = self._result(new_state) if engine.is_over(new_state) else None
+        finished = self._result(new_state, dropped=game.dropped_seats()) if engine.is_over(new_state) else None
         try:
             await self.store.record_move(
                 game.id,
@@ -504,6 +586,8 @@ class GameService:
         except Conflict as conflict:
             raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
         log.info("game %s: ply %s seat %s played %s%s", game.id, game.version, seat, move, f" ({cause})" * bool(cause))
+        if not cause and game.by_seat()[seat].timeouts:  # the player's own move: their timeouts start over
+            await self.store.reset_timeouts(game.id, seat)
         saved = await self._changed(game.id)
         if finished:
             await self.settle(saved)
@@ -512,15 +596,24 @@ class GameService:
         return Turn(saved, new_state, before, to_act, seat, move, events, cause, undoable)
 
     @staticmethod
-    def _result(state: GameState, resigned: int | None = None) -> dict[str, Any]:
-        standings = engine.standings(state)
-        if resigned is not None:
-            standings = [[s for s in group if s != resigned] for group in standings]
-            standings = [group for group in standings if group] + [[resigned]]
-        return {"scores": engine.scores(state), "standings": standings, "resigned": resigned}
+    def _result(state: GameState, resigned: int | None = None, dropped: Sequence[int] = ()) -> dict[str, Any]:
+        """Scores and standings; players dropped for their time share the place after those who stayed, and one
+        who resigned comes last."""
+        gone = {*dropped, *([resigned] if resigned is not None else [])}
+        standings = [[s for s in group if s not in gone] for group in engine.standings(state)]
+        standings = [group for group in standings if group]
+        standings += [sorted(set(dropped) - {resigned})] if set(dropped) - {resigned} else []
+        standings += [[resigned]] if resigned is not None else []
+        result: dict[str, Any] = {"scores": engine.scores(state), "standings": standings, "resigned": resigned}
+        if dropped:
+            outcomes = ["dropped" if seat in dropped else "played" for seat in range(len(result["scores"]))]
+            if resigned is not None and resigned not in dropped:
+                outcomes[resigned] = "resigned"
+            result["outcomes"] = outcomes
+        return result
 
     # --- taking a move back -------------------------------------------------------------------------------------
-    async def take_back(
+    async def undo_move(
         self,
         channel_id: int,
         user_id: int,
@@ -631,8 +724,10 @@ class GameService:
         seat = game.seat_of(user_id)
         if seat is None:
             raise Refusal("not_in_game")
+        if game.by_seat()[seat].dropped:  # already out: the others play on
+            raise Refusal("dropped_for_good")
         state = self.state_of(game)
-        if not await self.store.finish(game.id, "over", self._result(state, resigned=seat)):
+        if not await self.store.finish(game.id, "over", self._result(state, seat, game.dropped_seats())):
             raise Refusal("raced")
         finished = await self._changed(game.id)
         await self.settle(finished)
@@ -668,6 +763,7 @@ __all__ = [
     "GameService",
     "Needed",
     "Refusal",
+    "TimedOut",
     "Turn",
     "Undone",
     "first_open_option",

@@ -211,7 +211,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX rating_history_by_user ON rating_history (user_id, family, result_id);
     """,
-    # 13: taking a move back. ``games.undo``: the creator's choice whether players may (on unless switched off).
+    # 13: time limits per move. A game's limit in hours (0: none) and what happens when it runs out (the computer
+    # plays the move, or the player is dropped); per seat the timeouts in a row (a person's own move resets it) and
+    # whether the player was dropped (ranked last, the computer plays the rest); a server's defaults for new games.
+    """
+    ALTER TABLE games ADD COLUMN time_limit_hours INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN on_timeout TEXT NOT NULL DEFAULT 'computer' CHECK (on_timeout IN ('computer', 'drop'));
+    ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE servers (
+        guild_id INTEGER PRIMARY KEY,
+        time_limit_hours INTEGER NOT NULL DEFAULT 0,
+        on_timeout TEXT NOT NULL DEFAULT 'computer' CHECK (on_timeout IN ('computer', 'drop'))
+    );
+    """,
+    # 14: taking a move back. ``games.undo``: the creator's choice whether players may (on unless switched off).
     # ``moves.cause``: why the computer made a move (NULL: a person made it), since nobody takes back the computer's.
     # An undone move leaves the log (which must replay to the snapshot) for ``undone_moves``, with the version at
     # which it was taken back (the game's version still moves forward, so old buttons and timers stay stale) and
@@ -257,6 +271,8 @@ class Seat:
     joined: int
     seat: int | None
     level: str | None = None
+    timeouts: int = 0  # the player's time ran out this many times in a row
+    dropped: bool = False  # dropped for running out of time: ranked last, the computer plays the rest
 
     @property
     def is_computer(self) -> bool:
@@ -292,6 +308,8 @@ class GameRow:
     hints: bool = False
     board_version: int = -1
     rated: bool | None = None  # None: rated when every seat is a person's
+    time_limit_hours: int = 0  # per move; 0: no limit
+    on_timeout: str = "computer"  # when the limit runs out: the computer plays the move, or "drop" the player
     undo: bool = True  # players may take back their last move (the creator's choice)
 
     @property
@@ -312,6 +330,10 @@ class GameRow:
     def computer_seats(self) -> list[int]:
         """Engine seats the computer plays now (its own and stand-ins), in seat order."""
         return sorted(s.seat for s in self.seats if s.computer_plays and s.seat is not None)
+
+    def dropped_seats(self) -> list[int]:
+        """Engine seats whose players were dropped for running out of time."""
+        return sorted(s.seat for s in self.seats if s.dropped and s.seat is not None)
 
     def by_seat(self) -> list[Seat]:
         """Seated players in engine seat order (started games only)."""
@@ -605,7 +627,8 @@ class Store:
             return None
         row = rows[0]
         seats = await self._fetchall(
-            "SELECT user_id, name, joined, seat, level FROM seats WHERE game_id = ? ORDER BY joined", (row["id"],)
+            "SELECT user_id, name, joined, seat, level, timeouts, dropped FROM seats WHERE game_id = ? ORDER BY joined",
+            (row["id"],),
         )
         return GameRow(
             id=row["id"],
@@ -625,10 +648,15 @@ class Store:
             board_message_id=row["board_message_id"],
             created_at=row["created_at"],
             turn_since=row["turn_since"],
-            seats=tuple(Seat(s["user_id"], s["name"], s["joined"], s["seat"], s["level"]) for s in seats),
+            seats=tuple(
+                Seat(s["user_id"], s["name"], s["joined"], s["seat"], s["level"], s["timeouts"], bool(s["dropped"]))
+                for s in seats
+            ),
             hints=bool(row["hints"]),
             board_version=row["board_version"],
             rated=None if row["rated"] is None else bool(row["rated"]),
+            time_limit_hours=row["time_limit_hours"],
+            on_timeout=row["on_timeout"],
             undo=bool(row["undo"]),
         )
 
@@ -823,6 +851,8 @@ class Store:
         seat_order: str,
         hints: bool = False,
         rated: bool | None = None,
+        time_limit_hours: int = 0,
+        on_timeout: str = "computer",
         undo: bool = True,
     ) -> int | None:
         """A new lobby with its creator seated, or None when the channel already has an open game."""
@@ -833,9 +863,9 @@ class Store:
             async with self.transaction() as db:
                 cursor = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
-                    " seat_order, status, created_at, turn_since, hints, rated, undo)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                    (*row, stamp, int(hints), choice, int(undo)),
+                    " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout, undo)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo)),
                 )
                 game_id = cursor.lastrowid
                 await db.execute(
@@ -891,6 +921,66 @@ class Store:
                 (level, game_id, seat, level, game_id),
             )
             return cursor.rowcount == 1
+
+    async def count_timeout(self, game_id: int, seat: int) -> int:
+        """One more time the seat's player ran out of time in a row; returns how many times that is now."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE seats SET timeouts = timeouts + 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
+            async with db.execute(
+                "SELECT timeouts FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
+            ) as cursor:
+                row = await cursor.fetchone()
+            return int(row[0]) if row else 0
+
+    async def reset_timeouts(self, game_id: int, seat: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE seats SET timeouts = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+    async def drop_seat(self, game_id: int, seat: int, level: str) -> bool:
+        """A person's seat of an active game is dropped: the computer at ``level`` plays it for good."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE seats SET dropped = 1, level = ? WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL"
+                " AND dropped = 0 AND (SELECT status FROM games WHERE id = ?) = 'active'",
+                (level, game_id, seat, game_id),
+            )
+            return cursor.rowcount == 1
+
+    async def take_back(self, game_id: int, seat: int) -> bool:
+        """The person takes back their seat from the computer (never a dropped one); their timeouts start over."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE seats SET level = NULL, timeouts = 0 WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL"
+                " AND level IS NOT NULL AND dropped = 0 AND (SELECT status FROM games WHERE id = ?) = 'active'",
+                (game_id, seat, game_id),
+            )
+            return cursor.rowcount == 1
+
+    async def server_defaults(self, guild_id: int | None) -> tuple[int, str]:
+        """A server's time limit (hours, 0: none) and timeout action for new games."""
+        if guild_id is None:
+            return 0, "computer"
+        rows = await self._fetchall("SELECT time_limit_hours, on_timeout FROM servers WHERE guild_id = ?", (guild_id,))
+        return (int(rows[0][0]), str(rows[0][1])) if rows else (0, "computer")
+
+    async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO servers (guild_id, time_limit_hours, on_timeout) VALUES (?, ?, ?) ON CONFLICT (guild_id)"
+                " DO UPDATE SET time_limit_hours = excluded.time_limit_hours, on_timeout = excluded.on_timeout",
+                (guild_id, time_limit_hours, on_timeout),
+            )
+
+    async def pending_timers_of_user(self, user_id: int, kinds: tuple[str, ...]) -> list[TimerRow]:
+        """Pending timers of ``kinds`` for ``user_id``'s seats in active games."""
+        marks = ", ".join("?" * len(kinds))
+        rows = await self._fetchall(
+            "SELECT t.* FROM timers t JOIN seats s ON s.game_id = t.game_id AND s.seat = t.seat"
+            f" JOIN games g ON g.id = t.game_id WHERE t.state = 'pending' AND t.kind IN ({marks})"
+            " AND s.user_id = ? AND g.status = 'active' ORDER BY t.id",
+            (*kinds, user_id),
+        )
+        return [self._timer(row) for row in rows]
 
     async def remove_seat(self, game_id: int, user_id: int) -> None:
         async with self.transaction() as db:

@@ -10,20 +10,41 @@ fell due while it was down, once.
 :meth:`Timers.run_due` claims each due timer (pending → done, in one guarded write, so two runners never both run
 it), checks it still applies, and returns what fired, grouped by game, for the bot to post. The time comes from an
 injectable :class:`bot.clock.Clock`.
+
+A game with a time limit per move gives each waiting seat its own clock instead of the plain reminder: a warning at
+half time and one an hour before (once each), and the deadline, all from when the seat began to wait (or from the
+end of its player's vacation: an away player's clocks stand still, and going away or coming back moves their pending
+deadlines by the time away). The warnings follow the player's reminder settings (none when reminders are off, later
+in quiet hours, never after the deadline); the deadline follows none. The deadline is claimed by a lease rather than
+marked done: the runner moves it a few minutes ahead, and the move the computer then makes for the seat cancels it;
+a runner that dies before that move is saved leaves the deadline to fire again when the lease ends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Set
-from dataclasses import dataclass
-from datetime import timedelta
+from collections.abc import Mapping, Set
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 import engine
 from bot.clock import Clock, iso, quiet_until
 from bot.store import GameRow, Store, TimerRow
 from engine import GameState
 
+HOUR = timedelta(hours=1)
 REMIND = "remind"
+DEADLINE = "deadline"
+LIMIT_HALF = "limit_half"
+LIMIT_HOUR = "limit_hour"
+LIMIT_KINDS = (DEADLINE, LIMIT_HALF, LIMIT_HOUR)
+LIMIT_HOURS = (0, 12, 24, 48, 72)
+"""The time limits per move a game may have (0: none)."""
+ON_TIMEOUT = ("computer", "drop")
+"""What happens when a limit runs out: the computer plays that move, or the player is dropped."""
+TIMEOUTS_IN_A_ROW = 3
+"""After this many timeouts in a row the computer plays the seat for good (until its player takes it back)."""
+DEADLINE_LEASE = timedelta(minutes=10)
+"""How long a claimed deadline waits for its move before another runner may claim it again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +55,8 @@ class Fired:
     state: GameState
     kind: str
     seats: tuple[int, ...]
+    versions: Mapping[int, int] = field(default_factory=dict)
+    """Each seat's timer's version: when the seat began to wait."""
 
 
 class Timers:
@@ -57,19 +80,60 @@ class Timers:
                 await self._schedule_waiting(game, seat)
 
     async def _schedule_waiting(self, game: GameRow, seat: int) -> None:
-        """The timers of a seat that has just begun to wait: a reminder after the player's own interval (every N
-        hours), else the bot's; none when the bot's reminders are off."""
+        """The timers of a seat that has just begun to wait: with a time limit, its warnings and deadline; else a
+        reminder after the player's own interval (every N hours), else the bot's; none when the bot's reminders are
+        off."""
         user_id = game.by_seat()[seat].user_id
-        if self.remind_after is not None and user_id is not None:
+        if game.time_limit_hours and user_id is not None:
+            await self._schedule_limit(game, seat, user_id)
+        elif self.remind_after is not None and user_id is not None:
             prefs = await self.store.user(user_id)
             every = timedelta(hours=prefs.remind_every_hours) if prefs.remind_every_hours else self.remind_after
             await self.store.schedule_timer(game.id, REMIND, seat, game.version, due_at=iso(self.clock.now() + every))
+
+    async def _schedule_limit(self, game: GameRow, seat: int, user_id: int) -> None:
+        """The seat's clock starts now, or when its player's vacation ends."""
+        prefs = await self.store.user(user_id)
+        now = self.clock.now()
+        start = max(now, datetime.fromisoformat(prefs.away_until)) if prefs.away_until else now
+        limit = timedelta(hours=game.time_limit_hours)
+        for kind, due in ((LIMIT_HALF, limit / 2), (LIMIT_HOUR, limit - HOUR), (DEADLINE, limit)):
+            await self.store.schedule_timer(game.id, kind, seat, game.version, due_at=iso(start + due))
+
+    async def away_changed(self, user_id: int, was: str | None, until: str | None) -> None:
+        """A player's vacation was set, changed or ended: their clocks stood still while away, so every pending
+        deadline (and warning) of theirs moves by the change in how long they are away from now."""
+        now = self.clock.now()
+
+        def end(moment: str | None) -> datetime:
+            return max(now, datetime.fromisoformat(moment)) if moment else now
+
+        shift = end(until) - end(was)
+        if not shift:
+            return
+        for timer in await self.store.pending_timers_of_user(user_id, LIMIT_KINDS):
+            due = datetime.fromisoformat(timer.due_at) + shift
+            await self.store.reschedule_timer(timer.id, timer.due_at, iso(max(due, now)))
+
+    async def _claim_deadline(self, game: GameRow, timer: TimerRow) -> bool:
+        """Lease a deadline for running now (see the module's docstring); an away player never times out (a
+        vacation set before its clock was moved): their deadline waits an hour past their return."""
+        now = self.clock.now()
+        user_id = game.by_seat()[timer.seat].user_id
+        prefs = await self.store.user(user_id) if user_id is not None else None
+        if prefs is not None and prefs.away_until and prefs.away_until > iso(now):
+            later = datetime.fromisoformat(prefs.away_until) + HOUR
+            await self.store.reschedule_timer(timer.id, timer.due_at, iso(later))
+            return False
+        return await self.store.reschedule_timer(timer.id, timer.due_at, iso(now + DEADLINE_LEASE))
 
     async def _claim(self, game: GameRow, timer: TimerRow) -> bool:
         """Take a due timer for running now; a reminder follows its player's settings: none when they are off,
         later when it falls in their quiet hours, and again after their interval when they asked for repeats."""
         now = self.clock.now()
-        if timer.kind != REMIND:
+        if timer.kind == DEADLINE:
+            return await self._claim_deadline(game, timer)
+        if timer.kind not in {REMIND, LIMIT_HALF, LIMIT_HOUR}:
             return await self.store.end_timer(timer.id, "done", iso(now))
         user_id = game.by_seat()[timer.seat].user_id
         prefs = await self.store.user(user_id) if user_id is not None else None
@@ -83,7 +147,7 @@ class Timers:
         if quiet_end is not None:
             await self.store.reschedule_timer(timer.id, timer.due_at, iso(quiet_end))
             return False
-        if prefs.remind_every_hours:
+        if prefs.remind_every_hours and timer.kind == REMIND:  # a limit's warnings come once each
             again = now + timedelta(hours=prefs.remind_every_hours)
             return await self.store.reschedule_timer(timer.id, timer.due_at, iso(again))
         return await self.store.end_timer(timer.id, "done", iso(now))
@@ -116,21 +180,49 @@ class Timers:
     async def run_due(self) -> list[Fired]:
         """Claim and return every timer due now that still applies; cancel those that no longer do."""
         now = iso(self.clock.now())
-        fired: dict[tuple[int, str], list[int]] = {}
+        fired: dict[tuple[int, str], dict[int, int]] = {}
         games: dict[int, GameRow] = {}
-        for timer in await self.store.due_timers(now):
+        due = await self.store.due_timers(now)
+        # A limit's warning that comes due with its deadline (the bot was down) would only be noise: the deadline runs.
+        expiring = {(t.game_id, t.seat, t.version) for t in due if t.kind == DEADLINE}
+        for timer in due:
             game = games.get(timer.game_id) or await self.store.game(timer.game_id)
             if game is None:
                 continue
             games[game.id] = game
-            if not self._applies(timer, self._waiting(game), await self.store.last_plies(game.id)):
+            late = timer.kind in {LIMIT_HALF, LIMIT_HOUR} and (game.id, timer.seat, timer.version) in expiring
+            if late or not self._applies(timer, self._waiting(game), await self.store.last_plies(game.id)):
                 await self.store.end_timer(timer.id, "cancelled", now)
             elif await self._claim(game, timer):
-                fired.setdefault((game.id, timer.kind), []).append(timer.seat)
+                fired.setdefault((game.id, timer.kind), {})[timer.seat] = timer.version
         return [
-            Fired(games[game_id], engine.from_json(games[game_id].state or {}), kind, tuple(sorted(seats)))
+            Fired(games[game_id], engine.from_json(games[game_id].state or {}), kind, tuple(sorted(seats)), seats)
             for (game_id, kind), seats in fired.items()
         ]
 
 
-__all__ = ["REMIND", "Fired", "Timers"]
+async def deadlines(store: Store, game: GameRow) -> dict[int, datetime]:
+    """When each waiting seat's time runs out (none in a game without a limit)."""
+    if not game.time_limit_hours:
+        return {}
+    waiting = Timers._waiting(game)
+    return {
+        timer.seat: datetime.fromisoformat(timer.due_at)
+        for timer in await store.timers_of(game.id)
+        if timer.kind == DEADLINE and timer.state == "pending" and timer.seat in waiting
+    }
+
+
+__all__ = [
+    "DEADLINE",
+    "LIMIT_HALF",
+    "LIMIT_HOUR",
+    "LIMIT_HOURS",
+    "LIMIT_KINDS",
+    "ON_TIMEOUT",
+    "REMIND",
+    "TIMEOUTS_IN_A_ROW",
+    "Fired",
+    "Timers",
+    "deadlines",
+]

@@ -52,7 +52,7 @@ class UndoButton(
         return cls(game, version)
 
     async def act(self, interaction: discord.Interaction) -> None:
-        await take_back(interaction, game_id=self.game_id, version=self.version)
+        await undo_last_move(interaction, game_id=self.game_id, version=self.version)
 
 
 def offer_undo(turn: Turn, view: discord.ui.View | None, locale: str) -> discord.ui.View | None:
@@ -69,7 +69,7 @@ def offer_undo(turn: Turn, view: discord.ui.View | None, locale: str) -> discord
     return view
 
 
-async def take_back(
+async def undo_last_move(
     interaction: discord.Interaction, *, game_id: int | None = None, version: int | None = None
 ) -> None:
     """Take back the user's last move, post the restored board, and tell them (replacing the "Played" reply when
@@ -81,7 +81,7 @@ async def take_back(
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    undone = await bot.service.take_back(
+    undone = await bot.service.undo_move(
         interaction.channel_id or 0,
         interaction.user.id,
         interaction_id=interaction.id,
@@ -106,4 +106,4 @@ async def take_back(
     bot.wake_computer(undone.game.id)  # a simultaneous phase may have a computer seat waiting again
 
 
-__all__ = ["UndoButton", "offer_undo", "take_back"]
+__all__ = ["UndoButton", "offer_undo", "undo_last_move"]

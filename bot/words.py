@@ -64,6 +64,8 @@ def standings_text(game: GameRow, locale: str) -> str:
         for seat in group:
             score = scores[seat] if seat < len(scores) else 0
             mark = " " + text("bot.post.resigned", locale) if seat == result.get("resigned") else ""
+            if seat in game.dropped_seats():
+                mark = " " + text("bot.limit.dropped_mark", locale)
             lines.append(text("bot.post.standing", locale, place=place, name=names[seat], score=score) + mark)
         place += len(group)
     return "\n".join(lines)
@@ -99,6 +101,13 @@ def status_text(game: GameRow, state: GameState, locale: str) -> str:
     return "\n".join(lines)
 
 
+def limit_line(hours: int, action: str, locale: str) -> str:
+    """The time limit of a game (or a server's default) in words: "⏳ 24 h per move; then the computer…"."""
+    if not hours:
+        return text("bot.limit.none", locale)
+    return text("bot.limit.line", locale, hours=hours, then=text(f"bot.limit.then.{action}", locale))
+
+
 def lobby_text(game: GameRow, locale: str) -> str:
     players = "\n".join(f"{i}. {seat_label(game, seat, locale)}" for i, seat in enumerate(game.seats, start=1))
     key = "bot.lobby.open" if game.status == "lobby" else f"bot.lobby.{game.status}"
@@ -117,7 +126,8 @@ def lobby_text(game: GameRow, locale: str) -> str:
     kind = text("bot.lobby.rated" if is_rated(game) else "bot.lobby.casual", locale)
     hints = "\n" + text("bot.lobby.hints_on", locale) if game.hints and game.status == "lobby" else ""
     undo = "\n" + text("bot.lobby.undo_off", locale) if not game.undo and game.status == "lobby" else ""
-    return f"{said}\n{kind}{hints}{undo}"
+    limit = "\n" + limit_line(game.time_limit_hours, game.on_timeout, locale) if game.status == "lobby" else ""
+    return f"{said}\n{kind}{hints}{limit}{undo}"
 
 
 def move_words(game: GameRow, state: GameState, seat: int, move: Move, locale: str) -> str:
@@ -183,6 +193,7 @@ __all__ = [
     "headline",
     "hint_text",
     "level_label",
+    "limit_line",
     "lobby_text",
     "names_by_seat",
     "scores_text",

@@ -780,6 +780,37 @@ class AzulVariant(Variant[AzulState]):
         board = state.boards[seat]
         if state.phase == OVER:
             return float(board.score)
+        return self._tiled(board)[0]
+
+    def evaluation(self, state: AzulState, seat: int) -> float:
+        """The heuristic plus a share of every row, column and colour bonus still in reach after the coming tiling:
+        the share grows with the square of the tiles already there, and a bonus needing more tiles than rounds
+        likely remain (the fullest row on the table says how many) counts nothing."""
+        board = state.boards[seat]
+        if state.phase == OVER:
+            return float(board.score)
+        value, wall = self._tiled(board)
+        fullest = max(
+            sum(1 for color in other.wall[row] if color >= 0) + (other.line_count[row] == row + 1)
+            for other in state.boards
+            for row in range(LINES)
+        )
+        rounds_left = max(0, WALL_SIZE - fullest)
+        placed = [0] * 5
+        for row in wall:
+            for color in row:
+                if color >= 0:
+                    placed[color] += 1
+        rows = [sum(1 for color in row if color >= 0) for row in wall]
+        columns = [sum(1 for row in wall if row[col] >= 0) for col in range(WALL_SIZE)]
+        for counts, bonus in ((rows, ROW_BONUS), (columns, COLUMN_BONUS), (placed, COLOR_BONUS)):
+            for count in counts:
+                if WALL_SIZE - count <= rounds_left:
+                    value += bonus * (count / WALL_SIZE) ** 2
+        return value
+
+    def _tiled(self, board: AzulBoard) -> tuple[float, list[list[int]]]:
+        """The heuristic's value of ``board`` and its wall after this round's tiling (best column on a grey wall)."""
         wall = [row[:] for row in board.wall]
         points = board.score
         floor = len(board.floor)
@@ -800,7 +831,7 @@ class AzulVariant(Variant[AzulState]):
                     best, best_col = gain, col
             wall[line][best_col] = color
             points += best
-        return float(points + floor_penalty(min(floor, FLOOR_SIZE)))
+        return float(points + floor_penalty(min(floor, FLOOR_SIZE))), wall
 
     # -- JSON --
     def to_json(self, state: AzulState) -> dict[str, JSON]:

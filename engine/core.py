@@ -309,6 +309,12 @@ class Variant(ABC, Generic[S]):
         """How good ``state`` looks for ``seat`` right now (points, minus what is sure to be lost): the greedy
         agent's yardstick."""
 
+    def evaluation(self, state: S, seat: int) -> float:
+        """The search's estimate of where ``seat`` will finish from here, in points: the heuristic plus what the
+        position promises beyond the next scoring (end-of-game bonuses in reach). A game whose heuristic already
+        counts them keeps this default. Equal to the score once the game is over."""
+        return float(self.scores(state)[seat]) if self.is_over(state) else self.heuristic(state, seat)
+
     @abstractmethod
     def to_json(self, state: S) -> dict[str, JSON]: ...
 

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Generic, NamedTuple, TypeVar
@@ -411,9 +411,9 @@ class Memo(Generic[K, V]):
 
 
 def _storage_items(player: QGPlayer) -> dict[Item, int]:
-    items = {Item(kind): count for kind, count in enumerate(player.tiles) if count}
+    items = {TILE_ITEMS[kind]: count for kind, count in enumerate(player.tiles) if count}
     for kind in player.expansions:
-        items[Item(kind, True)] = 1
+        items[EXPANSION_ITEMS[kind]] = 1
     return items
 
 
@@ -582,10 +582,33 @@ class QueensGarden(Variant[QGState]):
             return []
         player = state.players[seat]
         moves: list[Move] = [*self._acquires(state, player)]
-        moves += self._tile_moves(player)
-        moves += self._expansion_moves(state, player)
+        moves += self._placements(player)
+        moves += self._buy_moves(state, player)
         moves += self._pass_moves(player)
         return moves
+
+    def _placements(self, player: QGPlayer) -> tuple[Move, ...]:
+        """Every placement from storage: fixed by the garden, the storage and the jokers, which recur often in a
+        search (a seat's storage and garden stay as they are while the others move)."""
+        key = (
+            *player.hexes,
+            *player.areas,
+            *player.rotations,
+            -1,
+            *player.tiles,
+            -1,
+            *player.expansions,
+            -1,
+            player.jokers,
+        )
+        moves = self._placement_cache.get(key)
+        if moves is None:
+            moves = self._placement_cache.put(key, (*self._tile_moves(player), *self._expansion_moves(player)))
+        return moves
+
+    @cached_property
+    def _placement_cache(self) -> Memo[tuple[int, ...], tuple[Move, ...]]:
+        return Memo()
 
     # --- set-valued options without every combination (the bot's move entry) --------------------------------------
     def move_shapes(self, state: QGState, seat: int) -> list[tuple[tuple[str, str], ...]]:
@@ -604,7 +627,7 @@ class QueensGarden(Variant[QGState]):
                     (("command", "tile"), ("tile", token), ("payment", ANY_SET), ("cell", cell))
                     for cell in cells_for(kind)
                 ]
-        for move in self._expansion_moves(state, player, payments=False):
+        for move in [*self._expansion_moves(player, payments=False), *self._buy_moves(state, player, ANY_SET)]:
             shapes.append((("command", "expansion"), *move.choices()))
         shapes.append((("command", "pass"), ("discard", ANY_SET)))
         return list(dict.fromkeys(shapes))
@@ -803,8 +826,9 @@ class QueensGarden(Variant[QGState]):
     def _cells_cache(self) -> Memo[tuple[int, ...], dict[int, tuple[str, ...]]]:
         return Memo()
 
-    def _expansion_moves(self, state: QGState, player: QGPlayer, *, payments: bool = True) -> Iterator[PlaceExpansion]:
-        """Every expansion move; with ``payments=False`` one per placement, its payment written ``ANY_SET``."""
+    def _expansion_moves(self, player: QGPlayer, *, payments: bool = True) -> Iterator[PlaceExpansion]:
+        """Placements of stored expansions; with ``payments=False`` one per placement, its payment written
+        ``ANY_SET``. (Buying one from the supply depends on the state: see ``_buy_moves``.)"""
         empty = [area for area in range(6) if player.areas[area] < 0]
         for kind in player.expansions:
             spots = [
@@ -819,9 +843,12 @@ class QueensGarden(Variant[QGState]):
             for payment in paid if payments else [ANY_SET] * bool(paid):
                 for area_name, rotation in spots:
                     yield PlaceExpansion(self.notation.kind(kind), payment, area_name, rotation)
-        if self._can_buy(state, player):
-            for area in empty:
-                yield PlaceExpansion(SUPPLY, NONE if payments else ANY_SET, f"A{area + 1}", NONE)
+
+    def _buy_moves(self, state: QGState, player: QGPlayer, payment: str = NONE) -> list[PlaceExpansion]:
+        """Laying an expansion bought from the supply, on each free area (``payment`` as the caller writes it)."""
+        if not self._can_buy(state, player):
+            return []
+        return [PlaceExpansion(SUPPLY, payment, f"A{area + 1}", NONE) for area in range(6) if player.areas[area] < 0]
 
     def _can_buy(self, state: QGState, player: QGPlayer) -> bool:
         return bool(state.supply) and player.score >= self.components.supply_expansion_cost
@@ -1172,19 +1199,34 @@ class QueensGarden(Variant[QGState]):
         the last round, as the final scoring will charge them.
         """
         player = state.players[seat]
-        side = self.components.sides[self.side_name]
-        groups = 0.0
-        for category, value in self.components.evaluation_order:
-            for group in garden_groups(player, category, value):
-                weight = 1.0 if len(group) >= side.group_min_size else 0.4
-                groups += weight * sum(pattern_of(player.hexes[c]) for c in group)
-        placed = sum(pattern_of(k) for k in player.hexes if k >= 0)
-        waiting = sum(pattern_of(item.kind) * n for item, n in _storage_items(player).items())
+        groups, placed = self._garden_value(tuple(player.hexes))
+        waiting = sum(PATTERN_OF[kind] * n for kind, n in enumerate(player.tiles) if n)
+        waiting += sum(PATTERN_OF[kind] for kind in player.expansions)
         areas = sum(1 for area in player.areas if area >= 0)
         last_round = state.round == self.components.rounds
         storage_weight = -0.9 if last_round else 0.35
         area_weight = 1.0 if last_round else 3.0  # room for seven hexagons, worth less with little time left
         return player.score + groups + placed + area_weight * areas + player.jokers + storage_weight * waiting
+
+    def _garden_value(self, hexes: tuple[int, ...]) -> tuple[float, int]:
+        """The heuristic's worth of a garden's groups (full weight from the scoring size on) and of its placed
+        values. Every colour and every pattern is evaluated, so one pass per category finds every group; gardens
+        recur across a search (the other seats' never change during a move), hence the memo."""
+        known = self._garden_memo.get(hexes)
+        if known is not None:
+            return known
+        full = self.components.sides[self.side_name].group_min_size
+        groups = 0.0
+        for by_color in (True, False):
+            for group in _all_groups(hexes, by_color):
+                weight = 1.0 if len(group) >= full else 0.4
+                groups += weight * sum(PATTERN_OF[hexes[c]] for c in group)
+        placed = sum(PATTERN_OF[k] for k in hexes if k >= 0)
+        return self._garden_memo.put(hexes, (groups, placed))
+
+    @cached_property
+    def _garden_memo(self) -> Memo[tuple[int, ...], tuple[float, int]]:
+        return Memo()
 
     # --- JSON -----------------------------------------------------------------------------------------------------
     def to_json(self, state: QGState) -> dict[str, JSON]:
@@ -1354,7 +1396,7 @@ def _is_surrounded(player: QGPlayer, ornament: Ornament) -> bool:
     return all(player.hexes[cell] >= 0 for cell in ornament.ring)
 
 
-def _group(hexes: list[int], start: int, same: int, by_color: bool) -> list[int]:
+def _group(hexes: Sequence[int], start: int, same: int, by_color: bool) -> list[int]:
     """The cells connected to ``start`` by colour (or by pattern) when ``start`` holds ``same``."""
     key = COLOR_OF if by_color else PATTERN_OF
     seen = {start}
@@ -1404,6 +1446,20 @@ def _garden_error(hexes: list[int], kind: int, cell: int) -> str | None:
             if len(group) != len(set(group)):
                 return "qg_group_duplicate"
     return None
+
+
+def _all_groups(hexes: Sequence[int], by_color: bool) -> list[list[int]]:
+    """Every group (2 or more cells) of every colour (or every pattern) in a garden, in one pass."""
+    seen: set[int] = set()
+    groups = []
+    for cell, kind in enumerate(hexes):
+        if kind < 0 or cell in seen:
+            continue
+        group = _group(hexes, cell, kind, by_color)
+        seen.update(group)
+        if len(group) > 1:
+            groups.append(group)
+    return groups
 
 
 def garden_groups(player: QGPlayer, category: str, value: int) -> list[list[int]]:

@@ -6,10 +6,11 @@
 
 Pure: no Discord, no disk writes, no state kept between calls beyond lazily cached fonts and static layers.
 Each game has one module, named after the game (``Variant.game`` with ``-`` as ``_``: ``render.queens_garden``),
-exposing ``draw_table(state, *, names, events, locale, info) -> PIL.Image.Image`` and ``closeup_regions(state,
-seat) -> (shared boxes, board box)``; nothing lists them. A registered game without one fails
-:func:`check_renderers` (run at the bot's start-up and in the tests). Shared pieces (palette, colour-blind marks,
-tiles, panels, highlights, text fitting, the player header with its per-seat notes) live in ``render.common``.
+exposing ``draw_table(state, *, names, events, locale, info, seats) -> PIL.Image.Image`` (``seats``: draw only
+these boards, for a close-up) and ``closeup_regions(state, seat) -> (shared boxes, board box)``; nothing lists them.
+A registered game without one fails :func:`check_renderers` (run at the bot's start-up and in the tests). Shared
+pieces (palette, colour-blind marks, tiles, panels, highlights, text fitting, the player header with its per-seat
+notes) live in ``render.common``.
 ``info`` carries what the bot knows about each seat (computer level, away, time left): see
 :class:`render.common.SeatInfo`; every game draws it the same way, and leaving it out changes nothing.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from types import ModuleType
 from typing import Protocol, cast
 
@@ -55,6 +56,7 @@ class DrawTable(Protocol):
         events: Sequence[engine.Event],
         locale: str,
         info: Info = (),
+        seats: Collection[int] | None = None,
     ) -> Image.Image: ...
 
 
@@ -132,7 +134,9 @@ def render_closeup_image(
     as small as in the whole table: about half as wide as the table, so a phone shows the board twice as large."""
     if not 0 <= seat < len(engine.scores(state)):
         raise ValueError(f"no seat {seat} at this table")
-    table = render_table(state, names=names, events=events, locale=locale, info=info)
+    draw_table = renderer_of(_game(state))
+    with _drawing:  # the other boards are cut away: drawing them would only cost time
+        table = draw_table(state, names=names, events=events, locale=locale, info=info, seats={seat})
     regions = cast(CloseupRegions, _module_of(_game(state)).closeup_regions)
     shared, board = regions(state, seat)
     return closeup(table, shared, board)

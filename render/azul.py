@@ -1,7 +1,8 @@
 """The Azul table (coloured and grey wall) as one picture, designed for a phone first.
 
 Layout, top to bottom: a strip with the round, bag and lid; the factories in one row (numbered as in the move
-notation) and the centre; then the boards in a two-column grid. At the end of the game the factories give way to
+notation) and the centre; then the boards in a two-column grid, or one column for two players (the picture is then
+one board wide, so a phone shows it twice as large). At the end of the game the factories give way to
 the final standings with each player's bonus breakdown.
 
 What the last move changed (the ``events`` of ``engine.apply``) is ringed in gold: the factory or centre the tiles
@@ -10,7 +11,7 @@ came from, the cells they went to, the wall tiles placed with the points each ea
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -44,12 +45,15 @@ BOARD_W = PAD + NUMBER_W + 5 * STEP - GAP + BETWEEN + 5 * STEP - GAP + PAD
 BOARD_H = PAD + HEADER_H + 5 * STEP - GAP + 12 + TILE + 22 + PAD
 PENALTY_INK = (255, 160, 150)
 WIDTH = 2 * BOARD_W + 3 * MARGIN
+NARROW = BOARD_W + 2 * MARGIN  # two players: one column, so a phone shows the boards twice as large
 
 STRIP_H = 36
 FACTORY_D = 94
 FACTORY_TILE = 30
 CENTRE_H = 58
 CENTRE_TILE = 34
+NARROW_FACTORY_D = 84  # five factories across one board's width
+NARROW_FACTORY_TILE = 27
 
 
 @dataclass
@@ -80,21 +84,23 @@ def draw_table(
     events: Sequence[Any] = (),
     locale: str = "en",
     info: Sequence[c.SeatInfo | None] = (),
+    seats: Collection[int] | None = None,
 ) -> Image.Image:
     top_h = _top_height(state)
-    rows = (state.players + 1) // 2
-    height = MARGIN + top_h + MARGIN + rows * (BOARD_H + MARGIN)
-    image, d = c.canvas(WIDTH, height)
+    width = _width(state.players)
+    image, d = c.canvas(width, _height(state))
     table = Table(image, d, state, names, locale, read_events(events), info=info)
     y = _draw_strip(table)
     beside = _beside_last_board(state)
     if state.phase == "over":
-        _draw_standings(table, beside or (MARGIN, y, WIDTH - MARGIN, y + _standings_height(state.players)))
+        _draw_standings(table, beside or (MARGIN, y, width - MARGIN, y + _standings_height(state.players)))
     else:
         y = _draw_factories(table, y)
-        _draw_centre(table, beside or (MARGIN, y, WIDTH - MARGIN, y + CENTRE_H))
+        _draw_centre(table, beside or (MARGIN, y, width - MARGIN, y + _centre_height(state.players)))
     acting = _acting(state)
     for seat in range(state.players):
+        if seats is not None and seat not in seats:
+            continue
         origin = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
         _draw_board(table, seat, origin, acting=seat in acting)
     return image
@@ -104,13 +110,29 @@ def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
     """The shared areas (strip and factories, centre or standings) and ``seat``'s board with its margin."""
     top_h = _top_height(state)
     x, y = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
-    height = MARGIN + top_h + MARGIN + (state.players + 1) // 2 * (BOARD_H + MARGIN)
-    board = c.around((x, y, x + BOARD_W, y + BOARD_H), (WIDTH, height), MARGIN)
-    shared = [(0, 0, WIDTH, MARGIN + top_h + MARGIN // 2)]
+    size = (_width(state.players), _height(state))
+    board = c.around((x, y, x + BOARD_W, y + BOARD_H), size, MARGIN)
+    shared = [(0, 0, size[0], MARGIN + top_h + MARGIN // 2)]
     beside = _beside_last_board(state)
     if beside is not None and seat != state.players - 1:
-        shared.append(c.around(beside, (WIDTH, height), MARGIN // 2))
+        shared.append(c.around(beside, size, MARGIN // 2))
     return shared, board
+
+
+def _width(players: int) -> int:
+    return NARROW if players == 2 else WIDTH
+
+
+def _rows(players: int) -> int:
+    return players if players == 2 else (players + 1) // 2
+
+
+def _height(state: Any) -> int:
+    return MARGIN + _top_height(state) + MARGIN + _rows(state.players) * (BOARD_H + MARGIN)
+
+
+def _centre_height(players: int) -> int:
+    return 2 * CENTRE_H - 8 if players == 2 else CENTRE_H  # in one column the centre's tiles take two rows
 
 
 def _beside_last_board(state: Any) -> c.Box | None:
@@ -167,7 +189,8 @@ def _top_height(state: Any) -> int:
     beside = state.players % 2 == 1  # the centre or standings sit beside the last board
     if state.phase == "over":
         return STRIP_H + (0 if beside else 8 + _standings_height(state.players))
-    return STRIP_H + 8 + FACTORY_D + 26 + (0 if beside else CENTRE_H)
+    factories = NARROW_FACTORY_D if state.players == 2 else FACTORY_D
+    return STRIP_H + 8 + factories + 26 + (0 if beside else _centre_height(state.players))
 
 
 def _draw_strip(table: Table) -> int:
@@ -177,13 +200,30 @@ def _draw_strip(table: Table) -> int:
     title = table.label("game_over") if state.phase == "over" else table.label("round", round=state.round)
     if state.variant.endswith("grey"):
         title += " · " + table.label("grey_wall")
-    c.text_at(d, (MARGIN + 4, y + STRIP_H // 2), title, bold, anchor="lm")
-    supply = table.label("bag", count=sum(state.bag)) + "   " + table.label("lid", count=sum(state.lid))
-    c.text_at(d, (WIDTH - MARGIN - 4, y + STRIP_H // 2), supply, regular, fill=c.MUTED, anchor="rm")
+    mid, right = y + STRIP_H // 2, table.image.width - MARGIN - 4
+    c.text_at(d, (MARGIN + 4, mid), title, bold, anchor="lm")
+    counts = [table.label("bag", count=sum(state.bag)), table.label("lid", count=sum(state.lid))]
+    if MARGIN + 4 + c.width(title, bold) + 16 + c.width("   ".join(counts), regular) <= right:
+        c.text_at(d, (right, mid), "   ".join(counts), regular, fill=c.MUTED, anchor="rm")
+    else:  # one column and a long title (the grey wall in Ukrainian): stack the counts, never overlap the title
+        stacked = c.font(16)
+        c.text_at(d, (right, mid - 1), counts[0], stacked, fill=c.MUTED, anchor="rd")
+        c.text_at(d, (right, mid + 1), counts[1], stacked, fill=c.MUTED, anchor="ra")
     return y + STRIP_H + 8
 
 
 def _draw_factories(table: Table, y: int) -> int:
+    if table.state.players == 2:
+        return c.factory_row(
+            table,
+            y,
+            COLORS,
+            highlighted=table.last.source,
+            diameter=NARROW_FACTORY_D,
+            tile_size=NARROW_FACTORY_TILE,
+            margin=MARGIN,
+            step=(NARROW - 2 * MARGIN) // 5,
+        )
     return c.factory_row(
         table, y, COLORS, highlighted=table.last.source, diameter=FACTORY_D, tile_size=FACTORY_TILE, margin=MARGIN
     )
@@ -221,7 +261,7 @@ def _draw_centre(table: Table, box: c.Box) -> None:
 
 # --- boards ----------------------------------------------------------------------------------------------------------
 def _board_origin(seat: int, players: int, top: int) -> tuple[int, int]:
-    row, col = divmod(seat, 2)
+    row, col = (seat, 0) if players == 2 else divmod(seat, 2)
     return MARGIN + col * (BOARD_W + MARGIN), top + row * (BOARD_H + MARGIN)
 
 
@@ -371,7 +411,8 @@ def _draw_standings(table: Table, box: c.Box) -> None:
     y = box[1]
     box = (box[0], y, box[2], y + _standings_height(state.players))
     c.panel(d, box, outline=c.HIGHLIGHT)
-    head, body, bold = c.font(16, bold=True), c.font(20), c.font(20, bold=True)
+    narrow = box[2] - box[0] <= WIDTH // 2  # beside the last board or in one column: no room for the badge
+    head, body, bold = c.font(14 if narrow else 16, bold=True), c.font(20), c.font(20, bold=True)
     columns = _standings_columns(box)
     for key, x in columns.items():
         c.text_at(d, (x, y + 10), table.label(f"head.{key}"), head, fill=c.MUTED, anchor="ra")
@@ -384,11 +425,12 @@ def _draw_standings(table: Table, box: c.Box) -> None:
             winner = place == 1
             c.text_at(d, (box[0] + 16, ry + ROW_H // 2), f"{place}.", bold, anchor="lm")
             name_x = box[0] + 52
-            if winner:
+            if winner and not narrow:
                 c.badge(d, (name_x, ry + ROW_H // 2), table.label("winner"), c.font(15, bold=True), anchor="lm")
                 name_x += c.width(table.label("winner"), c.font(15, bold=True)) + 15 + 10
             name = table.name(seat, bold if winner else body, columns["rows"] - 60 - name_x)
-            c.text_at(d, (name_x, ry + ROW_H // 2), name, bold if winner else body, anchor="lm")
+            ink = c.HIGHLIGHT if winner and narrow else c.TEXT  # the winner in gold where no badge fits
+            c.text_at(d, (name_x, ry + ROW_H // 2), name, bold if winner else body, fill=ink, anchor="lm")
             cells = {
                 "rows": f"{rows}×{ROW_BONUS}",
                 "columns": f"{cols}×{COLUMN_BONUS}",
@@ -405,5 +447,5 @@ def _draw_standings(table: Table, box: c.Box) -> None:
 
 def _standings_columns(box: c.Box) -> dict[str, int]:
     right = box[2] - 18
-    step = 110 if box[2] - box[0] > WIDTH // 2 else 76  # narrower beside the last board of an odd table
+    step = 110 if box[2] - box[0] > WIDTH // 2 else 76  # narrower beside the last board or in one column
     return {"rows": right - 3 * step, "columns": right - 2 * step, "colors": right - step, "score": right}

@@ -36,14 +36,15 @@ Static layers (tiles, marks) are cached per size with ``functools.cache``; nothi
 
 from __future__ import annotations
 
-import io
 import math
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
+from zlib_ng import zlib_ng
 
 from data.i18n import t
 from render.text import Font, fit, fit_name, font, printable, width
@@ -84,6 +85,7 @@ __all__ = [
     "grid_origin",
     "highlight",
     "mark_to_act",
+    "palette_png",
     "panel",
     "paste",
     "pill",
@@ -518,13 +520,14 @@ def factory_row(
     diameter: int = 94,
     tile_size: int = 30,
     margin: int = 12,
+    step: int | None = None,
 ) -> int:
     """The factory displays of ``table.state.factories`` (tile counts per colour index) in one centred row, numbered
-    as in the move notation, the ``highlighted`` one ringed; ``on_tile(color, xy, size)`` may decorate each tile.
-    Returns the y under the row."""
+    as in the move notation, the ``highlighted`` one ringed; ``on_tile(color, xy, size)`` may decorate each tile;
+    ``step`` (centre to centre) is a ninth of the width unless given. Returns the y under the row."""
     image, d = table.image, table.d
     picture_w = image.width
-    step = (picture_w - 2 * margin) // 9
+    step = step or (picture_w - 2 * margin) // 9
     left = (picture_w - len(table.state.factories) * step) // 2
     label = font(20, bold=True)
     r = diameter // 2
@@ -547,9 +550,11 @@ def factory_row(
 def closeup(table: Image.Image, shared: Sequence[Box], board: Box) -> Image.Image:
     """One player's close-up cut from the whole ``table``: the ``board`` region (with the margin around it) at full
     size, under the ``shared`` regions at half size (a board is half the table's width, so they are as large as a
-    phone shows them in the whole table; halving by 2x2 averages is fast and keeps edges clean)."""
+    phone shows them in the whole table; halving by 2x2 averages is fast and keeps edges clean). A table already one
+    board wide keeps its shared area as it is."""
     own = table.crop(board)
-    parts = [table.crop(box).reduce(2) for box in shared]
+    parts = [table.crop(box) for box in shared]
+    parts = [part.reduce(2) if part.width > 1.5 * own.width else part for part in parts]  # a one-column table: as is
     image = Image.new("RGB", (max(own.width, *(p.width for p in parts)), sum(p.height for p in parts) + own.height), BG)
     y = 0
     for part in parts:
@@ -572,6 +577,11 @@ def around(box: Box, limit: tuple[int, int], margin: int = 12) -> Box:
 
 
 # --- output ----------------------------------------------------------------------------------------------------------
+# zlib-ng at 7 with its largest hash packs every sample table tighter than Pillow's zlib at 7, two to three times as
+# fast (``python -m bench render``).
+PNG_LEVEL, PNG_MEMORY = 7, 9
+
+
 def to_png(image: Image.Image, *, palette: Image.Image | None = None) -> bytes:
     """PNG bytes of ``image`` as a palette picture (pictures are flat colours, so they stay small); deterministic.
 
@@ -580,10 +590,37 @@ def to_png(image: Image.Image, *, palette: Image.Image | None = None) -> bytes:
     rgb = image.convert("RGB")
     if palette is not None:
         quantised = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
-        level = 7  # the full 256-colour palette costs ~0.4 KB: one level more wins it back for a few ms
     else:
         quantised = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        level = 6
-    out = io.BytesIO()
-    quantised.save(out, format="PNG", optimize=False, compress_level=level)
-    return out.getvalue()
+    return palette_png(quantised)
+
+
+def palette_png(image: Image.Image) -> bytes:
+    """A ``P`` image as PNG bytes, compressed with zlib-ng (Pillow's encoder uses the system zlib, and compressing
+    was most of a picture's time). Rows are unfiltered, as Pillow writes palette pictures."""
+    if image.mode != "P":
+        raise ValueError(f"a palette picture is needed, not {image.mode}")
+    colors = bytes(image.getpalette() or [])
+    width, height = image.size
+    framed = Image.new("P", (width + 1, height), 0)  # column 0 is each row's filter byte: 0, no filter
+    framed.paste(image, (1, 0))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indices into PLTE, no interlace
+    chunks = (
+        (b"IHDR", header),
+        (b"PLTE", colors),
+        (b"IDAT", _deflate(framed.tobytes())),
+        (b"IEND", b""),
+    )
+    return PNG_SIGNATURE + b"".join(_chunk(kind, data) for kind, data in chunks)
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _deflate(data: bytes) -> bytes:
+    packer = zlib_ng.compressobj(PNG_LEVEL, zlib_ng.DEFLATED, 15, PNG_MEMORY)
+    return packer.compress(data) + packer.flush()
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib_ng.crc32(kind + data))

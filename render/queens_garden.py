@@ -13,7 +13,7 @@ of the game each panel lists its final breakdown: storage and every scoring grou
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -95,6 +95,7 @@ def draw_table(
     events: Sequence[Any] = (),
     locale: str = "en",
     info: Sequence[c.SeatInfo | None] = (),
+    seats: Collection[int] | None = None,
 ) -> Image.Image:
     image, d = c.canvas(WIDTH, _height(state))
     table = _table(image, d, state, names, locale, info, events)
@@ -104,6 +105,8 @@ def draw_table(
     else:
         _draw_display(table, MARGIN + STRIP_H + MARGIN)
     for seat in range(state.player_count):
+        if seats is not None and seat not in seats:
+            continue
         _draw_player(table, seat, *_panel_origin(state, seat))
     return image
 

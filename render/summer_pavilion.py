@@ -16,7 +16,7 @@ and the points lost by a start tile or a pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -51,8 +51,12 @@ HAND_H = HAND_TILE + 14
 BOARD_W = (968 - 3 * MARGIN) // 2
 BOARD_H = PAD + HEADER_H + CLUSTER_H + 6 + HAND_H + PAD
 WIDTH = 2 * BOARD_W + 3 * MARGIN
+NARROW = BOARD_W + 2 * MARGIN  # two players: one column, so a phone shows the boards twice as large
+NARROW_FACTORY_D = 84  # five factories across one board's width
+NARROW_FACTORY_TILE = 27
 
 STRIP_H = 40
+TRACK_LINE = 34
 FACTORY_D = 94
 FACTORY_TILE = 30
 ROW_H = 58  # the centre and supply rows
@@ -96,9 +100,10 @@ def draw_table(
     events: Sequence[Any] = (),
     locale: str = "en",
     info: Sequence[c.SeatInfo | None] = (),
+    seats: Collection[int] | None = None,
 ) -> Image.Image:
     top_h = _top_height(state)
-    image, d = c.canvas(WIDTH, _height(state))
+    image, d = c.canvas(_width(state.players), _height(state))
     table = Table(image, d, state, names, locale, read_events(events), info=info)
     y = _draw_strip(table)
     if state.phase == "over":
@@ -108,21 +113,34 @@ def draw_table(
         y = _draw_centre(table, y)
         _draw_supply(table, y + 8)
     for seat in range(state.players):
+        if seats is not None and seat not in seats:
+            continue
         origin = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
         _draw_board(table, seat, origin)
     return image
 
 
 def _height(state: Any) -> int:
-    return int(MARGIN + _top_height(state) + MARGIN + (state.players + 1) // 2 * (BOARD_H + MARGIN))
+    rows = state.players if state.players == 2 else (state.players + 1) // 2
+    return int(MARGIN + _top_height(state) + MARGIN + rows * (BOARD_H + MARGIN))
+
+
+def _width(players: int) -> int:
+    return NARROW if players == 2 else WIDTH
+
+
+def _row_height(players: int) -> int:
+    """The centre and supply rows: in one column their tiles take two lines."""
+    return 2 * ROW_H - 12 if players == 2 else ROW_H
 
 
 def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
     """The shared area (strip, factories, centre and supply, or standings) and ``seat``'s board with its margin."""
     top_h = _top_height(state)
     x, y = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
-    board = c.around((x, y, x + BOARD_W, y + BOARD_H), (WIDTH, _height(state)), MARGIN)
-    return [(0, 0, WIDTH, MARGIN + top_h + MARGIN // 2)], board
+    width = _width(state.players)
+    board = c.around((x, y, x + BOARD_W, y + BOARD_H), (width, _height(state)), MARGIN)
+    return [(0, 0, width, MARGIN + top_h + MARGIN // 2)], board
 
 
 # --- events ----------------------------------------------------------------------------------------------------------
@@ -161,8 +179,13 @@ def read_events(events: Sequence[Any]) -> LastMove:
 # --- shared area -----------------------------------------------------------------------------------------------------
 def _top_height(state: Any) -> int:
     if state.phase == "over":
-        return STRIP_H + 8 + _standings_height(state.players)
-    return STRIP_H + 8 + FACTORY_D + 26 + ROW_H + 8 + ROW_H
+        return _strip_height(state.players) + 8 + _standings_height(state.players)
+    factories = NARROW_FACTORY_D if state.players == 2 else FACTORY_D
+    return _strip_height(state.players) + 8 + factories + 26 + 2 * _row_height(state.players) + 8
+
+
+def _strip_height(players: int) -> int:
+    return STRIP_H + TRACK_LINE if players == 2 else STRIP_H  # in one column the round track has its own line
 
 
 def _draw_strip(table: Table) -> int:
@@ -175,6 +198,9 @@ def _draw_strip(table: Table) -> int:
         title += " · " + table.label("sp.mono")
     c.text_at(d, (MARGIN + 4, mid), title, bold, anchor="lm")
     x = MARGIN + 4 + c.width(title, bold) + 18
+    title_end = x
+    if state.players == 2:
+        x, mid = MARGIN + 4, mid + TRACK_LINE
     small = 26
     c.text_at(d, (x, mid), table.label("sp.wild"), c.font(18), fill=c.MUTED, anchor="lm")
     x += c.width(table.label("sp.wild"), c.font(18)) + 8
@@ -192,14 +218,16 @@ def _draw_strip(table: Table) -> int:
             d.line((x + 3, ty + size - 4, x + size - 4, ty + 3), fill=c.BG, width=3)  # a past round, struck out
         x += size + 8
     counts = [table.label("bag", count=sum(state.bag)), table.label("sp.tower", count=sum(state.tower))]
-    right = WIDTH - MARGIN - 4
+    right = table.image.width - MARGIN - 4
+    if state.players == 2:
+        x, mid = title_end, mid - TRACK_LINE  # the counts stay beside the title
     if right - c.width("   ".join(counts), regular) > x + 4:
         c.text_at(d, (right, mid), "   ".join(counts), regular, fill=c.MUTED, anchor="rm")
     else:  # a long title (Ukrainian, say) leaves no room for one line: stack the counts, never overlap the track
         stacked = c.font(16)
         c.text_at(d, (right, mid - 1), counts[0], stacked, fill=c.MUTED, anchor="rd")
         c.text_at(d, (right, mid + 1), counts[1], stacked, fill=c.MUTED, anchor="ra")
-    return y + STRIP_H + 8
+    return y + _strip_height(state.players) + 8
 
 
 def _mark_wild(table: Table, color: int, xy: tuple[int, int], size: int) -> None:
@@ -213,20 +241,23 @@ def _mark_wild(table: Table, color: int, xy: tuple[int, int], size: int) -> None
 
 
 def _draw_factories(table: Table, y: int) -> int:
+    narrow = table.state.players == 2
     return c.factory_row(
         table,
         y,
         COLORS,
         highlighted=table.last.source,
         on_tile=lambda color, xy, size: _mark_wild(table, color, xy, size),
-        diameter=FACTORY_D,
-        tile_size=FACTORY_TILE,
+        diameter=NARROW_FACTORY_D if narrow else FACTORY_D,
+        tile_size=NARROW_FACTORY_TILE if narrow else FACTORY_TILE,
         margin=MARGIN,
+        step=(NARROW - 2 * MARGIN) // 5 if narrow else None,
     )
 
 
 def _draw_counts_row(table: Table, box: tuple[int, int, int, int], title: str, counts: Sequence[int]) -> int:
-    """A labelled row of tiles with their counts; returns where the tiles start."""
+    """A labelled row of tiles with their counts, going on in a second line when ``box`` is too narrow; returns
+    where the tiles start."""
     image, d = table.image, table.d
     y = box[1]
     label = c.font(20, bold=True)
@@ -238,9 +269,11 @@ def _draw_counts_row(table: Table, box: tuple[int, int, int, int], title: str, c
     for color, count in enumerate(counts):
         if not count:
             continue
+        text = f"×{count}"
+        if x + ROW_TILE + 14 + c.width(text, count_face) > box[2] - 8 and x > start:
+            x, y, ty = box[0] + 16, y + ROW_H - 12, ty + ROW_H - 12
         c.paste(image, c.tile(COLORS[color], ROW_TILE), (x, ty))
         _mark_wild(table, color, (x, ty), ROW_TILE)
-        text = f"×{count}"
         c.text_at(d, (x + ROW_TILE + 5, y + ROW_H // 2), text, count_face, anchor="lm")
         x += ROW_TILE + 14 + c.width(text, count_face) + 14
     if not any(counts):
@@ -250,7 +283,7 @@ def _draw_counts_row(table: Table, box: tuple[int, int, int, int], title: str, c
 
 def _draw_centre(table: Table, y: int) -> int:
     state, d = table.state, table.d
-    box = (MARGIN, y, WIDTH - MARGIN, y + ROW_H)
+    box = (MARGIN, y, table.image.width - MARGIN, y + _row_height(state.players))
     c.panel(d, box)
     if table.last.from_centre:
         c.highlight(d, box, radius=16)
@@ -262,12 +295,12 @@ def _draw_centre(table: Table, y: int) -> int:
         c.paste(table.image, c.tile("marker", ROW_TILE), (tx, ty))
         title += "      "  # room for the start tile before the counts
     _draw_counts_row(table, box, title, state.centre)
-    return y + ROW_H
+    return box[3]
 
 
 def _draw_supply(table: Table, y: int) -> None:
     d = table.d
-    box = (MARGIN, y, WIDTH - MARGIN, y + ROW_H)
+    box = (MARGIN, y, table.image.width - MARGIN, y + _row_height(table.state.players))
     c.panel(d, box)
     if table.last.supply_changed:
         c.highlight(d, box, radius=16)
@@ -276,6 +309,8 @@ def _draw_supply(table: Table, y: int) -> None:
 
 # --- boards ----------------------------------------------------------------------------------------------------------
 def _board_origin(seat: int, players: int, top: int) -> tuple[int, int]:
+    if players == 2:
+        return MARGIN, top + seat * (BOARD_H + MARGIN)
     return c.grid_origin(seat, players, top, (BOARD_W, BOARD_H), width=WIDTH, margin=MARGIN)
 
 
@@ -551,11 +586,13 @@ def _standings_height(players: int) -> int:
 
 def _draw_standings(table: Table, y: int) -> None:
     d, state = table.d, table.state
-    box = (MARGIN, y, WIDTH - MARGIN, y + _standings_height(state.players))
+    box = (MARGIN, y, table.image.width - MARGIN, y + _standings_height(state.players))
     c.panel(d, box, outline=c.HIGHLIGHT)
+    narrow = table.image.width == NARROW  # one column: closer columns, the winner in gold instead of a badge
     head, body, bold = c.font(16, bold=True), c.font(20), c.font(20, bold=True)
-    right = WIDTH - MARGIN - 18
-    columns = {"sp.head.stars": right - 250, "sp.head.costs": right - 120, "head.score": right}
+    right = box[2] - 18
+    stars_x, costs_x = (right - 180, right - 90) if narrow else (right - 250, right - 120)
+    columns = {"sp.head.stars": stars_x, "sp.head.costs": costs_x, "head.score": right}
     for key, x in columns.items():
         c.text_at(d, (x, y + 10), table.label(key), head, fill=c.MUTED, anchor="ra")
     ry = y + 34
@@ -567,11 +604,12 @@ def _draw_standings(table: Table, y: int) -> None:
             winner = place == 1
             c.text_at(d, (box[0] + 16, ry + STANDING_H // 2), f"{place}.", bold, anchor="lm")
             name_x = box[0] + 52
-            if winner:
+            if winner and not narrow:
                 c.badge(d, (name_x, ry + STANDING_H // 2), table.label("winner"), c.font(15, bold=True), anchor="lm")
                 name_x += c.width(table.label("winner"), c.font(15, bold=True)) + 25
-            name = table.name(seat, bold if winner else body, columns["sp.head.stars"] - 110 - name_x)
-            c.text_at(d, (name_x, ry + STANDING_H // 2), name, bold if winner else body, anchor="lm")
+            room = columns["sp.head.stars"] - (90 if narrow else 110) - name_x
+            name, ink = table.name(seat, bold if winner else body, room), c.HIGHLIGHT if winner and narrow else c.TEXT
+            c.text_at(d, (name_x, ry + STANDING_H // 2), name, bold if winner else body, fill=ink, anchor="lm")
             cells = {
                 "sp.head.stars": f"{len(stars)} · +{sum(p for _, p in stars)}",
                 "sp.head.costs": f"+{sum(p for _, p in costs)}",

@@ -331,7 +331,8 @@ async def test_new_commands_have_translated_names(lang: str, locale: str) -> Non
         assert localized[locale] == catalogue(lang)[f"bot.name.{name}"]
     me = next(o for o in (await azul.get_translated_payload(bot.tree, Translator()))["options"] if o["name"] == "me")
     assert me["name_localizations"][locale] == catalogue(lang)["bot.name.me"]
-    assert me["options"][0]["name_localizations"][locale] == catalogue(lang)["bot.name.profile"]
+    profile = next(o for o in me["options"] if o["name"] == "profile")
+    assert profile["name_localizations"][locale] == catalogue(lang)["bot.name.profile"]
 
 
 async def test_time_to_move_is_measured_from_the_move_before(simcord_env) -> None:

@@ -221,7 +221,7 @@ async def test_an_undo_whose_board_was_lost_is_posted_after_a_restart(simcord_en
     member, _, move = await next_move(table, reveals=False)
     await table.play_by_slash(member, move)
     board = table.channel.last_message
-    undone = await table.bot.service.take_back(table.channel.id, member.id, interaction_id=4242)
+    undone = await table.bot.service.undo_move(table.channel.id, member.id, interaction_id=4242)
     assert table.channel.last_message.id == board.id
 
     await simcord_env.restart_bot(make_bot(remind_after=timedelta(hours=24)))
@@ -239,10 +239,10 @@ async def test_a_repeated_undo_or_a_repeated_undone_move_applies_once(simcord_en
     service = table.bot.service
     member, _, move = await next_move(table, reveals=False)
     await service.move(table.channel.id, member.id, move.command, dict(move.choices()), interaction_id=901)
-    await service.take_back(table.channel.id, member.id, interaction_id=902)
+    await service.undo_move(table.channel.id, member.id, interaction_id=902)
     version = (await table.game()).version
     for again in (
-        service.take_back(table.channel.id, member.id, interaction_id=902),
+        service.undo_move(table.channel.id, member.id, interaction_id=902),
         service.move(table.channel.id, member.id, move.command, dict(move.choices()), interaction_id=901),
     ):
         with pytest.raises(Refusal) as refusal:

@@ -1,0 +1,146 @@
+"""Time limits per move, in words and posts: the lobby's and status's lines, the clock beside a name on the board,
+the warnings, what a timeout did, and ``/azul server`` (a server's defaults for new games).
+
+The rules live elsewhere: each waiting seat's clock is a set of timer rows (:mod:`bot.timers`), and a timeout is
+:meth:`bot.service.GameService.time_out` (the strongest computer plays the move; the player may be dropped; after
+three in a row the computer keeps the seat until ``/azul seat`` without a level gives it back).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+
+import discord
+from discord import app_commands
+
+from bot import metrics
+from bot.computer import STRONGEST
+from bot.context import BoardPoster, bot_of
+from bot.errors import Refusal
+from bot.replies import is_admin, reply
+from bot.service import GameService, TimedOut
+from bot.store import GameRow
+from bot.texts import described, guild_locale, text, user_locale
+from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Fired, deadlines
+from bot.words import headline, level_label, limit_line, seat_label, shown
+
+log = logging.getLogger(__name__)
+
+
+def limit_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=described(f"bot.limit.hours.{hours}"), value=str(hours)) for hours in LIMIT_HOURS]
+
+
+def action_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=described(f"bot.limit.action.{action}"), value=action) for action in ON_TIMEOUT]
+
+
+def stamp(moment: datetime, style: str = "R") -> str:
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+async def deadline_lines(service: GameService, game: GameRow, locale: str) -> list[str]:
+    """For ``status``: the game's limit, and when each waiting player's time runs out."""
+    if game.status != "active" or not game.time_limit_hours:
+        return []
+    lines = [limit_line(game.time_limit_hours, game.on_timeout, locale)]
+    by_seat = game.by_seat()
+    for seat, due in sorted((await deadlines(service.store, game)).items()):
+        player = f"**{seat_label(game, by_seat[seat], locale)}**"
+        lines.append(text("bot.limit.deadline", locale, player=player, when=stamp(due, "f"), relative=stamp(due)))
+    return lines
+
+
+def timeout_lines(game: GameRow, timed_out: TimedOut, locale: str) -> list[str]:
+    """What a timeout did, plainly: whose time ran out, who made the move, and what becomes of the seat."""
+    turn = timed_out.turn
+    player = f"**{shown(game.by_seat()[turn.seat].name)}**"
+    level = level_label(STRONGEST, locale)
+    lines = [headline(turn, locale)]
+    if timed_out.dropped:
+        lines.append(text("bot.limit.post.dropped", locale, player=player, level=level, hours=game.time_limit_hours))
+    else:
+        lines.append(text("bot.limit.post.played", locale, player=player, level=level, hours=game.time_limit_hours))
+        if timed_out.handed_over:
+            lines.append(text("bot.limit.post.handed_over", locale, player=player, count=timed_out.timeouts))
+        elif not turn.over and timed_out.timeouts == TIMEOUTS_IN_A_ROW - 1:
+            lines.append(text("bot.limit.post.last_chance", locale, player=player, count=TIMEOUTS_IN_A_ROW))
+    return lines
+
+
+async def run_deadlines(service: GameService, poster: BoardPoster, channel: discord.abc.Messageable, due: Fired) -> int:
+    """Every seat of ``due`` whose time ran out: the timeout, then its board in the channel. How many timed out."""
+    guild = getattr(channel, "guild", None)
+    locale = guild_locale(guild)
+    done = 0
+    for seat in due.seats:
+        try:
+            timed_out = await service.time_out(due.game.id, seat, since=due.versions.get(seat, -1))
+        except Refusal as refusal:  # a move landed meanwhile: the seat's next clock (if any) takes over
+            log.info("game %s: seat %s's timeout did not play (%s)", due.game.id, seat, refusal.key)
+            continue
+        if timed_out is None:
+            continue
+        done += 1
+        turn = timed_out.turn
+        try:
+            await poster.post_board(
+                channel,
+                turn.game,
+                turn.state,
+                guild=guild,
+                headline="\n".join(timeout_lines(turn.game, timed_out, locale)),
+                events=turn.events,
+                ping=turn.to_ping(),
+            )
+        except discord.HTTPException:
+            log.warning("game %s: the timeout is saved but its board could not be posted", due.game.id)
+            metrics.post_failed("timeout")
+    return done
+
+
+def warning_key(game: GameRow) -> str:
+    return f"bot.limit.warn.{game.on_timeout}"
+
+
+async def warning_params(service: GameService, game: GameRow, seats: Sequence[int]) -> dict[str, str]:
+    """When the earliest of these seats' time runs out, for the warning."""
+    found = await deadlines(service.store, game)
+    due = min((found[seat] for seat in seats if seat in found), default=None)
+    return {"when": stamp(due) if due else "?"}
+
+
+async def server_settings(
+    interaction: discord.Interaction,
+    time_limit: app_commands.Choice[str] | None,
+    on_timeout: app_commands.Choice[str] | None,
+) -> None:
+    """``/azul server``: show this server's defaults for new games; a server manager changes those given."""
+    service = bot_of(interaction).service
+    guild_id = interaction.guild_id or 0
+    locale = user_locale(interaction)
+    hours, action = await service.store.server_defaults(guild_id)
+    if time_limit is None and on_timeout is None:
+        await reply(interaction, text("bot.limit.server.shown", locale, limit=limit_line(hours, action, locale)))
+        return
+    if not is_admin(interaction):
+        raise Refusal("only_manager_sets_server")
+    hours = int(time_limit.value) if time_limit else hours
+    action = on_timeout.value if on_timeout else action
+    await service.set_server_defaults(guild_id, hours, action)
+    await reply(interaction, text("bot.limit.server.saved", locale, limit=limit_line(hours, action, locale)))
+
+
+__all__ = [
+    "action_choices",
+    "deadline_lines",
+    "limit_choices",
+    "limit_line",
+    "run_deadlines",
+    "server_settings",
+    "timeout_lines",
+    "warning_key",
+    "warning_params",
+]
