@@ -24,9 +24,9 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
 Commands about a table need a server channel; those in :data:`ANYWHERE` also work in a direct message with the bot
 (the command tree's check, :func:`needs_server`, answers the others there).
 
-So ``/azul`` holds the lobby (5), the game here (7), help (2), ``server`` (1) and ``me`` (1): 16, leaving 9 for
-move commands (8 today). A game whose move commands would pass that reuses existing commands' names where the
-meaning fits.
+So ``/azul`` holds the lobby (5), the game here (7), help (2), ``server`` (1), ``notify`` (1, until it retires)
+and ``me`` (1): 17, leaving 8 for move commands (8 today): the tree is full, so the next command retires ``notify``
+or joins a group. A game whose move commands would pass that reuses existing commands' names where the meaning fits.
 """
 
 from __future__ import annotations
