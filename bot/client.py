@@ -35,13 +35,14 @@ from bot.stats import PageButton, StatsCog
 from bot.store import Store
 from bot.texts import Translator
 from bot.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
+from bot.undo import UndoButton
 
 log = logging.getLogger(__name__)
 
 TIMER_CHECK_SECONDS = 60
 BOARD_CHECK_MINUTES = 5
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted."""
-CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton)
+CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 

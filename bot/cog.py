@@ -11,7 +11,7 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
         level, in a game: take back your own seat from the computer)
     moves: one per move command of every registered variant (``take``, ``wall``, ``place``, ``bonus``, ``pass``,
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
-    the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint`` (and ``undo`` when it lands)
+    the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint``, ``undo``
     help: ``rules``, ``help``
     the server: ``server`` (its defaults for new games: the time limit per move and what a timeout does)
 ``/azul me …`` — a subgroup for the person asking, wherever they are (:mod:`bot.personal`): ``games`` (my games),
@@ -24,9 +24,9 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
 Commands about a table need a server channel; those in :data:`ANYWHERE` also work in a direct message with the bot
 (the command tree's check, :func:`needs_server`, answers the others there).
 
-So ``/azul`` holds the lobby (5), the game here (7), help (2), ``server`` (1) and ``me`` (1): 16, leaving 9 for
-move commands (8 today). A game whose move commands would pass that reuses existing commands' names where the
-meaning fits.
+So ``/azul`` holds the lobby (5), the game here (7), help (2), ``server`` (1), ``notify`` (1, until it retires)
+and ``me`` (1): 17, leaving 8 for move commands (8 today): the tree is full, so the next command retires ``notify``
+or joins a group. A game whose move commands would pass that reuses existing commands' names where the meaning fits.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ from bot.pictures import draw, draw_closeup
 from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
+from bot.undo import undo_last_move
 from bot.words import hint_text, lobby_text, shown, status_text
 
 CHOICE_LIMIT = 25
@@ -99,6 +100,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         order=described("bot.opt.order"),
         hints=described("bot.opt.hints"),
         rated=described("bot.opt.rated"),
+        undo=described("bot.opt.undo"),
         time_limit=described("bot.opt.time_limit"),
         on_timeout=described("bot.opt.on_timeout"),
     )
@@ -119,6 +121,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         order: app_commands.Choice[str] | None = None,
         hints: bool = False,
         rated: bool | None = None,
+        undo: bool = True,
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
     ) -> None:
@@ -133,6 +136,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             order=order.value if order else "random",
             hints=hints,
             rated=rated,
+            undo=undo,
             time_limit_hours=int(time_limit.value) if time_limit else None,
             on_timeout=on_timeout.value if on_timeout else None,
         )
@@ -263,6 +267,10 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         state = service.state_of(game)
         seat = game.seat_of(interaction.user.id) or 0
         await reply(interaction, hint_text(game, state, seat, move, reasons=reasons, locale=user_locale(interaction)))
+
+    @app_commands.command(name=named("undo"), description=described("bot.cmd.undo"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await undo_last_move(interaction)
 
     # the server
     @app_commands.command(name=named("server"), description=described("bot.cmd.server"))

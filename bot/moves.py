@@ -17,6 +17,7 @@ from bot.errors import BoardNotPosted
 from bot.replies import board_missing, channel_of, display_name, public_locale
 from bot.service import Turn
 from bot.texts import text, user_locale
+from bot.undo import offer_undo
 from bot.words import headline
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,9 @@ async def play(
     except BoardNotPosted as missing:
         # The move is saved; only the post failed. Say so, and why, rather than pretend nothing happened.
         said += "\n" + board_missing(missing.reason, locale)
-    await interaction.edit_original_response(content=said, view=None)
+    # The mover may take the move back from here (while it may be: see bot/undo.py); the button goes stale by itself.
+    undo = offer_undo(turn, None, locale)
+    await interaction.edit_original_response(content=said, view=undo)
     bot.wake_computer(turn.game.id)
     answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     metrics.answered(answered_after)

@@ -32,6 +32,7 @@ from bot.pictures import expansion_preview
 from bot.service import Turn
 from bot.store import GameRow
 from bot.texts import text, user_locale
+from bot.undo import offer_undo
 from engine.core import ANY_SET, set_options
 
 SELECT_LIMIT = 25
@@ -483,7 +484,9 @@ async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:
         prompt += "\n" + text("bot.picker.preview", locale)
     message = await interaction.original_response()
     said = f"{message.content}\n{text('bot.reply.again', locale)}\n{prompt}"
-    await interaction.edit_original_response(content=said[:2000], view=view, attachments=files)
+    await interaction.edit_original_response(
+        content=said[:2000], view=offer_undo(turn, view, locale), attachments=files
+    )
 
 
 async def picker_view(

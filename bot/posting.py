@@ -29,10 +29,10 @@ from bot.games import adapter_of
 from bot.personal import away_lines, seat_notes
 from bot.picker import board_view
 from bot.pictures import draw
-from bot.service import Turn
+from bot.service import Turn, Undone
 from bot.store import GameRow, Store
 from bot.texts import guild_locale, text
-from bot.words import headline, seat_label, shown_names, standings_text
+from bot.words import headline, seat_label, shown_names, standings_text, undo_headline
 from engine import Event, GameState
 
 log = logging.getLogger(__name__)
@@ -154,13 +154,16 @@ class Poster:
         channel: discord.abc.Messageable,
         game: GameRow,
         state: GameState,
-        turn: Turn | None,
+        turn: Turn | Undone | None,
         *,
         guild: discord.Guild | None,
     ) -> discord.Message:
-        """The board that should have followed ``turn`` (None: the game's start), as it would have been posted then."""
+        """The board that should have followed ``turn`` (a move, a move taken back, or None: the game's start), as
+        it would have been posted then."""
         locale = guild_locale(guild)
-        if turn is None:
+        if isinstance(turn, Undone):
+            said, events, ping = undo_headline(turn, locale), [], turn.to_ping()
+        elif turn is None:
             how = text(f"bot.order.{game.seat_order}", locale)
             said = text("bot.post.started", locale, order=", ".join(shown_names(game)), how=how)
             events, ping = engine.opening_events(state), sorted(engine.to_act(state))

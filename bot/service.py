@@ -25,7 +25,7 @@ from bot import ratings
 from bot.clock import Clock, SystemClock
 from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
-from bot.store import Conflict, GameRow, Store
+from bot.store import Conflict, GameRow, Store, UndoneRow
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Timers
 from engine import Event, GameState, Move
 from engine.core import Rng
@@ -51,6 +51,8 @@ class Turn:
     events: list[Event] = field(default_factory=list)
     cause: str = ""
     """Why the computer made this move (``computer_seat``, ``stand_in``, ``time_limit``); empty for a person's."""
+    undoable: bool = False
+    """The mover may take this move back now (the game allows it, the move revealed nothing, the game goes on)."""
 
     @property
     def over(self) -> bool:
@@ -61,6 +63,25 @@ class Turn:
         seat the computer plays."""
         waiting_before = self.before_to_act - {self.seat}
         return sorted(self.to_act - waiting_before - {self.seat} - set(self.game.computer_seats()))
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """A move taken back: the game as saved after it, the restored state, and who waited before and after."""
+
+    game: GameRow
+    state: GameState
+    before_to_act: frozenset[int]
+    to_act: frozenset[int]
+    seat: int
+    move: Move
+    events: list[Event] = field(default_factory=list)
+    """What the move taken back had done (to say which move it was in the same words as its own post)."""
+
+    def to_ping(self) -> list[int]:
+        """Seats that must act now and were not waiting already: never the one who took the move back (they are
+        here), so usually nobody; nobody is pinged for the turn that no longer exists."""
+        return sorted(self.to_act - self.before_to_act - {self.seat} - set(self.game.computer_seats()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +235,7 @@ class GameService:
         order: str = "random",
         hints: bool = False,
         rated: bool | None = None,
+        undo: bool = True,
         time_limit_hours: int | None = None,
         on_timeout: str | None = None,
     ) -> GameRow:
@@ -243,6 +265,7 @@ class GameService:
             seat_order=order,
             hints=hints,
             rated=rated,
+            undo=undo,
             time_limit_hours=limit,
             on_timeout=action,
         )
@@ -581,6 +604,7 @@ class GameService:
                 state=engine.to_json(new_state),
                 interaction_id=interaction_id,
                 finished=finished,
+                cause=cause,
             )
         except Conflict as conflict:
             raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
@@ -594,7 +618,8 @@ class GameService:
         if finished:
             await self.settle(saved)
         to_act = frozenset() if finished else engine.to_act(new_state)
-        return Turn(saved, new_state, before, to_act, seat, moves[-1], events, cause)
+        undoable = game.undo and not finished and not cause and not engine.reveals(state, new_state)
+        return Turn(saved, new_state, before, to_act, seat, moves[-1], events, cause, undoable)
 
     @staticmethod
     def _result(state: GameState, resigned: int | None = None, dropped: Sequence[int] = ()) -> dict[str, Any]:
@@ -613,8 +638,77 @@ class GameService:
             result["outcomes"] = outcomes
         return result
 
+    # --- taking a move back -------------------------------------------------------------------------------------
+    async def undo_move(
+        self,
+        channel_id: int,
+        user_id: int,
+        *,
+        interaction_id: int | None = None,
+        game_id: int | None = None,
+        version: int | None = None,
+    ) -> Undone:
+        """Take back ``user_id``'s last move: only their own, only while nobody has acted since, only when it showed
+        nothing hidden, and only in a game whose creator left undo on. ``version``: the version the move made (an
+        Undo button's), refused as moved on when the game is past it.
+
+        The move leaves the log and the snapshot becomes the replay of the rest, in one write guarded by the version
+        (which still moves forward), so the log replays to the snapshot and a retried undo applies once."""
+        if interaction_id is not None and await self.store.move_count_by_interaction(interaction_id):
+            raise Refusal("duplicate")
+        game = await self._undo_game(channel_id, game_id)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not_in_game")
+        if not game.undo:
+            raise Refusal("undo_off")
+        if version is not None and game.version != version:
+            raise Refusal("undo_moved_on")
+        if seat in game.computer_seats():
+            raise Refusal("computer_plays_your_seat")
+        last = await self.store.last_move(game.id)
+        moves = await self.store.moves(game.id)
+        if last is None or last.seat != seat:
+            # Nothing of theirs to take back, or someone (a person or the computer) has moved since.
+            raise Refusal("undo_others_moved" if any(mover == seat for mover, _ in moves) else "undo_no_move")
+        if last.cause:
+            raise Refusal("undo_computer_move")
+        after = self.state_of(game)
+        before = await asyncio.to_thread(self._replay, game, moves[:-1])  # a replay takes a moment
+        if engine.reveals(before, after):
+            raise Refusal("undo_revealed")
+        try:
+            await self.store.undo_move(
+                game.id, version=game.version, ply=last.ply, state=engine.to_json(before), interaction_id=interaction_id
+            )
+        except Conflict as conflict:
+            raise Refusal("duplicate" if conflict.reason == "duplicate" else "undo_moved_on") from None
+        log.info("game %s: seat %s took back ply %s (%s)", game.id, seat, last.ply, last.notation)
+        saved = await self._changed(game.id)  # timers follow who waits now
+        move = engine.parse_move(game.variant, last.notation)
+        _, events = engine.apply(before, seat, move)
+        return Undone(saved, before, engine.to_act(after), engine.to_act(before), seat, move, events)
+
+    async def _undo_game(self, channel_id: int, game_id: int | None) -> GameRow:
+        """The running game a move would be taken back in; a finished one is refused as such."""
+        game = await self.store.open_game_in(channel_id)
+        if game is None or (game_id is not None and game.id != game_id):
+            latest = (
+                await self.store.game(game_id) if game_id is not None else await self.store.latest_game_in(channel_id)
+            )
+            if latest is not None and latest.channel_id == channel_id and latest.status == "over":
+                raise Refusal("undo_game_over")
+            raise Refusal("no_game" if game is None else "undo_moved_on")
+        if game.status != "active":
+            raise Refusal("not_started")
+        return game
+
+    @staticmethod
+    def _replay(game: GameRow, moves: list[tuple[int, str]]) -> GameState:
+        return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
+
     # --- boards ------------------------------------------------------------------------------------------------
-    async def boards_to_post(self) -> list[tuple[GameRow, GameState, Turn | None]]:
+    async def boards_to_post(self) -> list[tuple[GameRow, GameState, Turn | Undone | None]]:
         """Games whose newest version has no board (the process died before posting it, or the post failed), each
         with the move that made that version (None for the opening board), so the board says what happened."""
         missing = []
@@ -622,8 +716,12 @@ class GameService:
             game = await self.store.game(game_id)
             if game is None or game.state is None:
                 continue
+            undone = await self.store.undone(game.id, game.version - 1)
             moves = await self.store.moves(game.id)
-            turn = await asyncio.to_thread(self._last_turn, game, moves)  # a replay takes a moment
+            if undone is not None:  # the newest version took a move back: its board says so
+                turn: Turn | Undone | None = await asyncio.to_thread(self._last_undo, game, moves, undone)
+            else:
+                turn = await asyncio.to_thread(self._last_turn, game, moves)  # a replay takes a moment
             missing.append((game, self.state_of(game), turn))
         return missing
 
@@ -637,6 +735,13 @@ class GameService:
         state, events = engine.apply(before, seat, notation)
         to_act = frozenset() if game.status == "over" else engine.to_act(state)
         return Turn(game, state, engine.to_act(before), to_act, seat, engine.parse_move(game.variant, notation), events)
+
+    @classmethod
+    def _last_undo(cls, game: GameRow, moves: list[tuple[int, str]], undone: UndoneRow) -> Undone:
+        restored = cls._replay(game, moves)
+        after, events = engine.apply(restored, undone.seat, undone.notation)
+        move = engine.parse_move(game.variant, undone.notation)
+        return Undone(game, restored, engine.to_act(after), engine.to_act(restored), undone.seat, move, events)
 
     # --- ending --------------------------------------------------------------------------------------------------
     async def resign(self, channel_id: int, user_id: int) -> tuple[GameRow, GameState]:
@@ -686,6 +791,7 @@ __all__ = [
     "Refusal",
     "TimedOut",
     "Turn",
+    "Undone",
     "first_open_option",
     "matching",
     "seat_order",

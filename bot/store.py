@@ -225,7 +225,36 @@ MIGRATIONS: tuple[str, ...] = (
         on_timeout TEXT NOT NULL DEFAULT 'computer' CHECK (on_timeout IN ('computer', 'drop'))
     );
     """,
+    # 14: taking a move back. ``games.undo``: the creator's choice whether players may (on unless switched off).
+    # ``moves.cause``: why the computer made a move (NULL: a person made it), since nobody takes back the computer's.
+    # An undone move leaves the log (which must replay to the snapshot) for ``undone_moves``, with the version at
+    # which it was taken back (the game's version still moves forward, so old buttons and timers stay stale) and
+    # both interactions, so neither the move nor the undo is ever applied twice.
+    """
+    ALTER TABLE games ADD COLUMN undo INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE moves ADD COLUMN cause TEXT;
+    CREATE TABLE undone_moves (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        notation TEXT NOT NULL,
+        played_at TEXT NOT NULL,
+        move_interaction_id INTEGER UNIQUE,
+        undone_at TEXT NOT NULL,
+        interaction_id INTEGER UNIQUE,
+        PRIMARY KEY (game_id, version)
+    );
+    """,
 )
+
+
+_BY_INTERACTION = (
+    "SELECT (SELECT COUNT(*) FROM moves WHERE interaction_id = ?)"
+    " + (SELECT COUNT(*) FROM undone_moves WHERE move_interaction_id = ?)"
+    " + (SELECT COUNT(*) FROM undone_moves WHERE interaction_id = ?)"
+)
+"""How many moves and undos an interaction made: a redelivered interaction must never act twice."""
 
 
 def now_iso() -> str:
@@ -281,6 +310,7 @@ class GameRow:
     rated: bool | None = None  # None: rated when every seat is a person's
     time_limit_hours: int = 0  # per move; 0: no limit
     on_timeout: str = "computer"  # when the limit runs out: the computer plays the move, or "drop" the player
+    undo: bool = True  # players may take back their last move (the creator's choice)
 
     @property
     def is_open(self) -> bool:
@@ -321,6 +351,27 @@ class PickerRow:
     command: str | None
     chosen: dict[str, str]
     option: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One move of the log: made at version ``ply`` by ``seat``; ``cause`` says why the computer made it (empty for
+    a person's move)."""
+
+    ply: int
+    seat: int
+    notation: str
+    cause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class UndoneRow:
+    """A move taken back at version ``version`` (the board posted then shows version ``version + 1``)."""
+
+    version: int
+    ply: int
+    seat: int
+    notation: str
 
 
 OUTCOMES = ("played", "resigned", "timed_out", "dropped")
@@ -606,6 +657,7 @@ class Store:
             rated=None if row["rated"] is None else bool(row["rated"]),
             time_limit_hours=row["time_limit_hours"],
             on_timeout=row["on_timeout"],
+            undo=bool(row["undo"]),
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -632,8 +684,13 @@ class Store:
         return [row["id"] for row in rows]
 
     async def last_plies(self, game_id: int) -> dict[int, int]:
-        """The ply of each seat's latest move (seats that never moved are missing)."""
-        rows = await self._fetchall("SELECT seat, MAX(ply) FROM moves WHERE game_id = ? GROUP BY seat", (game_id,))
+        """The version of each seat's latest act: a move in the log, or taking one back (seats that never acted are
+        missing). A seat whose move was undone began to wait again then, so its timers start afresh."""
+        rows = await self._fetchall(
+            "SELECT seat, MAX(at) FROM (SELECT seat, ply AS at FROM moves WHERE game_id = ?"
+            " UNION ALL SELECT seat, version AS at FROM undone_moves WHERE game_id = ?) GROUP BY seat",
+            (game_id, game_id),
+        )
         return {int(row[0]): int(row[1]) for row in rows}
 
     @staticmethod
@@ -700,12 +757,32 @@ class Store:
         return [(row["seat"], row["notation"]) for row in rows]
 
     async def seats_moved_since(self, game_id: int, ply: int) -> set[int]:
-        """The seats that made a move at ``ply`` or later."""
-        rows = await self._fetchall("SELECT DISTINCT seat FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        """The seats that made a move, or took one back, at version ``ply`` or later."""
+        rows = await self._fetchall(
+            "SELECT seat FROM moves WHERE game_id = ? AND ply >= ?"
+            " UNION SELECT seat FROM undone_moves WHERE game_id = ? AND version >= ?",
+            (game_id, ply, game_id, ply),
+        )
         return {row["seat"] for row in rows}
 
+    async def last_move(self, game_id: int) -> MoveRow | None:
+        """The newest move of the log (None before the first)."""
+        rows = await self._fetchall(
+            "SELECT ply, seat, notation, cause FROM moves WHERE game_id = ? ORDER BY ply DESC LIMIT 1", (game_id,)
+        )
+        return MoveRow(rows[0]["ply"], rows[0]["seat"], rows[0]["notation"], rows[0]["cause"] or "") if rows else None
+
+    async def undone(self, game_id: int, version: int) -> UndoneRow | None:
+        """The move taken back at ``version``, if that is what happened then."""
+        rows = await self._fetchall(
+            "SELECT version, ply, seat, notation FROM undone_moves WHERE game_id = ? AND version = ?",
+            (game_id, version),
+        )
+        return UndoneRow(*rows[0]) if rows else None
+
     async def move_count_by_interaction(self, interaction_id: int) -> int:
-        rows = await self._fetchall("SELECT COUNT(*) FROM moves WHERE interaction_id = ?", (interaction_id,))
+        """Moves and undos this interaction made (a move later taken back still counts: it was applied once)."""
+        rows = await self._fetchall(_BY_INTERACTION, (interaction_id,) * 3)
         return int(rows[0][0])
 
     async def user(self, user_id: int) -> UserPrefs:
@@ -776,6 +853,7 @@ class Store:
         rated: bool | None = None,
         time_limit_hours: int = 0,
         on_timeout: str = "computer",
+        undo: bool = True,
     ) -> int | None:
         """A new lobby with its creator seated, or None when the channel already has an open game."""
         stamp = now_iso()
@@ -785,9 +863,9 @@ class Store:
             async with self.transaction() as db:
                 cursor = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
-                    " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout),
+                    " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout, undo)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo)),
                 )
                 game_id = cursor.lastrowid
                 await db.execute(
@@ -938,8 +1016,10 @@ class Store:
         state: dict[str, Any],
         interaction_id: int | None,
         finished: dict[str, Any] | None,
+        cause: str = "",
     ) -> None:
-        """Append ply ``version`` and save ``state`` as version ``version + 1``, atomically.
+        """Append ply ``version`` and save ``state`` as version ``version + 1``, atomically. ``cause``: why the
+        computer made the move (empty for a person's).
 
         Raises :class:`Conflict` (saving nothing) when the interaction was already applied or the game moved on.
         """
@@ -951,6 +1031,7 @@ class Store:
             state=state,
             interaction_id=interaction_id,
             finished=finished,
+            cause=cause,
         )
 
     async def record_moves(
@@ -963,6 +1044,7 @@ class Store:
         state: dict[str, Any],
         interaction_id: int | None,
         finished: dict[str, Any] | None,
+        cause: str = "",
     ) -> None:
         """Append one seat's consecutive moves as plies ``version``… and save ``state`` after the last, atomically.
 
@@ -974,10 +1056,7 @@ class Store:
             raise ValueError("no moves to record")
         stamp = now_iso()
         async with self.transaction() as db:
-            if interaction_id is not None:
-                async with db.execute("SELECT 1 FROM moves WHERE interaction_id = ?", (interaction_id,)) as cur:
-                    if await cur.fetchone():
-                        raise Conflict("duplicate")
+            await self._check_new_interaction(db, interaction_id)
             cursor = await db.execute(
                 "UPDATE games SET version = version + ?, state = ?, turn_since = ?, status = ?, result = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -995,10 +1074,18 @@ class Store:
                 raise Conflict("version")
             try:
                 await db.executemany(
-                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id, cause)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
-                        (game_id, version + index, seat, notation, stamp, interaction_id if index == 0 else None)
+                        (
+                            game_id,
+                            version + index,
+                            seat,
+                            notation,
+                            stamp,
+                            interaction_id if index == 0 else None,
+                            cause or None,
+                        )
                         for index, notation in enumerate(notations)
                     ],
                 )
@@ -1008,6 +1095,60 @@ class Store:
             # service checks its choice against the newest state), and a repeated one is told "already played".
             await db.execute(
                 "DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version - PICKERS_KEPT_VERSIONS)
+            )
+
+    @staticmethod
+    async def _check_new_interaction(db: aiosqlite.Connection, interaction_id: int | None) -> None:
+        if interaction_id is None:
+            return
+        async with db.execute(_BY_INTERACTION, (interaction_id,) * 3) as cursor:
+            row = await cursor.fetchone()
+        if row is not None and row[0]:
+            raise Conflict("duplicate")
+
+    async def undo_move(
+        self, game_id: int, *, version: int, ply: int, state: dict[str, Any], interaction_id: int | None
+    ) -> None:
+        """Take back ply ``ply``, the newest move of the log: it moves to ``undone_moves`` and ``state`` (the replay
+        of the log without it) is saved as version ``version + 1``, atomically, so the log still replays to the
+        snapshot and the version still only grows.
+
+        Raises :class:`Conflict` (saving nothing) when the interaction was already applied, the game moved on since
+        ``version``, or ply ``ply`` is not the newest move.
+        """
+        stamp = now_iso()
+        async with self.transaction() as db:
+            await self._check_new_interaction(db, interaction_id)
+            async with db.execute(
+                "SELECT ply, seat, notation, created_at, interaction_id FROM moves WHERE game_id = ?"
+                " ORDER BY ply DESC LIMIT 1",
+                (game_id,),
+            ) as cursor:
+                last = await cursor.fetchone()
+            if last is None or last["ply"] != ply:
+                raise Conflict("version")
+            cursor = await db.execute(
+                "UPDATE games SET version = version + 1, state = ?, turn_since = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (json.dumps(state), stamp, game_id, version),
+            )
+            if cursor.rowcount != 1:
+                raise Conflict("version")
+            await db.execute("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game_id, ply))
+            await db.execute(
+                "INSERT INTO undone_moves (game_id, version, ply, seat, notation, played_at, move_interaction_id,"
+                " undone_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    version,
+                    ply,
+                    last["seat"],
+                    last["notation"],
+                    last["created_at"],
+                    last["interaction_id"],
+                    stamp,
+                    interaction_id,
+                ),
             )
 
     async def finish(self, game_id: int, status: str, result: dict[str, Any] | None) -> bool:

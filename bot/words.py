@@ -13,7 +13,7 @@ import discord
 import engine
 from bot.games import adapter_of
 from bot.ratings import is_rated
-from bot.service import Turn
+from bot.service import Turn, Undone
 from bot.store import GameRow, Seat
 from bot.texts import text, variant_label
 from data.i18n import has
@@ -125,8 +125,9 @@ def lobby_text(game: GameRow, locale: str) -> str:
         return said
     kind = text("bot.lobby.rated" if is_rated(game) else "bot.lobby.casual", locale)
     hints = "\n" + text("bot.lobby.hints_on", locale) if game.hints and game.status == "lobby" else ""
+    undo = "\n" + text("bot.lobby.undo_off", locale) if not game.undo and game.status == "lobby" else ""
     limit = "\n" + limit_line(game.time_limit_hours, game.on_timeout, locale) if game.status == "lobby" else ""
-    return f"{said}\n{kind}{hints}{limit}"
+    return f"{said}\n{kind}{hints}{limit}{undo}"
 
 
 def move_words(game: GameRow, state: GameState, seat: int, move: Move, locale: str) -> str:
@@ -175,6 +176,18 @@ def headline(turn: Turn, locale: str) -> str:
     return said or text("bot.post.moved", locale, player=names[turn.seat], move=str(turn.move))
 
 
+def undone_words(undone: Undone, locale: str) -> str:
+    """The move that was taken back, in the words its own post used."""
+    names = shown_names(undone.game, locale)
+    said = adapter_of(undone.game.variant).describe(undone.events, names, locale)
+    return said or text("bot.post.moved", locale, player=names[undone.seat], move=str(undone.move))
+
+
+def undo_headline(undone: Undone, locale: str) -> str:
+    """The restored board's one line: which move was taken back."""
+    return text("bot.post.undone", locale, move=undone_words(undone, locale))
+
+
 __all__ = [
     "ROBOT",
     "headline",
@@ -189,4 +202,6 @@ __all__ = [
     "shown_names",
     "standings_text",
     "status_text",
+    "undo_headline",
+    "undone_words",
 ]

@@ -59,6 +59,7 @@ __all__ = [
     "opening_events",
     "parse_move",
     "replay",
+    "reveals",
     "scores",
     "standings",
     "to_act",
@@ -133,6 +134,11 @@ def apply(state: GameState, seat: int, move: Move | str) -> tuple[GameState, lis
     if isinstance(move, str):
         move = variant.parse_move(move)
     return variant.apply(state, seat, move)
+
+
+def reveals(before: GameState, after: GameState) -> bool:
+    """Whether the step from ``before`` to ``after`` showed something hidden (see :meth:`Variant.reveals`)."""
+    return variant_of(before).reveals(before, after)
 
 
 def is_over(state: GameState) -> bool:

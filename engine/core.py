@@ -283,6 +283,17 @@ class Variant(ABC, Generic[S]):
             return dataclasses.replace(state, rng=rng.next64())  # type: ignore[type-var]
         return state
 
+    def reveals(self, before: S, after: S) -> bool:
+        """Whether going from ``before`` to ``after`` (one move with the automatic steps it set off) showed the
+        players something that was hidden: tiles drawn from a bag (the state's generator moved), a new round (a new
+        deal), or, in games with face-down components, one turned face up (those games extend this).
+
+        A move that reveals nothing can be taken back without anyone learning what they should not have: the bot's
+        undo asks this. The default covers every game whose hidden part is the order of a bag drawn through the
+        state's ``rng`` field (see :meth:`redeterminize`)."""
+        drew = getattr(before, "rng", None) != getattr(after, "rng", None)
+        return drew or self.round_number(before) != self.round_number(after)
+
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
 

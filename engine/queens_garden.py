@@ -48,6 +48,7 @@ Events (``Event.kind``: data):
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
@@ -1166,6 +1167,15 @@ class QueensGarden(Variant[QGState]):
             events.append(Event("final_scored", seat, breakdown))
         events.append(Event("game_over", None, {"scores": self.scores(state), "standings": self.standings(state)}))
 
+    def reveals(self, before: QGState, after: QGState) -> bool:
+        """Also when a face-down expansion was turned face up (an emptied display expansion, or the stack laid out
+        when no tile is left): one that was face down before is no longer among the face-down ones after. A face-down
+        expansion taken from the supply stays face down in its garden, and one paid away goes face down onto the
+        supply: neither shows anything."""
+        gone = Counter(face_down_expansions(before))
+        gone.subtract(face_down_expansions(after))
+        return super().reveals(before, after) or any(count > 0 for count in gone.values())
+
     # --- agents -------------------------------------------------------------------------------------------------
     def redeterminize(self, state: QGState, rng: Rng) -> QGState:
         """Deal the face-down expansions (display, round stacks, supply) afresh among their places, and re-seed
@@ -1468,6 +1478,16 @@ def garden_groups(player: QGPlayer, category: str, value: int) -> list[list[int]
 
 
 # --- small readers --------------------------------------------------------------------------------------------------
+def face_down_expansions(state: QGState) -> list[int]:
+    """Every expansion nobody has seen: in the round stacks, the supply, the display (still under tiles) and the
+    gardens (laid face down)."""
+    hidden = [*state.stack, *itertools.chain.from_iterable(state.future_stacks), *state.supply]
+    hidden += [item.expansion for item in state.display if not item.face_up]
+    for player in state.players:
+        hidden += [kind for kind, rotation in zip(player.areas, player.rotations, strict=True) if rotation < 0 <= kind]
+    return hidden
+
+
 def _copy(state: QGState, seat: int) -> QGState:
     """A copy that ``seat``'s move may change (cheaper than a deep copy, far cheaper than a JSON round trip).
 

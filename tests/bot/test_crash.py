@@ -1,6 +1,7 @@
 """The real bot as a separate process against the fake Discord, killed with SIGKILL at random moments while moves
-keep arriving: every acknowledged move is in the log exactly once, each snapshot equals its replay, and every open
-game ends up with a board of its newest version (posted by the restarted bot when the crash came in between)."""
+(and undos of every third move just made) keep arriving: every acknowledged move is applied exactly once (in
+the log, or among the moves taken back), every acknowledged undo once, each snapshot equals its replay, and every
+open game ends up with a board of its newest version (posted by the restarted bot when the crash came in between)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ pytestmark = pytest.mark.slow
 GAMES = 3
 KILLS = 10
 SEED = 20261126
+UNDO_EVERY = 3
+"""Every third acknowledged move of a game (the second, the fifth...) is taken back at once by its player."""
 
 
 @pytest.fixture
@@ -50,8 +53,12 @@ async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-u
     raise AssertionError("the bot did not connect")
 
 
-async def drive(server: FakeDiscord, db: str, channel: int, acknowledged: set[str], stop: asyncio.Event) -> None:
-    """Play the game in ``channel`` one move at a time, noting each move the bot answered with "Played"."""
+async def drive(
+    server: FakeDiscord, db: str, channel: int, *, acknowledged: set[str], undos: set[str], stop: asyncio.Event
+) -> None:
+    """Play the game in ``channel`` one move at a time, noting each move the bot answered with "Played", and take
+    every third one back at once, noting each undo it answered with "↩ Taken back"."""
+    played = 0
     while not stop.is_set():
         game = wire.game_in(db, channel)
         moves = wire.moves_now(game)
@@ -62,6 +69,11 @@ async def drive(server: FakeDiscord, db: str, channel: int, acknowledged: set[st
         said = await wire.answer(server, interaction, timeout=10)
         if wire.played(said):
             acknowledged.add(interaction)
+            played += 1
+            if played % UNDO_EVERY == 2:
+                undo = await wire.send_undo(server, game, user)
+                if wire.took_back(await wire.answer(server, undo, timeout=10)):
+                    undos.add(undo)
 
 
 async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, tmp_path: Path) -> None:
@@ -70,10 +82,14 @@ async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, tmp_
     await wire.prepare_games(db, GAMES)
     rng = random.Random(SEED)
     acknowledged: set[str] = set()
+    undos: set[str] = set()
     stop = asyncio.Event()
     process = await started(server, db, log)
     drivers = [
-        asyncio.create_task(drive(server, db, wire.FIRST_CHANNEL + index, acknowledged, stop)) for index in range(GAMES)
+        asyncio.create_task(
+            drive(server, db, wire.FIRST_CHANNEL + index, acknowledged=acknowledged, undos=undos, stop=stop)
+        )
+        for index in range(GAMES)
     ]
     try:
         for _ in range(KILLS):
@@ -95,11 +111,13 @@ async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, tmp_
         process.send_signal(signal.SIGTERM)
         await asyncio.to_thread(process.wait, 20)
 
-    assert len(acknowledged) >= KILLS // 2, "moves kept arriving between the kills"
+    assert len(acknowledged | undos) >= KILLS // 2, "moves and undos kept arriving between the kills"
     logged: dict[int, int] = {}
     for game in wire.read_games(db):
         moves = wire.moves_of(db, game.id)
-        for _, _, interaction in moves:
+        undone = wire.undone_of(db, game.id)
+        applied = [interaction for _, _, interaction in moves] + [i for pair in undone for i in pair]
+        for interaction in applied:
             if interaction is not None:
                 logged[interaction] = logged.get(interaction, 0) + 1
         replayed = engine.replay(game.variant, len(game.users), game.seed, [(s, n) for s, n, _ in moves], game.options)
@@ -109,6 +127,7 @@ async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, tmp_
             board = server.messages[str(game.board_message_id)]
             buttons = [c["custom_id"] for row in board["components"] for c in row["components"]]
             assert buttons == [f"azul:play:{game.id}:{game.version}"], buttons
-    for interaction in acknowledged:
+    assert undos, "some moves were taken back"
+    for interaction in acknowledged | undos:
         assert logged.get(int(interaction)) == 1, f"acknowledged interaction {interaction} is logged once"
     assert all(count == 1 for count in logged.values())

@@ -98,13 +98,14 @@ def test_a_folder_that_does_not_exist(tmp_path: Path) -> None:
 
 @pytest.fixture
 def small_filesystem(tmp_path: Path) -> Iterator[Path]:
-    """A 256 KiB tmpfs of our own (root only), so the test can fill it or make it read-only."""
+    """A 512 KiB tmpfs of our own (root only), so the test can fill it or make it read-only (a new database with
+    every migration, and its write-ahead log, must fit first)."""
     if os.name != "posix" or os.geteuid() != 0 or shutil.which("mount") is None:
         pytest.skip("needs root and mount(8) to make a small or read-only filesystem")
     mount = tmp_path / "mnt"
     mount.mkdir()
     made = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], check=False, capture_output=True
+        ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)], check=False, capture_output=True
     )
     if made.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")

@@ -47,7 +47,7 @@ def test_command_names_are_valid_and_texts_use_them(lang: str) -> None:
     """Discord rejects the whole command sync for one bad or repeated name; texts name commands as the client does."""
     commands = [command.name for command in AzulCog.__cog_app_commands__] + list(MOVE_COMMANDS) + ["me"]
     names = {command: catalogue(lang).get(f"bot.name.{command}") for command in commands}
-    assert len(commands) == 24 and all(isinstance(name, str) for name in names.values()), names
+    assert len(commands) == 25 and all(isinstance(name, str) for name in names.values()), names
     assert all(DISCORD_NAME.fullmatch(str(name)) and str(name) == str(name).lower() for name in names.values()), names
     assert len(set(names.values())) == len(names), "names repeat"
     texts = [value for value in catalogue(lang).values() if isinstance(value, str)]

@@ -22,6 +22,7 @@ GUILD = 500
 FIRST_CHANNEL = 6000
 FIRST_USER = 7000
 PLAYED = ("Played", "Zagrano", "Зіграно")
+TAKEN_BACK = "↩ "
 
 
 async def prepare_games(db: str, count: int, *, variant: str = "azul", players: int = 2, seed: int = 11) -> None:
@@ -102,6 +103,19 @@ def moves_of(db: str, game_id: int) -> list[tuple[int, str, int | None]]:
         connection.close()
 
 
+def undone_of(db: str, game_id: int) -> list[tuple[int | None, int | None]]:
+    """Moves taken back: the interaction of each move and of the undo that took it back."""
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        rows = connection.execute(
+            "SELECT move_interaction_id, interaction_id FROM undone_moves WHERE game_id = ? ORDER BY version",
+            (game_id,),
+        ).fetchall()
+        return [(row[0], row[1]) for row in rows]
+    finally:
+        connection.close()
+
+
 def game_in(db: str, channel: int) -> Seen:
     return next(game for game in read_games(db) if game.channel == channel and game.status in ("active", "over"))
 
@@ -134,6 +148,12 @@ async def send_move(
     )
 
 
+async def send_undo(server: FakeDiscord, game: Seen, user: int) -> str:
+    return await server.slash(
+        guild_id=GUILD, channel_id=game.channel, user_id=user, command="azul", sub="undo", locale="en-US"
+    )
+
+
 async def answer(server: FakeDiscord, interaction_id: str, timeout: float) -> str | None:
     """The bot's final text for an interaction (None when it gave none in time)."""
     found = server.answers[interaction_id]
@@ -146,3 +166,7 @@ async def answer(server: FakeDiscord, interaction_id: str, timeout: float) -> st
 
 def played(text: str | None) -> bool:
     return text is not None and text.startswith(PLAYED)
+
+
+def took_back(text: str | None) -> bool:
+    return text is not None and text.startswith(TAKEN_BACK)
