@@ -13,7 +13,8 @@ MAX_TURNS = 300
 
 
 def run_selects(response: Any) -> list[dict[str, Any]]:
-    selects = [row["components"][0] for row in response.components]
+    # Select menus only: the reply may also offer the Undo button on a row of its own.
+    selects = [item for row in response.components for item in row["components"] if item["type"] == 3]
     assert selects and all(":run:" in select["custom_id"] for select in selects), response.content
     return selects
 
