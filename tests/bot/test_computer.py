@@ -176,7 +176,7 @@ REFUSALS = {
         "pl": "W tej grze podpowiedzi są wyłączone",
         "uk": "У цій грі підказки вимкнено",
     },
-    "not_your_turn": {"en": "It is not your turn.", "pl": "Teraz nie twoja kolej.", "uk": "Зараз не ваш хід."},
+    "not_your_turn": {"en": "It is not your turn.", "pl": "Teraz nie twoja kolej.", "uk": "Зараз не твій хід."},
 }
 
 
