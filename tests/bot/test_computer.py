@@ -165,7 +165,11 @@ async def test_seats_of_an_older_database_keep_their_people(tmp_path) -> None:
 
 
 REFUSALS = {
-    "full": {"en": "This game is full.", "pl": "Wszystkie miejsca w tej grze są zajęte.", "uk": "Усі місця в цій грі зайняті."},
+    "full": {
+        "en": "This game is full.",
+        "pl": "Wszystkie miejsca w tej grze są zajęte.",
+        "uk": "Усі місця в цій грі зайняті.",
+    },
     "not_creator": {
         "en": "Only the player who opened the game",
         "pl": "Miejsce komputerowi może dać tylko osoba",
