@@ -7,9 +7,10 @@ that is no longer waiting, or that has moved since its timer was set, loses its 
 active game is synced again, so a crash between a move and its sync heals, and the bot's timer loop then runs what
 fell due while it was down, once.
 
-:meth:`Timers.run_due` claims each due timer (pending → done, in one guarded write, so two runners never both run
-it), checks it still applies, and returns what fired, grouped by game, for the bot to post. The time comes from an
-injectable :class:`bot.clock.Clock`.
+:meth:`Timers.run_due` leases the due timers to this process (other bot processes skip them until the lease runs
+out), claims each (pending → done, in one guarded write, so two runners never both run it), checks it still
+applies, and returns what fired, grouped by game, for the bot to post. The time comes from an injectable
+:class:`bot.clock.Clock`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from bot.store import GameRow, Store, TimerRow
 from engine import GameState
 
 REMIND = "remind"
+TIMER_LEASE = timedelta(minutes=5)
+"""How long a due timer stays with the process that claimed it; if that process dies, another runs it after this."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +121,8 @@ class Timers:
         now = iso(self.clock.now())
         fired: dict[tuple[int, str], list[int]] = {}
         games: dict[int, GameRow] = {}
-        for timer in await self.store.due_timers(now):
+        lease = iso(self.clock.now() + TIMER_LEASE)
+        for timer in await self.store.claim_due_timers(now, lease):
             game = games.get(timer.game_id) or await self.store.game(timer.game_id)
             if game is None:
                 continue
