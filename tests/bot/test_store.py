@@ -249,3 +249,20 @@ async def test_copy_db_moves_everything_into_postgresql(tmp_path: Path, db_path:
     finally:
         await old.close()
         await new.close()
+
+
+def test_shards_from_the_environment() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    assert read_config(base).shard_count is None
+    config = read_config({**base, "AZUL_SHARD_COUNT": "4", "AZUL_SHARD_IDS": "3, 1"})
+    assert (config.shard_count, config.shard_ids) == (4, (1, 3))
+    assert read_config({**base, "AZUL_SHARD_COUNT": "2"}).shard_ids is None
+    for wrong, named in (
+        ({"AZUL_SHARD_IDS": "0"}, "AZUL_SHARD_COUNT"),
+        ({"AZUL_SHARD_COUNT": "0"}, "AZUL_SHARD_COUNT"),
+        ({"AZUL_SHARD_COUNT": "2", "AZUL_SHARD_IDS": "2"}, "AZUL_SHARD_IDS"),
+    ):
+        with pytest.raises(ConfigError, match=named):
+            read_config({**base, **wrong})
+    pg = read_config({**base, "AZUL_DB": "postgresql://u@h/db"})
+    assert (pg.db_path, pg.heartbeat_path) == ("postgresql://u@h/db", "azul.heartbeat")
