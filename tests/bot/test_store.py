@@ -266,3 +266,23 @@ def test_shards_from_the_environment() -> None:
             read_config({**base, **wrong})
     pg = read_config({**base, "AZUL_DB": "postgresql://u@h/db"})
     assert (pg.db_path, pg.heartbeat_path) == ("postgresql://u@h/db", "azul.heartbeat")
+
+
+async def test_work_is_claimed_by_one_process_until_its_lease_runs_out(db_path: str) -> None:
+    first, second = await Store.open(db_path), await Store.open(db_path)
+    try:
+        at, later, after = "2030-01-01T00:00:00+00:00", "2030-01-01T00:02:00+00:00", "2030-01-01T00:03:00+00:00"
+        wins = await asyncio.gather(
+            *(store.claim("board:1:4", f"p{n % 2}", at, later) for n, store in enumerate([first, second] * 3))
+        )
+        assert wins.count(True) in (1, 3) and len({n % 2 for n, won in enumerate(wins) if won}) == 1
+        holder, other = (first, second) if wins[0] else (second, first)
+        owner, stranger = ("p0", "p1") if wins[0] else ("p1", "p0")
+        assert await holder.claim("board:1:4", owner, at, later)  # the holder extends its lease
+        assert not await other.claim("board:1:4", stranger, at, later)
+        assert await other.claim("board:1:4", stranger, after, after)  # the holder died: its lease ran out
+        await other.release("board:1:4", stranger)
+        assert await holder.claim("board:1:4", owner, after, after)  # released: free again
+    finally:
+        await first.close()
+        await second.close()
