@@ -64,7 +64,7 @@ def leaderboard_png(title: str, subtitle: str, rows: Sequence[Standing], locale:
                 panel(d, (MARGIN, y + 2, WIDTH - MARGIN, y + ROW - 2), radius=10)
             middle = y + ROW // 2
             d.text((columns["rank"], middle), str(row.rank), font=bold, fill=HIGHLIGHT, anchor="rm")
-            name = fit_name(row.name, cell, 330, "?")
+            name = fit_name(row.name, cell, columns["rating"] - 100 - 70 - columns["name"], "?")  # clear of the rating
             d.text((columns["name"], middle), name, font=cell, fill=TEXT, anchor="lm")
             d.text((columns["rating"] - 100, middle), f"{row.ordinal:.1f}", font=bold, fill=TEXT, anchor="rm")
             spread = f"{row.mu:.1f} ± {row.sigma:.1f}"
@@ -98,7 +98,9 @@ def profile_png(
             panel(d, (MARGIN, y, WIDTH - MARGIN, y + 50), radius=10)
             d.rectangle((MARGIN + 8, y + 14, MARGIN + 20, y + 36), fill=LINE_COLOURS[index % len(LINE_COLOURS)])
             d.text((MARGIN + 32, y + 25), fit(label, cell, 300), font=cell, fill=TEXT, anchor="lm")
-            d.text((520, y + 25), f"{row.mu:.1f} ± {row.sigma:.1f}", font=big, fill=HIGHLIGHT, anchor="rm")
+            # The rating the leaderboard ranks by, big; its mean and uncertainty beside it, as on the leaderboard.
+            d.text((430, y + 25), f"{row.ordinal:.1f}", font=big, fill=HIGHLIGHT, anchor="rm")
+            d.text((440, y + 25), f"{row.mu:.1f} ± {row.sigma:.1f}", font=small, fill=MUTED, anchor="lm")
             counts = t("picture.stats.games_wins", locale, games=row.games, wins=row.wins)
             d.text((WIDTH - MARGIN - 12, y + 25), counts, font=small, fill=MUTED, anchor="rm")
             y += 58
