@@ -188,7 +188,7 @@ class PostgresPool:
 
     @classmethod
     async def open(cls, dsn: str, *, max_size: int = 10) -> PostgresPool:
-        # No statement cache across schema changes is needed: the store migrates before it queries.
+        # Prepared statements are cached per connection; the schema changes only before the first query (migrations).
         pool = await asyncio.wait_for(asyncpg.create_pool(dsn, min_size=1, max_size=max_size), timeout=30)
         return cls(pool)
 
