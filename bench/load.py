@@ -6,8 +6,11 @@ slash commands over the gateway, one game at a time each (so the board posted in
 sent is that move's board). Printed: moves per second, interaction → board posted (p50/p95/p99), the first reply
 (the deferral Discord needs within 3 s: p99) and the longest the bot's event loop was blocked.
 
-``--db`` names the store (an SQLite file today; a later store URL goes the same way) and ``--processes`` starts
-several bot processes sharing it; the fake Discord hands each interaction to one of them in turn.
+``--db`` names the store: ``sqlite`` (a fresh file per run, the default) or a PostgreSQL URL (a fresh schema per run,
+e.g. from ``python -m tests.pgcluster start DIR``). ``--processes`` starts several bot processes sharing it, the
+shards split between them (``AZUL_SHARD_COUNT``/``AZUL_SHARD_IDS``); the fake Discord hands each interaction to one
+of them in turn. ``--kill`` SIGKILLs the first process halfway through each run and starts it again: the table then
+says how many acknowledged moves were lost or saved twice, and whether every game's newest board was posted.
 """
 
 from __future__ import annotations
@@ -31,30 +34,41 @@ class Timings:
     first: list[float] = field(default_factory=list)
     refused: int = 0
     lost: int = 0
+    acknowledged: list[str] = field(default_factory=list)
 
 
-async def start_bots(server, db: str, processes: int, folder: Path) -> tuple[list[subprocess.Popen[bytes]], Path]:  # type: ignore[no-untyped-def]
-    from tests.bot.bot_process import spawn
+def bot_env(db: str, folder: Path, number: int, processes: int) -> dict[str, str]:
     from tests.bot.fake_discord import GOOD_TOKEN
 
-    watch = folder / "loop-block"
-    env = {
+    shards = {"AZUL_SHARD_COUNT": str(processes), "AZUL_SHARD_IDS": str(number)} if processes > 1 else {}
+    return {
         "DISCORD_TOKEN": GOOD_TOKEN,
         "AZUL_DB": db,
         "AZUL_REMIND_HOURS": "0",
         "AZUL_LOG_LEVEL": "WARNING",
-        "AZUL_LOOP_WATCH": str(watch),
-        "AZUL_HEARTBEAT_FILE": str(folder / "heartbeat"),
+        "AZUL_LOOP_WATCH": str(folder / "loop-block"),
+        "AZUL_HEARTBEAT_FILE": str(folder / f"heartbeat-{number}"),
+        **shards,
     }
-    bots = []
-    for number in range(processes):
-        before = server.identifies
-        bots.append(spawn(server.api, server.gateway_url, env, log=folder / f"bot-{number}.log"))
-        while server.identifies == before:
-            if bots[-1].poll() is not None:
-                raise RuntimeError(f"the bot exited: {(folder / f'bot-{number}.log').read_text()[-2000:]}")
-            await asyncio.sleep(0.05)
-    return bots, watch
+
+
+async def start_bot(server, db: str, folder: Path, number: int, processes: int) -> subprocess.Popen[bytes]:  # type: ignore[no-untyped-def]
+    from tests.bot.bot_process import spawn
+
+    before = server.identifies
+    bot = spawn(
+        server.api, server.gateway_url, bot_env(db, folder, number, processes), log=folder / f"bot-{number}.log"
+    )
+    while server.identifies == before:
+        if bot.poll() is not None:
+            raise RuntimeError(f"the bot exited: {(folder / f'bot-{number}.log').read_text()[-2000:]}")
+        await asyncio.sleep(0.05)
+    return bot
+
+
+async def start_bots(server, db: str, processes: int, folder: Path) -> tuple[list[subprocess.Popen[bytes]], Path]:  # type: ignore[no-untyped-def]
+    bots = [await start_bot(server, db, folder, number, processes) for number in range(processes)]
+    return bots, folder / "loop-block"
 
 
 async def wait_for_boards(db: str) -> None:
@@ -91,6 +105,7 @@ async def client(server, db: str, channels: list[int], budget: list[int], timing
             timings.refused += said is not None
             timings.lost += said is None
             continue
+        timings.acknowledged.append(interaction)
         posts = server.posted.get(str(channel), [])[posts_before:]
         if answered.first is not None:
             timings.first.append(answered.first - answered.sent)
@@ -106,19 +121,70 @@ def longest_block(watch: Path, since: float) -> float:
     return max((float(block) for at, block in reports if float(at) >= since), default=float("nan"))
 
 
+@dataclass
+class Survival:
+    """After a process was killed and restarted: acknowledged moves missing from the log or in it twice, and games
+    whose newest board was never posted."""
+
+    lost: int
+    doubled: int
+    without_board: int
+
+
+def fresh_database(db: str | None, folder: Path) -> str:
+    if db is None or db == "sqlite":
+        return str(folder / "load.sqlite3")
+    from tests.pgcluster import fresh_schema
+
+    return fresh_schema(db)
+
+
+async def kill_and_restart(
+    server, bots, db: str, folder: Path, *, budget: list[int], half: int, processes: int
+) -> None:  # type: ignore[no-untyped-def]
+    while budget[0] > half:
+        await asyncio.sleep(0.02)
+    bots[0].send_signal(signal.SIGKILL)
+    await asyncio.to_thread(bots[0].wait, 20)
+    await asyncio.sleep(1.0)  # the survivors carry the load alone for a moment
+    bots[0] = await start_bot(server, db, folder, 0, processes)
+
+
+async def survival(db: str, timings: Timings) -> Survival:
+    from tests.bot import wire_games as wire
+
+    for _ in range(600):  # the restarted process posts the boards its predecessor left unposted
+        games = await asyncio.to_thread(wire.read_games, db)
+        if all(game.board_version >= game.version for game in games):
+            break
+        await asyncio.sleep(0.1)
+    logged: dict[int, int] = {}
+    for game in games:
+        for _, _, interaction in await asyncio.to_thread(wire.moves_of, db, game.id):
+            if interaction is not None:
+                logged[interaction] = logged.get(interaction, 0) + 1
+    acknowledged = [int(i) for i in timings.acknowledged]
+    return Survival(
+        lost=sum(1 for i in acknowledged if i not in logged),
+        doubled=sum(1 for count in logged.values() if count > 1),
+        without_board=sum(1 for game in games if game.board_version < game.version),
+    )
+
+
 async def measure(
-    games: int, in_flight: int, moves: int, db: str | None, processes: int
-) -> tuple[Timings, float, float]:
+    games: int, in_flight: int, moves: int, db: str | None, processes: int, *, kill: bool = False
+) -> tuple[Timings, float, float, Survival | None]:
     from tests.bot import wire_games as wire
     from tests.bot.fake_discord import FakeDiscord
 
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
-        path = db or str(folder / "load.sqlite3")
+        path = fresh_database(db, folder)
         await wire.prepare_games(path, games)
         server = FakeDiscord()
         await server.start()
         bots, watch = await start_bots(server, path, processes, folder)
+        outcome = None
         try:
             await wait_for_boards(path)
             timings = Timings()
@@ -126,17 +192,24 @@ async def measure(
             first = wire.FIRST_CHANNEL
             shares = [[first + g for g in range(games) if g % in_flight == k] for k in range(in_flight)]
             started, since = time.perf_counter(), time.time()
-            await asyncio.gather(*(client(server, path, share, budget, timings) for share in shares))
+            killer = (
+                [kill_and_restart(server, bots, path, folder, budget=budget, half=moves // 2, processes=processes)]
+                if kill
+                else []
+            )
+            await asyncio.gather(*(client(server, path, share, budget, timings) for share in shares), *killer)
             elapsed = time.perf_counter() - started
             await asyncio.sleep(0.6)  # the watchdog's last report
             blocked = longest_block(watch, since)
+            if kill:
+                outcome = await survival(path, timings)
         finally:
             for bot in bots:
                 bot.send_signal(signal.SIGTERM)
             for bot in bots:
                 await asyncio.to_thread(bot.wait, 20)
             await server.stop()
-    return timings, elapsed, blocked
+    return timings, elapsed, blocked, outcome
 
 
 def main(argv: list[str]) -> int:
@@ -144,21 +217,28 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--in-flight", type=int, nargs="+", default=[1, 16, 64], help="K (default: 1 16 64)")
     parser.add_argument("--games", type=int, default=64, help="N started games (default 64; at least K)")
     parser.add_argument("--moves", type=int, default=400, help="moves per run (default 400)")
-    parser.add_argument("--db", default=None, help="the store (default: a fresh SQLite file per run)")
+    parser.add_argument("--db", default=None, help="sqlite (a fresh file per run, the default) or postgresql://…")
     parser.add_argument("--processes", type=int, default=1, help="bot processes sharing the store (default 1)")
+    parser.add_argument("--kill", action="store_true", help="SIGKILL the first process halfway and restart it")
     args = parser.parse_args(argv)
+    store = "sqlite" if args.db in (None, "sqlite") else "postgresql"
+    print(f"store: {store}, {args.processes} bot process(es)" + (", the first killed halfway" if args.kill else ""))
     print(
         f"{'in flight':>9} {'games':>5} {'moves':>5} {'moves/s':>8} {'board p50':>9} {'p95':>7} {'p99':>7}"
         f" {'1st reply p99':>13} {'loop block':>10} {'refused':>7} {'lost':>4}   (times in ms)"
+        + ("   acked lost, doubled, no board" if args.kill else "")
     )
     for in_flight in args.in_flight:
         games = max(args.games, in_flight)
-        timings, elapsed, blocked = asyncio.run(measure(games, in_flight, args.moves, args.db, args.processes))
+        timings, elapsed, blocked, outcome = asyncio.run(
+            measure(games, in_flight, args.moves, args.db, args.processes, kill=args.kill)
+        )
         board = [t * 1000 for t in timings.board] or [float("nan")]
         first = [t * 1000 for t in timings.first] or [float("nan")]
         print(
             f"{in_flight:>9} {games:>5} {len(timings.board):>5} {len(timings.board) / elapsed:>8.1f}"
             f" {statistics.median(board):>9.0f} {percentile(board, 0.95):>7.0f} {percentile(board, 0.99):>7.0f}"
             f" {percentile(first, 0.99):>13.0f} {blocked * 1000:>10.0f} {timings.refused:>7} {timings.lost:>4}"
+            + (f"   {outcome.lost}, {outcome.doubled}, {outcome.without_board}" if outcome is not None else "")
         )
     return 0

@@ -1,5 +1,6 @@
 """``python -m bot`` (or ``azul-bot``): run the bot; ``python -m bot health``: check its heartbeat (exit 0 or 1);
-``python -m bot ratings rebuild``: recompute every rating from the stored results (the bot may keep running).
+``python -m bot ratings rebuild``: recompute every rating from the stored results (the bot may keep running);
+``python -m bot copy-db SQLITE_FILE postgresql://…``: copy a bot's SQLite database into an empty PostgreSQL one.
 
 Settings come from environment variables, after ``.env`` in the working directory (the environment wins); README.md
 lists them. Exit codes: 0 after a clean stop, 2 when the configuration is missing or wrong, 3 when Discord rejects
@@ -61,7 +62,12 @@ async def run(config: Config) -> int:
         return EXIT_STORE
     remind_after = timedelta(hours=config.remind_hours) if config.remind_hours > 0 else None
     bot = create_bot(
-        config.db_path, dev_guild=config.dev_guild, remind_after=remind_after, computer=Computer(config.ai_workers)
+        config.db_path,
+        dev_guild=config.dev_guild,
+        remind_after=remind_after,
+        computer=Computer(config.ai_workers),
+        shard_count=config.shard_count,
+        shard_ids=config.shard_ids,
     )
 
     async def on_ready() -> None:
@@ -132,10 +138,12 @@ def main(argv: list[str] | None = None) -> int:
         return health.main(environ)
     if args == ["ratings", "rebuild"]:
         return asyncio.run(rebuild_ratings(database_path(environ)))
+    if args[:1] == ["copy-db"] and len(args) == 3:
+        return asyncio.run(copy_db(args[1], args[2]))
     if args:
         print(
-            f"azul-bot: unknown arguments {' '.join(args)!r}; use no argument to run the bot, `health` or"
-            " `ratings rebuild`",
+            f"azul-bot: unknown arguments {' '.join(args)!r}; use no argument to run the bot, `health`,"
+            " `ratings rebuild` or `copy-db SQLITE_FILE postgresql://…`",
             file=sys.stderr,
         )
         return EXIT_CONFIG
@@ -169,6 +177,31 @@ async def rebuild_ratings(path: str) -> int:
     finally:
         await store.close()
     print(f"rebuilt the ratings of {rated} rated games in {path} (recorded {settled} missing results first)")
+    return 0
+
+
+async def copy_db(source: str, target: str) -> int:
+    """Copy the SQLite database at ``source`` into the empty PostgreSQL database at ``target`` (a URL)."""
+    from bot.db import is_postgres
+    from bot.store import Store, StoreOpenError
+
+    if is_postgres(source) or not is_postgres(target):
+        print(
+            "azul-bot: copy-db copies an SQLite file into PostgreSQL: copy-db SQLITE_FILE postgresql://…",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            sqlite = await Store.open(source)
+            stack.push_async_callback(sqlite.close)
+            postgres = await Store.open(target)
+            stack.push_async_callback(postgres.close)
+            copied = await sqlite.copy_into(postgres)
+    except StoreOpenError as error:
+        print(f"azul-bot: {error}", file=sys.stderr)
+        return EXIT_STORE
+    print(f"copied {source} into PostgreSQL: " + ", ".join(f"{n} {table}" for table, n in copied.items()))
     return 0
 
 

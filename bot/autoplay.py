@@ -4,13 +4,17 @@ After every move (and the start of a game) the handler wakes the game here; at s
 so a restart in the middle of a computer's turn resumes it (the search is repeated and finds the same move, and the
 version guard makes sure it is saved once). Each game has at most one task, which plays the computer's seats one
 after the other, re-reading the game before each move, and ends when no computer seat must act. Searches run in the
-process pool (:mod:`bot.computer`), so other games' moves are never delayed.
+process pool (:mod:`bot.computer`), so other games' moves are never delayed. With several bot processes on one
+database, a game's computer turns are claimed in the store (:meth:`GameService.claim`) by one process at a time; the
+bot's five-minute sweep wakes every such game again, so one whose process died is taken over once its lease ends.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from datetime import timedelta
 
 import discord
 
@@ -22,6 +26,10 @@ from bot.texts import guild_locale, text
 from bot.words import headline, level_label, seat_label
 
 log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=2)
+"""How long a game's computer turns stay with the bot process playing them (renewed before every move): when that
+process dies, another takes the game over after this, at its next sweep."""
 
 
 class ComputerTurns:
@@ -55,6 +63,7 @@ class ComputerTurns:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _run(self, game_id: int) -> None:
+        work = f"computer:{game_id}"
         try:
             while True:
                 self._again.discard(game_id)
@@ -62,6 +71,8 @@ class ComputerTurns:
                 if not due:
                     if game_id in self._again:
                         continue
+                    return
+                if not await self.service.claim(work, LEASE):  # another bot process plays this game's turns
                     return
                 seat, level = due[0]
                 game = await self.service.game(game_id)
@@ -79,6 +90,9 @@ class ComputerTurns:
             raise
         except Exception:
             log.exception("game %s: the computer's turn failed", game_id)
+        finally:
+            with contextlib.suppress(Exception):
+                await self.service.release(work)
 
     async def post(self, turn: Turn) -> None:
         """The board after a computer's move, in the game's channel, like a person's (no reply to anyone)."""

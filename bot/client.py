@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 TIMER_CHECK_SECONDS = 60
 BOARD_CHECK_MINUTES = 5
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted."""
+BOARD_LEASE = timedelta(minutes=2)
+"""How long posting a missing board stays with one bot process (others skip it meanwhile)."""
 CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
@@ -71,13 +73,16 @@ class AzulBot(commands.Bot):
         remind_after: timedelta | None = None,
         clock: Clock | None = None,
         computer: Computer | None = None,
+        **client_options: Any,
     ) -> None:
         # The bot has no voice: discord.py's own warn-once flags, cleared before the client would log them.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads and the server's locale; nothing privileged
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=Tree)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=Tree, **client_options
+        )
         self.db_path = db_path
         self.dev_guild = dev_guild
         self._seed_source = seed_source
@@ -161,6 +166,8 @@ class AzulBot(commands.Bot):
     @tasks.loop(minutes=BOARD_CHECK_MINUTES)
     async def boards_loop(self) -> None:
         await self.post_missing_boards()
+        if self._computer_turns is not None and self.boards_loop.current_loop > 0:
+            await self._computer_turns.resume_all()  # games another bot process stopped playing when it died
 
     @boards_loop.before_loop
     async def _before_boards(self) -> None:
@@ -171,7 +178,11 @@ class AzulBot(commands.Bot):
         run follows start-up, so a crash between saving a move and posting its board leaves no game without one."""
         posted = 0
         for game, state, turn in await self.service.boards_to_post():
+            work = f"board:{game.id}:{game.version}"
             with logs.context(game=game.id, channel=game.channel_id):
+                # Another bot process may be posting it (a sweep of its own, or the move's reply still under way).
+                if not await self.service.claim(work, BOARD_LEASE) or await self._board_posted(game.id, game.version):
+                    continue
                 try:
                     channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
                     if not isinstance(channel, discord.abc.Messageable):
@@ -181,7 +192,13 @@ class AzulBot(commands.Bot):
                     log.info("posted the missing board of version %s", game.version)
                 except (BoardNotPosted, discord.HTTPException) as error:
                     log.warning("the missing board of version %s could not be posted (%s)", game.version, error)
+                finally:
+                    await self.service.release(work)
         return posted
+
+    async def _board_posted(self, game_id: int, version: int) -> bool:
+        game = await self.service.game(game_id)
+        return game is None or game.board_version >= version
 
     @tasks.loop(seconds=TIMER_CHECK_SECONDS)
     async def timer_loop(self) -> None:
@@ -253,6 +270,13 @@ def on_message(message: discord.Message | None, custom_id: str) -> bool:
     return any(getattr(item, "custom_id", None) == custom_id for item in view.walk_children())
 
 
+class ShardedAzulBot(AzulBot, commands.AutoShardedBot):
+    """The bot running several of Discord's shards in one process (``shard_ids`` of ``shard_count``): a bot in more
+    than 2,500 servers must shard, and several processes, each with some of the shards, share one PostgreSQL
+    database. Every process answers the interactions of its own shards; background work goes to whichever process
+    claims it first in the store."""
+
+
 def create_bot(
     db_path: str,
     *,
@@ -261,12 +285,13 @@ def create_bot(
     remind_after: timedelta | None = None,
     clock: Clock | None = None,
     computer: Computer | None = None,
+    shard_count: int | None = None,
+    shard_ids: tuple[int, ...] | None = None,
 ) -> AzulBot:
-    return AzulBot(
-        db_path,
-        dev_guild=dev_guild,
-        seed_source=seed_source,
-        remind_after=remind_after,
-        clock=clock,
-        computer=computer,
+    options: dict[str, Any] = dict(
+        dev_guild=dev_guild, seed_source=seed_source, remind_after=remind_after, clock=clock, computer=computer
     )
+    if shard_count is None:
+        return AzulBot(db_path, **options)
+    shards = list(shard_ids) if shard_ids is not None else list(range(shard_count))
+    return ShardedAzulBot(db_path, shard_count=shard_count, shard_ids=shards, **options)

@@ -9,6 +9,7 @@ import os
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from dotenv import dotenv_values
 
@@ -29,6 +30,8 @@ class Config:
     metrics_address: str = "0.0.0.0"
     heartbeat_path: str = ""  # "" means next to the database (see heartbeat_path_of)
     ai_workers: int = 1
+    shard_count: int | None = None  # None: one process, no sharding
+    shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count in this process
 
 
 class ConfigError(Exception):
@@ -50,8 +53,13 @@ def database_path(environ: Mapping[str, str]) -> str:
 
 
 def heartbeat_path_of(environ: Mapping[str, str]) -> str:
-    """Where the connected bot keeps its heartbeat: AZUL_HEARTBEAT_FILE, or beside the database."""
-    return environ.get("AZUL_HEARTBEAT_FILE", "").strip() or database_path(environ) + ".heartbeat"
+    """Where the connected bot keeps its heartbeat: AZUL_HEARTBEAT_FILE, or beside the database (in the working
+    directory when the database is PostgreSQL's)."""
+    chosen = environ.get("AZUL_HEARTBEAT_FILE", "").strip()
+    if chosen:
+        return chosen
+    database = database_path(environ)
+    return "azul.heartbeat" if database.startswith(("postgresql://", "postgres://")) else database + ".heartbeat"
 
 
 def read_config(environ: Mapping[str, str]) -> Config:
@@ -90,7 +98,30 @@ def read_config(environ: Mapping[str, str]) -> Config:
         metrics_address=environ.get("AZUL_METRICS_ADDRESS", "").strip() or "0.0.0.0",
         heartbeat_path=heartbeat_path_of(environ),
         ai_workers=ai_workers_of(environ),
+        **shards_of(environ),
     )
+
+
+def shards_of(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Discord's sharding: AZUL_SHARD_COUNT shards in all, of which this process runs AZUL_SHARD_IDS (a list such as
+    ``0,1``; all when empty). Several processes share one PostgreSQL database (see README, "Scaling out")."""
+    count = environ.get("AZUL_SHARD_COUNT", "").strip()
+    ids = environ.get("AZUL_SHARD_IDS", "").strip()
+    if not count:
+        if ids:
+            raise ConfigError("AZUL_SHARD_IDS needs AZUL_SHARD_COUNT (how many shards there are in all)")
+        return {}
+    if not (count.isascii() and count.isdigit() and int(count) >= 1):
+        raise ConfigError(f"AZUL_SHARD_COUNT must be the number of shards (1 or more), not {count!r}")
+    total = int(count)
+    if not ids:
+        return {"shard_count": total, "shard_ids": None}
+    parts = [part.strip() for part in ids.split(",")]
+    if not all(part.isascii() and part.isdigit() and int(part) < total for part in parts):
+        raise ConfigError(
+            f"AZUL_SHARD_IDS must list shard numbers from 0 to {total - 1}, separated by commas; not {ids!r}"
+        )
+    return {"shard_count": total, "shard_ids": tuple(sorted({int(part) for part in parts}))}
 
 
 def ai_workers_of(environ: Mapping[str, str]) -> int:

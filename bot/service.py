@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
+import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -22,7 +24,7 @@ from typing import Any
 
 import engine
 from bot import ratings
-from bot.clock import Clock, SystemClock
+from bot.clock import Clock, SystemClock, iso
 from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
 from bot.store import Conflict, GameRow, Store, UndoneRow
@@ -172,6 +174,18 @@ class GameService:
         self.computer = computer
         self.clock = clock or SystemClock()
         self.timers = Timers(store, self.clock, remind_after)
+        # Who holds a claim: this service in this process (a restarted process is someone else).
+        self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+    # --- background work shared by several bot processes --------------------------------------------------------
+    async def claim(self, work: str, lease: timedelta) -> bool:
+        """Take ``work`` for this process for ``lease`` (or extend it); False when another process holds it. A
+        process that dies keeps it until the lease runs out; then another one takes it."""
+        now = self.clock.now()
+        return await self.store.claim(work, self.worker, iso(now), iso(now + lease))
+
+    async def release(self, work: str) -> None:
+        await self.store.release(work, self.worker)
 
     # --- loading -------------------------------------------------------------------------------------------------
     async def open_game(self, channel_id: int) -> GameRow:

@@ -1,8 +1,11 @@
-"""All SQL of the bot: games, seats, the append-only move log and user preferences, in one SQLite file.
+"""All SQL of the bot: games, seats, the append-only move log and user preferences, in SQLite or PostgreSQL.
 
-The database runs in WAL mode with foreign keys on; the schema is a list of numbered migrations applied in order and
-tracked by ``PRAGMA user_version``. Writes go through :meth:`Store.transaction`, which serialises them (and keeps
-reads out of them) on the one connection, so a move is one atomic step: append to ``moves`` and bump
+By default the database is one SQLite file, in WAL mode with foreign keys on; ``AZUL_DB=postgresql://…`` puts it in
+PostgreSQL instead, shared by several bot processes. Each query is written once, in SQL both engines run, with
+``?`` placeholders; :mod:`bot.db` holds the few differences (placeholders, row locks, column types). The schema is a
+list of numbered migrations applied in order. Writes go through :meth:`Store.transaction`: on SQLite one at a time
+on the one connection (reads wait for them), on PostgreSQL one pooled connection each, with the rows they read
+before writing locked (``FOR UPDATE``). Either way a move is one atomic step: append to ``moves`` and bump
 ``games.version`` only if it is unchanged.
 """
 
@@ -12,15 +15,17 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from bot.db import Connection, PostgresPool, Row, SqliteFile, is_postgres
 
 OPEN_STATUSES = ("lobby", "active")
 PICKERS_KEPT_VERSIONS = 8
@@ -244,6 +249,17 @@ MIGRATIONS: tuple[str, ...] = (
         undone_at TEXT NOT NULL,
         interaction_id INTEGER UNIQUE,
         PRIMARY KEY (game_id, version)
+    );
+    """,
+    # 15: several bot processes on one database. A due timer is leased to one of them (``claimed_until``) while it
+    # runs; other background work (posting a missing board, a computer's turn) is a row in ``claims`` held by one
+    # process until it is done or its lease runs out, so the work is taken over when that process dies.
+    """
+    ALTER TABLE timers ADD COLUMN claimed_until TEXT;
+    CREATE TABLE claims (
+        work TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        until TEXT NOT NULL
     );
     """,
 )
@@ -485,6 +501,18 @@ class StoreOpenError(Exception):
     """The database cannot be used at start-up; the message is one line: which file, what is wrong, what to do."""
 
 
+def _newer_schema(where: str, current: int) -> None:
+    raise StoreOpenError(
+        f"the database {where} has schema {current}, newer than this bot knows ({len(MIGRATIONS)}): it was"
+        " written by a newer version of the bot; run that version, or restore a backup made for this one"
+    )
+
+
+def _without_password(url: str) -> str:
+    """A database URL fit for a log line."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+
+
 def explain_open_error(path: str, error: sqlite3.Error) -> str:
     """One line for an SQLite error met while opening ``path``, by SQLite's error code."""
     code = getattr(error, "sqlite_errorname", "") or ""
@@ -534,17 +562,21 @@ def explain_open_error(path: str, error: sqlite3.Error) -> str:
 
 
 class Store:
-    """One aiosqlite connection; open with :meth:`open` and close with :meth:`close`."""
+    """The bot's database, SQLite or PostgreSQL; open with :meth:`open` and close with :meth:`close`."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        # One connection serves every coroutine, so reads wait for a running transaction to end: otherwise a read
-        # between two statements of a move could see a half-saved move that is then rolled back.
-        self._lock = asyncio.Lock()
+    def __init__(self, engine: SqliteFile | PostgresPool) -> None:
+        self._engine = engine
+
+    @property
+    def is_postgres(self) -> bool:
+        return isinstance(self._engine, PostgresPool)
 
     @classmethod
     async def open(cls, path: str) -> Store:
-        """Open (and migrate) the database; any fault is a :class:`StoreOpenError` and leaves no thread behind."""
+        """Open (and migrate) the database, an SQLite file or a ``postgresql://`` URL; any fault is a
+        :class:`StoreOpenError` and leaves no thread or connection behind."""
+        if is_postgres(path):
+            return await cls._open_postgres(path)
         if path != ":memory:" and not Path(path).parent.is_dir():
             raise StoreOpenError(
                 f"the folder of the database {path} does not exist: create {Path(path).parent} or set AZUL_DB"
@@ -563,9 +595,9 @@ class Store:
             for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "foreign_keys = ON", "synchronous = NORMAL"):
                 async with db.execute(f"PRAGMA {pragma}"):
                     pass
-            store = cls(db)
-            await store._migrate(path)
-            await store._probe_write()
+            engine = SqliteFile(db)
+            await engine.migrate(MIGRATIONS, newer=lambda current: _newer_schema(path, current))
+            await engine.probe_write()
         except BaseException as error:
             # aiosqlite's worker thread keeps the process alive until the connection is closed.
             with contextlib.suppress(Exception):
@@ -573,52 +605,73 @@ class Store:
             if isinstance(error, sqlite3.Error):
                 raise StoreOpenError(explain_open_error(path, error)) from error
             raise
-        return store
+        return cls(engine)
+
+    @classmethod
+    async def _open_postgres(cls, url: str) -> Store:
+        shown = _without_password(url)
+        try:
+            engine = await PostgresPool.open(url)
+        except (OSError, TimeoutError) as error:
+            raise StoreOpenError(
+                f"cannot reach the PostgreSQL server of {shown} ({type(error).__name__}: {error}): is it running,"
+                " and are host and port right?"
+            ) from error
+        except Exception as error:  # asyncpg's errors: wrong password, no such database, …
+            raise StoreOpenError(
+                f"cannot use the PostgreSQL database {shown} ({type(error).__name__}: {error})"
+            ) from error
+        try:
+            await engine.migrate(MIGRATIONS, newer=lambda current: _newer_schema(shown, current))
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await engine.close()
+            raise
+        return cls(engine)
 
     async def close(self) -> None:
-        await self._db.close()
-
-    async def _migrate(self, path: str) -> None:
-        current = await self.schema_version()
-        if current > len(MIGRATIONS):
-            raise StoreOpenError(
-                f"the database {path} has schema {current}, newer than this bot knows ({len(MIGRATIONS)}): it was"
-                " written by a newer version of the bot; run that version, or restore a backup made for this one"
-            )
-        for number in range(current + 1, len(MIGRATIONS) + 1):
-            # executescript commits by itself, so the version bump rides in the same script.
-            await self._db.executescript(f"BEGIN; {MIGRATIONS[number - 1]}; PRAGMA user_version = {number}; COMMIT;")
-
-    async def _probe_write(self) -> None:
-        """Write one page now, so a locked file, a read-only filesystem or a full disk shows at start-up."""
-        version = await self.schema_version()
-        await self._db.executescript(f"BEGIN IMMEDIATE; PRAGMA user_version = {version}; COMMIT;")
+        await self._engine.close()
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        return await self._engine.schema_version()
 
     async def pragma(self, name: str) -> Any:
-        async with self._db.execute(f"PRAGMA {name}") as cursor:
-            row = await cursor.fetchone()
-        return row[0] if row else None
+        """An SQLite setting (tests check WAL and foreign keys); PostgreSQL has none."""
+        if not isinstance(self._engine, SqliteFile):
+            raise TypeError("PRAGMA is SQLite's")
+        return await self._engine.pragma(name)
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction at a time on the shared connection; rolled back on any error."""
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[Connection]:
+        """A write transaction, rolled back on any error (see the module's docstring)."""
+        return self._engine.transaction()
+
+    async def copy_into(self, target: Store) -> dict[str, int]:
+        """Copy every row of this SQLite database into ``target``, an empty PostgreSQL database with the same schema
+        (both opened, so both migrated), in one transaction; returns the rows copied per table."""
+        if not isinstance(self._engine, SqliteFile) or not isinstance(target._engine, PostgresPool):
+            raise TypeError("copies an SQLite database into PostgreSQL")
+        tables = await self._engine.tables()
+        copied: dict[str, int] = {}
+        async with target.transaction() as into:
+            for table in tables:
+                async with into.execute(f"SELECT COUNT(*) FROM {table}") as cursor:
+                    if (await cursor.fetchone() or (0,))[0]:
+                        raise StoreOpenError(f"the table {table} of the PostgreSQL database is not empty")
+            for table in tables:
+                rows = await self._fetchall(f"SELECT * FROM {table} ORDER BY rowid")
+                if rows:
+                    columns = list(rows[0].keys())
+                    await into.executemany(
+                        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
+                        [tuple(row) for row in rows],
+                    )
+                copied[table] = len(rows)
+        await target._engine.restart_identities(tables)
+        return copied
 
     # --- reads ---------------------------------------------------------------------------------------------------
-    async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._engine.reading() as db, db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
 
     async def _game(self, where: str, params: tuple[Any, ...]) -> GameRow | None:
@@ -688,13 +741,13 @@ class Store:
         missing). A seat whose move was undone began to wait again then, so its timers start afresh."""
         rows = await self._fetchall(
             "SELECT seat, MAX(at) FROM (SELECT seat, ply AS at FROM moves WHERE game_id = ?"
-            " UNION ALL SELECT seat, version AS at FROM undone_moves WHERE game_id = ?) GROUP BY seat",
+            " UNION ALL SELECT seat, version AS at FROM undone_moves WHERE game_id = ?) AS acts GROUP BY seat",
             (game_id, game_id),
         )
         return {int(row[0]): int(row[1]) for row in rows}
 
     @staticmethod
-    def _timer(row: sqlite3.Row) -> TimerRow:
+    def _timer(row: Row) -> TimerRow:
         return TimerRow(
             row["id"],
             row["game_id"],
@@ -814,7 +867,7 @@ class Store:
 
     async def set_away(self, user_id: int, until: str | None) -> None:
         async with self.transaction() as db:
-            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            await db.execute("INSERT INTO users (user_id) VALUES (?) ON CONFLICT DO NOTHING", (user_id,))
             await db.execute("UPDATE users SET away_until = ? WHERE user_id = ?", (until, user_id))
 
     async def set_reminder_prefs(self, user_id: int, **values: Any) -> None:
@@ -823,15 +876,47 @@ class Store:
         if unknown:
             raise ValueError(f"not reminder settings: {sorted(unknown)}")
         async with self.transaction() as db:
-            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            await db.execute("INSERT INTO users (user_id) VALUES (?) ON CONFLICT DO NOTHING", (user_id,))
             for column, value in values.items():
                 await db.execute(f"UPDATE users SET {column} = ? WHERE user_id = ?", (value, user_id))
+
+    async def claim_due_timers(self, now: str, until: str, limit: int = 100) -> list[TimerRow]:
+        """Lease pending timers due at ``now`` or earlier, earliest first, to this process until ``until``: another
+        process skips them (rows locked by a claim under way are skipped, not waited for) unless the lease runs out
+        first, as it does when this process dies before ending them."""
+        async with (
+            self.transaction() as db,
+            db.execute(
+                "UPDATE timers SET claimed_until = ? WHERE id IN (SELECT id FROM timers WHERE state = 'pending'"
+                " AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY due_at, id LIMIT ?"
+                " FOR UPDATE SKIP LOCKED) RETURNING *",
+                (until, now, now, limit),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return sorted((self._timer(row) for row in rows), key=lambda timer: (timer.due_at, timer.id))
+
+    async def claim(self, work: str, owner: str, now: str, until: str) -> bool:
+        """Take ``work`` (a name such as ``board:12:40``) for ``owner`` until ``until``; True when it is theirs: it
+        was free, its lease ran out by ``now``, or they hold it already (then the lease is extended)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO claims (work, owner, until) VALUES (?, ?, ?) ON CONFLICT (work) DO UPDATE SET"
+                " owner = excluded.owner, until = excluded.until"
+                " WHERE claims.until <= ? OR claims.owner = excluded.owner",
+                (work, owner, until, now),
+            )
+            return cursor.rowcount == 1
+
+    async def release(self, work: str, owner: str) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM claims WHERE work = ? AND owner = ?", (work, owner))
 
     async def reschedule_timer(self, timer_id: int, was_due: str, due_at: str) -> bool:
         """Move a pending timer to ``due_at``, only if it is still pending at ``was_due`` (so one runner does it)."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE timers SET due_at = ? WHERE id = ? AND state = 'pending' AND due_at = ?",
+                "UPDATE timers SET due_at = ?, claimed_until = NULL WHERE id = ? AND state = 'pending' AND due_at = ?",
                 (due_at, timer_id, was_due),
             )
             return cursor.rowcount == 1
@@ -861,13 +946,13 @@ class Store:
         choice = None if rated is None else int(rated)
         try:
             async with self.transaction() as db:
-                cursor = await db.execute(
+                game_id = await _inserted_id(
+                    db,
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
                     " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout, undo)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo)),
                 )
-                game_id = cursor.lastrowid
                 await db.execute(
                     "INSERT INTO seats (game_id, user_id, name, joined) VALUES (?, ?, ?, 0)",
                     (game_id, creator_id, creator_name),
@@ -886,13 +971,14 @@ class Store:
 
     async def _add_seat(self, game_id: int, user_id: int | None, name: str, level: str | None, max_seats: int) -> bool:
         async with self.transaction() as db:
+            # The game's row is locked first, so two joins at once count the seats one after the other.
+            async with db.execute("SELECT status FROM games WHERE id = ? FOR UPDATE", (game_id,)) as cursor:
+                row = await cursor.fetchone()
             async with db.execute(
-                "SELECT g.status, COUNT(s.user_id), COALESCE(MAX(s.joined), -1) FROM games g"
-                " LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ?",
-                (game_id,),
+                "SELECT COUNT(*), COALESCE(MAX(joined), -1) FROM seats WHERE game_id = ?", (game_id,)
             ) as cursor:
-                status, seated, last = await cursor.fetchone() or (None, 0, -1)
-            if status != "lobby" or seated >= max_seats:
+                seated, last = await cursor.fetchone() or (0, -1)
+            if row is None or row["status"] != "lobby" or seated >= max_seats:
                 return False
             await db.execute(
                 "INSERT INTO seats (game_id, user_id, name, joined, level) VALUES (?, ?, ?, ?, ?)",
@@ -917,7 +1003,7 @@ class Store:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE seats SET level = ? WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL"
-                " AND level IS NOT ? AND (SELECT status FROM games WHERE id = ?) = 'active'",
+                " AND level IS DISTINCT FROM ? AND (SELECT status FROM games WHERE id = ?) = 'active'",
                 (level, game_id, seat, level, game_id),
             )
             return cursor.rowcount == 1
@@ -1098,7 +1184,7 @@ class Store:
             )
 
     @staticmethod
-    async def _check_new_interaction(db: aiosqlite.Connection, interaction_id: int | None) -> None:
+    async def _check_new_interaction(db: Connection, interaction_id: int | None) -> None:
         if interaction_id is None:
             return
         async with db.execute(_BY_INTERACTION, (interaction_id,) * 3) as cursor:
@@ -1167,18 +1253,20 @@ class Store:
 
     async def set_quick_play(self, user_id: int, enabled: bool) -> None:
         async with self.transaction() as db:
-            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            await db.execute("INSERT INTO users (user_id) VALUES (?) ON CONFLICT DO NOTHING", (user_id,))
             await db.execute("UPDATE users SET quick_play = ? WHERE user_id = ?", (int(enabled), user_id))
 
     async def create_picker(
         self, game_id: int, version: int, user_id: int, *, command: str | None, chosen: dict[str, str], option: str
     ) -> int:
         async with self.transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO pickers (game_id, version, user_id, command, chosen, option) VALUES (?, ?, ?, ?, ?, ?)",
+            picker_id = await _inserted_id(
+                db,
+                "INSERT INTO pickers (game_id, version, user_id, command, chosen, option) VALUES (?, ?, ?, ?, ?, ?)"
+                " RETURNING id",
                 (game_id, version, user_id, command, json.dumps(chosen), option),
             )
-            return int(cursor.lastrowid or 0)
+            return picker_id or 0
 
     async def schedule_timer(
         self, game_id: int, kind: str, seat: int, version: int, *, due_at: str, payload: dict[str, Any] | None = None
@@ -1186,8 +1274,8 @@ class Store:
         """Add a pending timer; False (adding nothing) when this (game, kind, seat, version) already has one."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "INSERT OR IGNORE INTO timers (game_id, kind, seat, version, due_at, payload)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO timers (game_id, kind, seat, version, due_at, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (game_id, kind, seat, version, due_at, json.dumps(payload or {})),
             )
             return cursor.rowcount == 1
@@ -1218,7 +1306,7 @@ class Store:
         """
         async with self.transaction() as db:
             async with db.execute(
-                "SELECT board_message_id, board_version FROM games WHERE id = ?", (game_id,)
+                "SELECT board_message_id, board_version FROM games WHERE id = ? FOR UPDATE", (game_id,)
             ) as cursor:
                 row = await cursor.fetchone()
             if row is None:
@@ -1240,7 +1328,7 @@ class Store:
         locale: str | None = None,
     ) -> None:
         async with self.transaction() as db:
-            await db.execute("INSERT OR IGNORE INTO users (user_id) VALUES (?)", (user_id,))
+            await db.execute("INSERT INTO users (user_id) VALUES (?) ON CONFLICT DO NOTHING", (user_id,))
             if notify_dm is not None:
                 await db.execute("UPDATE users SET notify_dm = ? WHERE user_id = ?", (int(notify_dm), user_id))
             if locale is not None:
@@ -1262,14 +1350,17 @@ class Store:
     async def think_times(self, game_id: int) -> dict[int, tuple[int, float]]:
         """Per seat: moves timed and seconds spent on them, each from the move before it (by anyone); the game's first
         move has no start time, so it is not counted."""
-        rows = await self._fetchall(
-            "SELECT seat, COUNT(previous) AS moves,"
-            " COALESCE(SUM(strftime('%s', created_at) - strftime('%s', previous)), 0) AS seconds"
-            " FROM (SELECT seat, created_at, LAG(created_at) OVER (ORDER BY ply) AS previous"
-            " FROM moves WHERE game_id = ?) GROUP BY seat",
-            (game_id,),
-        )
-        return {row["seat"]: (int(row["moves"]), max(0.0, float(row["seconds"]))) for row in rows}
+        rows = await self._fetchall("SELECT seat, created_at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        times: dict[int, tuple[int, float]] = {}
+        previous: datetime | None = None
+        for row in rows:
+            at = datetime.fromisoformat(row["created_at"])
+            moves, seconds = times.get(row["seat"], (0, 0.0))
+            if previous is not None:
+                moves, seconds = moves + 1, seconds + (at - previous).total_seconds()
+            times[row["seat"]] = (moves, seconds)
+            previous = at
+        return {seat: (moves, max(0.0, seconds)) for seat, (moves, seconds) in times.items()}
 
     async def settle(self, result: ResultRow, rate: RateFn) -> int | None:
         """Store a finished game's result and, if rated, move its players' ratings, in one transaction.
@@ -1277,9 +1368,10 @@ class Store:
         Returns the result's id, or None when the game already has one (settling twice changes nothing).
         """
         async with self.transaction() as db:
-            cursor = await db.execute(
-                "INSERT OR IGNORE INTO results (game_id, family, variant, guild_id, channel_id, rated, finished_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            result_id = await _inserted_id(
+                db,
+                "INSERT INTO results (game_id, family, variant, guild_id, channel_id, rated, finished_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
                 (
                     result.game_id,
                     result.family,
@@ -1290,9 +1382,9 @@ class Store:
                     result.finished_at,
                 ),
             )
-            if cursor.rowcount != 1:
+            if result_id is None:
                 return None
-            result_id = int(cursor.lastrowid or 0)
+            await db.serialize("ratings")  # two games settled at once must not both start from the same rating
             await db.executemany(
                 "INSERT INTO result_seats (result_id, seat, user_id, name, score, place, outcome, computer, moves,"
                 " think_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -1319,6 +1411,7 @@ class Store:
     async def rebuild_ratings(self, rate: RateFn) -> int:
         """Forget every rating and recompute them from the stored results, in order; returns the rated games."""
         async with self.transaction() as db:
+            await db.serialize("ratings")
             results = await self._results(db, "rated = 1", (), order="id")
             # Replayed in memory, then written at once: the same inputs to ``rate`` as one by one (a REAL column
             # keeps a float exactly), without a query per player per game while the bot waits for the lock.
@@ -1348,7 +1441,7 @@ class Store:
             return len(results)
 
     @staticmethod
-    async def _apply_rating(db: aiosqlite.Connection, result: ResultRow, rate: RateFn) -> None:
+    async def _apply_rating(db: Connection, result: ResultRow, rate: RateFn) -> None:
         before: dict[int, Skill] = {}
         people = {seat.user_id: seat for seat in result.seats if seat.user_id is not None}
         for user_id in people:
@@ -1363,7 +1456,7 @@ class Store:
             await db.execute(
                 "INSERT INTO ratings (family, user_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, 1, ?)"
                 " ON CONFLICT (family, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-                " games = games + 1, wins = wins + excluded.wins",
+                " games = ratings.games + 1, wins = ratings.wins + excluded.wins",
                 (result.family, user_id, mu, sigma, int(won[user_id])),
             )
             await db.execute(
@@ -1373,7 +1466,7 @@ class Store:
 
     @staticmethod
     async def _results(
-        db: aiosqlite.Connection,
+        db: Connection,
         where: str,
         params: tuple[Any, ...],
         *,
@@ -1423,10 +1516,10 @@ class Store:
     ) -> tuple[list[ResultRow], int]:
         """Finished games of a channel (or of a server), newest first, one page, and how many there are in all."""
         where, params = ("channel_id = ?", (channel_id,)) if channel_id is not None else ("guild_id = ?", (guild_id,))
-        async with self._lock:
-            async with self._db.execute(f"SELECT COUNT(*) FROM results WHERE {where}", params) as cursor:
+        async with self._engine.reading() as db:
+            async with db.execute(f"SELECT COUNT(*) FROM results WHERE {where}", params) as cursor:
                 total = int((await cursor.fetchone() or (0,))[0])
-            return await self._results(self._db, where, params, order="id DESC", limit=limit, offset=offset), total
+            return await self._results(db, where, params, order="id DESC", limit=limit, offset=offset), total
 
     async def all_ratings(self) -> list[tuple[Any, ...]]:
         rows = await self._fetchall(
@@ -1482,7 +1575,7 @@ class Store:
 
     async def totals_of(self, user_id: int, recent: int = 100) -> PlayerTotals:
         rows = await self._fetchall(
-            "SELECT COUNT(*), COALESCE(SUM(place = 1 AND outcome = 'played'), 0),"
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN place = 1 AND outcome = 'played' THEN 1 ELSE 0 END), 0),"
             " AVG(CASE WHEN outcome = 'played' THEN score END), COALESCE(SUM(moves), 0),"
             " COALESCE(SUM(think_seconds), 0) FROM result_seats WHERE user_id = ?",
             (user_id,),
@@ -1509,7 +1602,14 @@ class Store:
         )
 
 
-def _rating_row(row: sqlite3.Row) -> RatingRow:
+async def _inserted_id(db: Connection, sql: str, params: Sequence[Any]) -> int | None:
+    """The id an ``INSERT … RETURNING id`` gave its row (None when ``ON CONFLICT DO NOTHING`` added none)."""
+    async with db.execute(sql, params) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+def _rating_row(row: Row) -> RatingRow:
     return RatingRow(
         row["family"],
         row["user_id"],

@@ -7,7 +7,8 @@ that is no longer waiting, or that has moved since its timer was set, loses its 
 active game is synced again, so a crash between a move and its sync heals, and the bot's timer loop then runs what
 fell due while it was down, once.
 
-:meth:`Timers.run_due` claims each due timer (pending → done, in one guarded write, so two runners never both run
+:meth:`Timers.run_due` leases the due timers to this process (other bot processes skip them until the lease runs
+out), claims each (pending → done, in one guarded write, so two runners never both run
 it), checks it still applies, and returns what fired, grouped by game, for the bot to post. The time comes from an
 injectable :class:`bot.clock.Clock`.
 
@@ -45,6 +46,8 @@ TIMEOUTS_IN_A_ROW = 3
 """After this many timeouts in a row the computer plays the seat for good (until its player takes it back)."""
 DEADLINE_LEASE = timedelta(minutes=10)
 """How long a claimed deadline waits for its move before another runner may claim it again."""
+TIMER_LEASE = timedelta(minutes=5)
+"""How long a due timer stays with the process that claimed it; if that process dies, another runs it after this."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +185,7 @@ class Timers:
         now = iso(self.clock.now())
         fired: dict[tuple[int, str], dict[int, int]] = {}
         games: dict[int, GameRow] = {}
-        due = await self.store.due_timers(now)
+        due = await self.store.claim_due_timers(now, iso(self.clock.now() + TIMER_LEASE))
         # A limit's warning that comes due with its deadline (the bot was down) would only be noise: the deadline runs.
         expiring = {(t.game_id, t.seat, t.version) for t in due if t.kind == DEADLINE}
         for timer in due:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,15 +18,32 @@ from bot.computer import Computer
 from bot.errors import Refusal
 from bot.replies import unwrap
 from engine import EngineError
+from tests.pgcluster import fresh_schema
 
 SEED = 20240611
 COMPUTER_BUDGET = {"iterations": 12}
 """Computer players search a fixed number of iterations in tests: every move is deterministic and quick."""
 
 
+PG_URL = os.environ.get("AZUL_TEST_PG", "").strip()
+"""A PostgreSQL cluster (``postgresql://…``): the tests that take ``db_path`` run on it, each in a fresh schema,
+and only those (the rest do not touch the store's engine). See ``.ci/run``."""
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "azul.sqlite3")
+    """The test's own empty database: an SQLite file, or a PostgreSQL schema when AZUL_TEST_PG is set."""
+    return fresh_schema(PG_URL) if PG_URL else str(tmp_path / "azul.sqlite3")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With AZUL_TEST_PG set, run only the tests whose database comes from ``db_path``: the others would only
+    repeat the SQLite run."""
+    if not PG_URL:
+        return
+    kept = [item for item in items if "db_path" in getattr(item, "fixturenames", ())]
+    config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+    items[:] = kept
 
 
 @pytest.fixture

@@ -208,6 +208,8 @@ class FakeDiscord:
                         "session_id": "s",
                         "resume_gateway_url": self.gateway_url,
                         "application": {"id": str(APP_ID), "flags": 0},
+                        # A sharded bot's IDENTIFY names its shard, and Discord's READY says it back.
+                        **({"shard": payload["d"]["shard"]} if "shard" in (payload.get("d") or {}) else {}),
                     },
                 )
                 self.identified.set()

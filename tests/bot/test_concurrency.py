@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yarl
@@ -33,8 +34,8 @@ async def server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     await fake.stop()
 
 
-async def running(db: str, server: FakeDiscord) -> tuple[AzulBot, asyncio.Task[None]]:
-    bot = create_bot(db)
+async def running(db: str, server: FakeDiscord, **options: Any) -> tuple[AzulBot, asyncio.Task[None]]:
+    bot = create_bot(db, **options)
     task = asyncio.create_task(bot.start(GOOD_TOKEN))
     await asyncio.wait_for(server.identified.wait(), 15)
     await bot.wait_until_ready()
@@ -146,5 +147,20 @@ async def test_many_games_moving_at_once(server: FakeDiscord, tmp_path: Path) ->
                 if message["channel_id"] == str(game.channel) and message["components"]
             ]
             assert live == [str(game.board_message_id)], "only the newest board has a Play button"
+    finally:
+        await stopped(bot, task)
+
+
+async def test_a_sharded_bot_connects_every_shard_and_plays(server: FakeDiscord, db_path: str) -> None:
+    """AZUL_SHARD_COUNT=2 in one process: both shards identify, and a move is answered and saved."""
+    await wire.prepare_games(db_path, 1)
+    bot, task = await running(db_path, server, shard_count=2, shard_ids=(0, 1))
+    try:
+        assert server.identifies == 2 and bot.shard_count == 2
+        game = wire.game_in(db_path, wire.FIRST_CHANNEL)
+        ((user, move),) = wire.moves_now(game)
+        said = await wire.answer(server, await wire.send_move(server, game, user, move), TIMEOUT)
+        assert wire.played(said), said
+        assert wire.game_in(db_path, wire.FIRST_CHANNEL).version == 1
     finally:
         await stopped(bot, task)

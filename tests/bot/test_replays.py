@@ -31,7 +31,7 @@ async def png_of(result: Any) -> bytes:
 
 
 @pytest.mark.slow  # three whole games, every move drawn
-@pytest.mark.simcord(settle_timeout=300)  # drawing a whole game's animation takes a while on a busy machine
+@pytest.mark.simcord(settle_timeout=240)  # a whole animation takes a while on a busy machine; below the 5-min sweep
 @pytest.mark.parametrize(("variant", "lang"), [("azul", "en"), ("summer-pavilion", "pl"), ("queens-garden", "uk")])
 async def test_viewer_and_animation_show_every_move(simcord_env, variant: str, lang: str) -> None:
     table = Table.create(simcord_env, 2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
@@ -12,15 +13,16 @@ import engine
 from bot.__main__ import EXIT_CONFIG, ConfigError, read_config
 from bot.entry import run_ways
 from bot.service import GameService, Refusal
-from bot.store import MIGRATIONS, Store
+from bot.store import MIGRATIONS, Conflict, Store
 from engine.agents import GreedyAgent
+from tests.bot.conftest import PG_URL
 
 CHANNEL = 10
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+async def service(db_path: str):
+    store = await Store.open(db_path)
     yield GameService(store, seed_source=lambda: 99)
     await store.close()
 
@@ -36,12 +38,14 @@ async def started(service: GameService, players: int = 2, variant: str = "azul")
 async def test_schema_is_migrated_with_wal_and_foreign_keys(service: GameService) -> None:
     store = service.store
     assert await store.schema_version() == len(MIGRATIONS)
+    if store.is_postgres:
+        return  # PostgreSQL always checks foreign keys and has no journal mode to choose
     assert await store.pragma("journal_mode") == "wal"
     assert await store.pragma("foreign_keys") == 1
 
 
-async def test_reopening_keeps_data_and_version(tmp_path: Path) -> None:
-    path = str(tmp_path / "db.sqlite3")
+async def test_reopening_keeps_data_and_version(db_path: str) -> None:
+    path = db_path
     store = await Store.open(path)
     await GameService(store, lambda: 5).create(
         guild_id=None, channel_id=1, user_id=2, name="x", variant="azul", seats=2
@@ -89,6 +93,20 @@ async def test_seat_order_is_drawn_from_the_seed(service: GameService) -> None:
     assert [100 + joined for joined in sorted(range(4), key=lambda j: seat_order(99, 4)[j])] == order
 
 
+async def play_to_the_end(service: GameService, game_id: int) -> None:
+    agent = GreedyAgent(3)
+    for ply in range(500):
+        game = await service.game(game_id)
+        assert game is not None
+        if game.status != "active":
+            return
+        state = service.state_of(game)
+        seat = min(engine.to_act(state))
+        move = agent.choose(engine.variant_of(state), state, seat)
+        user = game.by_seat()[seat].user_id
+        await service.move(CHANNEL, user, move.command, dict(move.choices()), interaction_id=ply)
+
+
 async def test_a_whole_game_replays_to_its_snapshot(service: GameService) -> None:
     game_id = await started(service, 3, "azul-grey")
     agent = GreedyAgent(3)
@@ -126,8 +144,6 @@ async def test_a_lost_race_saves_nothing(service: GameService) -> None:
         interaction_id=1,
         finished=None,
     )
-    from bot.store import Conflict
-
     with pytest.raises(Conflict):  # same version again: the game has moved on
         await store.record_move(
             game_id, version=0, seat=seat, notation=str(move), state={}, interaction_id=2, finished=None
@@ -191,3 +207,115 @@ async def test_a_run_of_moves_is_saved_together_once(service: GameService) -> No
     assert saved is not None and saved.version == turn.game.version
     assert (await service.store.moves(game_id))[game.version :] == [(seat, str(move)) for move in way]
     assert engine.to_json(await service.replayed(saved)) == saved.state
+
+
+async def test_two_processes_racing_for_one_move_land_it_once(db_path: str) -> None:
+    """Two stores on one database stand for two bot processes: the same version raced from both, and the same
+    timer claimed from both; each lands exactly once."""
+    stores = [await Store.open(db_path), await Store.open(db_path)]
+    try:
+        service = GameService(stores[0], seed_source=lambda: 99)
+        game_id = await started(service)
+        game = await service.game(game_id)
+        assert game is not None
+        state = service.state_of(game)
+        seat = min(engine.to_act(state))
+        move = engine.legal_moves(state, seat)[0]
+        after = engine.to_json(engine.apply(state, seat, move)[0])
+
+        async def record(store: Store, interaction: int) -> str:
+            try:
+                await store.record_move(
+                    game_id,
+                    version=0,
+                    seat=seat,
+                    notation=str(move),
+                    state=after,
+                    interaction_id=interaction,
+                    finished=None,
+                )
+            except Conflict as conflict:
+                return conflict.reason
+            return "saved"
+
+        outcomes = await asyncio.gather(*(record(store, 1000 + n) for n, store in enumerate(stores * 4)))
+        assert sorted(outcomes) == ["saved"] + ["version"] * 7
+        assert await stores[1].moves(game_id) == [(seat, str(move))]
+        await stores[0].schedule_timer(game_id, "remind", seat, 1, due_at="2020-01-01T00:00:00+00:00")
+        (timer,) = [t for t in await stores[1].due_timers("2020-01-02T00:00:00+00:00") if t.version == 1]
+        at = "2020-01-02T00:00:00+00:00"
+        claims = await asyncio.gather(*(store.end_timer(timer.id, "done", at) for store in stores * 4))
+        assert sorted(claims) == [False] * 7 + [True]
+    finally:
+        for store in stores:
+            await store.close()
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs a PostgreSQL cluster (AZUL_TEST_PG)")
+async def test_copy_db_moves_everything_into_postgresql(tmp_path: Path, db_path: str) -> None:
+    source = str(tmp_path / "old.sqlite3")
+    store = await Store.open(source)
+    service = GameService(store, seed_source=lambda: 99)
+    finished = await started(service)
+    await play_to_the_end(service, finished)
+    await service.create(guild_id=1, channel_id=CHANNEL, user_id=100, name="p0", variant="azul", seats=2)
+    await store.close()
+    command = [sys.executable, "-m", "bot", "copy-db", source, db_path]
+    copied = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert copied.returncode == 0, copied.stderr
+    assert "2 games" in copied.stdout and "1 results" in copied.stdout, copied.stdout
+    old, new = await Store.open(source), await Store.open(db_path)
+    try:
+        for game_id in (finished, finished + 1):
+            assert await new.game(game_id) == await old.game(game_id)
+            assert await new.moves(game_id) == await old.moves(game_id)
+            assert await new.timers_of(game_id) == await old.timers_of(game_id)
+        assert await new.results(channel_id=CHANNEL) == await old.results(channel_id=CHANNEL)
+        assert await new.all_ratings() == await old.all_ratings()
+        assert await new.all_rating_history() == await old.all_rating_history()
+        fresh = await GameService(new, seed_source=lambda: 7).create(
+            guild_id=1, channel_id=CHANNEL + 1, user_id=5, name="x", variant="azul", seats=2
+        )
+        assert fresh.id == finished + 2  # ids go on after the copied ones
+        again = subprocess.run(command, capture_output=True, text=True, check=False)
+        assert again.returncode == 5 and "not empty" in again.stderr, again.stderr
+    finally:
+        await old.close()
+        await new.close()
+
+
+def test_shards_from_the_environment() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    assert read_config(base).shard_count is None
+    config = read_config({**base, "AZUL_SHARD_COUNT": "4", "AZUL_SHARD_IDS": "3, 1"})
+    assert (config.shard_count, config.shard_ids) == (4, (1, 3))
+    assert read_config({**base, "AZUL_SHARD_COUNT": "2"}).shard_ids is None
+    for wrong, named in (
+        ({"AZUL_SHARD_IDS": "0"}, "AZUL_SHARD_COUNT"),
+        ({"AZUL_SHARD_COUNT": "0"}, "AZUL_SHARD_COUNT"),
+        ({"AZUL_SHARD_COUNT": "2", "AZUL_SHARD_IDS": "2"}, "AZUL_SHARD_IDS"),
+    ):
+        with pytest.raises(ConfigError, match=named):
+            read_config({**base, **wrong})
+    pg = read_config({**base, "AZUL_DB": "postgresql://u@h/db"})
+    assert (pg.db_path, pg.heartbeat_path) == ("postgresql://u@h/db", "azul.heartbeat")
+
+
+async def test_work_is_claimed_by_one_process_until_its_lease_runs_out(db_path: str) -> None:
+    first, second = await Store.open(db_path), await Store.open(db_path)
+    try:
+        at, later, after = "2030-01-01T00:00:00+00:00", "2030-01-01T00:02:00+00:00", "2030-01-01T00:03:00+00:00"
+        wins = await asyncio.gather(
+            *(store.claim("board:1:4", f"p{n % 2}", at, later) for n, store in enumerate([first, second] * 3))
+        )
+        assert wins.count(True) in (1, 3) and len({n % 2 for n, won in enumerate(wins) if won}) == 1
+        holder, other = (first, second) if wins[0] else (second, first)
+        owner, stranger = ("p0", "p1") if wins[0] else ("p1", "p0")
+        assert await holder.claim("board:1:4", owner, at, later)  # the holder extends its lease
+        assert not await other.claim("board:1:4", stranger, at, later)
+        assert await other.claim("board:1:4", stranger, after, after)  # the holder died: its lease ran out
+        await other.release("board:1:4", stranger)
+        assert await holder.claim("board:1:4", owner, after, after)  # released: free again
+    finally:
+        await first.close()
+        await second.close()

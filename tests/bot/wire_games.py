@@ -1,18 +1,20 @@
 """Games played over the wire: set them up in a database, read them back, and send their moves to a fake Discord.
 
 Shared by the crash test, the concurrency test and ``python -m bench load``. The database is read through its own
-read-only SQLite connection, so it can be read while a bot process writes it.
+connection (read-only for SQLite), so it can be read while bot processes write it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 import engine
+from bot.db import is_postgres, postgres_sql
 from bot.service import GameService
 from bot.store import Store
 from engine.agents import GreedyAgent
@@ -62,45 +64,69 @@ class Seen:
     options: dict[str, Any]
 
 
-def read_games(db: str) -> list[Seen]:
+def _query(db: str, queries: list[tuple[str, tuple[Any, ...]]]) -> list[list[Any]]:
+    """The rows of each query, read in one go (one connection) from an SQLite file or a PostgreSQL URL."""
+    if is_postgres(db):
+        return _pg_query(db, queries)
     connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
     try:
         connection.row_factory = sqlite3.Row
-        games = connection.execute("SELECT * FROM games ORDER BY id").fetchall()
-        found = []
-        for game in games:
-            seats = connection.execute(
-                "SELECT user_id FROM seats WHERE game_id = ? AND seat IS NOT NULL ORDER BY seat", (game["id"],)
-            ).fetchall()
-            found.append(
-                Seen(
-                    game["id"],
-                    game["channel_id"],
-                    game["status"],
-                    game["version"],
-                    game["board_version"],
-                    game["board_message_id"],
-                    engine.from_json(json.loads(game["state"])) if game["state"] else None,
-                    [row[0] for row in seats],
-                    game["seed"],
-                    game["variant"],
-                    json.loads(game["options"]),
-                )
-            )
-        return found
+        return [connection.execute(sql, params).fetchall() for sql, params in queries]
     finally:
         connection.close()
+
+
+def _pg_query(db: str, queries: list[tuple[str, tuple[Any, ...]]]) -> list[list[Any]]:
+    import asyncpg
+
+    async def fetch() -> list[list[Any]]:
+        connection = await asyncpg.connect(db)
+        try:
+            return [list(await connection.fetch(postgres_sql(sql), *params)) for sql, params in queries]
+        finally:
+            await connection.close()
+
+    # Its own thread and loop: callers may be inside a running event loop.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, fetch()).result()
+
+
+def read_games(db: str) -> list[Seen]:
+    (games, seats) = _query(
+        db,
+        [
+            ("SELECT * FROM games ORDER BY id", ()),
+            ("SELECT game_id, user_id FROM seats WHERE seat IS NOT NULL ORDER BY game_id, seat", ()),
+        ],
+    )
+    users: dict[int, list[int]] = {}
+    for row in seats:
+        users.setdefault(row[0], []).append(row[1])
+    found = []
+    for game in games:
+        found.append(
+            Seen(
+                game["id"],
+                game["channel_id"],
+                game["status"],
+                game["version"],
+                game["board_version"],
+                game["board_message_id"],
+                engine.from_json(json.loads(game["state"])) if game["state"] else None,
+                users.get(game["id"], []),
+                game["seed"],
+                game["variant"],
+                json.loads(game["options"]),
+            )
+        )
+    return found
 
 
 def moves_of(db: str, game_id: int) -> list[tuple[int, str, int | None]]:
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-    try:
-        rows = connection.execute(
-            "SELECT seat, notation, interaction_id FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-        ).fetchall()
-        return [(row[0], row[1], row[2]) for row in rows]
-    finally:
-        connection.close()
+    (rows,) = _query(
+        db, [("SELECT seat, notation, interaction_id FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+    )
+    return [(row[0], row[1], row[2]) for row in rows]
 
 
 def undone_of(db: str, game_id: int) -> list[tuple[int | None, int | None]]:
