@@ -7,10 +7,11 @@ sent is that move's board). Printed: moves per second, interaction → board pos
 (the deferral Discord needs within 3 s: p99) and the longest the bot's event loop was blocked.
 
 ``--db`` names the store: ``sqlite`` (a fresh file per run, the default) or a PostgreSQL URL (a fresh schema per run,
-e.g. from ``python -m tests.pgcluster start DIR``). ``--processes`` starts several bot processes sharing it, the
-shards split between them (``AZUL_SHARD_COUNT``/``AZUL_SHARD_IDS``); the fake Discord hands each interaction to one
-of them in turn. ``--kill`` SIGKILLs the first process halfway through each run and starts it again: the table then
-says how many acknowledged moves were lost or saved twice, and whether every game's newest board was posted.
+e.g. from ``python -m tests.pgcluster start DIR``). ``--picture-workers`` sets each bot's ``AZUL_PICTURE_WORKERS`` (0,
+the default: pictures drawn in a thread of the bot's process). ``--processes`` starts several bot processes sharing the
+store, the shards split between them (``AZUL_SHARD_COUNT``/``AZUL_SHARD_IDS``); the fake Discord hands each interaction
+to one of them in turn. ``--kill`` SIGKILLs the first process halfway through each run and starts it again: the table
+then says how many acknowledged moves were lost or saved twice, and whether every game's newest board was posted.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class Timings:
     acknowledged: list[str] = field(default_factory=list)
 
 
-def bot_env(db: str, folder: Path, number: int, processes: int) -> dict[str, str]:
+def bot_env(db: str, folder: Path, number: int, processes: int, picture_workers: int = 0) -> dict[str, str]:
     from tests.bot.fake_discord import GOOD_TOKEN
 
     shards = {"AZUL_SHARD_COUNT": str(processes), "AZUL_SHARD_IDS": str(number)} if processes > 1 else {}
@@ -48,16 +49,22 @@ def bot_env(db: str, folder: Path, number: int, processes: int) -> dict[str, str
         "AZUL_LOG_LEVEL": "WARNING",
         "AZUL_LOOP_WATCH": str(folder / "loop-block"),
         "AZUL_HEARTBEAT_FILE": str(folder / f"heartbeat-{number}"),
+        "AZUL_PICTURE_WORKERS": str(picture_workers),
         **shards,
     }
 
 
-async def start_bot(server, db: str, folder: Path, number: int, processes: int) -> subprocess.Popen[bytes]:  # type: ignore[no-untyped-def]
+async def start_bot(  # type: ignore[no-untyped-def]
+    server, db: str, folder: Path, number: int, processes: int, *, pictures: int
+) -> subprocess.Popen[bytes]:
     from tests.bot.bot_process import spawn
 
     before = server.identifies
     bot = spawn(
-        server.api, server.gateway_url, bot_env(db, folder, number, processes), log=folder / f"bot-{number}.log"
+        server.api,
+        server.gateway_url,
+        bot_env(db, folder, number, processes, pictures),
+        log=folder / f"bot-{number}.log",
     )
     while server.identifies == before:
         if bot.poll() is not None:
@@ -66,8 +73,10 @@ async def start_bot(server, db: str, folder: Path, number: int, processes: int) 
     return bot
 
 
-async def start_bots(server, db: str, processes: int, folder: Path) -> tuple[list[subprocess.Popen[bytes]], Path]:  # type: ignore[no-untyped-def]
-    bots = [await start_bot(server, db, folder, number, processes) for number in range(processes)]
+async def start_bots(  # type: ignore[no-untyped-def]
+    server, db: str, processes: int, folder: Path, pictures: int
+) -> tuple[list[subprocess.Popen[bytes]], Path]:
+    bots = [await start_bot(server, db, folder, number, processes, pictures=pictures) for number in range(processes)]
     return bots, folder / "loop-block"
 
 
@@ -140,14 +149,14 @@ def fresh_database(db: str | None, folder: Path) -> str:
 
 
 async def kill_and_restart(
-    server, bots, db: str, folder: Path, *, budget: list[int], half: int, processes: int
+    server, bots, db: str, folder: Path, *, budget: list[int], half: int, processes: int, pictures: int
 ) -> None:  # type: ignore[no-untyped-def]
     while budget[0] > half:
         await asyncio.sleep(0.02)
     bots[0].send_signal(signal.SIGKILL)
     await asyncio.to_thread(bots[0].wait, 20)
     await asyncio.sleep(1.0)  # the survivors carry the load alone for a moment
-    bots[0] = await start_bot(server, db, folder, 0, processes)
+    bots[0] = await start_bot(server, db, folder, 0, processes, pictures=pictures)
 
 
 async def survival(db: str, timings: Timings) -> Survival:
@@ -172,7 +181,7 @@ async def survival(db: str, timings: Timings) -> Survival:
 
 
 async def measure(
-    games: int, in_flight: int, moves: int, db: str | None, processes: int, *, kill: bool = False
+    games: int, in_flight: int, moves: int, db: str | None, processes: int, *, kill: bool = False, pictures: int = 0
 ) -> tuple[Timings, float, float, Survival | None]:
     from tests.bot import wire_games as wire
     from tests.bot.fake_discord import FakeDiscord
@@ -183,7 +192,7 @@ async def measure(
         await wire.prepare_games(path, games)
         server = FakeDiscord()
         await server.start()
-        bots, watch = await start_bots(server, path, processes, folder)
+        bots, watch = await start_bots(server, path, processes, folder, pictures)
         outcome = None
         try:
             await wait_for_boards(path)
@@ -193,7 +202,18 @@ async def measure(
             shares = [[first + g for g in range(games) if g % in_flight == k] for k in range(in_flight)]
             started, since = time.perf_counter(), time.time()
             killer = (
-                [kill_and_restart(server, bots, path, folder, budget=budget, half=moves // 2, processes=processes)]
+                [
+                    kill_and_restart(
+                        server,
+                        bots,
+                        path,
+                        folder,
+                        budget=budget,
+                        half=moves // 2,
+                        processes=processes,
+                        pictures=pictures,
+                    )
+                ]
                 if kill
                 else []
             )
@@ -219,10 +239,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--moves", type=int, default=400, help="moves per run (default 400)")
     parser.add_argument("--db", default=None, help="sqlite (a fresh file per run, the default) or postgresql://…")
     parser.add_argument("--processes", type=int, default=1, help="bot processes sharing the store (default 1)")
+    parser.add_argument(
+        "--picture-workers", type=int, default=0, help="each bot's AZUL_PICTURE_WORKERS (default 0: a thread)"
+    )
     parser.add_argument("--kill", action="store_true", help="SIGKILL the first process halfway and restart it")
     args = parser.parse_args(argv)
     store = "sqlite" if args.db in (None, "sqlite") else "postgresql"
-    print(f"store: {store}, {args.processes} bot process(es)" + (", the first killed halfway" if args.kill else ""))
+    drawing = f"{args.picture_workers} picture worker(s) each" if args.picture_workers else "pictures in a thread"
+    print(
+        f"store: {store}, {args.processes} bot process(es), {drawing}"
+        + (", the first killed halfway" if args.kill else "")
+    )
     print(
         f"{'in flight':>9} {'games':>5} {'moves':>5} {'moves/s':>8} {'board p50':>9} {'p95':>7} {'p99':>7}"
         f" {'1st reply p99':>13} {'loop block':>10} {'refused':>7} {'lost':>4}   (times in ms)"
@@ -231,7 +258,9 @@ def main(argv: list[str]) -> int:
     for in_flight in args.in_flight:
         games = max(args.games, in_flight)
         timings, elapsed, blocked, outcome = asyncio.run(
-            measure(games, in_flight, args.moves, args.db, args.processes, kill=args.kill)
+            measure(
+                games, in_flight, args.moves, args.db, args.processes, kill=args.kill, pictures=args.picture_workers
+            )
         )
         board = [t * 1000 for t in timings.board] or [float("nan")]
         first = [t * 1000 for t in timings.first] or [float("nan")]

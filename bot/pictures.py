@@ -1,37 +1,28 @@
-"""The board picture of a stored game, drawn in a worker thread (never on the event loop).
+"""The board picture of a stored game, drawn off the event loop: in a pool of worker processes
+(``AZUL_PICTURE_WORKERS``, :mod:`bot.workers`), or in a thread of the bot's process when the pool has none.
 
-A picture that fails to draw is logged with the game id and ``None`` is returned, so a renderer bug never blocks
-a game: the post goes out without it.
+A worker gets plain data only (the game's JSON, its events' JSON, the seats' names and notes, the locale) and returns
+the PNG's bytes (:mod:`bot.drawing`, what it runs). A picture that fails to draw is logged with the game id and ``None``
+is returned, so a renderer bug never blocks a game: the post goes out without it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
-import render
+import engine
 from bot import metrics
+from bot.drawing import board_in_worker, closeup_in_worker, preview_in_worker, warm_up
 from bot.store import GameRow
 from bot.texts import text
 from bot.words import level_label
+from bot.workers import WorkerPool
 from engine import Event, GameState, Move
 from render.common import SeatInfo
 
 log = logging.getLogger(__name__)
-
-
-def render_png(
-    state: GameState, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None]
-) -> bytes:
-    return render.render_png(state, names=names, events=events, locale=locale, info=info)
-
-
-def render_closeup(  # noqa: PLR0917
-    state: GameState, seat: int, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None]
-) -> bytes:
-    return render.render_closeup(state, seat, names=names, events=events, locale=locale, info=info)
 
 
 def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo | None]]:
@@ -48,46 +39,67 @@ def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo 
     return names, info
 
 
-async def draw(
-    game: GameRow, state: GameState, events: Sequence[Event], locale: str, notes: Sequence[SeatInfo | None] = ()
-) -> bytes | None:
-    """The board picture; ``notes[seat]`` adds notes beside a player's name (away until…) to the computer's."""
-    names, info = picture_seats(game, locale)
-    for seat, note in enumerate(notes):
-        robot = info[seat] if seat < len(info) else None
-        if note is not None and seat < len(info):
-            info[seat] = note if robot is None else replace(robot, away=note.away, clock=note.clock, urgent=note.urgent)
-    try:
-        with metrics.picture_timer(game.variant):
-            return await asyncio.to_thread(render_png, state, names, list(events), locale, info)
-    except Exception:
-        log.exception("game %s: the board picture could not be drawn", game.id)
-        return None
+class Pictures:
+    """Draws the bot's pictures in ``workers`` processes (0: in a thread of the bot's process); started with the bot
+    and closed when it stops."""
+
+    def __init__(self, workers: int = 0) -> None:
+        self.pool = WorkerPool("picture", workers, warm_up=warm_up)
+
+    def start(self) -> None:
+        self.pool.start()
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def draw(
+        self,
+        game: GameRow,
+        state: GameState,
+        events: Sequence[Event],
+        locale: str,
+        notes: Sequence[SeatInfo | None] = (),
+    ) -> bytes | None:
+        """The board picture; ``notes[seat]`` adds notes beside a player's name (away until…) to the computer's."""
+        names, info = picture_seats(game, locale)
+        for seat, note in enumerate(notes):
+            robot = info[seat] if seat < len(info) else None
+            if note is not None and seat < len(info):
+                info[seat] = (
+                    note if robot is None else replace(robot, away=note.away, clock=note.clock, urgent=note.urgent)
+                )
+        document, happened = engine.to_json(state), [event.to_json() for event in events]
+        try:
+            with metrics.picture_timer(game.variant):
+                png: bytes = await self.pool.run(board_in_worker, document, names, happened, locale, info)
+                return png
+        except Exception:
+            log.exception("game %s: the board picture could not be drawn", game.id)
+            return None
+
+    async def expansion_preview(
+        self, game: GameRow, state: GameState, seat: int, candidates: Sequence[tuple[str, Move]], locale: str
+    ) -> bytes | None:
+        """Queen's Garden: ``seat``'s garden with each candidate expansion drawn where it would go, under its mark."""
+        names, _ = picture_seats(game, locale)
+        marked = [(mark, str(move)) for mark, move in candidates]
+        try:
+            png: bytes = await self.pool.run(preview_in_worker, engine.to_json(state), seat, marked, names, locale)
+            return png
+        except Exception:
+            log.exception("game %s: the expansion preview could not be drawn", game.id)
+            return None
+
+    async def draw_closeup(self, game: GameRow, state: GameState, seat: int, locale: str) -> bytes | None:
+        """``seat``'s own board at full size under the shared area (see :func:`render.render_closeup`)."""
+        names, info = picture_seats(game, locale)
+        try:
+            with metrics.picture_timer(game.variant):
+                png: bytes = await self.pool.run(closeup_in_worker, engine.to_json(state), seat, names, locale, info)
+                return png
+        except Exception:
+            log.exception("game %s: the close-up of seat %s could not be drawn", game.id, seat)
+            return None
 
 
-async def expansion_preview(
-    game: GameRow, state: GameState, seat: int, candidates: Sequence[tuple[str, Move]], locale: str
-) -> bytes | None:
-    """Queen's Garden: ``seat``'s garden with each candidate expansion drawn where it would go, under its mark."""
-    names, _ = picture_seats(game, locale)
-    try:
-        return await asyncio.to_thread(
-            render.render_expansion_preview, state, seat, candidates, names=names, locale=locale
-        )
-    except Exception:
-        log.exception("game %s: the expansion preview could not be drawn", game.id)
-        return None
-
-
-async def draw_closeup(game: GameRow, state: GameState, seat: int, locale: str) -> bytes | None:
-    """``seat``'s own board at full size under the shared area (see :func:`render.render_closeup`)."""
-    names, info = picture_seats(game, locale)
-    try:
-        with metrics.picture_timer(game.variant):
-            return await asyncio.to_thread(render_closeup, state, seat, names, [], locale, info)
-    except Exception:
-        log.exception("game %s: the close-up of seat %s could not be drawn", game.id, seat)
-        return None
-
-
-__all__ = ["draw", "draw_closeup", "expansion_preview"]
+__all__ = ["Pictures", "picture_seats"]

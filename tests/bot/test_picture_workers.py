@@ -1,0 +1,83 @@
+"""Board pictures drawn in a pool of worker processes (``AZUL_PICTURE_WORKERS``), through the real bot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import os
+import signal
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import wait
+
+import pytest
+from PIL import Image
+
+from bot.client import AzulBot
+from bot.pictures import Pictures
+from tests.bot.table import Table
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+pytestmark = pytest.mark.simcord(settle_timeout=120)  # worker processes start slowly on a busy machine
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[..., AzulBot]) -> AzulBot:
+    return make_bot(pictures=Pictures(2))
+
+
+async def board_png(table: Table) -> bytes:
+    post = table.channel.last_message
+    assert post.attachments and post.attachments[0].filename.endswith(".png"), post.content
+    png: bytes = await post.attachments[0].read()
+    assert png.startswith(PNG_SIGNATURE)
+    assert Image.open(io.BytesIO(png)).width >= 400
+    return png
+
+
+async def play_one(table: Table) -> bytes:
+    before = table.channel.last_message.id
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    assert table.channel.last_message.id != before, "the move posts a new board"
+    return await board_png(table)
+
+
+def executor_of(bot: AzulBot) -> ProcessPoolExecutor:
+    executor = bot.pictures.pool._executor
+    assert executor is not None
+    return executor
+
+
+async def test_a_move_posts_a_board_drawn_in_a_worker_process(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    opening = await board_png(table)
+    after_move = await play_one(table)
+    assert after_move != opening
+    workers = executor_of(table.bot)._processes
+    assert workers and os.getpid() not in workers, "the pictures were drawn in worker processes"
+
+
+async def test_a_killed_picture_worker_is_replaced_and_the_next_board_posts(
+    simcord_env, caplog: pytest.LogCaptureFixture
+) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    await board_png(table)
+    executor = executor_of(table.bot)
+    victim = next(iter(executor._processes.values()))
+    os.kill(victim.pid or 0, signal.SIGKILL)
+    assert await asyncio.to_thread(wait, [victim.sentinel], 10), "the worker died"
+    deadline = time.monotonic() + 10
+    while not executor._broken and time.monotonic() < deadline:  # the executor notices the death on its own thread
+        await asyncio.sleep(0.05)
+    with caplog.at_level(logging.WARNING, logger="bot.workers"):
+        await play_one(table)
+    assert "a picture process died" in caplog.text
+    replaced = executor_of(table.bot)
+    assert replaced is not executor and victim.pid not in replaced._processes
+    await play_one(table)  # and the new pool keeps drawing
