@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 
 class WorkerPool:
     """``processes`` worker processes (started by :meth:`start`, stopped by :meth:`close`), or a thread when 0.
+    With ``warm_up``, every worker runs it as it starts, and they all start with the pool; without, each starts when
+    work first needs it.
 
     A worker that dies (killed, out of memory) breaks its whole executor: the pool is replaced and the work that was
     cut off is tried once more, so one dead worker costs one retry, not every later picture or search."""
@@ -49,10 +51,11 @@ class WorkerPool:
         executor = ProcessPoolExecutor(
             max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=self.warm_up
         )
-        # A spawned executor starts a worker only when work finds none idle: start them all now, each warming up,
-        # so the first work after a start (or a replacement) does not wait for an interpreter to start.
-        for _ in range(self.processes):
-            executor.submit(int)
+        if self.warm_up is not None:
+            # A spawned executor starts a worker only when work finds none idle: start them all now, each warming
+            # up, so the first work after a start (or a replacement) does not wait for an interpreter to start.
+            for _ in range(self.processes):
+                executor.submit(int)
         return executor
 
     async def run(self, work: Callable[..., Any], *args: Any) -> Any:

@@ -11,12 +11,14 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.connection import wait
+from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from bot.client import AzulBot
 from bot.pictures import Pictures
+from bot.workers import WorkerPool
 from tests.bot.table import Table
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -81,3 +83,36 @@ async def test_a_killed_picture_worker_is_replaced_and_the_next_board_posts(
     replaced = executor_of(table.bot)
     assert replaced is not executor and victim.pid not in replaced._processes
     await play_one(table)  # and the new pool keeps drawing
+
+
+def die_the_first_time(marker: str) -> str:
+    """Runs in a worker: the first call kills its process (after a moment, so other work is under way by then)."""
+    if not os.path.exists(marker):
+        with open(marker, "w"):
+            pass
+        time.sleep(0.3)
+        os._exit(9)
+    return "survived"
+
+
+def slow_echo(value: str) -> str:
+    time.sleep(1.0)
+    return value
+
+
+async def test_work_cut_off_by_one_death_is_retried_on_one_new_pool(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    pool = WorkerPool("test", 2)
+    pool.start()
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.workers"):
+            results = await asyncio.gather(
+                pool.run(die_the_first_time, str(tmp_path / "died")), pool.run(slow_echo, "echo")
+            )
+        assert results == ["survived", "echo"]
+        assert caplog.text.count("a test process died") == 1, "both cut-off runs retried on the same new pool"
+    finally:
+        await pool.close()
+    with pytest.raises(RuntimeError, match="not running"):
+        await pool.run(slow_echo, "late")
