@@ -11,6 +11,7 @@ from typing import Any
 import engine
 import render
 from engine import Event, GameState
+from render.animation import animate
 from render.common import SeatInfo
 
 WARM_UP_VARIANT = "azul"
@@ -52,9 +53,38 @@ def preview_in_worker(
     return render.render_expansion_preview(game_state, seat, moves, names=names, locale=locale)
 
 
+def frame_in_worker(state: dict[str, Any], events: list[dict[str, Any]], names: list[str], locale: str) -> bytes:
+    """One table of a replay, its move highlighted."""
+    happened = [Event.from_json(event) for event in events]
+    return render.render_png(engine.from_json(state), names=names, events=happened, locale=locale)
+
+
+def animation_in_worker(  # noqa: PLR0917
+    variant: str,
+    players: int,
+    seed: int,
+    moves: list[tuple[int, str]],
+    options: dict[str, Any] | None,
+    names: list[str],
+    locale: str,
+    max_bytes: int,
+) -> bytes:
+    """A whole game replayed from its log and drawn as an animated GIF of at most ``max_bytes``."""
+    return animate(variant, players, seed, moves, names=names, options=options, locale=locale, max_bytes=max_bytes)
+
+
 def warm_up() -> None:
     """Run as a worker starts: one small picture loads the fonts and tables, so the first real board is not slower."""
     render_png(engine.new_game(WARM_UP_VARIANT, 2, 1), ["", ""], [], "en", [None, None])
 
 
-__all__ = ["board_in_worker", "closeup_in_worker", "preview_in_worker", "render_closeup", "render_png", "warm_up"]
+__all__ = [
+    "animation_in_worker",
+    "board_in_worker",
+    "closeup_in_worker",
+    "frame_in_worker",
+    "preview_in_worker",
+    "render_closeup",
+    "render_png",
+    "warm_up",
+]

@@ -9,18 +9,27 @@ is returned, so a renderer bug never blocks a game: the post goes out without it
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import engine
 from bot import metrics
-from bot.drawing import board_in_worker, closeup_in_worker, preview_in_worker, warm_up
+from bot.drawing import (
+    animation_in_worker,
+    board_in_worker,
+    closeup_in_worker,
+    frame_in_worker,
+    preview_in_worker,
+    warm_up,
+)
 from bot.store import GameRow
 from bot.texts import text
 from bot.words import level_label
 from bot.workers import WorkerPool
 from engine import Event, GameState, Move
+from render.animation import Frame
 from render.common import SeatInfo
+from render.stats import Standing, leaderboard_png, profile_png
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +109,39 @@ class Pictures:
         except Exception:
             log.exception("game %s: the close-up of seat %s could not be drawn", game.id, seat)
             return None
+
+    # Replays and ratings: a failure here is the command's (answered by the one error path), not a game's.
+    async def replay_frame(self, frame: Frame, names: Sequence[str], locale: str) -> bytes:
+        """One table of a replay (:func:`render.animation.frame_png`)."""
+        events = [event.to_json() for event in frame.events]
+        png: bytes = await self.pool.run(frame_in_worker, engine.to_json(frame.state), events, list(names), locale)
+        return png
+
+    async def animation(
+        self, game: GameRow, moves: Sequence[tuple[int, str]], names: Sequence[str], locale: str, max_bytes: int
+    ) -> bytes:
+        """The finished ``game`` (its log ``moves``) as an animated GIF (:func:`render.animation.animate`)."""
+        players = len(game.by_seat())
+        options = dict(game.options) if game.options else None
+        log_of = [(seat, notation) for seat, notation in moves]
+        work = (game.variant, players, game.seed, log_of, options, list(names), locale, max_bytes)
+        gif: bytes = await self.pool.run(animation_in_worker, *work)
+        return gif
+
+    async def leaderboard(self, title: str, subtitle: str, standings: Sequence[Standing], locale: str) -> bytes:
+        png: bytes = await self.pool.run(leaderboard_png, title, subtitle, list(standings), locale)
+        return png
+
+    async def profile(
+        self,
+        name: str,
+        rated: Sequence[tuple[str, Standing]],
+        facts: Sequence[tuple[str, str]],
+        chart: Mapping[str, Sequence[tuple[float, float]]],
+        locale: str,
+    ) -> bytes:
+        png: bytes = await self.pool.run(profile_png, name, list(rated), list(facts), chart, locale)
+        return png
 
 
 __all__ = ["Pictures", "picture_seats"]

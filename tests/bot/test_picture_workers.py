@@ -18,8 +18,12 @@ from PIL import Image
 
 from bot.client import AzulBot
 from bot.pictures import Pictures
+from bot.replays import UPLOAD_MARGIN
+from bot.words import names_by_seat
 from bot.workers import WorkerPool
+from render.animation import MAX_BYTES, animate_frames, frame_png, replay_states
 from tests.bot.table import Table
+from tests.bot.test_replays import play_out
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -116,3 +120,35 @@ async def test_work_cut_off_by_one_death_is_retried_on_one_new_pool(
         await pool.close()
     with pytest.raises(RuntimeError, match="not running"):
         await pool.run(slow_echo, "late")
+
+
+@pytest.mark.slow  # a whole game, and its animation
+async def test_replays_and_ratings_are_drawn_in_the_workers_as_in_the_bots_process(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice = table.players[0]
+    await table.open("azul")
+    await play_out(table)
+    game = await table.game()
+    moves = await table.bot.service.store.moves(game.id)
+    frames = replay_states(game.variant, 2, game.seed, moves, game.options or None)
+    names = names_by_seat(game, "en")
+
+    shown = await alice.slash(table.channel, "azul-stats replay", game=game.id)
+    step = await alice.click(shown.response, label="▶")
+    assert await step.response.attachments[0].read() == frame_png(frames[1], names=names, locale="en")
+    animation = await alice.click(step.response, label="Animation")
+    gif = await animation.response.attachments[0].read()
+    assert gif == animate_frames(frames, names=names, locale="en", max_bytes=upload_limit_of(table))
+
+    board = await alice.slash(table.channel, "azul-stats leaderboard", game="azul")
+    assert Image.open(io.BytesIO(await board.response.attachments[0].read())).width == 800
+    profile = await alice.slash(table.channel, "azul me profile")
+    assert (await profile.response.attachments[0].read()).startswith(PNG_SIGNATURE)
+    workers = executor_of(table.bot)._processes
+    assert workers and os.getpid() not in workers
+
+
+def upload_limit_of(table: Table) -> int:
+    guild = table.bot.get_guild(table.guild.id)
+    assert guild is not None
+    return min(MAX_BYTES, guild.filesize_limit - UPLOAD_MARGIN)
