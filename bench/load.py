@@ -4,7 +4,9 @@ For each number of interactions in flight K, a fresh bot process (``python -m bo
 :func:`tests.bot.bot_process.spawn`) serves N started games, each in its own channel; K clients send greedy moves as
 slash commands over the gateway, one game at a time each (so the board posted in a game's channel after a move was
 sent is that move's board). Printed: moves per second, interaction → board posted (p50/p95/p99), the first reply
-(the deferral Discord needs within 3 s: p99) and the longest the bot's event loop was blocked.
+(the deferral Discord needs within 3 s: p99), the longest the bot's event loop was blocked, and the CPU time the bot
+processes themselves spent per acknowledged move (their worker processes not counted): unlike the times, it hardly
+depends on how busy the machine is, and it says how many moves one interpreter can carry.
 
 ``--db`` names the store: ``sqlite`` (a fresh file per run, the default) or a PostgreSQL URL (a fresh schema per run,
 e.g. from ``python -m tests.pgcluster start DIR``). ``--picture-workers`` sets each bot's ``AZUL_PICTURE_WORKERS`` (0,
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import statistics
 import subprocess
@@ -36,6 +39,7 @@ class Timings:
     refused: int = 0
     lost: int = 0
     acknowledged: list[str] = field(default_factory=list)
+    bot_cpu: float = float("nan")  # seconds of CPU the bot processes (not their workers) spent during the run
 
 
 def bot_env(db: str, folder: Path, number: int, processes: int, picture_workers: int = 0) -> dict[str, str]:
@@ -122,6 +126,15 @@ async def client(server, db: str, channels: list[int], budget: list[int], timing
             timings.board.append(posts[0].at - answered.sent)
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) one process has used so far, its children's not included."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # gone, or no /proc on this system
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def longest_block(watch: Path, since: float) -> float:
     """The longest event-loop block (seconds) the bots reported since ``since``: start-up is not load."""
     if not watch.exists():
@@ -201,6 +214,7 @@ async def measure(
             first = wire.FIRST_CHANNEL
             shares = [[first + g for g in range(games) if g % in_flight == k] for k in range(in_flight)]
             started, since = time.perf_counter(), time.time()
+            cpu_before = [cpu_seconds(bot.pid) for bot in bots]
             killer = (
                 [
                     kill_and_restart(
@@ -219,6 +233,10 @@ async def measure(
             )
             await asyncio.gather(*(client(server, path, share, budget, timings) for share in shares), *killer)
             elapsed = time.perf_counter() - started
+            if not kill:  # a killed process's CPU time is lost with it
+                timings.bot_cpu = sum(
+                    cpu_seconds(bot.pid) - before for bot, before in zip(bots, cpu_before, strict=True)
+                )
             await asyncio.sleep(0.6)  # the watchdog's last report
             blocked = longest_block(watch, since)
             if kill:
@@ -252,7 +270,7 @@ def main(argv: list[str]) -> int:
     )
     print(
         f"{'in flight':>9} {'games':>5} {'moves':>5} {'moves/s':>8} {'board p50':>9} {'p95':>7} {'p99':>7}"
-        f" {'1st reply p99':>13} {'loop block':>10} {'refused':>7} {'lost':>4}   (times in ms)"
+        f" {'1st reply p99':>13} {'loop block':>10} {'refused':>7} {'lost':>4} {'bot CPU/move':>12}   (times in ms)"
         + ("   acked lost, doubled, no board" if args.kill else "")
     )
     for in_flight in args.in_flight:
@@ -268,6 +286,7 @@ def main(argv: list[str]) -> int:
             f"{in_flight:>9} {games:>5} {len(timings.board):>5} {len(timings.board) / elapsed:>8.1f}"
             f" {statistics.median(board):>9.0f} {percentile(board, 0.95):>7.0f} {percentile(board, 0.99):>7.0f}"
             f" {percentile(first, 0.99):>13.0f} {blocked * 1000:>10.0f} {timings.refused:>7} {timings.lost:>4}"
+            f" {timings.bot_cpu * 1000 / max(1, len(timings.acknowledged)):>12.1f}"
             + (f"   {outcome.lost}, {outcome.doubled}, {outcome.without_board}" if outcome is not None else "")
         )
     return 0

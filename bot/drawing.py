@@ -53,12 +53,6 @@ def preview_in_worker(
     return render.render_expansion_preview(game_state, seat, moves, names=names, locale=locale)
 
 
-def frame_in_worker(state: dict[str, Any], events: list[dict[str, Any]], names: list[str], locale: str) -> bytes:
-    """One table of a replay, its move highlighted."""
-    happened = [Event.from_json(event) for event in events]
-    return render.render_png(engine.from_json(state), names=names, events=happened, locale=locale)
-
-
 def animation_in_worker(  # noqa: PLR0917
     variant: str,
     players: int,
@@ -82,7 +76,6 @@ __all__ = [
     "animation_in_worker",
     "board_in_worker",
     "closeup_in_worker",
-    "frame_in_worker",
     "preview_in_worker",
     "render_closeup",
     "render_png",

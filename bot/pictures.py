@@ -18,7 +18,6 @@ from bot.drawing import (
     animation_in_worker,
     board_in_worker,
     closeup_in_worker,
-    frame_in_worker,
     preview_in_worker,
     warm_up,
 )
@@ -114,7 +113,7 @@ class Pictures:
     async def replay_frame(self, frame: Frame, names: Sequence[str], locale: str) -> bytes:
         """One table of a replay (:func:`render.animation.frame_png`)."""
         events = [event.to_json() for event in frame.events]
-        png: bytes = await self.pool.run(frame_in_worker, engine.to_json(frame.state), events, list(names), locale)
+        png: bytes = await self.pool.run(board_in_worker, engine.to_json(frame.state), list(names), events, locale, [])
         return png
 
     async def animation(
