@@ -4,19 +4,23 @@ For each number of interactions in flight K, a fresh bot process (``python -m bo
 :func:`tests.bot.bot_process.spawn`) serves N started games, each in its own channel; K clients send greedy moves as
 slash commands over the gateway, one game at a time each (so the board posted in a game's channel after a move was
 sent is that move's board). Printed: moves per second, interaction → board posted (p50/p95/p99), the first reply
-(the deferral Discord needs within 3 s: p99) and the longest the bot's event loop was blocked.
+(the deferral Discord needs within 3 s: p99), the longest the bot's event loop was blocked, and the CPU time the bot
+processes themselves spent per acknowledged move (their worker processes not counted): unlike the times, it hardly
+depends on how busy the machine is, and it says how many moves one interpreter can carry.
 
 ``--db`` names the store: ``sqlite`` (a fresh file per run, the default) or a PostgreSQL URL (a fresh schema per run,
-e.g. from ``python -m tests.pgcluster start DIR``). ``--processes`` starts several bot processes sharing it, the
-shards split between them (``AZUL_SHARD_COUNT``/``AZUL_SHARD_IDS``); the fake Discord hands each interaction to one
-of them in turn. ``--kill`` SIGKILLs the first process halfway through each run and starts it again: the table then
-says how many acknowledged moves were lost or saved twice, and whether every game's newest board was posted.
+e.g. from ``python -m tests.pgcluster start DIR``). ``--picture-workers`` sets each bot's ``AZUL_PICTURE_WORKERS`` (0,
+the default: pictures drawn in a thread of the bot's process). ``--processes`` starts several bot processes sharing the
+store, the shards split between them (``AZUL_SHARD_COUNT``/``AZUL_SHARD_IDS``); the fake Discord hands each interaction
+to one of them in turn. ``--kill`` SIGKILLs the first process halfway through each run and starts it again: the table
+then says how many acknowledged moves were lost or saved twice, and whether every game's newest board was posted.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import statistics
 import subprocess
@@ -35,9 +39,10 @@ class Timings:
     refused: int = 0
     lost: int = 0
     acknowledged: list[str] = field(default_factory=list)
+    bot_cpu: float = float("nan")  # seconds of CPU the bot processes (not their workers) spent during the run
 
 
-def bot_env(db: str, folder: Path, number: int, processes: int) -> dict[str, str]:
+def bot_env(db: str, folder: Path, number: int, processes: int, picture_workers: int = 0) -> dict[str, str]:
     from tests.bot.fake_discord import GOOD_TOKEN
 
     shards = {"AZUL_SHARD_COUNT": str(processes), "AZUL_SHARD_IDS": str(number)} if processes > 1 else {}
@@ -48,16 +53,22 @@ def bot_env(db: str, folder: Path, number: int, processes: int) -> dict[str, str
         "AZUL_LOG_LEVEL": "WARNING",
         "AZUL_LOOP_WATCH": str(folder / "loop-block"),
         "AZUL_HEARTBEAT_FILE": str(folder / f"heartbeat-{number}"),
+        "AZUL_PICTURE_WORKERS": str(picture_workers),
         **shards,
     }
 
 
-async def start_bot(server, db: str, folder: Path, number: int, processes: int) -> subprocess.Popen[bytes]:  # type: ignore[no-untyped-def]
+async def start_bot(  # type: ignore[no-untyped-def]
+    server, db: str, folder: Path, number: int, processes: int, *, pictures: int
+) -> subprocess.Popen[bytes]:
     from tests.bot.bot_process import spawn
 
     before = server.identifies
     bot = spawn(
-        server.api, server.gateway_url, bot_env(db, folder, number, processes), log=folder / f"bot-{number}.log"
+        server.api,
+        server.gateway_url,
+        bot_env(db, folder, number, processes, pictures),
+        log=folder / f"bot-{number}.log",
     )
     while server.identifies == before:
         if bot.poll() is not None:
@@ -66,8 +77,10 @@ async def start_bot(server, db: str, folder: Path, number: int, processes: int) 
     return bot
 
 
-async def start_bots(server, db: str, processes: int, folder: Path) -> tuple[list[subprocess.Popen[bytes]], Path]:  # type: ignore[no-untyped-def]
-    bots = [await start_bot(server, db, folder, number, processes) for number in range(processes)]
+async def start_bots(  # type: ignore[no-untyped-def]
+    server, db: str, processes: int, folder: Path, pictures: int
+) -> tuple[list[subprocess.Popen[bytes]], Path]:
+    bots = [await start_bot(server, db, folder, number, processes, pictures=pictures) for number in range(processes)]
     return bots, folder / "loop-block"
 
 
@@ -113,6 +126,15 @@ async def client(server, db: str, channels: list[int], budget: list[int], timing
             timings.board.append(posts[0].at - answered.sent)
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) one process has used so far, its children's not included."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # gone, or no /proc on this system
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def longest_block(watch: Path, since: float) -> float:
     """The longest event-loop block (seconds) the bots reported since ``since``: start-up is not load."""
     if not watch.exists():
@@ -140,14 +162,14 @@ def fresh_database(db: str | None, folder: Path) -> str:
 
 
 async def kill_and_restart(
-    server, bots, db: str, folder: Path, *, budget: list[int], half: int, processes: int
+    server, bots, db: str, folder: Path, *, budget: list[int], half: int, processes: int, pictures: int
 ) -> None:  # type: ignore[no-untyped-def]
     while budget[0] > half:
         await asyncio.sleep(0.02)
     bots[0].send_signal(signal.SIGKILL)
     await asyncio.to_thread(bots[0].wait, 20)
     await asyncio.sleep(1.0)  # the survivors carry the load alone for a moment
-    bots[0] = await start_bot(server, db, folder, 0, processes)
+    bots[0] = await start_bot(server, db, folder, 0, processes, pictures=pictures)
 
 
 async def survival(db: str, timings: Timings) -> Survival:
@@ -172,7 +194,7 @@ async def survival(db: str, timings: Timings) -> Survival:
 
 
 async def measure(
-    games: int, in_flight: int, moves: int, db: str | None, processes: int, *, kill: bool = False
+    games: int, in_flight: int, moves: int, db: str | None, processes: int, *, kill: bool = False, pictures: int = 0
 ) -> tuple[Timings, float, float, Survival | None]:
     from tests.bot import wire_games as wire
     from tests.bot.fake_discord import FakeDiscord
@@ -183,7 +205,7 @@ async def measure(
         await wire.prepare_games(path, games)
         server = FakeDiscord()
         await server.start()
-        bots, watch = await start_bots(server, path, processes, folder)
+        bots, watch = await start_bots(server, path, processes, folder, pictures)
         outcome = None
         try:
             await wait_for_boards(path)
@@ -192,13 +214,29 @@ async def measure(
             first = wire.FIRST_CHANNEL
             shares = [[first + g for g in range(games) if g % in_flight == k] for k in range(in_flight)]
             started, since = time.perf_counter(), time.time()
+            cpu_before = [cpu_seconds(bot.pid) for bot in bots]
             killer = (
-                [kill_and_restart(server, bots, path, folder, budget=budget, half=moves // 2, processes=processes)]
+                [
+                    kill_and_restart(
+                        server,
+                        bots,
+                        path,
+                        folder,
+                        budget=budget,
+                        half=moves // 2,
+                        processes=processes,
+                        pictures=pictures,
+                    )
+                ]
                 if kill
                 else []
             )
             await asyncio.gather(*(client(server, path, share, budget, timings) for share in shares), *killer)
             elapsed = time.perf_counter() - started
+            if not kill:  # a killed process's CPU time is lost with it
+                timings.bot_cpu = sum(
+                    cpu_seconds(bot.pid) - before for bot, before in zip(bots, cpu_before, strict=True)
+                )
             await asyncio.sleep(0.6)  # the watchdog's last report
             blocked = longest_block(watch, since)
             if kill:
@@ -219,19 +257,28 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--moves", type=int, default=400, help="moves per run (default 400)")
     parser.add_argument("--db", default=None, help="sqlite (a fresh file per run, the default) or postgresql://…")
     parser.add_argument("--processes", type=int, default=1, help="bot processes sharing the store (default 1)")
+    parser.add_argument(
+        "--picture-workers", type=int, default=0, help="each bot's AZUL_PICTURE_WORKERS (default 0: a thread)"
+    )
     parser.add_argument("--kill", action="store_true", help="SIGKILL the first process halfway and restart it")
     args = parser.parse_args(argv)
     store = "sqlite" if args.db in (None, "sqlite") else "postgresql"
-    print(f"store: {store}, {args.processes} bot process(es)" + (", the first killed halfway" if args.kill else ""))
+    drawing = f"{args.picture_workers} picture worker(s) each" if args.picture_workers else "pictures in a thread"
+    print(
+        f"store: {store}, {args.processes} bot process(es), {drawing}"
+        + (", the first killed halfway" if args.kill else "")
+    )
     print(
         f"{'in flight':>9} {'games':>5} {'moves':>5} {'moves/s':>8} {'board p50':>9} {'p95':>7} {'p99':>7}"
-        f" {'1st reply p99':>13} {'loop block':>10} {'refused':>7} {'lost':>4}   (times in ms)"
+        f" {'1st reply p99':>13} {'loop block':>10} {'refused':>7} {'lost':>4} {'bot CPU/move':>12}   (times in ms)"
         + ("   acked lost, doubled, no board" if args.kill else "")
     )
     for in_flight in args.in_flight:
         games = max(args.games, in_flight)
         timings, elapsed, blocked, outcome = asyncio.run(
-            measure(games, in_flight, args.moves, args.db, args.processes, kill=args.kill)
+            measure(
+                games, in_flight, args.moves, args.db, args.processes, kill=args.kill, pictures=args.picture_workers
+            )
         )
         board = [t * 1000 for t in timings.board] or [float("nan")]
         first = [t * 1000 for t in timings.first] or [float("nan")]
@@ -239,6 +286,7 @@ def main(argv: list[str]) -> int:
             f"{in_flight:>9} {games:>5} {len(timings.board):>5} {len(timings.board) / elapsed:>8.1f}"
             f" {statistics.median(board):>9.0f} {percentile(board, 0.95):>7.0f} {percentile(board, 0.99):>7.0f}"
             f" {percentile(first, 0.99):>13.0f} {blocked * 1000:>10.0f} {timings.refused:>7} {timings.lost:>4}"
+            f" {timings.bot_cpu * 1000 / max(1, len(timings.acknowledged)):>12.1f}"
             + (f"   {outcome.lost}, {outcome.doubled}, {outcome.without_board}" if outcome is not None else "")
         )
     return 0

@@ -52,6 +52,7 @@ async def run(config: Config) -> int:
 
     from bot.client import create_bot
     from bot.computer import Computer
+    from bot.pictures import Pictures
     from bot.store import Store, StoreOpenError
 
     try:
@@ -66,6 +67,7 @@ async def run(config: Config) -> int:
         dev_guild=config.dev_guild,
         remind_after=remind_after,
         computer=Computer(config.ai_workers),
+        pictures=Pictures(config.picture_workers),
         shard_count=config.shard_count,
         shard_ids=config.shard_ids,
     )

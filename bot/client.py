@@ -27,6 +27,7 @@ from bot.games import check_adapters
 from bot.limits import run_deadlines, warning_key, warning_params
 from bot.lobby import LobbyButton
 from bot.picker import ConfirmButton, PickerSelect, PlayButton
+from bot.pictures import Pictures
 from bot.posting import Poster
 from bot.replays import ReplayButton
 from bot.replies import answer_error
@@ -73,6 +74,7 @@ class AzulBot(commands.Bot):
         remind_after: timedelta | None = None,
         clock: Clock | None = None,
         computer: Computer | None = None,
+        pictures: Pictures | None = None,
         **client_options: Any,
     ) -> None:
         # The bot has no voice: discord.py's own warn-once flags, cleared before the client would log them.
@@ -92,6 +94,7 @@ class AzulBot(commands.Bot):
         self._service: GameService | None = None
         self._poster: Poster | None = None
         self.computer = computer or Computer()
+        self.pictures = pictures or Pictures()
         self._computer_turns: ComputerTurns | None = None
         self._store_closing: asyncio.Task[None] | None = None
 
@@ -117,6 +120,7 @@ class AzulBot(commands.Bot):
         self._store = await Store.open(self.db_path)
         self._store_closing = None
         self.computer.start()
+        self.pictures.start()
         self._service = GameService(
             self._store,
             self._seed_source,  # type: ignore[arg-type]
@@ -125,7 +129,7 @@ class AzulBot(commands.Bot):
             remind_after=self.remind_after,
         )
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
-        self._poster = Poster(self, self._store, self.clock)
+        self._poster = Poster(self, self._store, self.pictures, self.clock)
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
@@ -247,8 +251,8 @@ class AzulBot(commands.Bot):
         await self.close_store()
 
     async def close_store(self) -> None:
-        """Stop the computer's turns and its workers, then close the database (a cut-off turn resumes later).
-        Callers may overlap (SIGTERM's close and the context manager's exit): the work runs once."""
+        """Stop the computer's turns, the search and picture workers, then close the database (a cut-off turn resumes
+        later). Callers may overlap (SIGTERM's close and the context manager's exit): the work runs once."""
         if self._store_closing is None:
             self._store_closing = asyncio.create_task(self._close_store(), name="close the store")
         await asyncio.shield(self._store_closing)
@@ -258,6 +262,7 @@ class AzulBot(commands.Bot):
             await self._computer_turns.close()
             self._computer_turns = None
         await self.computer.close()
+        await self.pictures.close()
         if self._store is not None:
             await self._store.close()
             self._store = None
@@ -285,11 +290,17 @@ def create_bot(
     remind_after: timedelta | None = None,
     clock: Clock | None = None,
     computer: Computer | None = None,
+    pictures: Pictures | None = None,
     shard_count: int | None = None,
     shard_ids: tuple[int, ...] | None = None,
 ) -> AzulBot:
     options: dict[str, Any] = dict(
-        dev_guild=dev_guild, seed_source=seed_source, remind_after=remind_after, clock=clock, computer=computer
+        dev_guild=dev_guild,
+        seed_source=seed_source,
+        remind_after=remind_after,
+        clock=clock,
+        computer=computer,
+        pictures=pictures,
     )
     if shard_count is None:
         return AzulBot(db_path, **options)

@@ -48,7 +48,6 @@ from bot.limits import action_choices, deadline_lines, limit_choices, server_set
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
 from bot.personal import away_lines, me_group, seat_notes
-from bot.pictures import draw, draw_closeup
 from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
@@ -197,7 +196,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = user_locale(interaction)
         if mine and seat is not None:  # privately, whatever ``public`` says: a close-up is for its player
-            closeup = await draw_closeup(game, state, seat, locale)
+            closeup = await bot_of(interaction).pictures.draw_closeup(game, state, seat, locale)
             files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
             await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
             return
@@ -206,7 +205,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             await reply(interaction, text("bot.reply.reposted", locale))
             return
         notes = await seat_notes(service.store, game, service.clock.now(), locale) if game.status == "active" else []
-        png = await draw(game, state, (), locale, notes)
+        png = await bot_of(interaction).pictures.draw(game, state, (), locale, notes)
         files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}.png")] if png else []
         await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
 

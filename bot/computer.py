@@ -1,4 +1,5 @@
-"""Computer players for the bot: the search runs in a pool of worker processes, never in the bot's process.
+"""Computer players for the bot: the search runs in a pool of worker processes (:mod:`bot.workers`), never in the
+bot's process.
 
 Pure-Python search holds the GIL, so a thread would stall the event loop and every other game; a process pool keeps
 the bot responsive, and its size (``AZUL_AI_WORKERS``) bounds how many searches run at once. Workers receive the game
@@ -10,18 +11,12 @@ their randomness from the seed and the position, so a search interrupted by a re
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import multiprocessing
-from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Mapping
 from typing import Any
 
 import engine
+from bot.workers import WorkerPool
 from engine.agents import hint, make_agent
-
-log = logging.getLogger(__name__)
 
 LEVELS = ("easy", "medium", "hard")
 """The levels people choose from, weakest first (the engine's agents of the same names)."""
@@ -58,50 +53,29 @@ class Computer:
     def __init__(self, workers: int = 1, budget: Mapping[str, Any] | None = None) -> None:
         if workers < 1:
             raise ValueError("the computer needs at least one worker process")
-        self.workers = workers
         self.budget = dict(budget or {})
-        self._pool: ProcessPoolExecutor | None = None
+        self.pool = WorkerPool("search", workers)
 
     def start(self) -> None:
-        # Worker processes are spawned (not forked): the bot's process has threads (the database's), and a fork
-        # copies their locks in whatever state they are.
-        context = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        self.pool.start()
 
     async def choose(self, state: engine.GameState, seat: int, level: str, seed: int) -> engine.Move:
         """The move the computer at ``level`` plays for ``seat``, searched in the pool."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
-        notation = await self._run(choose_in_worker, engine.to_json(state), seat, level, seed, self.budget)
+        notation = await self.pool.run(choose_in_worker, engine.to_json(state), seat, level, seed, self.budget)
         return engine.variant_of(state).parse_move(notation)
 
     async def hint(
         self, state: engine.GameState, seat: int, seed: int
     ) -> tuple[engine.Move, list[tuple[str, dict[str, Any]]]]:
         """The strongest level's move for ``seat`` and its reasons, searched in the pool."""
-        notation, reasons = await self._run(hint_in_worker, engine.to_json(state), seat, seed, self.budget)
+        notation, reasons = await self.pool.run(hint_in_worker, engine.to_json(state), seat, seed, self.budget)
         return engine.variant_of(state).parse_move(notation), reasons
-
-    async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
-        """``work(*args)`` in a worker; a worker that died (killed, out of memory) is replaced and tried once more."""
-        for attempt in (1, 2):
-            if self._pool is None:
-                raise RuntimeError("the computer's pool is not running")
-            try:
-                return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
-            except BrokenProcessPool:
-                if attempt == 2:
-                    raise
-                log.warning("a search process died; starting a new pool")
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                self.start()
-        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         """Stop the workers: searches not started are dropped (a restart resumes them), a running one ends first."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        await self.pool.close()
 
 
 __all__ = ["LEVELS", "STRONGEST", "Computer", "choose_in_worker", "hint_in_worker", "move_seed"]

@@ -30,6 +30,7 @@ class Config:
     metrics_address: str = "0.0.0.0"
     heartbeat_path: str = ""  # "" means next to the database (see heartbeat_path_of)
     ai_workers: int = 1
+    picture_workers: int = 0  # 0: pictures are drawn in a thread of the bot's process
     shard_count: int | None = None  # None: one process, no sharding
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count in this process
 
@@ -98,6 +99,7 @@ def read_config(environ: Mapping[str, str]) -> Config:
         metrics_address=environ.get("AZUL_METRICS_ADDRESS", "").strip() or "0.0.0.0",
         heartbeat_path=heartbeat_path_of(environ),
         ai_workers=ai_workers_of(environ),
+        picture_workers=picture_workers_of(environ),
         **shards_of(environ),
     )
 
@@ -129,6 +131,18 @@ def ai_workers_of(environ: Mapping[str, str]) -> int:
     workers = environ.get("AZUL_AI_WORKERS", "").strip() or "1"
     if not (workers.isascii() and workers.isdigit() and 1 <= int(workers) <= 64):
         raise ConfigError(f"AZUL_AI_WORKERS must be a number of worker processes (1-64), not {workers!r}")
+    return int(workers)
+
+
+def picture_workers_of(environ: Mapping[str, str]) -> int:
+    """How many processes draw board pictures at once; 0 (the default) draws them in a thread of the bot's process,
+    which suits a small bot. A busy bot's boards would queue behind its one interpreter: give it a few processes."""
+    workers = environ.get("AZUL_PICTURE_WORKERS", "").strip() or "0"
+    if not (workers.isascii() and workers.isdigit() and int(workers) <= 64):
+        raise ConfigError(
+            f"AZUL_PICTURE_WORKERS must be a number of worker processes (0-64; 0 draws in the bot's process),"
+            f" not {workers!r}"
+        )
     return int(workers)
 
 

@@ -11,6 +11,7 @@ from typing import Protocol, runtime_checkable
 
 import discord
 
+from bot.pictures import Pictures
 from bot.service import GameService
 from bot.store import GameRow
 from engine import Event, GameState
@@ -32,13 +33,16 @@ class BoardPoster(Protocol):
 
 @runtime_checkable
 class BotContext(Protocol):
-    """The game service and the board poster of the running bot, and the computer's turns."""
+    """The game service, the board poster and the pictures of the running bot, and the computer's turns."""
 
     @property
     def service(self) -> GameService: ...
 
     @property
     def poster(self) -> BoardPoster: ...
+
+    @property
+    def pictures(self) -> Pictures: ...
 
     def wake_computer(self, game_id: int) -> None:
         """After a move or the start: let the computer play its seats that must act now (in the background)."""

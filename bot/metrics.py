@@ -15,7 +15,7 @@ MOVES = Counter("azul_moves", "Moves saved, by game variant.", ["variant"])
 REFUSALS = Counter("azul_refusals", "Requests the bot turned down, by reason.", ["reason"])
 PICTURE_SECONDS = Histogram(
     "azul_picture_seconds",
-    "Time to draw one board picture (in the worker thread).",
+    "Time to draw one board picture (off the event loop; waiting for a free worker included).",
     ["variant"],
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )

@@ -28,7 +28,7 @@ from bot.entry import Entry, Run, Step, plan, repeats, run_ways, shapes_of
 from bot.errors import Refusal
 from bot.games import adapter_of
 from bot.moves import play
-from bot.pictures import expansion_preview
+from bot.pictures import Pictures
 from bot.service import Turn
 from bot.store import GameRow
 from bot.texts import text, user_locale
@@ -237,7 +237,7 @@ async def picker_step(
     if step is not None and step.done and await service.store.quick_play(interaction.user.id):
         await _play(interaction, game_id, version, step.command, step.chosen, update=edit)
         return
-    files = await preview_files(game, state, seat, step, user_locale(interaction))
+    files = await preview_files(bot_of(interaction).pictures, game, state, seat, step, user_locale(interaction))
     if files:
         prompt += "\n" + text("bot.picker.preview", user_locale(interaction))
     await _show(interaction, view, prompt, edit=edit, files=files)
@@ -444,12 +444,12 @@ def preview_candidates(state: engine.GameState, step: Step | None) -> list[tuple
     return candidates
 
 
-async def preview_files(
-    game: GameRow, state: engine.GameState, seat: int, step: Step | None, locale: str
+async def preview_files(  # noqa: PLR0917
+    pictures: Pictures, game: GameRow, state: engine.GameState, seat: int, step: Step | None, locale: str
 ) -> list[discord.File]:
-    """The preview picture of a step that places an expansion (drawn in a worker thread), else nothing."""
+    """The preview picture of a step that places an expansion (drawn off the event loop), else nothing."""
     candidates = preview_candidates(state, step)
-    png = await expansion_preview(game, state, seat, candidates, locale) if candidates else None
+    png = await pictures.expansion_preview(game, state, seat, candidates, locale) if candidates else None
     return [discord.File(io.BytesIO(png), filename="expansion.png")] if png else []
 
 
@@ -479,7 +479,7 @@ async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:
         return
     locale = user_locale(interaction)
     view, prompt, step = await next_step(interaction, turn.game, turn.state, seat=turn.seat, command=None, chosen={})
-    files = await preview_files(turn.game, turn.state, turn.seat, step, locale)
+    files = await preview_files(bot_of(interaction).pictures, turn.game, turn.state, turn.seat, step, locale)
     if files:
         prompt += "\n" + text("bot.picker.preview", locale)
     message = await interaction.original_response()

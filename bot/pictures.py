@@ -1,37 +1,36 @@
-"""The board picture of a stored game, drawn in a worker thread (never on the event loop).
+"""The board picture of a stored game, drawn off the event loop: in a pool of worker processes
+(``AZUL_PICTURE_WORKERS``, :mod:`bot.workers`), or in a thread of the bot's process when the pool has none.
 
-A picture that fails to draw is logged with the game id and ``None`` is returned, so a renderer bug never blocks
-a game: the post goes out without it.
+A worker gets plain data only (the game's JSON, its events' JSON, the seats' names and notes, the locale) and returns
+the PNG's bytes (:mod:`bot.drawing`, what it runs). A picture that fails to draw is logged with the game id and ``None``
+is returned, so a renderer bug never blocks a game: the post goes out without it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-import render
+import engine
 from bot import metrics
+from bot.drawing import (
+    animation_in_worker,
+    board_in_worker,
+    closeup_in_worker,
+    preview_in_worker,
+    warm_up,
+)
 from bot.store import GameRow
 from bot.texts import text
 from bot.words import level_label
+from bot.workers import WorkerPool
 from engine import Event, GameState, Move
+from render.animation import Frame
 from render.common import SeatInfo
+from render.stats import Standing, leaderboard_png, profile_png
 
 log = logging.getLogger(__name__)
-
-
-def render_png(
-    state: GameState, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None]
-) -> bytes:
-    return render.render_png(state, names=names, events=events, locale=locale, info=info)
-
-
-def render_closeup(  # noqa: PLR0917
-    state: GameState, seat: int, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None]
-) -> bytes:
-    return render.render_closeup(state, seat, names=names, events=events, locale=locale, info=info)
 
 
 def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo | None]]:
@@ -48,46 +47,100 @@ def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo 
     return names, info
 
 
-async def draw(
-    game: GameRow, state: GameState, events: Sequence[Event], locale: str, notes: Sequence[SeatInfo | None] = ()
-) -> bytes | None:
-    """The board picture; ``notes[seat]`` adds notes beside a player's name (away until…) to the computer's."""
-    names, info = picture_seats(game, locale)
-    for seat, note in enumerate(notes):
-        robot = info[seat] if seat < len(info) else None
-        if note is not None and seat < len(info):
-            info[seat] = note if robot is None else replace(robot, away=note.away, clock=note.clock, urgent=note.urgent)
-    try:
-        with metrics.picture_timer(game.variant):
-            return await asyncio.to_thread(render_png, state, names, list(events), locale, info)
-    except Exception:
-        log.exception("game %s: the board picture could not be drawn", game.id)
-        return None
+class Pictures:
+    """Draws the bot's pictures in ``workers`` processes (0: in a thread of the bot's process); started with the bot
+    and closed when it stops."""
+
+    def __init__(self, workers: int = 0) -> None:
+        self.pool = WorkerPool("picture", workers, warm_up=warm_up)
+
+    def start(self) -> None:
+        self.pool.start()
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def draw(
+        self,
+        game: GameRow,
+        state: GameState,
+        events: Sequence[Event],
+        locale: str,
+        notes: Sequence[SeatInfo | None] = (),
+    ) -> bytes | None:
+        """The board picture; ``notes[seat]`` adds notes beside a player's name (away until…) to the computer's."""
+        names, info = picture_seats(game, locale)
+        for seat, note in enumerate(notes):
+            robot = info[seat] if seat < len(info) else None
+            if note is not None and seat < len(info):
+                info[seat] = (
+                    note if robot is None else replace(robot, away=note.away, clock=note.clock, urgent=note.urgent)
+                )
+        document, happened = engine.to_json(state), [event.to_json() for event in events]
+        try:
+            with metrics.picture_timer(game.variant):
+                png: bytes = await self.pool.run(board_in_worker, document, names, happened, locale, info)
+                return png
+        except Exception:
+            log.exception("game %s: the board picture could not be drawn", game.id)
+            return None
+
+    async def expansion_preview(
+        self, game: GameRow, state: GameState, seat: int, candidates: Sequence[tuple[str, Move]], locale: str
+    ) -> bytes | None:
+        """Queen's Garden: ``seat``'s garden with each candidate expansion drawn where it would go, under its mark."""
+        names, _ = picture_seats(game, locale)
+        marked = [(mark, str(move)) for mark, move in candidates]
+        try:
+            png: bytes = await self.pool.run(preview_in_worker, engine.to_json(state), seat, marked, names, locale)
+            return png
+        except Exception:
+            log.exception("game %s: the expansion preview could not be drawn", game.id)
+            return None
+
+    async def draw_closeup(self, game: GameRow, state: GameState, seat: int, locale: str) -> bytes | None:
+        """``seat``'s own board at full size under the shared area (see :func:`render.render_closeup`)."""
+        names, info = picture_seats(game, locale)
+        try:
+            with metrics.picture_timer(game.variant):
+                png: bytes = await self.pool.run(closeup_in_worker, engine.to_json(state), seat, names, locale, info)
+                return png
+        except Exception:
+            log.exception("game %s: the close-up of seat %s could not be drawn", game.id, seat)
+            return None
+
+    # Replays and ratings: a failure here is the command's (answered by the one error path), not a game's.
+    async def replay_frame(self, frame: Frame, names: Sequence[str], locale: str) -> bytes:
+        """One table of a replay (:func:`render.animation.frame_png`)."""
+        events = [event.to_json() for event in frame.events]
+        png: bytes = await self.pool.run(board_in_worker, engine.to_json(frame.state), list(names), events, locale, [])
+        return png
+
+    async def animation(
+        self, game: GameRow, moves: Sequence[tuple[int, str]], names: Sequence[str], locale: str, max_bytes: int
+    ) -> bytes:
+        """The finished ``game`` (its log ``moves``) as an animated GIF (:func:`render.animation.animate`)."""
+        players = len(game.by_seat())
+        options = dict(game.options) if game.options else None
+        log_of = [(seat, notation) for seat, notation in moves]
+        work = (game.variant, players, game.seed, log_of, options, list(names), locale, max_bytes)
+        gif: bytes = await self.pool.run(animation_in_worker, *work)
+        return gif
+
+    async def leaderboard(self, title: str, subtitle: str, standings: Sequence[Standing], locale: str) -> bytes:
+        png: bytes = await self.pool.run(leaderboard_png, title, subtitle, list(standings), locale)
+        return png
+
+    async def profile(
+        self,
+        name: str,
+        rated: Sequence[tuple[str, Standing]],
+        facts: Sequence[tuple[str, str]],
+        chart: Mapping[str, Sequence[tuple[float, float]]],
+        locale: str,
+    ) -> bytes:
+        png: bytes = await self.pool.run(profile_png, name, list(rated), list(facts), chart, locale)
+        return png
 
 
-async def expansion_preview(
-    game: GameRow, state: GameState, seat: int, candidates: Sequence[tuple[str, Move]], locale: str
-) -> bytes | None:
-    """Queen's Garden: ``seat``'s garden with each candidate expansion drawn where it would go, under its mark."""
-    names, _ = picture_seats(game, locale)
-    try:
-        return await asyncio.to_thread(
-            render.render_expansion_preview, state, seat, candidates, names=names, locale=locale
-        )
-    except Exception:
-        log.exception("game %s: the expansion preview could not be drawn", game.id)
-        return None
-
-
-async def draw_closeup(game: GameRow, state: GameState, seat: int, locale: str) -> bytes | None:
-    """``seat``'s own board at full size under the shared area (see :func:`render.render_closeup`)."""
-    names, info = picture_seats(game, locale)
-    try:
-        with metrics.picture_timer(game.variant):
-            return await asyncio.to_thread(render_closeup, state, seat, names, [], locale, info)
-    except Exception:
-        log.exception("game %s: the close-up of seat %s could not be drawn", game.id, seat)
-        return None
-
-
-__all__ = ["draw", "draw_closeup", "expansion_preview"]
+__all__ = ["Pictures", "picture_seats"]

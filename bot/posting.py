@@ -1,6 +1,6 @@
 """Public posts: the board picture with one line of what happened, the players to act, and their DMs.
 
-Pictures are drawn in a worker thread, never on the event loop. A picture that fails to draw is logged with the
+Pictures are drawn off the event loop (:mod:`bot.pictures`). A picture that fails to draw is logged with the
 game id and the post goes out without it, so a renderer bug never blocks a game.
 
 A post mentions only the users it means to ping: ``allowed_mentions`` names exactly them, and player names in the
@@ -28,7 +28,7 @@ from bot.errors import BoardNotPosted
 from bot.games import adapter_of
 from bot.personal import away_lines, seat_notes
 from bot.picker import board_view
-from bot.pictures import draw
+from bot.pictures import Pictures
 from bot.service import Turn, Undone
 from bot.store import GameRow, Store
 from bot.texts import guild_locale, text
@@ -51,11 +51,13 @@ def mentioning(user_ids: Sequence[int | None]) -> discord.AllowedMentions:
 
 
 class Poster:
-    """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``store`` keeps their choices."""
+    """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``store`` keeps their choices;
+    ``pictures`` draws the boards."""
 
-    def __init__(self, client: discord.Client, store: Store, clock: Clock | None = None) -> None:
+    def __init__(self, client: discord.Client, store: Store, pictures: Pictures, clock: Clock | None = None) -> None:
         self.client = client
         self.store = store
+        self.pictures = pictures
         self.clock = clock or SystemClock()
 
     async def post_board(
@@ -73,7 +75,7 @@ class Poster:
         computer plays."""
         locale = guild_locale(guild)
         notes = await seat_notes(self.store, game, self.clock.now(), locale) if game.status == "active" else []
-        png = await draw(game, state, events, locale, notes)
+        png = await self.pictures.draw(game, state, events, locale, notes)
         by_seat = game.by_seat()
         dm_seats, mention_seats = await self._split_by_dm(game, ping)
         lines = [headline] if headline else []

@@ -4,7 +4,8 @@ in the game's text notation (for the export).
 ``/azul-stats replay game:<id>`` opens the viewer at the opening deal. Its ◀◀ ◀ ▶ ▶▶ buttons go a round or a move
 back or forward; they are ``DynamicItem``s whose custom id holds the game and the table shown, so they keep working
 after a restart. **Animation** sends the whole game as a GIF (Discord plays it inline; :mod:`render.animation`
-keeps it under the upload limit). Replaying and drawing run in worker threads; the replayed tables of a few recent
+keeps it under the upload limit). Replaying runs in a worker thread and drawing in the bot's picture workers
+(:mod:`bot.pictures`); the replayed tables of a few recent
 games are kept in memory (a finished game never changes), so turning a page draws one picture.
 """
 
@@ -26,7 +27,7 @@ from bot.games import adapter_of
 from bot.store import GameRow
 from bot.texts import text, user_locale, variant_label
 from bot.words import names_by_seat, shown_names
-from render.animation import MAX_BYTES, Frame, animate_frames, frame_png, next_round, previous_round, replay_states
+from render.animation import MAX_BYTES, Frame, next_round, previous_round, replay_states
 
 KEPT_GAMES = 4
 UPLOAD_MARGIN = 512 * 1024  # the message's own bytes and the multipart wrapping
@@ -99,9 +100,9 @@ def viewer(game: GameRow, frames: Sequence[Frame], index: int, locale: str) -> d
 
 
 async def page(
-    game: GameRow, frames: Sequence[Frame], index: int, locale: str
+    interaction: discord.Interaction, game: GameRow, frames: Sequence[Frame], index: int, locale: str
 ) -> tuple[str, discord.File, discord.ui.View]:
-    png = await asyncio.to_thread(frame_png, frames[index], names=names_by_seat(game, locale), locale=locale)
+    png = await bot_of(interaction).pictures.replay_frame(frames[index], names_by_seat(game, locale), locale)
     file = discord.File(io.BytesIO(png), filename=f"azul-{game.id}-move-{index}.png")
     return caption(game, frames, index, locale), file, viewer(game, frames, index, locale)
 
@@ -110,7 +111,7 @@ async def open_viewer(interaction: discord.Interaction, game_id: int) -> None:
     game = await finished_game(interaction, game_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
     frames = await frames_of(interaction, game)
-    content, file, view = await page(game, frames, 0, user_locale(interaction))
+    content, file, view = await page(interaction, game, frames, 0, user_locale(interaction))
     await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
 
@@ -137,11 +138,9 @@ async def send_animation(interaction: discord.Interaction, game: GameRow) -> Non
     key = (game.id, game.seed, game.version, locale)
     gif = _animations.get(key)
     if gif is None:
-        frames = await frames_of(interaction, game)
+        moves = await bot_of(interaction).service.store.moves(game.id)
         names = names_by_seat(game, locale)
-        gif = await asyncio.to_thread(
-            animate_frames, frames, names=names, locale=locale, max_bytes=upload_limit(interaction)
-        )
+        gif = await bot_of(interaction).pictures.animation(game, moves, names, locale, upload_limit(interaction))
         _remember(_animations, key, gif)
     content = text("bot.replay.animation", locale, game=game.id, variant=variant_label(game.variant, locale))
     file = discord.File(io.BytesIO(gif), filename=f"azul-{game.id}.gif")
@@ -174,7 +173,9 @@ class ReplayButton(
             await send_animation(interaction, game)
             return
         frames = await frames_of(interaction, game)
-        content, file, view = await page(game, frames, target(frames, self.index, self.step), user_locale(interaction))
+        content, file, view = await page(
+            interaction, game, frames, target(frames, self.index, self.step), user_locale(interaction)
+        )
         await interaction.response.edit_message(content=content, attachments=[file], view=view)
 
 

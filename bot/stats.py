@@ -2,12 +2,11 @@
 ``/azul me profile``.
 
 Every answer is ephemeral and read from stored rows (results, ratings, their history): nothing is recomputed per
-command. Pictures (the leaderboard page, the profile card with its chart) are drawn in a worker thread.
+command. Pictures (the leaderboard page, the profile card with its chart) are drawn by the bot's picture workers.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 import math
 import re
@@ -23,12 +22,13 @@ from bot import ratings
 from bot.context import bot_of
 from bot.controls import NUMBER, Control, bounded, forged
 from bot.errors import Refusal
+from bot.pictures import Pictures
 from bot.replays import open_viewer
 from bot.replies import display_name, reply
 from bot.store import PlayerTotals, RatingRow, ResultRow, ResultSeat, Store
 from bot.texts import described, named, text, user_locale, variant_label
 from bot.words import ROBOT, shown
-from render.stats import Standing, leaderboard_png, profile_png
+from render.stats import Standing
 
 PAGE = 10
 SCOPES = ("server", "everywhere")
@@ -128,7 +128,7 @@ async def leaderboard_answer(
     title = text("bot.stats.leaderboard_title", locale, game=game)
     where = text(f"bot.stats.scope_{scope}", locale)
     subtitle = where + " · " + text("bot.stats.page", locale, page=page + 1, pages=pages)
-    png = await asyncio.to_thread(leaderboard_png, title, subtitle, standings, locale)
+    png = await bot_of(interaction).pictures.leaderboard(title, subtitle, standings, locale)
     lines = [f"**{title}** — {subtitle}"]
     lines += [
         text(
@@ -236,7 +236,9 @@ def facts_of(totals: PlayerTotals, locale: str) -> list[tuple[str, str]]:
     ]
 
 
-async def profile_answer(store: Store, user_id: int, name: str, locale: str) -> tuple[str, discord.File]:
+async def profile_answer(
+    store: Store, pictures: Pictures, user_id: int, name: str, locale: str
+) -> tuple[str, discord.File]:
     totals = await store.totals_of(user_id)
     if totals.games == 0:
         raise Refusal("no_games_yet", user=shown(name))
@@ -245,7 +247,7 @@ async def profile_answer(store: Store, user_id: int, name: str, locale: str) -> 
     rated = [(game_label(row.family, locale), standing(0, row)) for row in rows]
     facts = facts_of(totals, locale)
     chart = {game_label(row.family, locale): [ratings.initial(), *history.get(row.family, [])] for row in rows}
-    png = await asyncio.to_thread(profile_png, name, rated, facts, chart, locale)
+    png = await pictures.profile(name, rated, facts, chart, locale)
     lines = [text("bot.stats.profile_title", locale, name=shown(name))]
     lines += [
         text(
@@ -270,7 +272,8 @@ async def profile(interaction: discord.Interaction, user: discord.User | None = 
     who = user or interaction.user
     locale = user_locale(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    content, file = await profile_answer(bot_of(interaction).service.store, who.id, display_name(who), locale)
+    bot = bot_of(interaction)
+    content, file = await profile_answer(bot.service.store, bot.pictures, who.id, display_name(who), locale)
     await interaction.edit_original_response(content=content, attachments=[file])
 
 

@@ -27,16 +27,16 @@ async def waiting_member(table: Table) -> Any:
 async def test_away_pauses_reminders_and_shows_in_status_and_under_the_board(
     simcord_env, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.pictures
+    import bot.drawing
 
     drawn: list[Any] = []
-    original = bot.pictures.render_png
+    original = bot.drawing.render_png
 
     def spy(state: Any, names: Any, events: Any, locale: str, info: Any = ()) -> bytes:
         drawn.append(list(info))
         return original(state, names, events, locale, info)
 
-    monkeypatch.setattr(bot.pictures, "render_png", spy)
+    monkeypatch.setattr(bot.drawing, "render_png", spy)
     table = Table.create(simcord_env, 3)
     await table.open("azul")
     away = await waiting_member(table)

@@ -6,7 +6,8 @@ import io
 
 from PIL import Image
 
-from bot.pictures import picture_seats, render_closeup
+from bot.drawing import render_closeup
+from bot.pictures import picture_seats
 from tests.bot.table import Table
 
 

@@ -259,7 +259,7 @@ async def test_a_search_process_that_dies_is_replaced() -> None:
     computer.start()
     try:
         with pytest.raises(BrokenProcessPool):
-            await computer._run(os._exit, 3)  # dies in both attempts
+            await computer.pool.run(os._exit, 3)  # dies in both attempts
         state = engine.new_game("azul", 2, 5)
         seat = min(engine.to_act(state))
         assert await computer.choose(state, seat, "easy", 1) in engine.legal_moves(state, seat)

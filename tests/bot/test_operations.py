@@ -91,11 +91,20 @@ def test_bad_settings_name_the_variable() -> None:
     from bot.config import ConfigError
 
     base = {"DISCORD_TOKEN": "t"}
-    for name, value in (("AZUL_LOG_FORMAT", "xml"), ("AZUL_METRICS_PORT", "http"), ("AZUL_METRICS_PORT", "70000")):
+    for name, value in (
+        ("AZUL_LOG_FORMAT", "xml"),
+        ("AZUL_METRICS_PORT", "http"),
+        ("AZUL_METRICS_PORT", "70000"),
+        ("AZUL_PICTURE_WORKERS", "-1"),
+        ("AZUL_PICTURE_WORKERS", "65"),
+        ("AZUL_AI_WORKERS", "0"),
+    ):
         with pytest.raises(ConfigError, match=name):
             read_config({**base, name: value})
     config = read_config({**base, "AZUL_LOG_FORMAT": "JSON", "AZUL_METRICS_PORT": "9108", "AZUL_DB": "/d/a.db"})
     assert (config.log_format, config.metrics_port, config.heartbeat_path) == ("json", 9108, "/d/a.db.heartbeat")
+    assert (config.ai_workers, config.picture_workers) == (1, 0)  # a small bot draws in its own process
+    assert read_config({**base, "AZUL_PICTURE_WORKERS": "2"}).picture_workers == 2
 
 
 # --- health -------------------------------------------------------------------------------------------------------

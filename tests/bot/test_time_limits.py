@@ -71,16 +71,16 @@ async def run(table: Table, clock: ManualClock, **forward: float) -> int:
 
 
 def spy_pictures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    import bot.pictures
+    import bot.drawing
 
     drawn: list[Any] = []
-    original = bot.pictures.render_png
+    original = bot.drawing.render_png
 
     def spy(state: Any, names: Any, events: Any, locale: str, info: Any = ()) -> bytes:
         drawn.append(list(info))
         return original(state, names, events, locale, info)
 
-    monkeypatch.setattr(bot.pictures, "render_png", spy)
+    monkeypatch.setattr(bot.drawing, "render_png", spy)
     return drawn
 
 

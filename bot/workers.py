@@ -1,0 +1,95 @@
+"""Pools of worker processes for the work that holds the GIL for long: computer players' search
+(:mod:`bot.computer`, ``AZUL_AI_WORKERS``) and board pictures (:mod:`bot.pictures`, ``AZUL_PICTURE_WORKERS``).
+
+A thread would not help such work: pure Python holds the interpreter's lock, so every other game's interaction
+would queue behind it. A pool of processes runs it beside the bot, and its size bounds how much runs at once. The
+work and its arguments cross the process boundary by pickling, so callers send plain data (a game's JSON, names,
+short notes) and get plain data back (a move's notation, PNG bytes), never bot objects.
+
+A pool of no processes runs the work in a thread of the bot's process instead: for a small bot, one interpreter
+fewer in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class WorkerPool:
+    """``processes`` worker processes (started by :meth:`start`, stopped by :meth:`close`), or a thread when 0.
+    With ``warm_up``, every worker runs it as it starts, and they all start with the pool; without, each starts when
+    work first needs it.
+
+    A worker that dies (killed, out of memory) breaks its whole executor: the pool is replaced and the work that was
+    cut off is tried once more, so one dead worker costs one retry, not every later picture or search."""
+
+    def __init__(self, name: str, processes: int, *, warm_up: Callable[[], object] | None = None) -> None:
+        if processes < 0:
+            raise ValueError(f"a pool of {name} workers cannot have {processes} processes")
+        self.name = name
+        self.processes = processes
+        self.warm_up = warm_up
+        self._running = False
+        self._executor: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        self._running = True
+        if self.processes:
+            self._executor = self._new_executor()
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        # Spawned, not forked: the bot's process has threads (the database's), and a fork copies their locks in
+        # whatever state they are.
+        executor = ProcessPoolExecutor(
+            max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=self.warm_up
+        )
+        if self.warm_up is not None:
+            # A spawned executor starts a worker only when work finds none idle: start them all now, each warming
+            # up, so the first work after a start (or a replacement) does not wait for an interpreter to start.
+            for _ in range(self.processes):
+                executor.submit(int)
+        return executor
+
+    async def run(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in a worker; ``work`` must be a module-level function (a worker imports it by name)."""
+        if not self._running:
+            raise RuntimeError(f"the {self.name} pool is not running")
+        if not self.processes:
+            return await asyncio.to_thread(work, *args)
+        for attempt in (1, 2):
+            executor = self._executor
+            if executor is None:
+                raise RuntimeError(f"the {self.name} pool is not running")
+            try:
+                return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
+            except BrokenProcessPool:
+                if attempt == 2 or not self._running:
+                    raise
+                self._replace(executor)
+        raise AssertionError("unreachable")
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        # Every run cut off by the same death gets here; only the first replaces the executor, so the others retry
+        # on the new one instead of shutting it down under each other.
+        if self._executor is broken:
+            log.warning("a %s process died; starting a new pool", self.name)
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._new_executor()
+
+    async def close(self) -> None:
+        """Stop the workers: work not started is dropped, work under way ends first."""
+        self._running = False
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+
+__all__ = ["WorkerPool"]

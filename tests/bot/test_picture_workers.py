@@ -1,0 +1,158 @@
+"""Board pictures drawn in a pool of worker processes (``AZUL_PICTURE_WORKERS``), through the real bot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import os
+import signal
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import wait
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.client import AzulBot
+from bot.pictures import Pictures
+from bot.replays import UPLOAD_MARGIN
+from bot.words import names_by_seat
+from bot.workers import WorkerPool
+from render.animation import MAX_BYTES, animate_frames, frame_png, replay_states
+from tests.bot.table import Table
+from tests.bot.test_replays import play_out
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+pytestmark = pytest.mark.simcord(settle_timeout=120)  # worker processes start slowly on a busy machine
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[..., AzulBot]) -> AzulBot:
+    return make_bot(pictures=Pictures(2))
+
+
+async def board_png(table: Table) -> bytes:
+    post = table.channel.last_message
+    assert post.attachments and post.attachments[0].filename.endswith(".png"), post.content
+    png: bytes = await post.attachments[0].read()
+    assert png.startswith(PNG_SIGNATURE)
+    assert Image.open(io.BytesIO(png)).width >= 400
+    return png
+
+
+async def play_one(table: Table) -> bytes:
+    before = table.channel.last_message.id
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    assert table.channel.last_message.id != before, "the move posts a new board"
+    return await board_png(table)
+
+
+def executor_of(bot: AzulBot) -> ProcessPoolExecutor:
+    executor = bot.pictures.pool._executor
+    assert executor is not None
+    return executor
+
+
+async def test_a_move_posts_a_board_drawn_in_a_worker_process(simcord_env, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.drawing
+
+    def not_here(*args: object) -> bytes:
+        raise AssertionError("a board was drawn in the bot's process")
+
+    monkeypatch.setattr(bot.drawing, "render_png", not_here)  # the workers import their own, unpatched copy
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    opening = await board_png(table)
+    after_move = await play_one(table)
+    assert after_move != opening
+
+
+async def test_a_killed_picture_worker_is_replaced_and_the_next_board_posts(
+    simcord_env, caplog: pytest.LogCaptureFixture
+) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    await board_png(table)
+    executor = executor_of(table.bot)
+    victim = next(iter(executor._processes.values()))
+    os.kill(victim.pid or 0, signal.SIGKILL)
+    assert await asyncio.to_thread(wait, [victim.sentinel], 10), "the worker died"
+    deadline = time.monotonic() + 10
+    while not executor._broken and time.monotonic() < deadline:  # the executor notices the death on its own thread
+        await asyncio.sleep(0.05)
+    with caplog.at_level(logging.WARNING, logger="bot.workers"):
+        await play_one(table)
+    assert "a picture process died" in caplog.text
+    replaced = executor_of(table.bot)
+    assert replaced is not executor and victim.pid not in replaced._processes
+    await play_one(table)  # and the new pool keeps drawing
+
+
+def die_the_first_time(marker: str) -> str:
+    """Runs in a worker: the first call kills its process (after a moment, so other work is under way by then)."""
+    if not os.path.exists(marker):
+        with open(marker, "w"):
+            pass
+        time.sleep(0.3)
+        os._exit(9)
+    return "survived"
+
+
+def slow_echo(value: str) -> str:
+    time.sleep(1.0)
+    return value
+
+
+async def test_work_cut_off_by_one_death_is_retried_on_one_new_pool(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    pool = WorkerPool("test", 2)
+    pool.start()
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.workers"):
+            results = await asyncio.gather(
+                pool.run(die_the_first_time, str(tmp_path / "died")), pool.run(slow_echo, "echo")
+            )
+        assert results == ["survived", "echo"]
+        assert caplog.text.count("a test process died") == 1, "both cut-off runs retried on the same new pool"
+    finally:
+        await pool.close()
+    with pytest.raises(RuntimeError, match="not running"):
+        await pool.run(slow_echo, "late")
+
+
+@pytest.mark.slow  # a whole game, and its animation
+async def test_replays_and_ratings_are_drawn_in_the_workers_as_in_the_bots_process(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice = table.players[0]
+    await table.open("azul")
+    await play_out(table)
+    game = await table.game()
+    moves = await table.bot.service.store.moves(game.id)
+    frames = replay_states(game.variant, 2, game.seed, moves, game.options or None)
+    names = names_by_seat(game, "en")
+
+    shown = await alice.slash(table.channel, "azul-stats replay", game=game.id)
+    step = await alice.click(shown.response, label="▶")
+    assert await step.response.attachments[0].read() == frame_png(frames[1], names=names, locale="en")
+    animation = await alice.click(step.response, label="Animation")
+    gif = await animation.response.attachments[0].read()
+    assert gif == animate_frames(frames, names=names, locale="en", max_bytes=upload_limit_of(table))
+
+    board = await alice.slash(table.channel, "azul-stats leaderboard", game="azul")
+    assert Image.open(io.BytesIO(await board.response.attachments[0].read())).width == 800
+    profile = await alice.slash(table.channel, "azul me profile")
+    assert (await profile.response.attachments[0].read()).startswith(PNG_SIGNATURE)
+    workers = executor_of(table.bot)._processes
+    assert workers and os.getpid() not in workers
+
+
+def upload_limit_of(table: Table) -> int:
+    guild = table.bot.get_guild(table.guild.id)
+    assert guild is not None
+    return min(MAX_BYTES, guild.filesize_limit - UPLOAD_MARGIN)
