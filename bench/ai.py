@@ -3,6 +3,7 @@
     python -m bench ai                                  # every row, 200 games each, hard at 1 s per move
     python -m bench ai --games 20 --iterations 200 --jobs 2
     python -m bench ai --suite duel --variant azul      # hard vs greedy, two players, Azul only
+    python -m bench ai --suite ladder --level easy      # easy vs random only (the rows that count easy's wins)
     python -m bench ai --iterations 150 --out ai.jsonl  # every game appended as it ends; run again to resume
     python -m bench ai --speed                          # the hard player's search iterations per CPU second
     python -m bench ai --speed --seconds 1              # what hard's default budget buys: iterations per move
@@ -347,6 +348,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench ai", description=__doc__.split("\n")[0])
     parser.add_argument("--suite", action="append", choices=SUITES, help="rows to run (repeatable); default: all")
     parser.add_argument("--variant", action="append", help="a variant name (repeatable); default: all")
+    parser.add_argument("--level", action="append", choices=LEVEL_ORDER, help="only rows that count this level")
     parser.add_argument("--games", type=int, default=200, help="games per row")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, help="hard's time per move (default 1)")
@@ -358,7 +360,7 @@ def main(argv: list[str]) -> int:
     variants = args.variant or variant_names()
     if args.speed:
         return speed_at(variants, args.seconds) if args.seconds else speed(variants, args.iterations or 200)
-    chosen = rows(args.suite or list(SUITES), variants)
+    chosen = [row for row in rows(args.suite or list(SUITES), variants) if row.agent in (args.level or LEVEL_ORDER)]
     hard_budget = {"iterations": args.iterations} if args.iterations else {"seconds": args.seconds or 1.0}
     print(f"hard budget: {hard_budget}; {args.games} games per row; {args.workers} workers", flush=True)
     run(chosen, args.games, hard_budget, args.workers, args.out)

@@ -229,3 +229,10 @@ def test_rows_say_whether_they_meet_the_issue_targets() -> None:
     tally = Tally(200, 170.0)
     assert not tally.met(azul) and tally.met(pavilion) and tally.met(table)
     assert Tally(200, 115.0).met(ladder) and not Tally(200, 108.0).met(ladder)  # its interval must clear 50%
+
+
+def test_the_bench_runs_only_the_rows_of_the_chosen_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--suite", "ladder", "--variant", "azul", "--level", "easy", "--games", "1", "--jobs", "1"]
+    assert bench.ai.main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "easy vs random" in printed and "medium vs easy" not in printed and "hard vs" not in printed
