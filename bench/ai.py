@@ -16,7 +16,7 @@ from seed ``i``, so rows are repeatable; with ``--iterations`` the moves are too
 
 Each row is printed as soon as its last game ends. With ``--out FILE`` every finished game is appended to FILE (JSON
 lines) and games already there for the same row and budget are not played again, so a stopped run loses at most
-the games in progress, and a finished file prints its table again at once.
+the games in progress; ``--report`` prints what the file holds (rows not yet complete too) without playing.
 
 Move times are CPU seconds of the playing process (``time.process_time``), so their p50/p95 do not grow when other
 work shares the machine; a budget in ``seconds`` is wall-clock time, as people wait for it, so on a loaded machine
@@ -313,7 +313,11 @@ def speed_at(variants: list[str], seconds: float) -> int:
 
 
 # --- main -----------------------------------------------------------------------------------------------------------
-def run(chosen: list[Row], games: int, budget: dict[str, Any], workers: int, out: Path | None) -> None:
+def run(  # noqa: PLR0917 (a run is all of these)
+    chosen: list[Row], games: int, budget: dict[str, Any], workers: int, out: Path | None, play_more: bool = True
+) -> None:
+    """Play the rows' missing games (unless ``play_more`` is false: then only print what ``out`` holds), printing
+    each row as it completes, then the rows left incomplete and the move times."""
     done = load(out)
     tallies = [Tally() for _ in chosen]
     finished: list[tuple[Row, GameResult]] = []
@@ -322,7 +326,8 @@ def run(chosen: list[Row], games: int, budget: dict[str, Any], workers: int, out
         for index in range(games):
             result = done.get(_key(row, index, budget))
             if result is None:
-                jobs.append((row, index, budget))
+                if play_more:
+                    jobs.append((row, index, budget))
             else:
                 tallies[r].add(result.share)
                 finished.append((row, result))
@@ -341,6 +346,11 @@ def run(chosen: list[Row], games: int, budget: dict[str, Any], workers: int, out
         tally.add(result.share)
         if tally.games == games:
             print(row_line(row, tally), flush=True)
+    incomplete = [(row, tally) for row, tally in zip(chosen, tallies, strict=True) if 0 < tally.games < games]
+    if incomplete:
+        print(f"\nrows with fewer than {games} games")
+        for row, tally in incomplete:
+            print(row_line(row, tally))
     print_times(finished)
 
 
@@ -355,6 +365,7 @@ def main(argv: list[str]) -> int:
     budget.add_argument("--iterations", type=int, help="hard's iterations per move (repeatable moves)")
     parser.add_argument("--jobs", "--workers", dest="workers", type=int, default=2, help="processes playing at once")
     parser.add_argument("--out", type=Path, help="append every finished game here (JSON lines) and resume from it")
+    parser.add_argument("--report", action="store_true", help="print what --out holds, playing nothing")
     parser.add_argument("--speed", action="store_true", help="print hard's search speed per variant instead")
     args = parser.parse_args(argv)
     variants = args.variant or variant_names()
@@ -363,5 +374,5 @@ def main(argv: list[str]) -> int:
     chosen = [row for row in rows(args.suite or list(SUITES), variants) if row.agent in (args.level or LEVEL_ORDER)]
     hard_budget = {"iterations": args.iterations} if args.iterations else {"seconds": args.seconds or 1.0}
     print(f"hard budget: {hard_budget}; {args.games} games per row; {args.workers} workers", flush=True)
-    run(chosen, args.games, hard_budget, args.workers, args.out)
+    run(chosen, args.games, hard_budget, args.workers, args.out, play_more=not args.report)
     return 0

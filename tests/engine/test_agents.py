@@ -220,6 +220,10 @@ def test_a_bench_run_prints_each_row_and_resumes_from_its_file(
     assert "2 games already in" in capsys.readouterr().out
     run([row], 3, {"iterations": 6}, 1, out)  # another budget is another row
     assert played == [2, 0, 1, 2]
+    capsys.readouterr()
+    run([row], 5, {"iterations": 5}, 1, out, play_more=False)  # --report: what the file holds, nothing played
+    assert played == [2, 0, 1, 2]
+    assert "rows with fewer than 5 games" in capsys.readouterr().out
 
 
 def test_rows_say_whether_they_meet_the_issue_targets() -> None:
