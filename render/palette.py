@@ -16,7 +16,16 @@ from functools import cache
 
 from PIL import Image
 
-__all__ = ["PALETTES", "palette_image"]
+__all__ = ["PALETTES", "palette_image", "png_level"]
+
+# zlib-ng's level per game, the smallest files in the time a picture may take (``python -m bench render`` prints
+# both): at 6 Summer Pavilion and Queen's Garden tables come out smaller than at 7 and a third faster; Azul's flat
+# boards need 8 to be no larger than with a palette made for each picture, and are cheap enough to draw to afford it.
+LEVELS = {"azul": 8}
+
+
+def png_level(game: str) -> int:
+    return LEVELS.get(game, 6)
 
 
 @cache
