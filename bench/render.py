@@ -21,7 +21,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from PIL import Image
@@ -84,9 +84,14 @@ def p95(values: list[float]) -> float:
 
 def moment(variant: str, players: int, share: float, seed: int = 3) -> tuple[Any, tuple[engine.Event, ...]]:
     """The table ``share`` of the way through a seeded greedy game (1.0: the final table) and its last move."""
-    history = list(play(variant, players, seed))
+    history = _history(variant, players, seed)
     state, events = history[min(len(history) - 1, int(len(history) * share))]
     return state, tuple(events)
+
+
+@cache
+def _history(variant: str, players: int, seed: int) -> list[tuple[Any, list[engine.Event]]]:
+    return list(play(variant, players, seed))
 
 
 def table_pictures(variant: str) -> list[Picture]:

@@ -176,4 +176,4 @@ def render_expansion_preview(
 
 def _encode(image: Image.Image, game: str) -> bytes:
     """PNG bytes of a picture of ``game``: mapped onto its fixed palette, compressed at its level."""
-    return to_png(image, palette=palette_image(game), level=png_level(game))
+    return to_png(image, palette=palette_image(game), level=png_level(game, image.width))

@@ -18,14 +18,18 @@ from PIL import Image
 
 __all__ = ["PALETTES", "palette_image", "png_level"]
 
-# zlib-ng's level per game, the smallest files in the time a picture may take (``python -m bench render`` prints
-# both): at 6 Summer Pavilion and Queen's Garden tables come out smaller than at 7 and a third faster; Azul's flat
-# boards need 8 to be no larger than with a palette made for each picture, and are cheap enough to draw to afford it.
-LEVELS = {"azul": 8}
+# zlib-ng's level: the smallest files in the time a picture may take (``python -m bench render`` prints both). At 6
+# Summer Pavilion and two-board-wide Queen's Garden tables come out smaller than with a palette made for each
+# picture, and a third faster than at 7; Azul's flat boards, and Queen's Garden one board wide, need 8 for that.
+FAST, TIGHT = 6, 8
+ONE_BOARD_WIDE = 600  # pixels: two-player tables and close-ups
 
 
-def png_level(game: str) -> int:
-    return LEVELS.get(game, 6)
+def png_level(game: str, width: int) -> int:
+    """The zlib-ng level for a ``width``-pixel-wide picture of ``game``."""
+    if game == "azul" or (game == "queens-garden" and width < ONE_BOARD_WIDE):
+        return TIGHT
+    return FAST
 
 
 @cache

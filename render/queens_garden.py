@@ -135,26 +135,26 @@ def _strip_height(state: QGState) -> int:
     return NARROW_STRIP_H if state.player_count == 2 else STRIP_H
 
 
-def _shared_height(state: QGState, width: int) -> int:
-    return _standings_height(state) if state.phase == "over" else _display_height(state, width)
+def _shared_height(state: QGState, left: int, right: int) -> int:
+    return _standings_height(state) if state.phase == "over" else _display_height(state, left, right)
 
 
 def _boards_top(state: QGState) -> int:
     top = MARGIN + _strip_height(state) + MARGIN
     if state.player_count == 3:  # the display (or the standings) sits beside the last garden
         return top
-    return top + _shared_height(state, _width(state)) + MARGIN
+    return top + _shared_height(state, MARGIN, _width(state) - MARGIN) + MARGIN
 
 
 def _shared_box(state: QGState) -> c.Box:
-    """Where the display (or the standings) goes: under the strip, or with three players in the space beside the
-    last garden, which was left empty otherwise."""
+    """Where the display (or the standings) goes: under the strip, or with three players at the top of the space
+    beside the last garden, which was left empty otherwise."""
     if state.player_count == 3:
-        x, y = _panel_origin(state, 2)
-        return x + PANEL_W + MARGIN, y, WIDTH - MARGIN, y + _panel_height(state)
-    top = MARGIN + _strip_height(state) + MARGIN
-    width = _width(state)
-    return MARGIN, top, width - MARGIN, top + _shared_height(state, width)
+        x, top = _panel_origin(state, 2)
+        left, right = x + PANEL_W + MARGIN, WIDTH - MARGIN
+    else:
+        top, left, right = MARGIN + _strip_height(state) + MARGIN, MARGIN, _width(state) - MARGIN
+    return left, top, right, top + _shared_height(state, left, right)
 
 
 def _panel_height(state: QGState) -> int:
@@ -413,8 +413,8 @@ def _display_boxes(state: QGState, left: int, right: int) -> list[tuple[str, int
     return boxes
 
 
-def _display_height(state: QGState, width: int) -> int:
-    boxes = _display_boxes(state, MARGIN, width - MARGIN)
+def _display_height(state: QGState, left: int, right: int) -> int:
+    boxes = _display_boxes(state, left, right)
     rows = boxes[-1][2] + 1 if boxes else 1
     return 12 + rows * DISPLAY_ROW_H
 
