@@ -483,10 +483,14 @@ def _draw_header(table: Table, seat: int, left: int, top: int, right: int) -> No
     c.seat_header(table, seat, (left, top, right, top + HEADER_H - 8), player.score, notes=notes, delta=delta)
 
 
+def garden_origin(left: int, top: int) -> tuple[float, float]:
+    """Where the garden's hex coordinates start for a garden drawn from ``(left, top)``."""
+    return left - min(_XS) + SQRT3 * HEX / 2 + 2, top - min(_YS) + HEX + 2
+
+
 def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int) -> None:
     d = table.d
-    ox = left - min(_XS) + SQRT3 * HEX / 2 + 2
-    oy = top - min(_YS) + HEX + 2
+    ox, oy = garden_origin(left, top)
     for area in range(6):
         if player.areas[area] < 0:
             cx, cy = _xy(CELL_COORDS[area_cell(area, 0)], HEX)
@@ -634,8 +638,7 @@ def draw_expansion_preview(
     image, d = c.canvas(PANEL_W + 2 * MARGIN, PANEL_H + 2 * MARGIN)
     table = _table(image, d, state, names, locale, (), ())
     _draw_player(table, seat, MARGIN, MARGIN)
-    ox = MARGIN + PAD - min(_XS) + SQRT3 * HEX / 2 + 2
-    oy = MARGIN + PAD + HEADER_H - min(_YS) + HEX + 2
+    ox, oy = garden_origin(MARGIN + PAD, MARGIN + PAD + HEADER_H)
     spots: dict[tuple[int, int], list[str]] = {}
     for label, move in candidates:
         choice = dict(move.choices())
@@ -648,9 +651,8 @@ def draw_expansion_preview(
         cell = area_cell(area, int(rotation)) if face_up else area_cell(area, 0)
         spots.setdefault((cell, kind), []).append(label)
     for area in sorted({area_of(cell) for cell, _ in spots}):
-        for p in range(7):
-            px, py = _xy(CELL_COORDS[area_cell(area, p)], HEX)
-            d.polygon(_corners(ox + px, oy + py, HEX), outline=c.ACCENT, width=2)
+        mask, box = area_ring(area, (ox, oy), image.size)
+        image.paste(c.ACCENT, box, mask)
     face = c.font(17, bold=True)
     for (cell, kind), labels in spots.items():
         px, py = _xy(CELL_COORDS[cell], HEX)
@@ -660,3 +662,20 @@ def draw_expansion_preview(
         text = ",".join(dict.fromkeys(labels))
         c.badge(d, (round(cx), round(cy + HEX * 0.45)), text, face, fill=c.ACCENT)
     return image
+
+
+@cache
+def area_ring(area: int, origin: tuple[float, float], size: tuple[int, int]) -> tuple[Image.Image, c.Box]:
+    """The outline of ``area``'s seven cells in a preview whose garden starts at ``origin``, as a mask (cropped to
+    where it draws) and the box it goes in. Pillow draws each wide outline through a mask the size of the whole
+    picture, which made the rings most of a preview's drawing; the same outlines drawn once into one mask put down
+    the same pixels."""
+    mask = Image.new("L", size, 0)
+    d = ImageDraw.Draw(mask)
+    for p in range(7):
+        px, py = _xy(CELL_COORDS[area_cell(area, p)], HEX)
+        d.polygon(_corners(origin[0] + px, origin[1] + py, HEX), outline=255, width=2)
+    box = mask.getbbox()
+    if box is None:
+        raise ValueError(f"area {area + 1}'s outline falls outside a {size} picture")
+    return mask.crop(box), box

@@ -8,11 +8,12 @@ from functools import cache
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 import engine
 import render
 from engine.agents import RandomAgent
+from engine.queens_garden import CELL_COORDS, area_cell
 from render import azul, queens_garden, summer_pavilion
 from render import common as c
 from render.palette import PALETTES, palette_image
@@ -126,6 +127,27 @@ def test_expansion_preview_marks_each_candidate_with_its_label() -> None:
     assert box is not None and box[2] - box[0] < 40  # ...and only the label changes
     supply = engine.parse_move("queens-garden", "expansion supply - A3 -")
     assert differs(image_of(render.render_expansion_preview(state, seat, [("S", supply)], names=NAMES[:2])), one)
+
+
+def test_expansion_preview_rings_are_the_outlines_pillow_draws() -> None:
+    """The cached ring of each area puts down exactly the pixels of its seven wide outlines drawn one by one."""
+    state, seat, _ = expansion_position()
+    drawn = image_of(render.render_expansion_preview(state, seat, [], names=NAMES[:2])).convert("RGB")  # no rings
+    origin = queens_garden.garden_origin(
+        queens_garden.MARGIN + queens_garden.PAD, queens_garden.MARGIN + queens_garden.PAD + queens_garden.HEADER_H
+    )
+    for area in range(6):
+        direct, cached = drawn.copy(), drawn.copy()
+        d = ImageDraw.Draw(direct)
+        for p in range(7):
+            px, py = queens_garden._xy(CELL_COORDS[area_cell(area, p)], queens_garden.HEX)
+            d.polygon(
+                queens_garden._corners(origin[0] + px, origin[1] + py, queens_garden.HEX), outline=c.ACCENT, width=2
+            )
+        mask, box = queens_garden.area_ring(area, origin, drawn.size)
+        cached.paste(c.ACCENT, box, mask)
+        assert direct.tobytes() == cached.tobytes(), f"area {area + 1}"
+        assert direct.tobytes() != drawn.tobytes()  # the ring shows
 
 
 def test_expansion_preview_refuses_other_moves_and_games() -> None:
