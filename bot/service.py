@@ -80,6 +80,9 @@ class Undone:
     move: Move
     events: list[Event] = field(default_factory=list)
     """What the move taken back had done (to say which move it was in the same words as its own post)."""
+    shown: bool = True
+    """A board showed the move taken back; else its board was held back (a run's move): the board on show is
+    already without it, so taking it back posts nothing."""
 
     def to_ping(self) -> list[int]:
         """Seats that must act now and were not waiting already: never the one who took the move back (they are
@@ -692,7 +695,8 @@ class GameService:
         saved = await self._changed(game.id)  # timers follow who waits now
         move = engine.parse_move(game.variant, last.notation)
         _, events = engine.apply(before, seat, move)
-        return Undone(saved, before, engine.to_act(after), engine.to_act(before), seat, move, events)
+        shown = last.ply < game.board_version
+        return Undone(saved, before, engine.to_act(after), engine.to_act(before), seat, move, events, shown)
 
     async def _undo_game(self, channel_id: int, game_id: int | None) -> GameRow:
         """The running game a move would be taken back in; a finished one is refused as such."""
@@ -746,10 +750,12 @@ class GameService:
                 continue
             undone = await self.store.undone(game.id, game.version - 1)
             rows = await self.store.move_rows(game.id)
-            if undone is not None:  # the newest version took a move back: its board says so
+            if undone is not None and undone.ply < game.board_version:  # a move on a board was taken back: say so
                 moves = [(row.seat, row.notation) for row in rows]
                 turn: Turn | Undone | None = await asyncio.to_thread(self._last_undo, game, moves, undone)
             else:
+                if undone is not None and all(row.ply < game.board_version for row in rows):
+                    continue  # a held move was taken back: the board on show is this position
                 turn = await asyncio.to_thread(self._since_board, game, rows)  # a replay takes a moment
                 if turn is not None and self.holds_board(turn):
                     continue

@@ -124,7 +124,8 @@ async def wall_with_lines(table: Table, lines: int) -> int:
 
 async def test_a_wall_typed_line_by_line_is_posted_once_across_a_restart(simcord_env, make_bot) -> None:
     """One ``/azul wall`` per line: nothing is posted until the last line, which posts once, telling every line
-    and pinging whoever starts the next round, once; a restart in between neither posts nor loses the held board."""
+    and pinging whoever starts the next round, once; a restart in between neither posts nor loses the held board,
+    and taking a held line back posts nothing."""
     table = Table.create(simcord_env, 3)
     await table.open("azul-grey")
     seat = await wall_with_lines(table, 3)
@@ -133,13 +134,14 @@ async def test_a_wall_typed_line_by_line_is_posted_once_across_a_restart(simcord
     waiting = engine.to_act(state)
     player = table.member(game, seat)
     posts = len(table.channel.history())
-    lines = 0
+    lines, undone = 0, False
     while state.phase == "wall" and seat in engine.to_act(state):
         move = table.agent.choose(engine.variant_of(state), state, seat)
         result = await table.play_by_slash(player, move)
         lines += 1
         game, state = await table.state()
-        if state.phase == "wall" and seat in engine.to_act(state):
+        held = state.phase == "wall" and seat in engine.to_act(state)
+        if held:
             assert len(table.channel.history()) == posts, "no post while the mover has lines left"
             reply = result.response.content
             assert reply.startswith("Played:") and "placed a" in reply, reply
@@ -151,9 +153,16 @@ async def test_a_wall_typed_line_by_line_is_posted_once_across_a_restart(simcord
             await simcord_env.settle()
             assert await table.bot.post_missing_boards() == 0
             assert len(table.channel.history()) == posts
-            stale = await player.click(posted, label="Play")
-            assert stale.ephemeral and run_selects(stale.response), "the newest board's Play still works"
-    assert lines >= 3
+            again = await player.click(posted, label="Play")
+            assert again.ephemeral and run_selects(again.response), "the newest board's Play still works"
+        elif held and not undone:  # taking a held line back posts nothing either: no board ever showed it
+            taken = await player.slash(table.channel, "azul undo")
+            assert taken.ephemeral and "placed a" in taken.response.content, taken.response.content
+            assert len(table.channel.history()) == posts
+            assert await table.bot.post_missing_boards() == 0
+            game, state = await table.state()
+            lines, undone = lines - 1, True
+    assert lines >= 3 and undone
     history = table.channel.history()
     assert len(history) == posts + 1, "one post for the whole wall tiling"
     post = table.channel.last_message
