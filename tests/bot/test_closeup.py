@@ -40,7 +40,7 @@ async def test_someone_not_in_the_game_is_told_why_in_their_language(simcord_env
     assert "You have no board at this table" in refused.response.content
     discord_locales[watcher.id] = "uk"
     refused = await watcher.slash(table.channel, "azul board", mine=True)
-    assert "У вас немає поля за цим столом" in refused.response.content and "`/azul поле`" in refused.response.content
+    assert "У тебе немає поля за цим столом" in refused.response.content and "`/azul поле`" in refused.response.content
     shown = await watcher.slash(table.channel, "azul board")  # the whole table stays open to everyone
     assert shown.ephemeral and shown.response.attachments
     assert table.channel.last_message.id == board.id

@@ -165,7 +165,11 @@ async def test_seats_of_an_older_database_keep_their_people(tmp_path) -> None:
 
 
 REFUSALS = {
-    "full": {"en": "This game is full.", "pl": "Ta gra jest pełna.", "uk": "Усі місця в цій грі зайняті."},
+    "full": {
+        "en": "This game is full.",
+        "pl": "Wszystkie miejsca w tej grze są zajęte.",
+        "uk": "Усі місця в цій грі зайняті.",
+    },
     "not_creator": {
         "en": "Only the player who opened the game",
         "pl": "Miejsce komputerowi może dać tylko osoba",
@@ -176,7 +180,7 @@ REFUSALS = {
         "pl": "W tej grze podpowiedzi są wyłączone",
         "uk": "У цій грі підказки вимкнено",
     },
-    "not_your_turn": {"en": "It is not your turn.", "pl": "Teraz nie twoja kolej.", "uk": "Зараз не ваш хід."},
+    "not_your_turn": {"en": "It is not your turn.", "pl": "Teraz nie twoja kolej.", "uk": "Зараз не твій хід."},
 }
 
 

@@ -113,7 +113,7 @@ async def test_dm_opt_in_and_closed_dms(simcord_env, discord_locales) -> None:
     assert waiting.id not in mentions(post.content), "an opted-in player is told by DM, not pinged"
     dm = waiting.user.dm_channel.last_message
     assert dm is not None and post.jump_url in dm.content
-    assert dm.content.startswith("Ваш хід"), "the DM speaks the language the player opted in with"
+    assert dm.content.startswith("Твій хід"), "the DM speaks the language the player opted in with"
 
     # Their DMs close: the bot falls back to a channel ping and says so, once.
     simcord_env.inject_error(
@@ -139,7 +139,7 @@ async def test_replies_follow_the_user_and_posts_follow_the_server(simcord_env, 
     game, state = await table.state()
     waiting = table.member(game, 1 - min(engine.to_act(state)))
     result = await waiting.slash(table.channel, "azul take", source="1")
-    expected = "Зараз не ваш хід" if waiting.id == bob.id else "It is not your turn"
+    expected = "Зараз не твій хід" if waiting.id == bob.id else "It is not your turn"
     assert expected in result.response.content
     rules = await bob.slash(table.channel, "azul rules")
     assert "Азул" in rules.response.content or "Azul" in rules.response.content

@@ -211,7 +211,7 @@ async def test_refusals_in_polish_and_ukrainian(simcord_env, discord_locales) ->
     assert "Скасовано: " in result.response.content, result.response.content
     other = next(player for player in table.players if player.id != member.id)
     discord_locales[other.id] = "uk"
-    refused(await other.slash(table.channel, "azul undo"), "У вас немає в цій грі ходу")
+    refused(await other.slash(table.channel, "azul undo"), "У тебе немає в цій грі ходу")
 
 
 async def test_an_undo_whose_board_was_lost_is_posted_after_a_restart(simcord_env, make_bot) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Iterator
+
 import pytest
 
 import engine
@@ -166,3 +169,61 @@ def test_engine_refusals_name_options_as_people_see_them() -> None:
     assert explain(BadNotation("bad_choice", option="by", token="x"), "en").endswith(
         '"x" cannot be chosen as colour or pattern.'
     )
+
+
+# The bot speaks to a player as a friend at the table does: Polish "ty", Ukrainian "ти", never the formal or plural
+# "Pan/Pani", "ви". Only a line that really addresses several players at once may use the plural.
+ADDRESSES_SEVERAL = {"bot.post.to_act_many"}
+PLURAL_YOU = {
+    # pronouns, the formal "Pan/Pani", and the plural imperative (wybierzcie, weźcie, zagrajcie; not "na warsztacie")
+    "pl": re.compile(
+        r"\b(wy|was|wam|wami|wasz\w*|pan|pani|pana|panu|panią|panem|państw\w*|\w+(?:j|rz|ź|ż|dź|b|p|ń)cie)\b", re.I
+    ),
+    # pronouns, and the plural imperative and present endings (оберіть, зачекайте, погляньте; хочете, граєте)
+    "uk": re.compile(r"(?<![\w'’])(ви|вас|вам|вами|ваш\w*|\w+(?:іть|їть|йте|ьте|ете|єте)(?:ся)?)(?![\w'’])", re.I),
+}
+# Inside a sentence the singular pronoun is lowercase ("za ciebie", not "za Ciebie"), as elsewhere in a game's texts.
+CAPITAL_YOU = {
+    "pl": re.compile(r"[\w,;)]\s+(Ty|Cię|Ciebie|Ci|Tobie|Tobą|Twój|Twoj\w+|Twoi)\b"),
+    "uk": re.compile(r"[\w,;)]\s+(Ти|Тебе|Тобі|Тобою|Твій|Тво\w+)(?![\w'’])"),
+}
+SINGULAR_YOU = {
+    "pl": re.compile(r"\b(ty|ciebie|twój|twoja|twoje)\b"),
+    "uk": re.compile(r"(?<!\w)(ти|тебе|твій|твоє)(?!\w)"),
+}
+
+
+def _catalogue_texts(lang: str) -> Iterator[tuple[str, str]]:
+    for key, entry in catalogue(lang).items():
+        if isinstance(entry, str):
+            yield key, entry
+        elif not is_word_entry(entry):
+            yield from ((key, form) for form in entry.values())
+
+
+def register_slips(lang: str, texts: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    texts = list(texts)
+    slips = [(key, m) for key, text in texts if key not in ADDRESSES_SEVERAL for m in PLURAL_YOU[lang].findall(text)]
+    return slips + [(key, m) for key, text in texts for m in CAPITAL_YOU[lang].findall(text)]
+
+
+def test_the_register_check_catches_formal_and_capitalised_address() -> None:
+    formal = {
+        "uk": ["Ви вже в цій грі.", "Оберіть рівень.", "Що ви хочете зробити?", "Зачекайте.", "Зараз не ваш хід."],
+        "pl": ["Komputer gra za Ciebie.", "Wybierzcie kolumny.", "Proszę Pana.", "Ruch każdego z was.", "Weźcie to."],
+    }
+    for lang, texts in formal.items():
+        assert all(register_slips(lang, [("k", text)]) for text in texts), lang
+    friendly = {
+        "uk": ["Ти вже в цій грі.", "Обери рівень.", "Закрите розширення."],
+        "pl": ["Teraz za ciebie gra komputer.", "Na warsztacie."],
+    }
+    for lang, texts in friendly.items():
+        assert not any(register_slips(lang, [("k", text)]) for text in texts), lang
+
+
+@pytest.mark.parametrize("lang", ["pl", "uk"])
+def test_every_text_addresses_the_player_in_one_register(lang: str) -> None:
+    texts = list(_catalogue_texts(lang))
+    assert not register_slips(lang, texts), register_slips(lang, texts)
+    assert sum(bool(SINGULAR_YOU[lang].search(text.lower())) for _, text in texts) > 20, "the bot says ty/ти"
