@@ -95,7 +95,11 @@ class ComputerTurns:
                 await self.service.release(work)
 
     async def post(self, turn: Turn) -> None:
-        """The board after a computer's move, in the game's channel, like a person's (no reply to anyone)."""
+        """The board after a computer's move, in the game's channel, like a person's (no reply to anyone): held back
+        in the middle of a run (the grey wall's lines), told whole at its end."""
+        turn = await self.service.told(turn)
+        if self.service.holds_board(turn):
+            return
         game = turn.game
         try:
             channel = self.client.get_channel(game.channel_id) or await self.client.fetch_channel(game.channel_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 import discord
@@ -84,6 +85,8 @@ async def run_deadlines(service: GameService, poster: BoardPoster, channel: disc
         if timed_out is None:
             continue
         done += 1
+        # Never held back (the table should see a timeout), but it tells the moves of a run held back before it.
+        timed_out = replace(timed_out, turn=await service.told(timed_out.turn))
         turn = timed_out.turn
         try:
             await poster.post_board(

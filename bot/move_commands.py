@@ -13,6 +13,11 @@ empty set is a move of its own ("pass, keeping nothing"), and a set is typed ite
 so a command holding only a set is sent when the set is complete, not when Discord thinks an option is filled.
 The later options stay optional: the command says which one is still missing when several moves fit, and some
 games do not have them (``take`` has no ``line`` in Summer Pavilion).
+
+A run (the grey wall's columns) is typed one move per command, ``/azul wall line column``, as the engine declares
+it, rather than as one option holding every line: each line's columns depend on the lines placed before it, which
+the per-option autocomplete already follows, and the Play picker chooses them all at once. The channel still gets
+one post per wall tiling (:meth:`bot.service.GameService.holds_board`).
 """
 
 from __future__ import annotations

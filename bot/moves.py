@@ -33,7 +33,9 @@ async def play(
     update: bool = False,
     then: Sequence[Mapping[str, str | None]] = (),
 ) -> Turn:
-    """Apply a move for the interaction's user and post the new board.
+    """Apply a move for the interaction's user and post the new board, unless the mover is in the middle of a run
+    typed move by move (the grey wall's lines) and nobody else must act: the run's last move posts it, telling all
+    (:meth:`GameService.holds_board`).
 
     ``update``: the interaction is a picker step, whose message the answer replaces. ``then``: more moves of the
     same command played with it (a run, :meth:`GameService.move`), told in one post.
@@ -60,19 +62,23 @@ async def play(
     metrics.moved(turn.game.variant)
     locale = user_locale(interaction)
     said = text("bot.reply.played", locale, what=headline(turn, locale))
-    try:
-        await bot.poster.post_board(
-            channel,
-            turn.game,
-            turn.state,
-            guild=interaction.guild,
-            headline=headline(turn, public_locale(interaction)),
-            events=turn.events,
-            ping=turn.to_ping(),
-        )
-    except BoardNotPosted as missing:
-        # The move is saved; only the post failed. Say so, and why, rather than pretend nothing happened.
-        said += "\n" + board_missing(missing.reason, locale)
+    told = await bot.service.told(turn)
+    if bot.service.holds_board(told):
+        said += "\n" + text("bot.reply.board_held", locale)
+    else:
+        try:
+            await bot.poster.post_board(
+                channel,
+                told.game,
+                told.state,
+                guild=interaction.guild,
+                headline=headline(told, public_locale(interaction)),
+                events=told.events,
+                ping=told.to_ping(),
+            )
+        except BoardNotPosted as missing:
+            # The move is saved; only the post failed. Say so, and why, rather than pretend nothing happened.
+            said += "\n" + board_missing(missing.reason, locale)
     # The mover may take the move back from here (while it may be: see bot/undo.py); the button goes stale by itself.
     undo = offer_undo(turn, None, locale)
     await interaction.edit_original_response(content=said, view=undo)

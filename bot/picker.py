@@ -277,9 +277,7 @@ async def next_step(
     if command is None:
         options = [discord.SelectOption(label=adapter.command_label(c, locale)[:100], value=c) for c in commands]
         placeholder = text("bot.picker.placeholder", locale, option=adapter.option_label("command", locale))
-        view = await picker_view(
-            interaction, game, None, {}, option="command", pages=[options], placeholder=placeholder
-        )
+        view = await picker_view(interaction, game, None, {}, option="command", pages=[(options, placeholder)])
         return view, text("bot.picker.command", locale), None
     if repeats(state, command):
         return await run_step(interaction, game, state, seat=seat, command=command, picked=chosen.get(RUN, ""))
@@ -316,8 +314,7 @@ async def next_step(
             command,
             step.chosen,
             option=step.options[0],
-            pages=[units],
-            placeholder=placeholder,
+            pages=[(units, placeholder)],
             is_set=True,
         )
     else:
@@ -326,10 +323,10 @@ async def next_step(
             discord.SelectOption(label=label[:100], value=token)
             for token, label in zip(step.tokens, labels, strict=True)
         ]
-        pages = [options[i : i + SELECT_LIMIT] for i in range(0, len(options), SELECT_LIMIT)][:SELECTS]
         placeholder = text("bot.picker.placeholder", locale, option=names)
+        pages = [(options[i : i + SELECT_LIMIT], placeholder) for i in range(0, len(options), SELECT_LIMIT)]
         view = await picker_view(
-            interaction, game, command, step.chosen, option="+".join(step.options), pages=pages, placeholder=placeholder
+            interaction, game, command, step.chosen, option="+".join(step.options), pages=pages[:SELECTS]
         )
     prompt = text("bot.picker.option", locale, option=names)
     return view, f"{so_far}\n{prompt}" if so_far else prompt, step
@@ -345,22 +342,19 @@ async def run_step(
     run = await asyncio.to_thread(run_of, state, seat, command, picked)
     if not run.ways:
         raise Refusal("stale")  # the seat may not play this command now
-    view = discord.ui.View(timeout=None)
     whole = run.chosen()
     if whole is not None:
         step = Step(command, {RUN: " ".join(map(str, whole))})
         picker_id = await store.create_picker(
             game.id, game.version, interaction.user.id, command=command, chosen=step.chosen, option=CONFIRM
         )
+        view = discord.ui.View(timeout=None)
         view.add_item(ConfirmButton(picker_id, text("bot.button.confirm", locale)))
         described = ", ".join(run_move_label(state, seat, move, locale) for move in whole)
         return view, text("bot.picker.confirm", locale, move=described), step
-    saved = {RUN: " ".join(map(str, run.picked))}
-    picker_id = await store.create_picker(
-        game.id, game.version, interaction.user.id, command=command, chosen=saved, option=RUN
-    )
     adapter = adapter_of(game.variant)
-    for part, (key, moves) in enumerate(list(run.offered().items())[:SELECTS]):
+    pages = []
+    for key, moves in list(run.offered().items())[:SELECTS]:
         options = [
             discord.SelectOption(
                 label=run_move_label(state, seat, move, locale)[:100], value=str(move), default=move in run.picked
@@ -369,10 +363,10 @@ async def run_step(
         ]
         name, rest = moves[0].choices()[0][0], moves[0].choices()[-1][0]
         key_label = adapter.label(state, seat, name, key, chosen={}, locale=locale)
-        placeholder = (
-            f"{key_label}: {text('bot.picker.placeholder', locale, option=adapter.option_label(rest, locale))}"
-        )
-        view.add_item(PickerSelect(picker_id, RUN, part, options, placeholder[:150]))
+        option = adapter.option_label(rest, locale)
+        pages.append((options, f"{key_label}: {text('bot.picker.placeholder', locale, option=option)}"))
+    saved = {RUN: " ".join(map(str, run.picked))}
+    view = await picker_view(interaction, game, command, saved, option=RUN, pages=pages)
     return view, text(f"bot.picker.run.{command}", locale), None
 
 
@@ -496,18 +490,18 @@ async def picker_view(
     chosen: dict[str, str],
     *,
     option: str,
-    pages: list[list[discord.SelectOption]],
-    placeholder: str,
+    pages: list[tuple[list[discord.SelectOption], str]],
     is_set: bool = False,
 ) -> discord.ui.View:
-    """One step of the picker, saved as a row: a select per page of choices (a multi-select for a set)."""
+    """One step of the picker, saved as a row: a select per page of choices with its placeholder (a multi-select
+    for a set). Every step's selects are built here: the command, an option, a set, a run's lines."""
     store = bot_of(interaction).service.store
     picker_id = await store.create_picker(
         game.id, game.version, interaction.user.id, command=command, chosen=chosen, option=option
     )
     view = discord.ui.View(timeout=None)
     first = option.split("+", maxsplit=1)[0]
-    for part, page in enumerate(pages):
+    for part, (page, placeholder) in enumerate(pages):
         # A set's multi-select may be left empty, even with one item to tick: the engine judges the set.
         most, fewest = (len(page), 0) if is_set else (1, 1)
         view.add_item(PickerSelect(picker_id, first, part, page, placeholder[:150], most=most, fewest=fewest))

@@ -27,7 +27,7 @@ from bot import ratings
 from bot.clock import Clock, SystemClock, iso
 from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
-from bot.store import Conflict, GameRow, Store, UndoneRow
+from bot.store import Conflict, GameRow, MoveRow, Store, UndoneRow
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Timers
 from engine import Event, GameState, Move
 from engine.core import Rng
@@ -55,6 +55,9 @@ class Turn:
     """Why the computer made this move (``computer_seat``, ``stand_in``, ``time_limit``); empty for a person's."""
     undoable: bool = False
     """The mover may take this move back now (the game allows it, the move revealed nothing, the game goes on)."""
+    plies: int = 1
+    """How many moves the turn tells (a run played at once, or a run's moves whose board was held back: all of
+    them); ``move`` is the last, ``events`` are all of theirs and ``before_to_act`` is who waited before the first."""
 
     @property
     def over(self) -> bool:
@@ -79,6 +82,9 @@ class Undone:
     move: Move
     events: list[Event] = field(default_factory=list)
     """What the move taken back had done (to say which move it was in the same words as its own post)."""
+    shown: bool = True
+    """A board showed the move taken back; else its board was held back (a run's move): the board on show is
+    already without it, so taking it back posts nothing."""
 
     def to_ping(self) -> list[int]:
         """Seats that must act now and were not waiting already: never the one who took the move back (they are
@@ -434,6 +440,8 @@ class GameService:
         if seat is None or seat not in await self.store.seats_moved_since(game.id, seen):
             return
         if game.state is not None and seat in engine.to_act(self.state_of(game)):
+            if seen >= game.board_version:
+                return  # they saw the newest board there is: their own moves since are held back (a run)
             raise Refusal("stale")
         raise Refusal("already_played")
 
@@ -633,7 +641,7 @@ class GameService:
             await self.settle(saved)
         to_act = frozenset() if finished else engine.to_act(new_state)
         undoable = game.undo and not finished and not cause and not engine.reveals(state, new_state)
-        return Turn(saved, new_state, before, to_act, seat, moves[-1], events, cause, undoable)
+        return Turn(saved, new_state, before, to_act, seat, moves[-1], events, cause, undoable, plies=len(moves))
 
     @staticmethod
     def _result(state: GameState, resigned: int | None = None, dropped: Sequence[int] = ()) -> dict[str, Any]:
@@ -701,7 +709,8 @@ class GameService:
         saved = await self._changed(game.id)  # timers follow who waits now
         move = engine.parse_move(game.variant, last.notation)
         _, events = engine.apply(before, seat, move)
-        return Undone(saved, before, engine.to_act(after), engine.to_act(before), seat, move, events)
+        shown = last.ply < game.board_version
+        return Undone(saved, before, engine.to_act(after), engine.to_act(before), seat, move, events, shown)
 
     async def _undo_game(self, channel_id: int, game_id: int | None) -> GameRow:
         """The running game a move would be taken back in; a finished one is refused as such."""
@@ -722,33 +731,77 @@ class GameService:
         return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
 
     # --- boards ------------------------------------------------------------------------------------------------
+    def holds_board(self, turn: Turn) -> bool:
+        """Whether the board after ``turn`` waits: its mover is in the middle of a run (the grey wall's lines typed
+        one command at a time: they may play the same command again) and nobody else newly must act. The channel
+        then gets one post when the run is over, telling all of it (:meth:`told`), and pings go out then."""
+        if turn.over or turn.seat not in turn.to_act or turn.to_ping():
+            return False
+        if not self._repeats(turn.game.variant, turn.move.command):
+            return False
+        return any(move.command == turn.move.command for move in engine.legal_moves(turn.state, turn.seat))
+
+    async def told(self, turn: Turn) -> Turn:
+        """What the board after ``turn`` tells: ``turn`` itself, or all the moves of a run since the last posted
+        board when earlier ones were held back (:meth:`holds_board`), with who waited before the first of them."""
+        game = turn.game
+        if game.version - game.board_version <= turn.plies:
+            return turn
+        rows = await self.store.move_rows(game.id)
+        told = await asyncio.to_thread(self._since_board, game, rows)  # a replay takes a moment
+        if told is None or told.plies <= turn.plies:
+            return turn
+        return replace(turn, before_to_act=told.before_to_act, events=told.events, plies=told.plies)
+
     async def boards_to_post(self) -> list[tuple[GameRow, GameState, Turn | Undone | None]]:
         """Games whose newest version has no board (the process died before posting it, or the post failed), each
-        with the move that made that version (None for the opening board), so the board says what happened."""
+        with the moves that made that version (None for the opening board), so the board says what happened. A
+        board held back in the middle of a run is not one of them: the run's next move posts it."""
         missing = []
         for game_id in await self.store.without_board():
             game = await self.store.game(game_id)
             if game is None or game.state is None:
                 continue
             undone = await self.store.undone(game.id, game.version - 1)
-            moves = await self.store.moves(game.id)
-            if undone is not None:  # the newest version took a move back: its board says so
+            rows = await self.store.move_rows(game.id)
+            if undone is not None and undone.ply < game.board_version:  # a move on a board was taken back: say so
+                moves = [(row.seat, row.notation) for row in rows]
                 turn: Turn | Undone | None = await asyncio.to_thread(self._last_undo, game, moves, undone)
             else:
-                turn = await asyncio.to_thread(self._last_turn, game, moves)  # a replay takes a moment
+                if undone is not None and all(row.ply < game.board_version for row in rows):
+                    continue  # a held move was taken back: the board on show is this position
+                turn = await asyncio.to_thread(self._since_board, game, rows)  # a replay takes a moment
+                if turn is not None and self.holds_board(turn):
+                    continue
             missing.append((game, self.state_of(game), turn))
         return missing
 
-    @staticmethod
-    def _last_turn(game: GameRow, moves: list[tuple[int, str]]) -> Turn | None:
+    @classmethod
+    def _since_board(cls, game: GameRow, rows: list[MoveRow]) -> Turn | None:
+        """The turn the board of ``game``'s version tells: its last move, or every move since the last posted board
+        when they are all of a run's command (its board held back); None before the first move."""
+        moves = [(row.seat, row.notation) for row in rows if row.ply < game.version]
         if not moves:
             return None
-        players = len(game.by_seat())
-        before = engine.replay(game.variant, players, game.seed, moves[:-1], game.options or None)
+        unposted = [row for row in rows if game.board_version <= row.ply < game.version]
+        run = bool(unposted) and all(
+            cls._repeats(game.variant, engine.parse_move(game.variant, row.notation).command) for row in unposted
+        )
+        count = len(unposted) if run else 1
+        before = cls._replay(game, moves[:-count])
+        state, events = before, []
+        for seat, notation in moves[-count:]:
+            state, more = engine.apply(state, seat, notation)
+            events.extend(more)
         seat, notation = moves[-1]
-        state, events = engine.apply(before, seat, notation)
         to_act = frozenset() if game.status == "over" else engine.to_act(state)
-        return Turn(game, state, engine.to_act(before), to_act, seat, engine.parse_move(game.variant, notation), events)
+        move = engine.parse_move(game.variant, notation)
+        return Turn(game, state, engine.to_act(before), to_act, seat, move, events, plies=count)
+
+    @staticmethod
+    def _repeats(variant: str, command: str) -> bool:
+        """Whether ``command`` is played as a run (``MoveCommand.repeats``: the grey wall's columns)."""
+        return any(each.name == command and each.repeats for each in engine.get_variant(variant).commands)
 
     @classmethod
     def _last_undo(cls, game: GameRow, moves: list[tuple[int, str]], undone: UndoneRow) -> Undone:

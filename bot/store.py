@@ -818,6 +818,13 @@ class Store:
         )
         return {row["seat"] for row in rows}
 
+    async def move_rows(self, game_id: int) -> list[MoveRow]:
+        """The whole log with each move's ply (the version it was made at), oldest first."""
+        rows = await self._fetchall(
+            "SELECT ply, seat, notation, cause FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        )
+        return [MoveRow(row["ply"], row["seat"], row["notation"], row["cause"] or "") for row in rows]
+
     async def last_move(self, game_id: int) -> MoveRow | None:
         """The newest move of the log (None before the first)."""
         rows = await self._fetchall(

@@ -1,10 +1,11 @@
 """Taking a move back: ``/azul undo`` and the Undo button on the mover's "Played" reply, one path for both.
 
 The service decides (only your own last move, nobody acted since, nothing hidden revealed, undo allowed in the game)
-and saves; this posts one short board with the restored table, which edits the previous board's Play button away and
-pings only seats that must act now and were not waiting already (normally nobody: the turn that was announced no
-longer exists, and whoever took the move back is here). The button's custom id holds the game id and the version
-the move made, so it is stale the moment anyone acts, and it keeps working after a restart.
+and saves; this posts one short board with the restored table (none when the move's own board was held back: a grey
+wall line typed alone, see :meth:`bot.service.GameService.holds_board`), which edits the previous board's Play button
+away and pings only seats that must act now and were not waiting already (normally nobody: the turn that was
+announced no longer exists, and whoever took the move back is here). The button's custom id holds the game id and
+the version the move made, so it is stale the moment anyone acts, and it keeps working after a restart.
 """
 
 from __future__ import annotations
@@ -92,14 +93,15 @@ async def undo_last_move(
     locale = user_locale(interaction)
     said = text("bot.reply.undone", locale, move=undone_words(undone, locale))
     try:
-        await bot.poster.post_board(
-            channel_of(interaction),
-            undone.game,
-            undone.state,
-            guild=interaction.guild,
-            headline=undo_headline(undone, public_locale(interaction)),
-            ping=undone.to_ping(),
-        )
+        if undone.shown:  # else the move's board was held back (a run's): the channel never saw it
+            await bot.poster.post_board(
+                channel_of(interaction),
+                undone.game,
+                undone.state,
+                guild=interaction.guild,
+                headline=undo_headline(undone, public_locale(interaction)),
+                ping=undone.to_ping(),
+            )
     except BoardNotPosted:
         said += "\n" + text("bot.reply.undo_no_board", locale)  # not "your move stands": it was taken back
     await interaction.edit_original_response(content=said, view=None)

@@ -59,17 +59,27 @@ async def test_three_player_grey_wall_game_to_its_end(simcord_env) -> None:
     table = Table.create(simcord_env, 3)
     await table.open("azul-grey")
     turns = 0
-    saw_wall_phase = False
+    saw_wall_phase = saw_held = False
+    waiting_at_post = engine.to_act((await table.state())[1])
     while (await table.game()).status == "active":
         _, before_state = await table.state()
-        waiting_before = engine.to_act(before_state)
         member, seat, move = await table.choose()
+        posts = len(table.channel.history())
         if turns % 3 == 1:
             await table.play_by_buttons(member, move)
         else:
             await table.play_by_slash(member, move)
         post = table.channel.last_message
         game, state = await table.state()
+        turns += 1
+        assert turns < MAX_TURNS
+        if len(table.channel.history()) == posts:
+            # A wall line typed alone waits for the mover's other lines: one post per wall tiling.
+            assert move.command == "wall" and seat in engine.to_act(state), post.content
+            assert engine.to_act(state) - {seat} <= waiting_at_post, "nobody new must act"
+            saw_held = True
+            continue
+        assert len(table.channel.history()) == posts + 1
         pinged = mentions(post.content)
         if before_state.phase == "wall" and state.phase != "wall":
             assert f"round {before_state.round} scored" in post.content, "scored once the last column is chosen"
@@ -78,12 +88,12 @@ async def test_three_player_grey_wall_game_to_its_end(simcord_env) -> None:
             if state.phase == "wall":
                 saw_wall_phase = True
                 assert "choose your columns" in post.content
-            # everyone newly asked to act is pinged once; nobody already waiting is pinged again
-            expected = {table.member(game, s).id for s in to_act - (waiting_before - {seat}) - {seat}}
+            # everyone newly asked to act since the last post is pinged once; nobody already waiting is pinged again
+            expected = {table.member(game, s).id for s in to_act - (waiting_at_post - {seat}) - {seat}}
             assert set(pinged) == expected
             assert len(pinged) == len(set(pinged))
-        turns += 1
-        assert turns < MAX_TURNS
+            waiting_at_post = to_act
+    assert saw_held, "a wall line typed alone held the board back"
     assert saw_wall_phase, "the grey wall asks players to choose columns"
     assert "Game over" in table.channel.last_message.content
     await check_replay(table)
