@@ -40,7 +40,13 @@ async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-u
     process = spawn(
         server.api,
         server.gateway_url,
-        {"DISCORD_TOKEN": GOOD_TOKEN, "AZUL_DB": db, "AZUL_REMIND_HOURS": "0", "AZUL_LOG_LEVEL": "WARNING"},
+        {
+            "DISCORD_TOKEN": GOOD_TOKEN,
+            "AZUL_DB": db,
+            "AZUL_REMIND_HOURS": "0",
+            "AZUL_LOG_LEVEL": "WARNING",
+            "AZUL_HEARTBEAT_FILE": str(log.with_suffix(".heartbeat")),  # with PostgreSQL, not in the checkout
+        },
         log=log,
     )
     for _ in range(1800):  # a loaded machine may take long to start a process
@@ -76,8 +82,8 @@ async def drive(
                     undos.add(undo)
 
 
-async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, tmp_path: Path) -> None:
-    db = str(tmp_path / "crash.sqlite3")
+async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, db_path: str, tmp_path: Path) -> None:
+    db = db_path
     log = tmp_path / "bot.log"
     await wire.prepare_games(db, GAMES)
     rng = random.Random(SEED)
