@@ -1,25 +1,38 @@
-"""Computer players' strength and speed: win rates with 95% (Wilson) intervals and move times per level.
+"""Computer players' strength and speed: win rates with 95% (Wilson) intervals, targets, and move times per level.
 
     python -m bench ai                                  # every row, 200 games each, hard at 1 s per move
     python -m bench ai --games 20 --iterations 200 --jobs 2
     python -m bench ai --suite duel --variant azul      # hard vs greedy, two players, Azul only
-    python -m bench ai --speed                          # the hard player's search iterations per second
+    python -m bench ai --suite ladder --level easy      # easy vs random only (the rows that count easy's wins)
+    python -m bench ai --iterations 150 --out ai.jsonl  # every game appended as it ends; run again to resume
+    python -m bench ai --speed                          # the hard player's search iterations per CPU second
+    python -m bench ai --speed --seconds 1              # what hard's default budget buys: iterations per move
 
 Rows (``--suite``): ``duel`` is hard vs greedy with two players in every variant; ``ladder`` is hard vs medium,
 medium vs easy and easy vs random with two players; ``table`` is one hard seat against greedy seats with three and
 four players. A row's win rate is the first agent's share of wins (a shared first place counts as a share). Seats
 rotate from game to game (the first agent sits in every seat equally often) and game ``i`` of every row is dealt
 from seed ``i``, so rows are repeatable; with ``--iterations`` the moves are too, only times depend on the machine.
+
+Each row is printed as soon as its last game ends. With ``--out FILE`` every finished game is appended to FILE (JSON
+lines) and games already there for the same row and budget are not played again, so a stopped run loses at most
+the games in progress; ``--report`` prints what the file holds (rows not yet complete too) without playing.
+
+Move times are CPU seconds of the playing process (``time.process_time``), so their p50/p95 do not grow when other
+work shares the machine; a budget in ``seconds`` is wall-clock time, as people wait for it, so on a loaded machine
+it buys fewer iterations than on an idle core.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from engine import get_variant, variant_names
@@ -27,6 +40,7 @@ from engine.agents import HardAgent, make_agent
 
 SUITES = ("duel", "ladder", "table")
 LADDER = (("hard", "medium"), ("medium", "easy"), ("easy", "random"))
+LEVEL_ORDER = ("hard", "medium", "easy", "greedy", "random")
 
 
 @dataclass(frozen=True)
@@ -41,11 +55,44 @@ class Row:
     def label(self) -> str:
         return f"{self.agent} vs {self.opponent}"
 
+    @property
+    def target(self) -> float:
+        """The issue's target for the win rate: 90% for hard against greedy in Azul's duels, 80% in the other
+        variants' duels, 55% for one hard seat at a table of greedy seats; a ladder step must be clearly above the
+        level below, read as its whole 95% interval above 50%."""
+        if self.suite == "duel":
+            return 0.9 if self.variant in {"azul", "azul-grey"} else 0.8
+        if self.suite == "table":
+            return 0.55
+        return 0.5
 
-@dataclass(frozen=True)
-class Game:
-    row: int
-    index: int
+
+@dataclass
+class Tally:
+    """A row's finished games: the counted agent's summed share of wins, and per level its move times (CPU
+    seconds) and, for ``hard``, the search iterations per move."""
+
+    games: int = 0
+    wins: float = 0.0
+
+    def add(self, share: float) -> None:
+        self.games += 1
+        self.wins += share
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def met(self, row: Row) -> bool:
+        low, _ = wilson(self.wins, self.games)
+        return low > row.target if row.suite == "ladder" else self.rate >= row.target
+
+
+@dataclass
+class GameResult:
+    share: float
+    times: dict[str, list[float]]  # level -> CPU seconds per move
+    iterations: list[int]  # hard's iterations per move where it searched (empty without a hard seat)
 
 
 def rows(suites: list[str], variants: list[str]) -> list[Row]:
@@ -67,27 +114,38 @@ def rows(suites: list[str], variants: list[str]) -> list[Row]:
 
 
 def play(row: Row, index: int, budget: dict[str, Any]) -> tuple[float, dict[str, list[float]]]:
-    """One game of a row: the counted agent's share of the win and every level's move times."""
+    """One game of a row: the counted agent's share of the win and every level's move times (CPU seconds)."""
+    result = play_game(row, index, budget)
+    return result.share, result.times
+
+
+def play_game(row: Row, index: int, budget: dict[str, Any]) -> GameResult:
     variant = get_variant(row.variant)
     focus = index % row.players
     names = [row.agent if seat == focus else row.opponent for seat in range(row.players)]
     agents = [make_agent(name, index * 8 + seat, **budget) for seat, name in enumerate(names)]
     times: dict[str, list[float]] = {row.agent: [], row.opponent: []}
+    iterations: list[int] = []
     state = variant.new_game(row.players, index)
     while not variant.is_over(state):
         seat = min(variant.to_act(state))
-        start = time.perf_counter()
-        move = agents[seat].choose(variant, state, seat)
-        times[names[seat]].append(time.perf_counter() - start)
+        agent = agents[seat]
+        start = time.process_time()
+        move = agent.choose(variant, state, seat)
+        times[names[seat]].append(time.process_time() - start)
+        if isinstance(agent, HardAgent) and agent.last_iterations:
+            iterations.append(agent.last_iterations)
         state = variant.apply_unchecked(state, seat, move)
     winners = variant.standings(state)[0]
-    return (1.0 / len(winners) if focus in winners else 0.0), times
+    return GameResult((1.0 / len(winners) if focus in winners else 0.0), times, iterations)
 
 
-def _play_job(job: tuple[Row, Game, dict[str, Any]]) -> tuple[Game, float, dict[str, list[float]]]:
-    row, game, budget = job
-    share, times = play(row, game.index, budget)
-    return game, share, times
+Job = tuple[Row, int, dict[str, Any]]
+
+
+def _play_job(job: Job) -> tuple[Job, GameResult]:
+    row, index, budget = job
+    return job, play_game(row, index, budget)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -107,7 +165,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def results(jobs: list[tuple[Row, Game, dict[str, Any]]], workers: int) -> Iterator[tuple[Game, float, Any]]:
+def results(jobs: list[Job], workers: int) -> Iterator[tuple[Job, GameResult]]:
     if workers <= 1:
         yield from map(_play_job, jobs)
         return
@@ -115,16 +173,78 @@ def results(jobs: list[tuple[Row, Game, dict[str, Any]]], workers: int) -> Itera
         yield from pool.imap_unordered(_play_job, jobs)
 
 
+# --- the results file ---------------------------------------------------------------------------------------------
+def _key(row: Row, index: int, budget: dict[str, Any]) -> str:
+    return json.dumps([asdict(row), index, budget], sort_keys=True)
+
+
+def load(path: Path | None) -> dict[str, GameResult]:
+    """Games already played, by row, game and budget (a line cut short by a stop is skipped)."""
+    found: dict[str, GameResult] = {}
+    if path is None or not path.exists():
+        return found
+    for line in path.read_text().splitlines():
+        try:
+            record = json.loads(line)
+            row = Row(**record["row"])
+            found[_key(row, record["game"], record["budget"])] = GameResult(
+                record["share"], record["times"], record["iterations"]
+            )
+        except (ValueError, KeyError, TypeError):
+            continue
+    return found
+
+
+def append(path: Path, row: Row, index: int, budget: dict[str, Any], result: GameResult) -> None:
+    record = {"row": asdict(row), "game": index, "budget": budget, **asdict(result)}
+    with path.open("a") as file:
+        file.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+# --- printing -----------------------------------------------------------------------------------------------------
+HEADER = (
+    f"{'suite':<7}{'variant':<22}{'players':>8}  {'row':<17}{'games':>6}{'win rate':>9}  {'95% interval':<13}"
+    f"{'target':>7}  met"
+)
+
+
+def row_line(row: Row, tally: Tally) -> str:
+    low, high = wilson(tally.wins, tally.games)
+    target = f"{'>' if row.suite == 'ladder' else '≥'}{row.target:.0%}"
+    return (
+        f"{row.suite:<7}{row.variant:<22}{row.players:>8}  {row.label:<17}{tally.games:>6}{tally.rate:>9.1%}  "
+        f"{f'{low:.1%}-{high:.1%}':<13}{target:>7}  {'yes' if tally.met(row) else 'no'}"
+    )
+
+
+def print_times(games: list[tuple[Row, GameResult]]) -> None:
+    """Move times (CPU ms) per level and variant, and hard's search iterations per move."""
+    times: dict[tuple[str, str], list[float]] = {}
+    iterations: dict[str, list[int]] = {}
+    for row, result in games:
+        for level, values in result.times.items():
+            times.setdefault((level, row.variant), []).extend(values)
+        iterations.setdefault(row.variant, []).extend(result.iterations)
+    print("\nmove times, CPU ms per move")
+    print(f"{'level':<8}{'variant':<22}{'moves':>8}{'p50':>9}{'p95':>9}  hard iterations p50")
+    order = {name: i for i, name in enumerate(LEVEL_ORDER)}
+    for level, variant in sorted(times, key=lambda key: (order.get(key[0], 9), key[1])):
+        values = times[level, variant]
+        p50, p95 = percentile(values, 0.5) * 1000, percentile(values, 0.95) * 1000
+        searched = iterations.get(variant, []) if level == "hard" else []
+        extra = f"  {percentile([float(n) for n in searched], 0.5):.0f}" if searched else ""
+        print(f"{level:<8}{variant:<22}{len(values):>8}{p50:>9.1f}{p95:>9.1f}{extra}")
+
+
+# --- speed ----------------------------------------------------------------------------------------------------------
 SPEED_PLIES = (4, 12, 24)
 """Positions the speed figures search from: greedy games stopped after this many moves (opening to mid-game)."""
 
 
-def search_speed(name: str, players: int, iterations: int) -> tuple[int, float]:
-    """Hard's search from a few fixed positions of ``name``: iterations done and the CPU seconds they took (CPU
-    time, not wall time: other work on the machine slows this process down without changing what it did)."""
+def speed_positions(name: str, players: int) -> list[tuple[int, Any]]:
     variant = get_variant(name)
     greedy = make_agent("greedy", 1)
-    done, spent = 0, 0.0
+    found = []
     for plies in SPEED_PLIES:
         state = variant.new_game(players, plies)
         for _ in range(plies):
@@ -132,8 +252,17 @@ def search_speed(name: str, players: int, iterations: int) -> tuple[int, float]:
                 break
             seat = min(variant.to_act(state))
             state = variant.apply_unchecked(state, seat, greedy.choose(variant, state, seat))
-        if variant.is_over(state):
-            continue
+        if not variant.is_over(state):
+            found.append((plies, state))
+    return found
+
+
+def search_speed(name: str, players: int, iterations: int) -> tuple[int, float]:
+    """Hard's search from a few fixed positions of ``name``: iterations done and the CPU seconds they took (CPU
+    time, not wall time: other work on the machine slows this process down without changing what it did)."""
+    variant = get_variant(name)
+    done, spent = 0, 0.0
+    for plies, state in speed_positions(name, players):
         seat = min(variant.to_act(state))
         hard = HardAgent(plies, iterations=iterations)
         start = time.process_time()
@@ -141,6 +270,21 @@ def search_speed(name: str, players: int, iterations: int) -> tuple[int, float]:
         spent += time.process_time() - start
         done += hard.last_iterations
     return done, spent
+
+
+def budget_bought(name: str, players: int, seconds: float) -> tuple[list[int], list[float], list[float]]:
+    """Hard at a budget of ``seconds`` from the speed positions: iterations per move, CPU and wall seconds."""
+    variant = get_variant(name)
+    counts, cpu, wall = [], [], []
+    for plies, state in speed_positions(name, players):
+        seat = min(variant.to_act(state))
+        hard = HardAgent(plies, seconds=seconds)
+        start, start_wall = time.process_time(), time.perf_counter()
+        hard.choose(variant, state, seat)
+        cpu.append(time.process_time() - start)
+        wall.append(time.perf_counter() - start_wall)
+        counts.append(hard.last_iterations)
+    return counts, cpu, wall
 
 
 def speed(variants: list[str], iterations: int) -> int:
@@ -153,46 +297,82 @@ def speed(variants: list[str], iterations: int) -> int:
     return 0
 
 
+def speed_at(variants: list[str], seconds: float) -> int:
+    print(f"hard at {seconds} s per move from each of {len(SPEED_PLIES)} positions (wall-clock budget)")
+    print(f"{'variant':<24}{'players':>8}{'iterations':>11}{'CPU s':>7}{'wall s':>8}{'iterations/CPU s':>18}")
+    for name in variants:
+        for players in (2, 4):
+            counts, cpu, wall = budget_bought(name, players, seconds)
+            moves = len(counts)
+            print(
+                f"{name:<24}{players:>8}{sum(counts) / moves:>11.0f}{sum(cpu) / moves:>7.2f}{sum(wall) / moves:>8.2f}"
+                f"{sum(counts) / sum(cpu):>18.0f}",
+                flush=True,
+            )
+    return 0
+
+
+# --- main -----------------------------------------------------------------------------------------------------------
+def run(  # noqa: PLR0917 (a run is all of these)
+    chosen: list[Row], games: int, budget: dict[str, Any], workers: int, out: Path | None, play_more: bool = True
+) -> None:
+    """Play the rows' missing games (unless ``play_more`` is false: then only print what ``out`` holds), printing
+    each row as it completes, then the rows left incomplete and the move times."""
+    done = load(out)
+    tallies = [Tally() for _ in chosen]
+    finished: list[tuple[Row, GameResult]] = []
+    jobs: list[Job] = []
+    for r, row in enumerate(chosen):
+        for index in range(games):
+            result = done.get(_key(row, index, budget))
+            if result is None:
+                if play_more:
+                    jobs.append((row, index, budget))
+            else:
+                tallies[r].add(result.share)
+                finished.append((row, result))
+    if jobs and out is not None:
+        print(f"{len(finished)} games already in {out}; {len(jobs)} to play", flush=True)
+    print(HEADER, flush=True)
+    position = {row: r for r, row in enumerate(chosen)}
+    for r, row in enumerate(chosen):
+        if tallies[r].games == games:
+            print(row_line(row, tallies[r]), flush=True)
+    for (row, index, _), result in results(jobs, workers):
+        if out is not None:
+            append(out, row, index, budget, result)
+        finished.append((row, result))
+        tally = tallies[position[row]]
+        tally.add(result.share)
+        if tally.games == games:
+            print(row_line(row, tally), flush=True)
+    incomplete = [(row, tally) for row, tally in zip(chosen, tallies, strict=True) if 0 < tally.games < games]
+    if incomplete:
+        print(f"\nrows with fewer than {games} games")
+        for row, tally in incomplete:
+            print(row_line(row, tally))
+    print_times(finished)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench ai", description=__doc__.split("\n")[0])
     parser.add_argument("--suite", action="append", choices=SUITES, help="rows to run (repeatable); default: all")
     parser.add_argument("--variant", action="append", help="a variant name (repeatable); default: all")
+    parser.add_argument("--level", action="append", choices=LEVEL_ORDER, help="only rows that count this level")
     parser.add_argument("--games", type=int, default=200, help="games per row")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, help="hard's time per move (default 1)")
     budget.add_argument("--iterations", type=int, help="hard's iterations per move (repeatable moves)")
     parser.add_argument("--jobs", "--workers", dest="workers", type=int, default=2, help="processes playing at once")
-    parser.add_argument("--speed", action="store_true", help="print hard's iterations per second per variant instead")
+    parser.add_argument("--out", type=Path, help="append every finished game here (JSON lines) and resume from it")
+    parser.add_argument("--report", action="store_true", help="print what --out holds, playing nothing")
+    parser.add_argument("--speed", action="store_true", help="print hard's search speed per variant instead")
     args = parser.parse_args(argv)
+    variants = args.variant or variant_names()
     if args.speed:
-        return speed(args.variant or variant_names(), args.iterations or 200)
-    chosen = rows(args.suite or list(SUITES), args.variant or variant_names())
+        return speed_at(variants, args.seconds) if args.seconds else speed(variants, args.iterations or 200)
+    chosen = [row for row in rows(args.suite or list(SUITES), variants) if row.agent in (args.level or LEVEL_ORDER)]
     hard_budget = {"iterations": args.iterations} if args.iterations else {"seconds": args.seconds or 1.0}
     print(f"hard budget: {hard_budget}; {args.games} games per row; {args.workers} workers", flush=True)
-    jobs = [(row, Game(r, i), hard_budget) for r, row in enumerate(chosen) for i in range(args.games)]
-    shares = [0.0] * len(chosen)
-    played = [0] * len(chosen)
-    times: dict[str, list[float]] = {}
-    header = f"{'suite':<7}{'variant':<22}{'players':>8}  {'row':<18}{'games':>6}{'win rate':>10}  95% interval"
-    print(header, flush=True)
-    for game, share, game_times in results(jobs, args.workers):
-        shares[game.row] += share
-        played[game.row] += 1
-        for name, values in game_times.items():
-            times.setdefault(name, []).extend(values)
-        if played[game.row] == args.games:
-            row = chosen[game.row]
-            low, high = wilson(shares[game.row], args.games)
-            rate = shares[game.row] / args.games
-            print(
-                f"{row.suite:<7}{row.variant:<22}{row.players:>8}  {row.label:<18}{args.games:>6}"
-                f"{rate:>10.1%}  {low:.1%}-{high:.1%}",
-                flush=True,
-            )
-    print(f"\n{'level':<8}{'moves':>8}{'p50 ms':>10}{'p95 ms':>10}")
-    for name in ("hard", "medium", "easy", "greedy", "random"):
-        if name in times:
-            values = times[name]
-            p50, p95 = percentile(values, 0.5) * 1000, percentile(values, 0.95) * 1000
-            print(f"{name:<8}{len(values):>8}{p50:>10.1f}{p95:>10.1f}")
+    run(chosen, args.games, hard_budget, args.workers, args.out, play_more=not args.report)
     return 0

@@ -27,7 +27,7 @@ from PIL import Image
 
 import engine
 from render.common import Box, SeatInfo, closeup, to_png
-from render.palette import palette_image
+from render.palette import FAST, palette_image, png_level
 
 __all__ = [
     "SeatInfo",
@@ -118,7 +118,7 @@ def render_png(
 ) -> bytes:
     """The same picture as :func:`render_table`, encoded as small, deterministic PNG bytes."""
     image = render_table(state, names=names, events=events, locale=locale, info=info)
-    return to_png(image, palette=palette_image(_game(state)))
+    return _encode(image, _game(state), png_level(_game(state)))
 
 
 def render_closeup_image(
@@ -153,7 +153,7 @@ def render_closeup(
 ) -> bytes:
     """The same picture as :func:`render_closeup_image`, as PNG bytes."""
     image = render_closeup_image(state, seat, names=names, events=events, locale=locale, info=info)
-    return to_png(image, palette=palette_image(_game(state)))
+    return _encode(image, _game(state), FAST)
 
 
 def render_expansion_preview(
@@ -171,4 +171,9 @@ def render_expansion_preview(
     module = _module_of("queens-garden")
     with _drawing:
         image: Image.Image = module.draw_expansion_preview(state, seat, candidates, names=names, locale=locale)
-    return to_png(image, palette=palette_image("queens-garden"))
+    return _encode(image, "queens-garden", FAST)
+
+
+def _encode(image: Image.Image, game: str, level: int) -> bytes:
+    """PNG bytes of a picture of ``game``: mapped onto its fixed palette, compressed at zlib-ng's ``level``."""
+    return to_png(image, palette=palette_image(game), level=level)

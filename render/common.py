@@ -40,7 +40,7 @@ import math
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -220,7 +220,7 @@ def _bars(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
 def _one(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
     x0, y0, x1, y1 = box
     face = font(int((y1 - y0) * 1.15), bold=True)
-    d.text(((x0 + x1) / 2, (y0 + y1) / 2), "1", font=face, fill=ink, anchor="mm")
+    text_at(d, ((x0 + x1) / 2, (y0 + y1) / 2), "1", face, fill=ink, anchor="mm")
 
 
 MARK_SHAPES: dict[str, Callable[[ImageDraw.ImageDraw, Box, Ink], None]] = {
@@ -393,7 +393,7 @@ def pill(d: ImageDraw.ImageDraw, right: int, middle: int, note: Pill, face: Font
             _clock_icon(d, ix, middle, size, note.ink)
         else:
             _moon_icon(d, ix, middle, size, note.ink, note.fill)
-    d.text((text_x, middle), note.text, font=face, fill=note.ink, anchor="lm")
+    text_at(d, (text_x, middle), note.text, face, fill=note.ink, anchor="lm")
     return box[0]
 
 
@@ -406,7 +406,7 @@ def seat_header(table: Table, seat: int, box: Box, score: int, *, notes: Sequenc
     middle = (top + bottom) // 2
     score_face, name_face, note_face = font(28, bold=True), font(22, bold=True), font(16, bold=True)
     score_text = str(score)
-    d.text((right, middle), score_text, font=score_face, fill=HIGHLIGHT, anchor="rm")
+    text_at(d, (right, middle), score_text, score_face, fill=HIGHLIGHT, anchor="rm")
     x = right - width(score_text, score_face) - 10
     if delta:
         x = points(d, (x, middle), delta, note_face, anchor="rm")[0] - 6
@@ -414,7 +414,7 @@ def seat_header(table: Table, seat: int, box: Box, score: int, *, notes: Sequenc
         if x - left < 110:  # keep room for a readable start of the name
             break
         x = pill(d, x, middle, note, note_face) - 6
-    d.text((left, middle), table.name(seat, name_face, x - left - 6), font=name_face, fill=TEXT, anchor="lm")
+    text_at(d, (left, middle), table.name(seat, name_face, x - left - 6), name_face, anchor="lm")
 
 
 def highlight(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 8, width: int = 4) -> None:
@@ -434,16 +434,22 @@ def badge(
     anchor: str = "mm",
 ) -> Box:
     """A pill with ``text``; ``anchor`` places it like Pillow's text anchors ("mm" centre, "la" top-left...)."""
-    text_w = width(text, face)
-    size = int(face.size)
-    w, h = text_w + size, int(size * 1.45)
+    shape = _pill_shape(width(text, face) + int(face.size), int(face.size * 1.45))
+    w, h = shape.width - 1, shape.height - 1
     x, y = xy
     x -= {"l": 0, "m": w // 2, "r": w}[anchor[0]]
     y -= {"a": 0, "t": 0, "m": h // 2, "b": h, "d": h, "s": h}[anchor[1]]
-    box = (x, y, x + w, y + h)
-    d.rounded_rectangle(box, h // 2, fill=fill)
-    d.text((x + w / 2, y + h / 2), text, font=face, fill=ink, anchor="mm")
-    return box
+    d.bitmap((x, y), shape, fill=fill)
+    text_at(d, (x + w / 2, y + h / 2), text, face, fill=ink, anchor="mm")
+    return (x, y, x + w, y + h)
+
+
+@cache
+def _pill_shape(w: int, h: int) -> Image.Image:
+    """The mask of a ``w`` x ``h`` pill as ``rounded_rectangle`` draws it (one pixel more each way: ends included)."""
+    shape = Image.new("L", (w + 1, h + 1), 0)
+    ImageDraw.Draw(shape).rounded_rectangle((0, 0, w, h), h // 2, fill=255)
+    return shape
 
 
 def points(d: ImageDraw.ImageDraw, xy: tuple[int, int], value: int, face: Font, *, anchor: str = "mm") -> Box:
@@ -459,9 +465,24 @@ def signed(value: int) -> str:
 
 
 def text_at(
-    d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, face: Font, *, fill: RGB = TEXT, anchor: str = "la"
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, face: Font, *, fill: Ink = TEXT, anchor: str = "la"
 ) -> None:
-    d.text(xy, text, font=face, fill=fill, anchor=anchor)
+    """Draw one line of ``text`` anchored at ``xy``: the same pixels as ``d.text``, with the glyphs' coverage mask
+    rendered once per text, face, anchor and sub-pixel start (FreeType rendering was a third of a picture's drawing)."""
+    if not text or "\n" in text:
+        d.text(xy, text, font=face, fill=fill, anchor=anchor)
+        return
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, (dx, dy) = _text_mask(text, face, anchor, start)
+    d.bitmap((int(x) + dx, int(y) + dy), mask, fill=fill)
+
+
+@lru_cache(maxsize=8192)
+def _text_mask(text: str, face: Font, anchor: str, start: tuple[float, float]) -> tuple[Image.Image, tuple[int, int]]:
+    """What ``ImageDraw.text`` renders for one line in an RGB picture: its coverage mask and offset from the anchor."""
+    core, offset = face.getmask2(text, "L", anchor=anchor, start=start)
+    return Image.Image()._new(core), offset
 
 
 # --- the picture being drawn ----------------------------------------------------------------------------------------
@@ -521,17 +542,23 @@ def factory_row(
     tile_size: int = 30,
     margin: int = 12,
     step: int | None = None,
+    indices: range | None = None,
+    span: tuple[int, int] | None = None,
 ) -> int:
     """The factory displays of ``table.state.factories`` (tile counts per colour index) in one centred row, numbered
     as in the move notation, the ``highlighted`` one ringed; ``on_tile(color, xy, size)`` may decorate each tile;
-    ``step`` (centre to centre) is a ninth of the width unless given. Returns the y under the row."""
+    ``step`` (centre to centre) is a ninth of the width unless given. ``indices`` (all unless given) and ``span``
+    (the row's left and right edges, the picture's unless given) draw part of them as one row of several.
+    Returns the y under the row."""
     image, d = table.image, table.d
-    picture_w = image.width
-    step = step or (picture_w - 2 * margin) // 9
-    left = (picture_w - len(table.state.factories) * step) // 2
+    indices = indices if indices is not None else range(len(table.state.factories))
+    row_left, row_right = span or (0, image.width)
+    step = step or (row_right - row_left - 2 * margin) // 9
+    left = row_left + (row_right - row_left - len(indices) * step) // 2 - indices.start * step
     label = font(20, bold=True)
     r = diameter // 2
-    for index, counts in enumerate(table.state.factories):
+    for index in indices:
+        counts = table.state.factories[index]
         cx, cy = left + index * step + step // 2, y + r
         box = (cx - r, cy - r, cx + r, cy + r)
         d.ellipse(box, fill=PANEL, outline=PANEL_EDGE, width=2)
@@ -577,25 +604,42 @@ def around(box: Box, limit: tuple[int, int], margin: int = 12) -> Box:
 
 
 # --- output ----------------------------------------------------------------------------------------------------------
-# zlib-ng at 7 with its largest hash packs every sample table tighter than Pillow's zlib at 7, two to three times as
-# fast (``python -m bench render``).
+# zlib-ng with its largest hash; the level is chosen per game (``render.palette.png_level``), 7 for other pictures.
 PNG_LEVEL, PNG_MEMORY = 7, 9
 
 
-def to_png(image: Image.Image, *, palette: Image.Image | None = None) -> bytes:
+def to_png(image: Image.Image, *, palette: Image.Image | None = None, level: int = PNG_LEVEL) -> bytes:
     """PNG bytes of ``image`` as a palette picture (pictures are flat colours, so they stay small); deterministic.
 
     With ``palette`` (a game's fixed palette, see ``render.palette``) every pixel takes its nearest palette colour, a
     fast lookup; without, a palette is chosen for this picture alone (an octree: slower, for pictures of no game)."""
-    rgb = image.convert("RGB")
+    rgb = image if image.mode == "RGB" else image.convert("RGB")  # drawn pictures are RGB already: no copy
     if palette is not None:
-        quantised = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+        quantised = _used_colours_only(rgb.quantize(palette=palette, dither=Image.Dither.NONE))
     else:
         quantised = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return palette_png(quantised)
+    return palette_png(quantised, level=level)
 
 
-def palette_png(image: Image.Image) -> bytes:
+def _used_colours_only(image: Image.Image) -> Image.Image:
+    """``image`` with its palette cut to the colours it uses. A fixed palette has 256 colours and a picture uses a
+    fraction of them; each unused one would cost three bytes in every file (more than a picture-made palette's file
+    saves by compressing a little worse). One lookup pass over the pixels."""
+    counts = image.histogram()
+    used = [index for index, count in enumerate(counts) if count]
+    if used == list(range(len(used))):
+        trimmed = image.copy() if len(used) < len(counts) else image
+    else:
+        lookup = [0] * 256
+        for new, old in enumerate(used):
+            lookup[old] = new
+        trimmed = image.point(lookup)
+    colors = image.getpalette() or []
+    trimmed.putpalette([value for index in used for value in colors[3 * index : 3 * index + 3]])
+    return trimmed
+
+
+def palette_png(image: Image.Image, *, level: int = PNG_LEVEL) -> bytes:
     """A ``P`` image as PNG bytes, compressed with zlib-ng (Pillow's encoder uses the system zlib, and compressing
     was most of a picture's time). Rows are unfiltered, as Pillow writes palette pictures."""
     if image.mode != "P":
@@ -608,7 +652,7 @@ def palette_png(image: Image.Image) -> bytes:
     chunks = (
         (b"IHDR", header),
         (b"PLTE", colors),
-        (b"IDAT", _deflate(framed.tobytes())),
+        (b"IDAT", _deflate(framed.tobytes(), level)),
         (b"IEND", b""),
     )
     return PNG_SIGNATURE + b"".join(_chunk(kind, data) for kind, data in chunks)
@@ -617,8 +661,8 @@ def palette_png(image: Image.Image) -> bytes:
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def _deflate(data: bytes) -> bytes:
-    packer = zlib_ng.compressobj(PNG_LEVEL, zlib_ng.DEFLATED, 15, PNG_MEMORY)
+def _deflate(data: bytes, level: int) -> bytes:
+    packer = zlib_ng.compressobj(level, zlib_ng.DEFLATED, 15, PNG_MEMORY)
     return packer.compress(data) + packer.flush()
 
 

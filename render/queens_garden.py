@@ -65,7 +65,9 @@ GARDEN_H = int(max(_YS) - min(_YS) + 2 * HEX) + 4
 PANEL_W = PAD + GARDEN_W + PAD
 PANEL_H = PAD + HEADER_H + GARDEN_H + STORE_H + PAD
 WIDTH = 2 * PANEL_W + 3 * MARGIN
+NARROW = PANEL_W + 2 * MARGIN  # two players: one column, so a phone shows the gardens twice as large
 STRIP_H = 64
+NARROW_STRIP_H = STRIP_H + 52  # one column: the wheel and the counts take lines of their own
 DISPLAY_ROW_H = 92
 
 
@@ -97,13 +99,14 @@ def draw_table(
     info: Sequence[c.SeatInfo | None] = (),
     seats: Collection[int] | None = None,
 ) -> Image.Image:
-    image, d = c.canvas(WIDTH, _height(state))
+    image, d = c.canvas(_width(state), _height(state))
     table = _table(image, d, state, names, locale, info, events)
     _draw_strip(table, engine.get_variant(state.variant).components)  # type: ignore[attr-defined]
+    shared = _shared_box(state)
     if state.phase == "over":
-        _draw_standings(table, MARGIN + STRIP_H + MARGIN)
+        _draw_standings(table, shared)
     else:
-        _draw_display(table, MARGIN + STRIP_H + MARGIN)
+        _draw_display(table, shared)
     for seat in range(state.player_count):
         if seats is not None and seat not in seats:
             continue
@@ -124,25 +127,59 @@ def _table(  # noqa: PLR0917
     return Table(image, d, state, names, locale, read_events(events), comp.color_codes, comp.colors, info=info)
 
 
+def _width(state: QGState) -> int:
+    return NARROW if state.player_count == 2 else WIDTH
+
+
+def _strip_height(state: QGState) -> int:
+    return NARROW_STRIP_H if state.player_count == 2 else STRIP_H
+
+
+def _shared_height(state: QGState, left: int, right: int) -> int:
+    return _standings_height(state) if state.phase == "over" else _display_height(state, left, right)
+
+
 def _boards_top(state: QGState) -> int:
-    shared_h = _standings_height(state) if state.phase == "over" else _display_height(state)
-    return MARGIN + STRIP_H + MARGIN + shared_h + MARGIN
+    top = MARGIN + _strip_height(state) + MARGIN
+    if state.player_count == 3:  # the display (or the standings) sits beside the last garden
+        return top
+    return top + _shared_height(state, MARGIN, _width(state) - MARGIN) + MARGIN
+
+
+def _shared_box(state: QGState) -> c.Box:
+    """Where the display (or the standings) goes: under the strip, or with three players at the top of the space
+    beside the last garden, which was left empty otherwise."""
+    if state.player_count == 3:
+        x, top = _panel_origin(state, 2)
+        left, right = x + PANEL_W + MARGIN, WIDTH - MARGIN
+    else:
+        top, left, right = MARGIN + _strip_height(state) + MARGIN, MARGIN, _width(state) - MARGIN
+    return left, top, right, top + _shared_height(state, left, right)
+
+
+def _panel_height(state: QGState) -> int:
+    return PANEL_H + _final_h(state)
 
 
 def _panel_origin(state: QGState, seat: int) -> tuple[int, int]:
-    x = MARGIN + (seat % 2) * (PANEL_W + MARGIN)
-    return x, _boards_top(state) + (seat // 2) * (PANEL_H + _final_h(state) + MARGIN)
+    row, col = (seat, 0) if state.player_count == 2 else divmod(seat, 2)
+    return MARGIN + col * (PANEL_W + MARGIN), _boards_top(state) + row * (_panel_height(state) + MARGIN)
 
 
 def _height(state: QGState) -> int:
-    return _boards_top(state) + (state.player_count + 1) // 2 * (PANEL_H + _final_h(state) + MARGIN)
+    rows = 2 if state.player_count == 2 else (state.player_count + 1) // 2
+    return _boards_top(state) + rows * (_panel_height(state) + MARGIN)
 
 
 def closeup_regions(state: QGState, seat: int) -> tuple[list[c.Box], c.Box]:
     """The shared area (strip and display, or standings) and ``seat``'s panel with its margin."""
     x, y = _panel_origin(state, seat)
-    panel = c.around((x, y, x + PANEL_W, y + PANEL_H + _final_h(state)), (WIDTH, _height(state)), MARGIN)
-    return [(0, 0, WIDTH, _boards_top(state) - MARGIN // 2)], panel
+    size = (_width(state), _height(state))
+    panel = c.around((x, y, x + PANEL_W, y + _panel_height(state)), size, MARGIN)
+    shared = [(0, 0, size[0], _boards_top(state) - MARGIN // 2)]
+    if state.player_count == 3 and seat != 2:
+        shared.append(c.around(_shared_box(state), size, MARGIN // 2))
+    return shared, panel
 
 
 def _final_h(state: QGState) -> int:
@@ -241,7 +278,7 @@ def _hexagon_sprite(colors: tuple[str, ...], kind: int, size: float, printed: bo
     icon = size * 0.36
     draw_pattern(d, cx - size * 0.3, cy + size * 0.12, icon, pattern, ink)
     face = c.font(max(15, int(size * 0.8)), bold=True)  # the value decides moves: readable on a phone
-    d.text((cx + size * 0.36, cy + size * 0.14), str(pattern), font=face, fill=ink, anchor="mm")
+    c.text_at(d, (cx + size * 0.36, cy + size * 0.14), str(pattern), face, fill=ink, anchor="mm")
     m = size * 0.27  # the mark tells light from dark green and purple: as large as the top of the hexagon allows
     mx, my = cx - size * 0.05, cy - size * 0.66
     c.draw_mark(d, (int(mx - m), int(my - m * 0.3), int(mx + m * 0.6), int(my + m * 1.3)), style.mark, ink)
@@ -297,7 +334,7 @@ def _free_cell(name: str) -> Image.Image:
 
 def draw_joker(table: Table, cx: float, cy: float, size: float) -> None:
     _hexagon(table.d, cx, cy, size, JOKER, (20, 22, 28))
-    table.d.text((cx, cy), "J", font=c.font(int(size * 0.9), bold=True), fill=(20, 22, 28), anchor="mm")
+    c.text_at(table.d, (cx, cy), "J", c.font(int(size * 0.9), bold=True), fill=(20, 22, 28), anchor="mm")
 
 
 def _pavilion(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, ink: Any) -> None:
@@ -310,7 +347,8 @@ def _pavilion(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, ink: An
 # --- strip and display ---------------------------------------------------------------------------------------------
 def _draw_strip(table: Table, comp: Any) -> None:
     d, state = table.d, table.state
-    box = (MARGIN, MARGIN, WIDTH - MARGIN, MARGIN + STRIP_H)
+    narrow = state.player_count == 2
+    box = (MARGIN, MARGIN, table.image.width - MARGIN, MARGIN + _strip_height(state))
     c.panel(d, box)
     face, small = c.font(22, bold=True), c.font(16)
     y = MARGIN + STRIP_H // 2
@@ -319,8 +357,10 @@ def _draw_strip(table: Table, comp: Any) -> None:
     c.text_at(d, (MARGIN + 14, y - 10), title, face, anchor="lm")
     c.text_at(d, (MARGIN + 14, y + 14), side, small, fill=c.MUTED, anchor="lm")
     x = max(MARGIN + 200, MARGIN + 14 + max(c.width(title, face), c.width(side, small)) + 30)
-    info_x = x
     y -= 11
+    if narrow:  # one column: the wheel and the counts under the title, each on its own line
+        x, y = MARGIN + 14, MARGIN + STRIP_H + 4
+    info_x = x
     c.text_at(d, (x, y), table.label("qg.wheel"), small, fill=c.MUTED, anchor="lm")
     x += c.width(table.label("qg.wheel"), small) + 10
     wheel = comp.sides["variant" if state.variant.endswith("variant") else "standard"].wheel[state.round - 1]
@@ -355,35 +395,37 @@ def _draw_criterion(table: Table, x: int, y: int, criterion: Any) -> int:
     return int(cx + size + 6 + c.width(label, face))
 
 
-def _display_boxes(state: QGState) -> list[tuple[str, int, int, int]]:
-    """``(location, x, row, width)`` of every place in the display, wrapped into rows that fit the picture."""
+def _display_boxes(state: QGState, left: int, right: int) -> list[tuple[str, int, int, int]]:
+    """``(location, x, row, width)`` of every place in the display, wrapped into rows between ``left`` and
+    ``right`` (the display panel's edges)."""
     step = SMALL * 2 + 2
     places = [("s", 4 * step + 10)] if state.stack else []
     for index, item in enumerate(state.display):
         count = 1 if item.face_up else max(1, len(item.tiles))
         places.append((f"d{index + 1}", max(count * step + 10, 48)))
     boxes = []
-    x, row = MARGIN + 14, 0
+    x, row = left + 14, 0
     for location, width in places:
-        if x + width > WIDTH - MARGIN - 10 and x > MARGIN + 14:
-            x, row = MARGIN + 14, row + 1
+        if x + width > right - 10 and x > left + 14:
+            x, row = left + 14, row + 1
         boxes.append((location, x, row, width))
         x += width + 12
     return boxes
 
 
-def _display_height(state: QGState) -> int:
-    boxes = _display_boxes(state)
+def _display_height(state: QGState, left: int, right: int) -> int:
+    boxes = _display_boxes(state, left, right)
     rows = boxes[-1][2] + 1 if boxes else 1
     return 12 + rows * DISPLAY_ROW_H
 
 
-def _draw_display(table: Table, top: int) -> None:
+def _draw_display(table: Table, box: c.Box) -> None:
     d, state = table.d, table.state
-    c.panel(d, (MARGIN, top, WIDTH - MARGIN, top + _display_height(state)))
+    left, top = box[0], box[1]
+    c.panel(d, box)
     label, small = c.font(15, bold=True), c.font(14)
     step = SMALL * 2 + 2
-    for location, x, row, width in _display_boxes(state):
+    for location, x, row, width in _display_boxes(state, box[0], box[2]):
         y = top + 12 + row * DISPLAY_ROW_H
         _location_box(table, location, x, y, width)
         if location == "s":
@@ -400,9 +442,7 @@ def _draw_display(table: Table, top: int) -> None:
             for i, kind in enumerate(item.tiles):
                 draw_hexagon(table, x + 6 + SMALL + i * step, y + 50, SMALL, kind)
     if not state.stack and not state.display:
-        c.text_at(
-            d, (MARGIN + 14, top + 12 + DISPLAY_ROW_H // 2), table.label("empty"), small, fill=c.MUTED, anchor="lm"
-        )
+        c.text_at(d, (left + 14, top + 12 + DISPLAY_ROW_H // 2), table.label("empty"), small, fill=c.MUTED, anchor="lm")
 
 
 def _location_box(table: Table, location: str, x: int, y: int, width: int) -> None:
@@ -512,14 +552,19 @@ def _standings_height(state: QGState) -> int:
     return 34 + STANDING_H * state.player_count + 8
 
 
-def _draw_standings(table: Table, top: int) -> None:
-    """The final standings (standard competition ranking: 1, 1, 3) with each player's storage and groups."""
+def _draw_standings(table: Table, box: c.Box) -> None:
+    """The final standings (standard competition ranking: 1, 1, 3) with each player's storage and groups; in half
+    the width (one column, or beside the last garden) the columns close up and the winner's name turns gold instead
+    of carrying a badge."""
     d, state = table.d, table.state
-    box = (MARGIN, top, WIDTH - MARGIN, top + _standings_height(state))
+    top = box[1]
+    box = (box[0], top, box[2], top + _standings_height(state))
     c.panel(d, box, outline=c.HIGHLIGHT)
-    head, body, bold = c.font(16, bold=True), c.font(20), c.font(20, bold=True)
+    narrow = box[2] - box[0] <= WIDTH // 2
+    head, body, bold = c.font(14 if narrow else 16, bold=True), c.font(20), c.font(20, bold=True)
     right = box[2] - 18
-    columns = {"qg.head.storage": right - 250, "qg.head.groups": right - 120, "head.score": right}
+    storage_x, groups_x = (right - 170, right - 85) if narrow else (right - 250, right - 120)
+    columns = {"qg.head.storage": storage_x, "qg.head.groups": groups_x, "head.score": right}
     for key, x in columns.items():
         c.text_at(d, (x, top + 10), table.label(key), head, fill=c.MUTED, anchor="ra")
     y, place = top + 34, 1
@@ -530,13 +575,13 @@ def _draw_standings(table: Table, top: int) -> None:
             face = bold if place == 1 else body
             c.text_at(d, (box[0] + 16, mid), f"{place}.", bold, anchor="lm")
             name_x = box[0] + 52
-            if place == 1:
+            if place == 1 and not narrow:
                 winner = table.label("winner")
                 c.badge(d, (name_x, mid), winner, c.font(15, bold=True), anchor="lm")
                 name_x += c.width(winner, c.font(15, bold=True)) + 25
-            c.text_at(
-                d, (name_x, mid), table.name(seat, face, columns["qg.head.storage"] - 110 - name_x), face, anchor="lm"
-            )
+            room = columns["qg.head.storage"] - (75 if narrow else 110) - name_x
+            ink = c.HIGHLIGHT if place == 1 and narrow else c.TEXT
+            c.text_at(d, (name_x, mid), table.name(seat, face, room), face, fill=ink, anchor="lm")
             storage = int(final.get("storage", 0))
             groups = sum(int(g["points"]) for g in final.get("groups", []))
             cells = {

@@ -106,12 +106,14 @@ def draw_table(
     image, d = c.canvas(_width(state.players), _height(state))
     table = Table(image, d, state, names, locale, read_events(events), info=info)
     y = _draw_strip(table)
+    beside = _beside_last_board(state)
     if state.phase == "over":
-        _draw_standings(table, y)
+        _draw_standings(table, beside or (MARGIN, y, table.image.width - MARGIN, y + _standings_height(state.players)))
     else:
-        y = _draw_factories(table, y)
-        y = _draw_centre(table, y)
-        _draw_supply(table, y + 8)
+        left, right = (beside[0], beside[2]) if beside else (MARGIN, table.image.width - MARGIN)
+        y = _draw_factories(table, beside[1] + 6 if beside else y, (left, right))
+        y = _draw_centre(table, y, (left, right))
+        _draw_supply(table, y + 8, (left, right))
     for seat in range(state.players):
         if seats is not None and seat not in seats:
             continue
@@ -130,8 +132,18 @@ def _width(players: int) -> int:
 
 
 def _row_height(players: int) -> int:
-    """The centre and supply rows: in one column their tiles take two lines."""
-    return 2 * ROW_H - 12 if players == 2 else ROW_H
+    """The centre and supply rows: one board wide (one column, or beside the last board) their tiles take two
+    lines."""
+    return ROW_H if players == 4 else 2 * ROW_H - 12
+
+
+def _beside_last_board(state: Any) -> c.Box | None:
+    """With three players the last board sits left and the factories, centre and supply (or the standings) fill
+    the space beside it, instead of a full-width area above the boards and an empty quarter below."""
+    if state.players != 3:
+        return None
+    x, y = _board_origin(2, 3, MARGIN + _top_height(state) + MARGIN)
+    return (x + BOARD_W + MARGIN, y, WIDTH - MARGIN, y + BOARD_H)
 
 
 def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
@@ -139,8 +151,13 @@ def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
     top_h = _top_height(state)
     x, y = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
     width = _width(state.players)
-    board = c.around((x, y, x + BOARD_W, y + BOARD_H), (width, _height(state)), MARGIN)
-    return [(0, 0, width, MARGIN + top_h + MARGIN // 2)], board
+    size = (width, _height(state))
+    board = c.around((x, y, x + BOARD_W, y + BOARD_H), size, MARGIN)
+    shared = [(0, 0, width, MARGIN + top_h + MARGIN // 2)]
+    beside = _beside_last_board(state)
+    if beside is not None and seat != state.players - 1:
+        shared.append(c.around(beside, size, MARGIN // 2))
+    return shared, board
 
 
 # --- events ----------------------------------------------------------------------------------------------------------
@@ -178,6 +195,8 @@ def read_events(events: Sequence[Any]) -> LastMove:
 
 # --- shared area -----------------------------------------------------------------------------------------------------
 def _top_height(state: Any) -> int:
+    if state.players == 3:  # everything but the strip sits beside the last board
+        return _strip_height(state.players)
     if state.phase == "over":
         return _strip_height(state.players) + 8 + _standings_height(state.players)
     factories = NARROW_FACTORY_D if state.players == 2 else FACTORY_D
@@ -240,19 +259,26 @@ def _mark_wild(table: Table, color: int, xy: tuple[int, int], size: int) -> None
     table.d.polygon(corner, fill=c.TEXT, outline=c.DARK_INK)
 
 
-def _draw_factories(table: Table, y: int) -> int:
-    narrow = table.state.players == 2
-    return c.factory_row(
-        table,
-        y,
-        COLORS,
-        highlighted=table.last.source,
-        on_tile=lambda color, xy, size: _mark_wild(table, color, xy, size),
-        diameter=NARROW_FACTORY_D if narrow else FACTORY_D,
-        tile_size=NARROW_FACTORY_TILE if narrow else FACTORY_TILE,
-        margin=MARGIN,
-        step=(NARROW - 2 * MARGIN) // 5 if narrow else None,
-    )
+def _draw_factories(table: Table, y: int, span: tuple[int, int]) -> int:
+    """The factories in one row across the picture, or one board wide in rows of at most five."""
+    count = len(table.state.factories)
+    narrow = span[1] - span[0] < WIDTH // 2
+    per_row = (count + 1) // 2 if narrow and count > 5 else count
+    for first in range(0, count, per_row):
+        y = c.factory_row(
+            table,
+            y,
+            COLORS,
+            highlighted=table.last.source,
+            on_tile=lambda color, xy, size: _mark_wild(table, color, xy, size),
+            diameter=NARROW_FACTORY_D if narrow else FACTORY_D,
+            tile_size=NARROW_FACTORY_TILE if narrow else FACTORY_TILE,
+            margin=MARGIN,
+            step=(NARROW - 2 * MARGIN) // 5 if narrow else None,
+            indices=range(first, min(count, first + per_row)),
+            span=(span[0] - MARGIN, span[1] + MARGIN),
+        )
+    return y
 
 
 def _draw_counts_row(table: Table, box: tuple[int, int, int, int], title: str, counts: Sequence[int]) -> int:
@@ -281,9 +307,9 @@ def _draw_counts_row(table: Table, box: tuple[int, int, int, int], title: str, c
     return start
 
 
-def _draw_centre(table: Table, y: int) -> int:
+def _draw_centre(table: Table, y: int, span: tuple[int, int]) -> int:
     state, d = table.state, table.d
-    box = (MARGIN, y, table.image.width - MARGIN, y + _row_height(state.players))
+    box = (span[0], y, span[1], y + _row_height(state.players))
     c.panel(d, box)
     if table.last.from_centre:
         c.highlight(d, box, radius=16)
@@ -298,9 +324,9 @@ def _draw_centre(table: Table, y: int) -> int:
     return box[3]
 
 
-def _draw_supply(table: Table, y: int) -> None:
+def _draw_supply(table: Table, y: int, span: tuple[int, int]) -> None:
     d = table.d
-    box = (MARGIN, y, table.image.width - MARGIN, y + _row_height(table.state.players))
+    box = (span[0], y, span[1], y + _row_height(table.state.players))
     c.panel(d, box)
     if table.last.supply_changed:
         c.highlight(d, box, radius=16)
@@ -309,9 +335,8 @@ def _draw_supply(table: Table, y: int) -> None:
 
 # --- boards ----------------------------------------------------------------------------------------------------------
 def _board_origin(seat: int, players: int, top: int) -> tuple[int, int]:
-    if players == 2:
-        return MARGIN, top + seat * (BOARD_H + MARGIN)
-    return c.grid_origin(seat, players, top, (BOARD_W, BOARD_H), width=WIDTH, margin=MARGIN)
+    row, col = (seat, 0) if players == 2 else divmod(seat, 2)
+    return MARGIN + col * (BOARD_W + MARGIN), top + row * (BOARD_H + MARGIN)
 
 
 def _unit(degrees: float) -> tuple[float, float]:
@@ -584,11 +609,12 @@ def _standings_height(players: int) -> int:
     return 34 + STANDING_H * players + 8
 
 
-def _draw_standings(table: Table, y: int) -> None:
+def _draw_standings(table: Table, box: c.Box) -> None:
     d, state = table.d, table.state
-    box = (MARGIN, y, table.image.width - MARGIN, y + _standings_height(state.players))
+    y = box[1]
+    box = (box[0], y, box[2], y + _standings_height(state.players))
     c.panel(d, box, outline=c.HIGHLIGHT)
-    narrow = table.image.width == NARROW  # one column: closer columns, the winner in gold instead of a badge
+    narrow = box[2] - box[0] <= WIDTH // 2  # one board wide: closer columns, the winner in gold instead of a badge
     head, body, bold = c.font(16, bold=True), c.font(20), c.font(20, bold=True)
     right = box[2] - 18
     stars_x, costs_x = (right - 180, right - 90) if narrow else (right - 250, right - 120)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import ImageFont
 
@@ -99,7 +99,9 @@ def _drawable(ch: str) -> bool:
     return unicodedata.category(ch)[0] != "C" and not 0xFE00 <= ord(ch) <= 0xFE0F and not 0xE0100 <= ord(ch) <= 0xE01EF
 
 
+@lru_cache(maxsize=8192)
 def width(text: str, face: Font) -> int:
+    """How wide ``text`` is in ``face`` (cached: a picture measures the same labels again and again)."""
     return int(face.getlength(text))
 
 

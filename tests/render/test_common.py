@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import io
 from types import SimpleNamespace
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageDraw
 
 import render
 from data import load_json
 from render import common as c
+from render.palette import palette_image
 from render.text import covered, fit, fit_name, font, printable, width
 
 GAME_COLORS = {
@@ -107,3 +109,23 @@ def test_cmap_reading_agrees_with_what_freetype_draws() -> None:
     sample = [*range(0x20, 0x530), *range(0x2000, 0x2700, 3), *range(0x1F300, 0x1F650, 2)]
     wrong = [hex(point) for point in sample if (drawn(chr(point)) != missing) != (point in glyphs)]
     assert not wrong
+
+
+@pytest.mark.parametrize("anchor", ["la", "lm", "mm", "rm", "ma", "rd", "ra", "ls"])
+def test_text_at_draws_the_same_pixels_as_pillow(anchor: str) -> None:
+    """Glyph masks are kept between pictures: drawing from them must equal drawing the text afresh."""
+    for mode, ground in (("RGB", c.BG), ("RGBA", (0, 0, 0, 0))):
+        for xy in ((50, 40), (50.5, 40.25), (33.3, 41.7)):
+            for face in (c.font(22, bold=True), c.font(11)):
+                fresh, cached = Image.new(mode, (200, 90), ground), Image.new(mode, (200, 90), ground)
+                ImageDraw.Draw(fresh).text(xy, "Zoë −7 ×3 Олександра", font=face, fill=c.HIGHLIGHT, anchor=anchor)
+                c.text_at(ImageDraw.Draw(cached), xy, "Zoë −7 ×3 Олександра", face, fill=c.HIGHLIGHT, anchor=anchor)
+                assert ImageChops.difference(fresh, cached).getbbox() is None, (mode, xy, face.size)
+
+
+def test_a_palette_picture_lists_only_the_colours_it_uses() -> None:
+    image = Image.new("RGB", (40, 20), c.BG)
+    ImageDraw.Draw(image).rectangle((0, 0, 9, 9), fill=c.HIGHLIGHT)
+    png = Image.open(io.BytesIO(c.to_png(image, palette=palette_image("azul"))))
+    assert len(png.getpalette() or []) == 2 * 3  # not the 256 of the game's palette
+    assert png.getpixel((0, 0)) != png.getpixel((39, 19))

@@ -170,13 +170,33 @@ def test_a_monochrome_star_shows_its_colour_from_the_first_tile() -> None:
     assert differs(summer_pavilion._hub(True, 0, 3)[0], summer_pavilion._hub(True, 0, -1)[0])
 
 
-def test_three_player_azul_fills_the_quarter_beside_the_last_board() -> None:
-    state, events = moment("azul", 3, 0.3)
+@pytest.mark.parametrize(("variant", "board_h"), [("azul", azul.BOARD_H), ("summer-pavilion", summer_pavilion.BOARD_H)])
+@pytest.mark.parametrize("share", [0.3, 1.0])
+def test_three_players_fill_the_quarter_beside_the_last_board(variant: str, board_h: int, share: float) -> None:
+    state, events = moment(variant, 3, share)
     table = render.render_table(state, names=NAMES[:3], events=events)
-    x, _ = azul._board_origin(2, 3, 0)
-    assert x == azul.MARGIN  # the last board sits left...
-    quarter = table.crop((table.width // 2 + 20, table.height - azul.BOARD_H, table.width - 20, table.height - 20))
-    assert len(quarter.getcolors(1 << 16) or []) > 3  # ...and the centre fills the other half
+    board = table.crop((20, table.height - board_h, table.width // 2 - 20, table.height - 20))
+    quarter = table.crop((table.width // 2 + 20, table.height - board_h, table.width - 20, table.height - 20))
+    assert len(board.getcolors(1 << 16) or []) > 3  # the last board sits left...
+    assert len(quarter.getcolors(1 << 16) or []) > 3  # ...and the shared area (or the standings) beside it
+
+
+@pytest.mark.parametrize("share", [0.3, 1.0])
+def test_three_player_queens_garden_puts_the_display_beside_the_last_garden(share: float) -> None:
+    state, events = moment("queens-garden", 3, share)
+    table = render.render_table(state, names=NAMES[:3], events=events)
+    x, y = queens_garden._panel_origin(state, 2)
+    assert x == queens_garden.MARGIN and y + queens_garden._panel_height(state) + queens_garden.MARGIN == table.height
+    beside = table.crop((table.width // 2 + 20, y + 20, table.width - 20, y + 100))
+    assert len(beside.getcolors(1 << 16) or []) > 3
+
+
+@pytest.mark.parametrize("share", [0.3, 1.0])
+def test_two_player_queens_garden_is_one_garden_wide(share: float) -> None:
+    state, events = moment("queens-garden", 2, share)
+    table = render.render_table(state, names=NAMES[:2], events=events)
+    assert table.width == queens_garden.NARROW < queens_garden.WIDTH // 2 + queens_garden.MARGIN
+    assert table.height > 2 * queens_garden.PANEL_H  # the gardens one under the other
 
 
 @pytest.mark.parametrize("game", engine.game_names())
@@ -193,3 +213,12 @@ def test_the_fixed_palette_keeps_the_look(variant: str) -> None:
         drawn = render.render_table(state, names=NAMES[:players], events=events, locale="pl")
         encoded = image_of(render.render_png(state, names=NAMES[:players], events=events, locale="pl"))
         assert not differs(encoded, drawn), (variant, players, share)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_files_are_no_larger_than_with_a_palette_made_for_each_picture(variant: str) -> None:
+    for players in (2, 4) if not variant.startswith("queens-garden") else (3, 4):  # QG 2p: up to 0.5% larger
+        state, events = moment(variant, players, 0.75)
+        fixed = render.render_png(state, names=NAMES[:players], events=events)
+        own = c.to_png(render.render_table(state, names=NAMES[:players], events=events))
+        assert len(fixed) <= len(own), (players, len(fixed), len(own))
