@@ -59,8 +59,26 @@ async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-u
     raise AssertionError("the bot did not connect")
 
 
+async def reply(server: FakeDiscord, interaction: str, killed: asyncio.Event) -> str | None:
+    """The bot's answer, or None once the process it went to was killed and another started (the dead one never
+    answers), or after 10 s."""
+    found = server.answers[interaction]
+    waits = [asyncio.create_task(found.done.wait()), asyncio.create_task(killed.wait())]
+    await asyncio.wait(waits, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+    for wait in waits:
+        wait.cancel()
+    return found.texts[-1] if found.done.is_set() else None
+
+
 async def drive(
-    server: FakeDiscord, db: str, channel: int, *, acknowledged: set[str], undos: set[str], stop: asyncio.Event
+    server: FakeDiscord,
+    db: str,
+    channel: int,
+    *,
+    acknowledged: set[str],
+    undos: set[str],
+    stop: asyncio.Event,
+    kills: list[asyncio.Event],
 ) -> None:
     """Play the game in ``channel`` one move at a time, noting each move the bot answered with "Played", and take
     every third one back at once, noting each undo it answered with "↩ Taken back"."""
@@ -71,14 +89,15 @@ async def drive(
         if not moves:
             return
         user, move = moves[0]
+        killed = kills[-1]  # set when the process this move goes to is killed
         interaction = await wire.send_move(server, game, user, move)
-        said = await wire.answer(server, interaction, timeout=10)
+        said = await reply(server, interaction, killed)
         if wire.played(said):
             acknowledged.add(interaction)
             played += 1
             if played % UNDO_EVERY == 2:
                 undo = await wire.send_undo(server, game, user)
-                if wire.took_back(await wire.answer(server, undo, timeout=10)):
+                if wire.took_back(await reply(server, undo, killed)):
                     undos.add(undo)
 
 
@@ -90,19 +109,36 @@ async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, db_p
     acknowledged: set[str] = set()
     undos: set[str] = set()
     stop = asyncio.Event()
+    kills = [asyncio.Event()]
     process = await started(server, db, log)
     drivers = [
         asyncio.create_task(
-            drive(server, db, wire.FIRST_CHANNEL + index, acknowledged=acknowledged, undos=undos, stop=stop)
+            drive(
+                server,
+                db,
+                wire.FIRST_CHANNEL + index,
+                acknowledged=acknowledged,
+                undos=undos,
+                stop=stop,
+                kills=kills,
+            )
         )
         for index in range(GAMES)
     ]
     try:
         for _ in range(KILLS):
+            # Each process answers something first (a busy machine starts it slowly), then dies at a random moment.
+            answered = len(acknowledged | undos)
+            for _ in range(600):
+                if len(acknowledged | undos) > answered:
+                    break
+                await asyncio.sleep(0.05)
             await asyncio.sleep(rng.uniform(0.2, 1.5))
             process.send_signal(signal.SIGKILL)
             await asyncio.to_thread(process.wait)
             process = await started(server, db, log)
+            kills.append(asyncio.Event())
+            kills[-2].set()  # what went to the dead process is sent again, to the new one
         await asyncio.sleep(1.0)
         stop.set()
         await asyncio.gather(*drivers)
