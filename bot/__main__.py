@@ -70,6 +70,7 @@ async def run(config: Config) -> int:
         pictures=Pictures(config.picture_workers),
         shard_count=config.shard_count,
         shard_ids=config.shard_ids,
+        lease=timedelta(seconds=config.lease_seconds) if config.lease_seconds is not None else None,
     )
 
     async def on_ready() -> None:

@@ -6,7 +6,8 @@ version guard makes sure it is saved once). Each game has at most one task, whic
 after the other, re-reading the game before each move, and ends when no computer seat must act. Searches run in the
 process pool (:mod:`bot.computer`), so other games' moves are never delayed. With several bot processes on one
 database, a game's computer turns are claimed in the store (:meth:`GameService.claim`) by one process at a time; the
-bot's five-minute sweep wakes every such game again, so one whose process died is taken over once its lease ends.
+bot's five-minute sweep wakes every such game again, so one whose process died is taken over once its lease ends
+(``AZUL_LEASE_SECONDS`` sets both shorter).
 """
 
 from __future__ import annotations

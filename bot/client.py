@@ -42,7 +42,8 @@ log = logging.getLogger(__name__)
 
 TIMER_CHECK_SECONDS = 60
 BOARD_CHECK_MINUTES = 5
-"""How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted."""
+"""How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted, and
+games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
 BOARD_LEASE = timedelta(minutes=2)
 """How long posting a missing board stays with one bot process (others skip it meanwhile)."""
 CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton)
@@ -75,6 +76,7 @@ class AzulBot(commands.Bot):
         clock: Clock | None = None,
         computer: Computer | None = None,
         pictures: Pictures | None = None,
+        lease: timedelta | None = None,
         **client_options: Any,
     ) -> None:
         # The bot has no voice: discord.py's own warn-once flags, cleared before the client would log them.
@@ -89,6 +91,7 @@ class AzulBot(commands.Bot):
         self.dev_guild = dev_guild
         self._seed_source = seed_source
         self.remind_after = remind_after
+        self.lease = lease
         self.clock = clock or SystemClock()
         self._store: Store | None = None
         self._service: GameService | None = None
@@ -127,6 +130,7 @@ class AzulBot(commands.Bot):
             self.computer,
             clock=self.clock,
             remind_after=self.remind_after,
+            lease=self.lease,
         )
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
         self._poster = Poster(self, self._store, self.pictures, self.clock)
@@ -145,6 +149,9 @@ class AzulBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d application commands (%s)", len(synced), self.dev_guild or "global")
+        if self.lease is not None:  # the operator's lease: a dead process's work is looked for as often
+            self.boards_loop.change_interval(seconds=self.lease.total_seconds())
+            self.timer_loop.change_interval(seconds=min(TIMER_CHECK_SECONDS, self.lease.total_seconds()))
         self.timer_loop.start()
         self.boards_loop.start()
         self._resuming = asyncio.create_task(self._resume_computer_turns(), name="resume computer turns")
@@ -293,8 +300,10 @@ def create_bot(
     pictures: Pictures | None = None,
     shard_count: int | None = None,
     shard_ids: tuple[int, ...] | None = None,
+    lease: timedelta | None = None,
 ) -> AzulBot:
     options: dict[str, Any] = dict(
+        lease=lease,
         dev_guild=dev_guild,
         seed_source=seed_source,
         remind_after=remind_after,

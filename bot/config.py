@@ -16,6 +16,8 @@ from dotenv import dotenv_values
 HEARTBEAT_SECONDS = 30.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
+MIN_LEASE_SECONDS = 2.0
+MAX_LEASE_SECONDS = 3600.0
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,7 @@ class Config:
     picture_workers: int = 0  # 0: pictures are drawn in a thread of the bot's process
     shard_count: int | None = None  # None: one process, no sharding
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count in this process
+    lease_seconds: float | None = None  # None: each kind of background work keeps its own lease (minutes)
 
 
 class ConfigError(Exception):
@@ -100,6 +103,7 @@ def read_config(environ: Mapping[str, str]) -> Config:
         heartbeat_path=heartbeat_path_of(environ),
         ai_workers=ai_workers_of(environ),
         picture_workers=picture_workers_of(environ),
+        lease_seconds=lease_seconds_of(environ),
         **shards_of(environ),
     )
 
@@ -124,6 +128,25 @@ def shards_of(environ: Mapping[str, str]) -> dict[str, Any]:
             f"AZUL_SHARD_IDS must list shard numbers from 0 to {total - 1}, separated by commas; not {ids!r}"
         )
     return {"shard_count": total, "shard_ids": tuple(sorted({int(part) for part in parts}))}
+
+
+def lease_seconds_of(environ: Mapping[str, str]) -> float | None:
+    """How long the background work of a bot process that died (a computer's turn, a missing board, a due timer)
+    waits before another process takes it over; the sweeps that look for such work run as often. Unset: two to ten
+    minutes, by kind. It must outlast the slowest piece of work (a hard computer move takes about a second)."""
+    lease = environ.get("AZUL_LEASE_SECONDS", "").strip()
+    if not lease:
+        return None
+    try:
+        seconds = float(lease)
+    except ValueError:
+        seconds = float("nan")
+    if not MIN_LEASE_SECONDS <= seconds <= MAX_LEASE_SECONDS:  # also false for nan and inf
+        raise ConfigError(
+            f"AZUL_LEASE_SECONDS must be a number of seconds from {MIN_LEASE_SECONDS:g} to {MAX_LEASE_SECONDS:g}"
+            f" (how long a dead process's work waits before another bot process takes it over), not {lease!r}"
+        )
+    return seconds
 
 
 def ai_workers_of(environ: Mapping[str, str]) -> int:

@@ -174,21 +174,24 @@ class GameService:
         *,
         clock: Clock | None = None,
         remind_after: timedelta | None = None,
+        lease: timedelta | None = None,
     ) -> None:
         self.store = store
+        self.lease = lease
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self.computer = computer
         self.clock = clock or SystemClock()
-        self.timers = Timers(store, self.clock, remind_after)
+        self.timers = Timers(store, self.clock, remind_after, lease)
         # Who holds a claim: this service in this process (a restarted process is someone else).
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
     # --- background work shared by several bot processes --------------------------------------------------------
     async def claim(self, work: str, lease: timedelta) -> bool:
         """Take ``work`` for this process for ``lease`` (or extend it); False when another process holds it. A
-        process that dies keeps it until the lease runs out; then another one takes it."""
+        process that dies keeps it until the lease runs out; then another one takes it. The operator's lease
+        (``AZUL_LEASE_SECONDS``), when set, replaces every kind's own."""
         now = self.clock.now()
-        return await self.store.claim(work, self.worker, iso(now), iso(now + lease))
+        return await self.store.claim(work, self.worker, iso(now), iso(now + (self.lease or lease)))
 
     async def release(self, work: str) -> None:
         await self.store.release(work, self.worker)

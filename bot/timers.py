@@ -63,10 +63,15 @@ class Fired:
 
 
 class Timers:
-    def __init__(self, store: Store, clock: Clock, remind_after: timedelta | None = None) -> None:
+    def __init__(
+        self, store: Store, clock: Clock, remind_after: timedelta | None = None, lease: timedelta | None = None
+    ) -> None:
         self.store = store
         self.clock = clock
         self.remind_after = remind_after
+        self.timer_lease = lease or TIMER_LEASE
+        self.deadline_lease = lease or DEADLINE_LEASE
+        """The operator's lease (``AZUL_LEASE_SECONDS``) replaces both when set."""
 
     async def sync(self, game: GameRow) -> None:
         """Make the game's pending timers match who is waiting now (see the module's docstring)."""
@@ -128,7 +133,7 @@ class Timers:
             later = datetime.fromisoformat(prefs.away_until) + HOUR
             await self.store.reschedule_timer(timer.id, timer.due_at, iso(later))
             return False
-        return await self.store.reschedule_timer(timer.id, timer.due_at, iso(now + DEADLINE_LEASE))
+        return await self.store.reschedule_timer(timer.id, timer.due_at, iso(now + self.deadline_lease))
 
     async def _claim(self, game: GameRow, timer: TimerRow) -> bool:
         """Take a due timer for running now; a reminder follows its player's settings: none when they are off,
@@ -185,7 +190,7 @@ class Timers:
         now = iso(self.clock.now())
         fired: dict[tuple[int, str], dict[int, int]] = {}
         games: dict[int, GameRow] = {}
-        due = await self.store.claim_due_timers(now, iso(self.clock.now() + TIMER_LEASE))
+        due = await self.store.claim_due_timers(now, iso(self.clock.now() + self.timer_lease))
         # A limit's warning that comes due with its deadline (the bot was down) would only be noise: the deadline runs.
         expiring = {(t.game_id, t.seat, t.version) for t in due if t.kind == DEADLINE}
         for timer in due:

@@ -20,8 +20,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def spawn(api: str, gateway: str, env: dict[str, str], *, log: Path | None = None) -> subprocess.Popen[bytes]:
-    """Start the bot process; its output goes to ``log`` (or nowhere)."""
+def spawn(
+    api: str, gateway: str, env: dict[str, str], *, log: Path | None = None, own_group: bool = False
+) -> subprocess.Popen[bytes]:
+    """Start the bot process; its output goes to ``log`` (or nowhere). With ``own_group`` it leads a process group
+    of its own, so ``os.killpg`` ends it with its worker processes, as when its machine dies."""
     out: Any = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
     return subprocess.Popen(
         [sys.executable, "-m", "tests.bot.bot_process", api, gateway],
@@ -29,6 +32,7 @@ def spawn(api: str, gateway: str, env: dict[str, str], *, log: Path | None = Non
         env={**os.environ, **env},
         stdout=out,
         stderr=out,
+        start_new_session=own_group,
     )
 
 

@@ -211,16 +211,21 @@ class FakeDiscord:
                         # A sharded bot's IDENTIFY names its shard, and Discord's READY says it back.
                         **({"shard": payload["d"]["shard"]} if "shard" in (payload.get("d") or {}) else {}),
                     },
+                    to=socket,  # the connection that identified, not the other shards'
                 )
                 self.identified.set()
         return socket
 
-    async def dispatch(self, event: str, data: Any, *, one: bool = False) -> None:
+    async def dispatch(
+        self, event: str, data: Any, *, one: bool = False, to: web.WebSocketResponse | None = None
+    ) -> None:
         """Send an event to every connected bot, or (``one``) to one of them in turn, as Discord shares the events of
-        a sharded bot; with one bot process both are the same."""
+        a sharded bot, or only to the connection ``to``; with one bot process the first two are the same."""
         self.seq += 1
         live = [socket for socket in self.sockets if not socket.closed]
-        if one and live:
+        if to is not None:
+            live = [to]
+        elif one and live:
             live = [live[self.seq % len(live)]]
         for socket in live:
             await socket.send_json({"op": 0, "t": event, "s": self.seq, "d": data})

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,8 +55,8 @@ async def answers(server: FakeDiscord, interactions: list[str]) -> list[str | No
     return list(await asyncio.gather(*(wire.answer(server, i, TIMEOUT) for i in interactions)))
 
 
-async def test_the_same_player_twice_and_a_retried_interaction(server: FakeDiscord, tmp_path: Path) -> None:
-    db = str(tmp_path / "c.sqlite3")
+async def test_the_same_player_twice_and_a_retried_interaction(server: FakeDiscord, db_path: str) -> None:
+    db = db_path
     await wire.prepare_games(db, 1)
     bot, task = await running(db, server)
     try:
@@ -98,8 +97,8 @@ async def grey_wall_in_a_simultaneous_phase(db: str, players: int) -> None:
         await store.close()
 
 
-async def test_players_of_a_simultaneous_phase_all_at_once(server: FakeDiscord, tmp_path: Path) -> None:
-    db = str(tmp_path / "grey.sqlite3")
+async def test_players_of_a_simultaneous_phase_all_at_once(server: FakeDiscord, db_path: str) -> None:
+    db = db_path
     await grey_wall_in_a_simultaneous_phase(db, 4)
     bot, task = await running(db, server)
     try:
@@ -118,8 +117,8 @@ async def test_players_of_a_simultaneous_phase_all_at_once(server: FakeDiscord, 
         await stopped(bot, task)
 
 
-async def test_many_games_moving_at_once(server: FakeDiscord, tmp_path: Path) -> None:
-    db = str(tmp_path / "many.sqlite3")
+async def test_many_games_moving_at_once(server: FakeDiscord, db_path: str) -> None:
+    db = db_path
     games = 12
     await wire.prepare_games(db, games)
     bot, task = await running(db, server)

@@ -40,7 +40,13 @@ async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-u
     process = spawn(
         server.api,
         server.gateway_url,
-        {"DISCORD_TOKEN": GOOD_TOKEN, "AZUL_DB": db, "AZUL_REMIND_HOURS": "0", "AZUL_LOG_LEVEL": "WARNING"},
+        {
+            "DISCORD_TOKEN": GOOD_TOKEN,
+            "AZUL_DB": db,
+            "AZUL_REMIND_HOURS": "0",
+            "AZUL_LOG_LEVEL": "WARNING",
+            "AZUL_HEARTBEAT_FILE": str(log.with_suffix(".heartbeat")),  # with PostgreSQL, not in the checkout
+        },
         log=log,
     )
     for _ in range(1800):  # a loaded machine may take long to start a process
@@ -53,8 +59,26 @@ async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-u
     raise AssertionError("the bot did not connect")
 
 
+async def reply(server: FakeDiscord, interaction: str, killed: asyncio.Event) -> str | None:
+    """The bot's answer, or None once the process it went to was killed and another started (the dead one never
+    answers), or after 10 s."""
+    found = server.answers[interaction]
+    waits = [asyncio.create_task(found.done.wait()), asyncio.create_task(killed.wait())]
+    await asyncio.wait(waits, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+    for wait in waits:
+        wait.cancel()
+    return found.texts[-1] if found.done.is_set() else None
+
+
 async def drive(
-    server: FakeDiscord, db: str, channel: int, *, acknowledged: set[str], undos: set[str], stop: asyncio.Event
+    server: FakeDiscord,
+    db: str,
+    channel: int,
+    *,
+    acknowledged: set[str],
+    undos: set[str],
+    stop: asyncio.Event,
+    kills: list[asyncio.Event],
 ) -> None:
     """Play the game in ``channel`` one move at a time, noting each move the bot answered with "Played", and take
     every third one back at once, noting each undo it answered with "↩ Taken back"."""
@@ -65,38 +89,56 @@ async def drive(
         if not moves:
             return
         user, move = moves[0]
+        killed = kills[-1]  # set when the process this move goes to is killed
         interaction = await wire.send_move(server, game, user, move)
-        said = await wire.answer(server, interaction, timeout=10)
+        said = await reply(server, interaction, killed)
         if wire.played(said):
             acknowledged.add(interaction)
             played += 1
             if played % UNDO_EVERY == 2:
                 undo = await wire.send_undo(server, game, user)
-                if wire.took_back(await wire.answer(server, undo, timeout=10)):
+                if wire.took_back(await reply(server, undo, killed)):
                     undos.add(undo)
 
 
-async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, tmp_path: Path) -> None:
-    db = str(tmp_path / "crash.sqlite3")
+async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, db_path: str, tmp_path: Path) -> None:
+    db = db_path
     log = tmp_path / "bot.log"
     await wire.prepare_games(db, GAMES)
     rng = random.Random(SEED)
     acknowledged: set[str] = set()
     undos: set[str] = set()
     stop = asyncio.Event()
+    kills = [asyncio.Event()]
     process = await started(server, db, log)
     drivers = [
         asyncio.create_task(
-            drive(server, db, wire.FIRST_CHANNEL + index, acknowledged=acknowledged, undos=undos, stop=stop)
+            drive(
+                server,
+                db,
+                wire.FIRST_CHANNEL + index,
+                acknowledged=acknowledged,
+                undos=undos,
+                stop=stop,
+                kills=kills,
+            )
         )
         for index in range(GAMES)
     ]
     try:
         for _ in range(KILLS):
+            # Each process answers something first (a busy machine starts it slowly), then dies at a random moment.
+            answered = len(acknowledged | undos)
+            for _ in range(600):
+                if len(acknowledged | undos) > answered:
+                    break
+                await asyncio.sleep(0.05)
             await asyncio.sleep(rng.uniform(0.2, 1.5))
             process.send_signal(signal.SIGKILL)
             await asyncio.to_thread(process.wait)
             process = await started(server, db, log)
+            kills.append(asyncio.Event())
+            kills[-2].set()  # what went to the dead process is sent again, to the new one
         await asyncio.sleep(1.0)
         stop.set()
         await asyncio.gather(*drivers)

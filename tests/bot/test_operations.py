@@ -98,6 +98,10 @@ def test_bad_settings_name_the_variable() -> None:
         ("AZUL_PICTURE_WORKERS", "-1"),
         ("AZUL_PICTURE_WORKERS", "65"),
         ("AZUL_AI_WORKERS", "0"),
+        ("AZUL_LEASE_SECONDS", "soon"),
+        ("AZUL_LEASE_SECONDS", "1"),
+        ("AZUL_LEASE_SECONDS", "nan"),
+        ("AZUL_LEASE_SECONDS", "7200"),
     ):
         with pytest.raises(ConfigError, match=name):
             read_config({**base, name: value})
@@ -105,6 +109,8 @@ def test_bad_settings_name_the_variable() -> None:
     assert (config.log_format, config.metrics_port, config.heartbeat_path) == ("json", 9108, "/d/a.db.heartbeat")
     assert (config.ai_workers, config.picture_workers) == (1, 0)  # a small bot draws in its own process
     assert read_config({**base, "AZUL_PICTURE_WORKERS": "2"}).picture_workers == 2
+    assert config.lease_seconds is None  # each kind of background work keeps its own lease
+    assert read_config({**base, "AZUL_LEASE_SECONDS": " 4.5 "}).lease_seconds == 4.5
 
 
 # --- health -------------------------------------------------------------------------------------------------------

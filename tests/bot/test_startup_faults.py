@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import EXIT_STORE
+from bot.db import is_postgres
 from bot.store import MIGRATIONS, Store, StoreOpenError
 from tests.bot.fake_discord import GOOD_TOKEN
 
@@ -40,7 +42,7 @@ def the_line(result: subprocess.CompletedProcess[str]) -> str:
     return line
 
 
-def a_bot_database(path: Path, users: int = 0) -> None:
+def a_bot_database(path: Path | str, users: int = 0) -> None:
     async def make() -> None:
         await (await Store.open(str(path))).close()
 
@@ -68,11 +70,28 @@ def test_a_truncated_file(tmp_path: Path) -> None:
     assert str(db) in line and "damaged, perhaps truncated" in line and "restore a backup" in line
 
 
-def test_a_newer_schema(tmp_path: Path) -> None:
-    db = tmp_path / "azul.sqlite3"
+def newer_schema(db: str, version: int) -> None:
+    """Mark the database as written by a bot that knows ``version`` migrations, where each backend keeps it."""
+    if not is_postgres(db):
+        with contextlib.closing(sqlite3.connect(db)) as connection:
+            connection.execute(f"PRAGMA user_version = {version}")
+        return
+    import asyncpg
+
+    async def mark() -> None:
+        connection = await asyncpg.connect(db)
+        try:
+            await connection.execute("UPDATE schema_version SET version = $1", version)
+        finally:
+            await connection.close()
+
+    asyncio.run(mark())
+
+
+def test_a_newer_schema(db_path: str, tmp_path: Path) -> None:
+    db = db_path
     a_bot_database(db)
-    with contextlib.closing(sqlite3.connect(db)) as connection:
-        connection.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 3}")
+    newer_schema(db, len(MIGRATIONS) + 3)
     line = the_line(start_bot(db, tmp_path))
     assert str(db) in line and f"schema {len(MIGRATIONS) + 3}, newer than this bot knows ({len(MIGRATIONS)})" in line
     assert "newer version of the bot" in line
@@ -87,6 +106,15 @@ def test_a_database_locked_by_another_process(tmp_path: Path) -> None:
         other.execute("ROLLBACK")
     line = the_line(result)
     assert str(db) in line and "locked by another process" in line and "another copy of the bot" in line
+
+
+def test_an_unreachable_postgresql_server(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    line = the_line(start_bot(f"postgresql://azul:secret@127.0.0.1:{port}/azul", tmp_path))
+    assert f"postgresql://azul:***@127.0.0.1:{port}/azul" in line and "secret" not in line
+    assert "cannot reach the PostgreSQL server" in line and "is it running" in line
 
 
 def test_a_folder_that_does_not_exist(tmp_path: Path) -> None:

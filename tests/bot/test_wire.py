@@ -44,8 +44,8 @@ async def a_started_game(db: str) -> None:
     await store.close()
 
 
-async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDiscord, tmp_path: Path) -> None:
-    db = str(tmp_path / "wire.sqlite3")
+async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDiscord, db_path: str) -> None:
+    db = db_path
     await a_started_game(db)
     bot = create_bot(db, remind_after=timedelta(hours=24))  # the timer loop runs alongside
     runner = asyncio.create_task(bot.start(GOOD_TOKEN))

@@ -131,15 +131,16 @@ def moves_of(db: str, game_id: int) -> list[tuple[int, str, int | None]]:
 
 def undone_of(db: str, game_id: int) -> list[tuple[int | None, int | None]]:
     """Moves taken back: the interaction of each move and of the undo that took it back."""
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-    try:
-        rows = connection.execute(
-            "SELECT move_interaction_id, interaction_id FROM undone_moves WHERE game_id = ? ORDER BY version",
-            (game_id,),
-        ).fetchall()
-        return [(row[0], row[1]) for row in rows]
-    finally:
-        connection.close()
+    (rows,) = _query(
+        db,
+        [
+            (
+                "SELECT move_interaction_id, interaction_id FROM undone_moves WHERE game_id = ? ORDER BY version",
+                (game_id,),
+            )
+        ],
+    )
+    return [(row[0], row[1]) for row in rows]
 
 
 def game_in(db: str, channel: int) -> Seen:
