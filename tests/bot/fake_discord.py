@@ -2,7 +2,8 @@
 
 Real discord.py talks to it over real HTTP and a real websocket (``Route.BASE`` and the default gateway are pointed
 here), so these tests check the bytes the bot sends: the command payload with its translations, interaction
-callbacks, and multipart uploads of the board picture.
+callbacks, and multipart uploads of the board picture. Like Discord, it refuses (400, code 50035) a command sync, a
+message or an autocomplete answer that breaks a documented limit (:mod:`tests.bot.discord_limits`).
 
 It keeps the channel messages the bot posts (and their later edits), so a test can click a message's button; every
 request is recorded with the time it arrived, and every interaction's answers by its id (:class:`Answers`). The bot
@@ -21,7 +22,11 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.bot import discord_limits
+
 APP_ID = 4242
+AUTOCOMPLETE_RESULT = 8
+BOT_PERMISSIONS = 1024 | 2048 | 32768 | 1 << 38  # View Channel, Send Messages, Attach Files, Send in Threads
 BOT_ID = 4343
 GOOD_TOKEN = "good-token"
 _ids = itertools.count(10_000)
@@ -64,6 +69,8 @@ class FakeDiscord:
         self.posted: dict[str, list[Request]] = {}  # channel message posts by channel id
         self.guild_of: dict[str, str] = {}  # channel id → guild id, for GET /channels/{id}
         self.fail_posts = 0  # answer this many channel message posts with a 500, as a failing Discord would
+        self.refused: list[tuple[Request, dict[str, Any]]] = []  # requests refused for breaking a Discord limit
+        self.app_permissions = BOT_PERMISSIONS  # the bot's permissions in the channel of every interaction
 
     # --- lifecycle -------------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -111,6 +118,10 @@ class FakeDiscord:
         if self.fail_posts and record.method == "POST" and path.startswith("/channels/"):
             self.fail_posts -= 1
             return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
+        errors = limit_errors(record)
+        if errors:
+            self.refused.append((record, errors))
+            return as_json(discord_limits.invalid_form_body(errors), status=400)
         self.note_answer(record)
         return as_json(self.answer(record))
 
@@ -329,7 +340,7 @@ class FakeDiscord:
                 },
                 "locale": locale,
                 "guild_locale": "en-US",
-                "app_permissions": "2048",
+                "app_permissions": str(self.app_permissions),
                 "entitlements": [],
                 "authorizing_integration_owners": {},
                 "context": 0,
@@ -349,6 +360,21 @@ class FakeDiscord:
                 await asyncio.sleep(0.02)
 
         return await asyncio.wait_for(poll(), timeout)
+
+
+def limit_errors(record: Request) -> dict[str, Any]:
+    """What Discord would refuse in a request for breaking a documented limit (:mod:`tests.bot.discord_limits`)."""
+    body = record.json if isinstance(record.json, dict) else {}
+    if record.path.endswith("/commands") and record.method == "PUT":
+        return discord_limits.command_errors(record.json or [])
+    if record.path.endswith("/callback"):
+        data = body.get("data") or {}
+        if body.get("type") == AUTOCOMPLETE_RESULT:
+            return discord_limits.autocomplete_errors(data.get("choices") or [])
+        return discord_limits.message_errors(data)
+    if "/messages" in record.path and record.method in ("POST", "PATCH"):
+        return discord_limits.message_errors(body)
+    return {}
 
 
 def as_json(value: Any, status: int = 200) -> web.Response:

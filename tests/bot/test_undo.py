@@ -181,7 +181,7 @@ async def test_a_computer_move_since_makes_undo_impossible(simcord_env) -> None:
     seat = game.seat_of(alice.id)
     assert seat in engine.to_act(state), "the computer moves as soon as the game starts, so it is Alice's turn"
     move = table.agent.choose(engine.variant_of(state), state, seat or 0)
-    await alice.slash(table.channel, f"azul {move.command}", **dict(move.choices()))
+    await alice.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
     game = await table.game()
     last = await table.bot.service.store.last_move(game.id)
     assert last is not None and last.seat != seat, "the computer answered"
