@@ -30,6 +30,7 @@ from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.pictures import Pictures
 from bot.places import GonePlaces
 from bot.posting import Poster
+from bot.ratelimits import ChannelPacer, patient, rate_limit_trace
 from bot.replays import ReplayButton
 from bot.replies import answer_error
 from bot.service import GameService
@@ -87,8 +88,15 @@ class AzulBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads and the server's locale; nothing privileged
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=Tree, **client_options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=Tree,
+            http_trace=rate_limit_trace(),
+            **client_options,
         )
+        self.http.request = patient(self.http.request)  # type: ignore[method-assign,assignment]  # 429s without Via
+        self.pacer = ChannelPacer()  # bulk posts (the sweep, timers due together) stay under a channel's limit
         self.db_path = db_path
         self.dev_guild = dev_guild
         self._seed_source = seed_source
@@ -221,6 +229,7 @@ class AzulBot(commands.Bot):
                     channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
                     if not isinstance(channel, discord.abc.Messageable):
                         continue
+                    await self.pacer.wait(game.channel_id)
                     await self.poster.post_late(channel, game, state, turn, guild=getattr(channel, "guild", None))
                     posted += 1
                     log.info("posted the missing board of version %s", game.version)
@@ -259,6 +268,7 @@ class AzulBot(commands.Bot):
         if not isinstance(channel, discord.abc.Messageable):
             return
         guild = getattr(channel, "guild", None)
+        await self.pacer.wait(game.channel_id)
         if due.kind == REMIND:
             await self.poster.post_reminder(channel, game, due.state, guild, due.seats)
         elif due.kind in {LIMIT_HALF, LIMIT_HOUR}:

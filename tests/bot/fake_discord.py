@@ -71,6 +71,8 @@ class FakeDiscord:
         self.fail_posts = 0  # answer this many channel message posts with a 500, as a failing Discord would
         self.refused: list[tuple[Request, dict[str, Any]]] = []  # requests refused for breaking a Discord limit
         self.app_permissions = BOT_PERMISSIONS  # the bot's permissions in the channel of every interaction
+        self.throttle_posts = 0  # answer this many channel message posts with Cloudflare's 429 (no Via header)
+        self.throttle_seconds = 1.0  # … asking to retry after this long
 
     # --- lifecycle -------------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -115,6 +117,9 @@ class FakeDiscord:
         by_token = "/interactions/" in path or "/webhooks/" in path  # interaction replies authenticate by their token
         if not by_token and request.headers.get("Authorization") != f"Bot {GOOD_TOKEN}":
             return as_json({"message": "401: Unauthorized", "code": 0}, status=401)
+        if self.throttle_posts and record.method == "POST" and path.startswith("/channels/"):
+            self.throttle_posts -= 1
+            return cloudflare_429(self.throttle_seconds)
         if self.fail_posts and record.method == "POST" and path.startswith("/channels/"):
             self.fail_posts -= 1
             return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
@@ -375,6 +380,17 @@ def limit_errors(record: Request) -> dict[str, Any]:
     if "/messages" in record.path and record.method in ("POST", "PATCH"):
         return discord_limits.message_errors(body)
     return {}
+
+
+def cloudflare_429(seconds: float) -> web.Response:
+    """A 429 as Cloudflare in front of Discord sends it: a page, a Retry-After header, and no ``Via`` header (which
+    Discord's own 429s carry; discord.py raises on a 429 without it instead of waiting)."""
+    return web.Response(
+        body=b"<html><body>error code: 1015</body></html>",
+        status=429,
+        content_type="text/html",
+        headers={"Retry-After": f"{seconds:g}"},
+    )
 
 
 def as_json(value: Any, status: int = 200) -> web.Response:
