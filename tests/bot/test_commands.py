@@ -4,12 +4,17 @@ command only where it works, and every game is complete."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
+from discord import app_commands
+from discord.ext import commands
 
 import engine
 import render
+from bot.commands import add_commands, needs_server
 from bot.games import adapter_for, check_adapters, move_commands
 from data.i18n import catalogue
 from engine.agents import RandomAgent
@@ -119,3 +124,24 @@ def test_moves_follow_their_declaration(variant: str) -> None:
                 assert options == [option for option in order if option in options], (variant, str(move))
         seat = min(engine.to_act(state))
         state, _ = engine.apply(state, seat, agent.choose(spec, state, seat))
+
+
+def test_a_server_command_that_reaches_a_dm_anyway_is_answered() -> None:
+    """Discord never offers them there (their contexts); should one arrive, the tree's check answers it."""
+
+    async def tree() -> app_commands.CommandTree[Any]:
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents(guilds=True))
+        await add_commands(bot)
+        return bot.tree
+
+    commands_ = asyncio.run(tree())
+
+    def arriving(name: str, guild_id: int | None) -> Any:
+        kind = discord.InteractionType.application_command
+        return SimpleNamespace(guild_id=guild_id, type=kind, data={"name": name})
+
+    for name in ("azul", "azul-move", "azul-server"):
+        assert needs_server(arriving(name, None), commands_), name
+        assert not needs_server(arriving(name, 5), commands_), name
+    for name in ("azul-me", "azul-rules", "azul-help", "azul-stats"):
+        assert not needs_server(arriving(name, None), commands_), name
