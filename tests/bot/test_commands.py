@@ -4,6 +4,8 @@ command only where it works, and every game is complete."""
 from __future__ import annotations
 
 import asyncio
+import re
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -145,3 +147,20 @@ def test_a_server_command_that_reaches_a_dm_anyway_is_answered() -> None:
         assert not needs_server(arriving(name, 5), commands_), name
     for name in ("azul-me", "azul-rules", "azul-help", "azul-stats"):
         assert not needs_server(arriving(name, None), commands_), name
+
+
+def test_the_readme_lists_every_command(synced: dict[str, Any]) -> None:
+    """README's command table: a row per command, ``/top sub …`` or ``/top first`` · ``second`` · …"""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    listed: set[str] = set()
+    for row in re.findall(r"^\| (`/[^|]+)\|", readme, flags=re.MULTILINE):
+        parts = [part.strip(" `") for part in row.split("·")]
+        top = parts[0].split()[0]
+        listed.add(" ".join(parts[0].split()[:2]))
+        listed |= {part if part.startswith("/") else f"{top} {part.split()[0]}" for part in parts[1:]}
+    paths = set()
+    for name, command in synced.items():
+        subs = [option["name"] for option in command["options"] if option["type"] in (1, 2)]
+        paths |= {f"/{name} {sub}" for sub in subs} if subs else {f"/{name}"}
+    listed = {path.split(" [")[0] for path in listed}
+    assert paths <= {" ".join(path.split()[:2]) for path in listed}, sorted(paths - listed)

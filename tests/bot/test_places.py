@@ -120,3 +120,20 @@ async def test_new_refuses_a_channel_where_the_bot_cannot_post_the_board(
     assert await table.bot.service.store.latest_game_in(closed.id) is None, "no lobby was opened"
     opened = await alice.slash(table.channel, "azul new", variant="azul", seats=2)
     assert not opened.ephemeral, "where the bot may post, the lobby opens"
+
+
+async def test_new_in_a_thread_needs_send_messages_in_threads(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice = table.players[0]
+    bot_user = table.bot.user
+    assert bot_user is not None
+    no_threads = discord.PermissionOverwrite(send_messages_in_threads=False)
+    parent = table.guild.create_text_channel("parent", overwrites={bot_user: no_threads})
+    thread = simcord_env.backend.create_thread(parent.id, "a table", alice.id)
+    await simcord_env.settle()
+    in_thread = ChannelHandle(simcord_env, table.guild, thread)
+    refused = await alice.slash(in_thread, "azul new", variant="azul", seats=2)
+    assert refused.ephemeral and "Send Messages in Threads" in refused.response.content, refused.response.content
+    assert await table.bot.service.store.latest_game_in(thread.id) is None
+    opened = await alice.slash(parent, "azul new", variant="azul", seats=2)
+    assert not opened.ephemeral, "the channel itself is fine: Send Messages is allowed there"
