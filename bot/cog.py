@@ -35,8 +35,6 @@ from bot.words import hint_text, lobby_text, shown, status_text
 CHOICE_LIMIT = 25
 MIN_SEATS = min(engine.get_variant(name).min_players for name in engine.variant_names())
 MAX_SEATS = max(engine.get_variant(name).max_players for name in engine.variant_names())
-
-
 PLAY_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
 """What the bot needs in a channel to run a game there: see it, post the boards, attach their pictures."""
 THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "attach_files")
