@@ -30,7 +30,7 @@ from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.pictures import Pictures
 from bot.places import GonePlaces
 from bot.posting import Poster
-from bot.ratelimits import ChannelPacer, patient, rate_limit_trace
+from bot.ratelimits import ChannelPacer, patient, patient_replies, rate_limit_trace
 from bot.replays import ReplayButton
 from bot.replies import answer_error
 from bot.service import GameService
@@ -96,6 +96,7 @@ class AzulBot(commands.Bot):
             **client_options,
         )
         self.http.request = patient(self.http.request)  # type: ignore[method-assign,assignment]  # 429s without Via
+        patient_replies()
         self.pacer = ChannelPacer()  # bulk posts (the sweep, timers due together) stay under a channel's limit
         self.db_path = db_path
         self.dev_guild = dev_guild

@@ -4,9 +4,9 @@ discord.py waits out a 429 that Discord's API sends (with a ``Via`` header) and 
 headers announce. A 429 *without* ``Via`` comes from Cloudflare in front of the API; discord.py takes it for a ban
 and raises at once, so a board would wait for the next sweep. :func:`patient` retries such a request after its
 ``Retry-After`` (a few times, only for a short wait), inside whatever time budget its caller set (a board post has
-10 seconds). :func:`rate_limit_trace` counts every 429 for the metrics, and :class:`ChannelPacer` spaces the posts
-of a bulk run (the start-up sweep of missing boards, many timers due at once) in one channel, so they stay under
-Discord's per-channel limit instead of meeting it.
+10 seconds); :func:`patient_replies` does the same for interaction replies. :func:`rate_limit_trace` counts every
+429 for the metrics, and :class:`ChannelPacer` spaces the posts of a bulk run (the start-up sweep of missing boards,
+many timers due at once) in one channel, so they stay under Discord's per-channel limit instead of meeting it.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 
 import aiohttp
 import discord
+from discord.webhook.async_ import async_context
 
 from bot import metrics
 
@@ -51,23 +52,33 @@ def retry_after(error: discord.HTTPException) -> float | None:
 
 
 def patient(request: Request) -> Request:
-    """discord.py's ``HTTPClient.request``, retried after a 429 that it raised (one without ``Via``)."""
+    """A discord.py ``request`` (the REST client's, or the webhook adapter's that interaction replies use), retried
+    after a 429 that it raised (one without ``Via``). The route is its first argument."""
 
-    async def retrying(route: Any, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
+    async def retrying(*args: Any, files: Any = None, **kwargs: Any) -> Any:
         for attempt in range(RETRIES + 1):
             try:
-                return await request(route, files=files, form=form, **kwargs)
+                return await request(*args, files=files, **kwargs)
             except discord.HTTPException as error:
                 wait = retry_after(error)
                 if wait is None or wait > LONGEST_WAIT or attempt == RETRIES:
                     raise
+                route = args[0]
                 log.warning("%s %s: 429 without Via; retrying in %.2f s", route.method, route.path, wait)
                 await asyncio.sleep(wait)
                 for file in files or ():  # the first try read them to the end
                     file.reset()
         raise AssertionError("unreachable")
 
+    retrying.patient = True  # type: ignore[attr-defined]
     return retrying
+
+
+def patient_replies() -> None:
+    """Interaction replies and their edits go through one webhook adapter per process: make it patient, once."""
+    adapter = async_context.get()
+    if not getattr(adapter.request, "patient", False):
+        adapter.request = patient(adapter.request)  # type: ignore[method-assign,assignment]
 
 
 def rate_limit_trace() -> aiohttp.TraceConfig:
@@ -104,4 +115,4 @@ class ChannelPacer:
             sent.append(now)
 
 
-__all__ = ["ChannelPacer", "patient", "rate_limit_trace", "retry_after"]
+__all__ = ["ChannelPacer", "patient", "patient_replies", "rate_limit_trace", "retry_after"]

@@ -72,6 +72,7 @@ class FakeDiscord:
         self.refused: list[tuple[Request, dict[str, Any]]] = []  # requests refused for breaking a Discord limit
         self.app_permissions = BOT_PERMISSIONS  # the bot's permissions in the channel of every interaction
         self.throttle_posts = 0  # answer this many channel message posts with Cloudflare's 429 (no Via header)
+        self.throttle_replies = 0  # … and this many edits of interaction replies
         self.throttle_seconds = 1.0  # … asking to retry after this long
 
     # --- lifecycle -------------------------------------------------------------------------------------------------
@@ -119,6 +120,9 @@ class FakeDiscord:
             return as_json({"message": "401: Unauthorized", "code": 0}, status=401)
         if self.throttle_posts and record.method == "POST" and path.startswith("/channels/"):
             self.throttle_posts -= 1
+            return cloudflare_429(self.throttle_seconds)
+        if self.throttle_replies and record.method == "PATCH" and path.startswith("/webhooks/"):
+            self.throttle_replies -= 1
             return cloudflare_429(self.throttle_seconds)
         if self.fail_posts and record.method == "POST" and path.startswith("/channels/"):
             self.fail_posts -= 1

@@ -100,3 +100,19 @@ async def test_bulk_posts_in_one_channel_are_spaced(monkeypatch: pytest.MonkeyPa
     assert slept == [5.0], "the window moved on: a place is free"
     await pacer.wait(1)
     assert slept == [5.0, 5.0]
+
+
+async def test_a_429_without_via_on_a_reply_still_answers(server: FakeDiscord, db_path: str) -> None:
+    """The player's own answer (an edit of the deferred reply) waits out Cloudflare's 429 too."""
+    await wire.prepare_games(db_path, 1)
+    bot, task = await running(db_path, server)
+    try:
+        game = wire.game_in(db_path, wire.FIRST_CHANNEL)
+        server.throttle_replies, server.throttle_seconds = 1, 1.0
+        ((user, move),) = wire.moves_now(game)
+        said = await wire.answer(server, await wire.send_move(server, game, user, move), TIMEOUT)
+        assert wire.played(said), said
+        edits = [r for r in server.requests if r.method == "PATCH" and r.path.startswith("/webhooks/")]
+        assert len(edits) >= 2 and edits[1].at - edits[0].at >= server.throttle_seconds
+    finally:
+        await stopped(bot, task)
