@@ -73,6 +73,7 @@ class FakeDiscord:
         self.app_permissions = BOT_PERMISSIONS  # the bot's permissions in the channel of every interaction
         self.throttle_posts = 0  # answer this many channel message posts with Cloudflare's 429 (no Via header)
         self.throttle_replies = 0  # … and this many edits of interaction replies
+        self.deleted: set[str] = set()  # channel ids that no longer exist (404 Unknown Channel)
         self.throttle_seconds = 1.0  # … asking to retry after this long
 
     # --- lifecycle -------------------------------------------------------------------------------------------------
@@ -118,6 +119,8 @@ class FakeDiscord:
         by_token = "/interactions/" in path or "/webhooks/" in path  # interaction replies authenticate by their token
         if not by_token and request.headers.get("Authorization") != f"Bot {GOOD_TOKEN}":
             return as_json({"message": "401: Unauthorized", "code": 0}, status=401)
+        if path.startswith("/channels/") and path.split("/")[2] in self.deleted:
+            return as_json({"message": "Unknown Channel", "code": 10003}, status=404)
         if self.throttle_posts and record.method == "POST" and path.startswith("/channels/"):
             self.throttle_posts -= 1
             return cloudflare_429(self.throttle_seconds)

@@ -4,6 +4,7 @@ aborted, lose their timers and leave ``/azul-me games`` — from the gateway's e
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -11,10 +12,16 @@ import discord
 import pytest
 from simcord.builders import ChannelHandle
 
-from bot.client import AzulBot
+from bot.client import AzulBot, create_bot
 from bot.places import GonePlaces
+from tests.bot import wire_games as wire
 from tests.bot.conftest import USER_LOCALES
+from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 from tests.bot.table import Table
+from tests.bot.test_concurrency import stopped
+from tests.bot.test_wire import discord_server
+
+assert discord_server  # the wire-level fake, as a fixture
 
 
 @pytest.fixture
@@ -137,3 +144,24 @@ async def test_new_in_a_thread_needs_send_messages_in_threads(simcord_env) -> No
     assert await table.bot.service.store.latest_game_in(thread.id) is None
     opened = await alice.slash(parent, "azul new", variant="azul", seats=2)
     assert not opened.ephemeral, "the channel itself is fine: Send Messages is allowed there"
+
+
+async def test_over_the_wire_a_channel_deleted_while_the_bot_was_away_ends_its_game(
+    discord_server: FakeDiscord, db_path: str
+) -> None:
+    """At READY the bot asks Discord for each open game's channel it does not know; a 404 ends that game."""
+    await wire.prepare_games(db_path, 2)
+    gone, kept = wire.FIRST_CHANNEL, wire.FIRST_CHANNEL + 1
+    discord_server.deleted.add(str(gone))
+    bot = create_bot(db_path)
+    task = asyncio.create_task(bot.start(GOOD_TOKEN))
+    try:
+        await asyncio.wait_for(bot.wait_until_ready(), 15)
+        for _ in range(100):
+            if {game.channel: game.status for game in wire.read_games(db_path)}[gone] == "aborted":
+                break
+            await asyncio.sleep(0.05)
+        statuses = {game.channel: game.status for game in wire.read_games(db_path)}
+        assert statuses == {gone: "aborted", kept: "active"}, statuses
+    finally:
+        await stopped(bot, task)
