@@ -1,20 +1,26 @@
 """``python -m bot`` (or ``azul-bot``): run the bot; ``python -m bot health``: check its heartbeat (exit 0 or 1);
+``python -m bot sync``: sync the slash commands with Discord now (the bot syncs by itself when they changed);
 ``python -m bot ratings rebuild``: recompute every rating from the stored results (the bot may keep running);
 ``python -m bot copy-db SQLITE_FILE postgresql://…``: copy a bot's SQLite database into an empty PostgreSQL one.
+``python -m bot --help`` and ``python -m bot COMMAND --help`` say the same. A command is a function of the parsed
+arguments and the environment, registered in :func:`parser` (a few lines each).
 
 Settings come from environment variables, after ``.env`` in the working directory (the environment wins); README.md
-lists them. Exit codes: 0 after a clean stop, 2 when the configuration is missing or wrong, 3 when Discord rejects
-the token, 4 when Discord cannot be reached at start-up (no network, DNS failure, connection refused), 5 when the
-database cannot be opened or written (each fault is one line naming the file, what is wrong and what to do).
+lists them. Exit codes: 0 after a clean stop, 2 when the configuration (or the command line) is missing or wrong, 3
+when Discord rejects the token, 4 when Discord cannot be reached at start-up (no network, DNS failure, connection
+refused), 5 when the database cannot be opened or written, 6 when Discord refuses the command tree (each fault is one
+line naming the file, what is wrong and what to do).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Callable, MutableMapping
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -22,17 +28,32 @@ from bot import health, logs
 from bot.config import Config, ConfigError, database_path, environment, load_dotenv_file, read_config
 
 if TYPE_CHECKING:
+    from bot.client import AzulBot
     from bot.metrics import Endpoint
 
-__all__ = ["EXIT_CONFIG", "EXIT_LOGIN", "EXIT_NETWORK", "EXIT_STORE", "Config", "main", "read_config", "run"]
+__all__ = [
+    "EXIT_CONFIG",
+    "EXIT_LOGIN",
+    "EXIT_NETWORK",
+    "EXIT_STORE",
+    "EXIT_SYNC",
+    "Config",
+    "main",
+    "parser",
+    "read_config",
+    "run",
+]
 
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
 EXIT_NETWORK = 4
 EXIT_STORE = 5
+EXIT_SYNC = 6
 
 # README's "Create the Discord application": View Channels, Send Messages, Send Messages in Threads, Attach Files.
 INVITE_PERMISSIONS = 274877942784
+
+LOGIN_FAILED = "Discord rejected DISCORD_TOKEN (login failed). Check the token in the Developer Portal."
 
 log = logging.getLogger("bot")
 
@@ -45,12 +66,14 @@ def invite_url(client_id: int) -> str:
     )
 
 
-async def run(config: Config) -> int:
+async def run(config: Config, *, sync_only: bool = False) -> int:
+    """Run the bot until it stops; with ``sync_only``, log in, sync the command tree and stop."""
     # Imported here, so `python -m bot health` (run by the container's health check) starts in a blink.
     import aiohttp
     import discord
 
     from bot.client import create_bot
+    from bot.commands import CommandSyncRefused
     from bot.computer import Computer
     from bot.pictures import Pictures
     from bot.store import Store, StoreOpenError
@@ -71,7 +94,10 @@ async def run(config: Config) -> int:
         shard_count=config.shard_count,
         shard_ids=config.shard_ids,
         lease=timedelta(seconds=config.lease_seconds) if config.lease_seconds is not None else None,
+        sync_only=sync_only,
     )
+    if sync_only:
+        return await sync_commands(bot, config.token)
 
     async def on_ready() -> None:
         if bot.user is not None:
@@ -93,9 +119,7 @@ async def run(config: Config) -> int:
         async with bot:
             await bot.start(config.token)
     except discord.LoginFailure:
-        print(
-            "Discord rejected DISCORD_TOKEN (login failed). Check the token in the Developer Portal.", file=sys.stderr
-        )
+        print(LOGIN_FAILED, file=sys.stderr)
         return EXIT_LOGIN
     except aiohttp.ClientConnectionError as error:
         # Only the first contact gets here: once logged in, discord.py reconnects on its own.
@@ -108,6 +132,9 @@ async def run(config: Config) -> int:
     except StoreOpenError as error:  # the file changed between the check above and the bot's own opening
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_STORE
+    except CommandSyncRefused as error:
+        print(f"azul-bot: {error_summary(error)}. The bot would have no commands, so it stops.", file=sys.stderr)
+        return EXIT_SYNC
     finally:
         with contextlib.suppress(NotImplementedError):
             loop.remove_signal_handler(signal.SIGTERM)
@@ -133,35 +160,101 @@ def error_summary(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
+Command = Callable[[argparse.Namespace, MutableMapping[str, str]], int]
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line; each command's function is its ``command`` default."""
+    top = argparse.ArgumentParser(
+        prog="azul-bot",
+        description="The Azul Discord bot. Without a command it runs the bot; settings come from environment"
+        " variables and ./.env (see README.md).",
+    )
+    top.set_defaults(command=run_bot)
+    commands = top.add_subparsers(title="commands", metavar="COMMAND")
+
+    def add(name: str, command: Command, summary: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=summary, description=summary)
+        sub.set_defaults(command=command)
+        return sub
+
+    add("run", run_bot, "Run the bot (the default).")
+    add("health", check_health, "Exit 0 when the running bot's heartbeat is fresh, else 1 (for container checks).")
+    add("sync", sync_now, "Sync the slash commands with Discord now, changed or not, and stop.")
+    ratings = add("ratings", lambda _args, _environ: missing_action(ratings), "Ratings kept from the results.")
+    actions = ratings.add_subparsers(title="actions", metavar="ACTION")
+    rebuild = actions.add_parser("rebuild", help="Recompute every rating from the stored results.")
+    rebuild.set_defaults(command=lambda _args, environ: asyncio.run(rebuild_ratings(database_path(environ))))
+    copy = add("copy-db", copy_database, "Copy a bot's SQLite database into an empty PostgreSQL database.")
+    copy.add_argument("source", metavar="SQLITE_FILE")
+    copy.add_argument("target", metavar="POSTGRESQL_URL", help="postgresql://user:password@host:port/database")
+    return top
+
+
+def missing_action(sub: argparse.ArgumentParser) -> int:
+    sub.print_usage(sys.stderr)
+    return EXIT_CONFIG
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = argv or []
+    try:
+        args = parser().parse_args(argv or [])
+    except SystemExit as stop:  # --help (0) or a bad command line (2, after argparse's usage line)
+        return int(stop.code or 0)
     environ = environment()
-    read_dotenv = load_dotenv_file(environ)
-    if args[:1] == ["health"]:
-        return health.main(environ)
-    if args == ["ratings", "rebuild"]:
-        return asyncio.run(rebuild_ratings(database_path(environ)))
-    if args[:1] == ["copy-db"] and len(args) == 3:
-        return asyncio.run(copy_db(args[1], args[2]))
-    if args:
-        print(
-            f"azul-bot: unknown arguments {' '.join(args)!r}; use no argument to run the bot, `health`,"
-            " `ratings rebuild` or `copy-db SQLITE_FILE postgresql://…`",
-            file=sys.stderr,
-        )
-        return EXIT_CONFIG
+    args.read_dotenv = load_dotenv_file(environ)
+    command: Command = args.command
+    return command(args, environ)
+
+
+def check_health(_args: argparse.Namespace, environ: MutableMapping[str, str]) -> int:
+    return health.main(environ)
+
+
+def copy_database(args: argparse.Namespace, _environ: MutableMapping[str, str]) -> int:
+    return asyncio.run(copy_db(args.source, args.target))
+
+
+def run_bot(args: argparse.Namespace, environ: MutableMapping[str, str]) -> int:
+    return start(args, environ, sync_only=False)
+
+
+def sync_now(args: argparse.Namespace, environ: MutableMapping[str, str]) -> int:
+    return start(args, environ, sync_only=True)
+
+
+def start(args: argparse.Namespace, environ: MutableMapping[str, str], *, sync_only: bool) -> int:
     try:
         config = read_config(environ)
     except ConfigError as error:
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_CONFIG
     logs.setup(config.log_level, config.log_format)
-    if read_dotenv:
+    if args.read_dotenv:
         log.info("read settings from ./.env (environment variables take precedence)")
     try:
-        return asyncio.run(run(config))
+        return asyncio.run(run(config, sync_only=sync_only))
     except KeyboardInterrupt:
         return 0
+
+
+async def sync_commands(bot: AzulBot, token: str) -> int:
+    """Log in (which syncs, as ``bot.sync_only`` says), then stop."""
+    import discord
+
+    from bot.commands import CommandSyncRefused
+
+    try:
+        async with bot:
+            await bot.login(token)
+    except discord.LoginFailure:
+        print(LOGIN_FAILED, file=sys.stderr)
+        return EXIT_LOGIN
+    except CommandSyncRefused as error:
+        print(f"azul-bot: {error_summary(error)}", file=sys.stderr)
+        return EXIT_SYNC
+    print("synced the application commands")
+    return 0
 
 
 async def rebuild_ratings(path: str) -> int:

@@ -20,7 +20,7 @@ import render
 from bot import logs
 from bot.autoplay import ComputerTurns
 from bot.clock import Clock, SystemClock
-from bot.cog import AzulCog, needs_server
+from bot.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
 from bot.computer import Computer
 from bot.errors import BoardNotPosted, Refusal
 from bot.games import check_adapters
@@ -28,11 +28,13 @@ from bot.limits import run_deadlines, warning_key, warning_params
 from bot.lobby import LobbyButton
 from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.pictures import Pictures
+from bot.places import GonePlaces
 from bot.posting import Poster
+from bot.ratelimits import ChannelPacer, patient, patient_replies, rate_limit_trace
 from bot.replays import ReplayButton
 from bot.replies import answer_error
 from bot.service import GameService
-from bot.stats import PageButton, StatsCog
+from bot.stats import PageButton
 from bot.store import Store
 from bot.texts import Translator
 from bot.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
@@ -57,7 +59,7 @@ class Tree(app_commands.CommandTree["AzulBot"]):
         await answer_error(interaction, error)
 
     async def interaction_check(self, interaction: discord.Interaction[AzulBot], /) -> bool:
-        if needs_server(interaction):  # `/azul new` in a DM would open a lobby nobody else can join
+        if needs_server(interaction, self):  # `/azul new` in a DM would open a lobby nobody else can join
             await answer_error(interaction, Refusal("server_only"))
             return False
         return True
@@ -77,6 +79,7 @@ class AzulBot(commands.Bot):
         computer: Computer | None = None,
         pictures: Pictures | None = None,
         lease: timedelta | None = None,
+        sync_only: bool = False,
         **client_options: Any,
     ) -> None:
         # The bot has no voice: discord.py's own warn-once flags, cleared before the client would log them.
@@ -85,13 +88,22 @@ class AzulBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads and the server's locale; nothing privileged
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=Tree, **client_options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=Tree,
+            http_trace=rate_limit_trace(),
+            **client_options,
         )
+        self.http.request = patient(self.http.request)  # type: ignore[method-assign,assignment]  # 429s without Via
+        patient_replies()
+        self.pacer = ChannelPacer()  # bulk posts (the sweep, timers due together) stay under a channel's limit
         self.db_path = db_path
         self.dev_guild = dev_guild
         self._seed_source = seed_source
         self.remind_after = remind_after
         self.lease = lease
+        self.sync_only = sync_only  # `python -m bot sync`: sync the command tree (whether changed or not) and stop
         self.clock = clock or SystemClock()
         self._store: Store | None = None
         self._service: GameService | None = None
@@ -122,6 +134,11 @@ class AzulBot(commands.Bot):
         render.check_renderers()
         self._store = await Store.open(self.db_path)
         self._store_closing = None
+        await self.tree.set_translator(Translator())
+        await add_commands(self)
+        if self.sync_only:
+            await self.sync_commands(force=True)
+            return
         self.computer.start()
         self.pictures.start()
         self._service = GameService(
@@ -135,26 +152,41 @@ class AzulBot(commands.Bot):
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
         self._poster = Poster(self, self._store, self.pictures, self.clock)
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
-        await self.tree.set_translator(Translator())
-        await self.add_cog(AzulCog(self))
-        await self.add_cog(StatsCog(self))
         self.add_dynamic_items(*CONTROLS)
+        await self.add_cog(GonePlaces(self, self._service))
         settled = await self._service.settle_pending()  # games that ended while a result could not be written
         if settled:
             log.info("recorded the results of %d finished games", settled)
-        if self.dev_guild:
-            guild = discord.Object(id=self.dev_guild)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-        else:
-            synced = await self.tree.sync()
-        log.info("synced %d application commands (%s)", len(synced), self.dev_guild or "global")
+        await self.sync_commands()
         if self.lease is not None:  # the operator's lease: a dead process's work is looked for as often
             self.boards_loop.change_interval(seconds=self.lease.total_seconds())
             self.timer_loop.change_interval(seconds=min(TIMER_CHECK_SECONDS, self.lease.total_seconds()))
         self.timer_loop.start()
         self.boards_loop.start()
         self._resuming = asyncio.create_task(self._resume_computer_turns(), name="resume computer turns")
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Sync the command tree when it differs from the one last synced (its fingerprint is in the store, so bot
+        processes agree), or always with ``force``. True when it synced. Raises :class:`CommandSyncRefused` when
+        Discord refuses it (the bot would have no commands)."""
+        if self._store is None:
+            raise RuntimeError("the bot has not been set up yet")
+        guild = discord.Object(id=self.dev_guild) if self.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        scope = str(self.dev_guild) if self.dev_guild else "global"
+        fingerprint = payload_hash(await payload(self.tree, guild))
+        if not force and await self._store.synced_hash(scope) == fingerprint:
+            log.info("the application commands are unchanged since their last sync (%s)", scope)
+            return False
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as error:
+            log.error("Discord refused the application commands (%s): %s", scope, error)
+            raise CommandSyncRefused(error) from error
+        await self._store.set_synced_hash(scope, fingerprint)
+        log.info("synced %d application commands (%s)", len(synced), scope)
+        return True
 
     async def _resume_computer_turns(self) -> None:
         """A restart in the middle of a computer's turn resumes it, once the bot can post again."""
@@ -198,6 +230,7 @@ class AzulBot(commands.Bot):
                     channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
                     if not isinstance(channel, discord.abc.Messageable):
                         continue
+                    await self.pacer.wait(game.channel_id)
                     await self.poster.post_late(channel, game, state, turn, guild=getattr(channel, "guild", None))
                     posted += 1
                     log.info("posted the missing board of version %s", game.version)
@@ -236,6 +269,7 @@ class AzulBot(commands.Bot):
         if not isinstance(channel, discord.abc.Messageable):
             return
         guild = getattr(channel, "guild", None)
+        await self.pacer.wait(game.channel_id)
         if due.kind == REMIND:
             await self.poster.post_reminder(channel, game, due.state, guild, due.seats)
         elif due.kind in {LIMIT_HALF, LIMIT_HOUR}:
@@ -301,9 +335,11 @@ def create_bot(
     shard_count: int | None = None,
     shard_ids: tuple[int, ...] | None = None,
     lease: timedelta | None = None,
+    sync_only: bool = False,
 ) -> AzulBot:
     options: dict[str, Any] = dict(
         lease=lease,
+        sync_only=sync_only,
         dev_guild=dev_guild,
         seed_source=seed_source,
         remind_after=remind_after,

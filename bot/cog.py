@@ -1,39 +1,19 @@
-"""The ``/azul`` command tree: every slash command of the bot, and the plan of where new ones go.
+"""``/azul …``: the table in this channel, one of the bot's top-level commands (:mod:`bot.commands` lists them all).
 
 Commands are thin: they parse the interaction, call the service, and describe the answer (interaction → parse →
 service → words/picture → reply). They contain only their own logic: a refusal or an engine error is raised, and the
 command tree's one error handler (:func:`bot.replies.answer_error`) answers ephemerally in the user's language.
 
-The tree (Discord allows 25 subcommands per command, and one level of subgroups; a subgroup counts as one):
-
-``/azul …`` — the table in this channel (at most 25, checked by ``tests/bot/test_commands.py``):
-    lobby: ``new``, ``join``, ``leave``, ``start``, ``seat`` (give a seat to a computer player of a level; without a
-        level, in a game: take back your own seat from the computer)
-    moves: one per move command of every registered variant (``take``, ``wall``, ``place``, ``bonus``, ``pass``,
-        ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
-    the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint``, ``undo``
-    help: ``rules``, ``help``
-    the server: ``server`` (its defaults for new games: the time limit per move and what a timeout does)
-``/azul me …`` — a subgroup for the person asking, wherever they are (:mod:`bot.personal`): ``games`` (my games),
-    ``settings`` (reminders, quiet hours, turn notices), ``away``, ``back``, ``quickplay`` (no confirm step in the
-    Play picker) and ``profile`` join them, and ``notify`` (now also a setting of ``settings``) moves here when the
-    old command is retired.
-``/azul-stats …`` — a second top-level command for what is not about one table: ``leaderboard``, ``history``,
-    ``replay``.
-
-Commands about a table need a server channel; those in :data:`ANYWHERE` also work in a direct message with the bot
-(the command tree's check, :func:`needs_server`, answers the others there).
-
-So ``/azul`` holds the lobby (5), the game here (7), help (2), ``server`` (1), ``notify`` (1, until it retires)
-and ``me`` (1): 17, leaving 8 for move commands (8 today): the tree is full, so the next command retires ``notify``
-or joins a group. A game whose move commands would pass that reuses existing commands' names where the meaning fits.
+``/azul`` holds the lobby (``new``, ``join``, ``leave``, ``start``, ``seat``: a seat for a computer player of a
+level; without a level, in a game: take back your own seat from the computer) and the game here (``board``,
+``status``, ``export``, ``hint``, ``undo``, ``resign``, ``abort``). It works only in a server (Discord shows it
+nowhere else).
 """
 
 from __future__ import annotations
 
 import io
 import json
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -43,11 +23,9 @@ import engine
 from bot.computer import LEVELS
 from bot.context import bot_of
 from bot.errors import Refusal
-from bot.games import adapter_of
-from bot.limits import action_choices, deadline_lines, limit_choices, server_settings
+from bot.limits import action_choices, deadline_lines, limit_choices
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
-from bot.move_commands import all_move_commands
-from bot.personal import away_lines, me_group, seat_notes
+from bot.personal import away_lines, seat_notes
 from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
@@ -55,10 +33,18 @@ from bot.undo import undo_last_move
 from bot.words import hint_text, lobby_text, shown, status_text
 
 CHOICE_LIMIT = 25
-ANYWHERE = frozenset({"rules", "help", "notify", "me"})
-"""Subcommands (and subgroups) of ``/azul`` that make sense outside a server channel."""
 MIN_SEATS = min(engine.get_variant(name).min_players for name in engine.variant_names())
 MAX_SEATS = max(engine.get_variant(name).max_players for name in engine.variant_names())
+PLAY_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
+"""What the bot needs in a channel to run a game there: see it, post the boards, attach their pictures."""
+THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "attach_files")
+"""The same in a thread, where Discord asks for Send Messages in Threads instead of Send Messages."""
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """The permissions the bot lacks here to post boards (Discord computes ``app_permissions`` per channel)."""
+    needed = THREAD_PERMISSIONS if isinstance(interaction.channel, discord.Thread) else PLAY_PERMISSIONS
+    return [name for name in needed if not getattr(interaction.app_permissions, name)]
 
 
 def variant_choices() -> list[app_commands.Choice[str]]:
@@ -69,27 +55,12 @@ def variant_choices() -> list[app_commands.Choice[str]]:
     ]
 
 
-def needs_server(interaction: discord.Interaction) -> bool:
-    """True for a slash command about a table, used where there is none: in a DM or a group DM."""
-    if interaction.guild_id is not None or interaction.type is not discord.InteractionType.application_command:
-        return False
-    data: dict[str, Any] = dict(interaction.data or {})
-    if data.get("name") != "azul":
-        return False
-    sub = next((option.get("name") for option in data.get("options") or [] if option.get("type") in (1, 2)), None)
-    return sub not in ANYWHERE
-
-
+@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
 class AzulCog(commands.GroupCog, group_name="azul", group_description=described("bot.cmd.group")):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
-        group = self.app_command
-        if group is None:
-            raise RuntimeError("a GroupCog always has its group")
-        for command in all_move_commands():
-            group.add_command(command)
-        group.add_command(me_group())
 
     # lobby
     @app_commands.command(name=named("new"), description=described("bot.cmd.new"))
@@ -124,6 +95,9 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
     ) -> None:
+        missing = missing_permissions(interaction)
+        if missing:  # every board would fail to post: say so now, before anyone joins
+            raise Refusal("bot_permissions", permissions=missing)
         service = bot_of(interaction).service
         game = await service.create(
             guild_id=interaction.guild_id,
@@ -271,39 +245,5 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     async def undo(self, interaction: discord.Interaction) -> None:
         await undo_last_move(interaction)
 
-    # the server
-    @app_commands.command(name=named("server"), description=described("bot.cmd.server"))
-    @app_commands.describe(time_limit=described("bot.opt.time_limit"), on_timeout=described("bot.opt.on_timeout"))
-    @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
-    async def server(
-        self,
-        interaction: discord.Interaction,
-        time_limit: app_commands.Choice[str] | None = None,
-        on_timeout: app_commands.Choice[str] | None = None,
-    ) -> None:
-        await server_settings(interaction, time_limit, on_timeout)
 
-    # help
-    @app_commands.command(name=named("rules"), description=described("bot.cmd.rules"))
-    @app_commands.describe(variant=described("bot.opt.rules_variant"))
-    @app_commands.choices(variant=variant_choices())
-    async def rules(self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None) -> None:
-        name = variant.value if variant else None
-        if name is None:
-            game = await bot_of(interaction).service.store.latest_game_in(interaction.channel_id or 0)
-            name = game.variant if game else engine.variant_names()[0]
-        await reply(interaction, adapter_of(name).rules(name, user_locale(interaction))[:2000])
-
-    @app_commands.command(name=named("help"), description=described("bot.cmd.help"))
-    async def help(self, interaction: discord.Interaction) -> None:
-        await reply(interaction, text("bot.help", user_locale(interaction)))
-
-    @app_commands.command(name=named("notify"), description=described("bot.cmd.notify"))
-    @app_commands.describe(enabled=described("bot.opt.enabled"))
-    async def notify(self, interaction: discord.Interaction, enabled: bool) -> None:
-        locale = user_locale(interaction)
-        await bot_of(interaction).service.set_notify(interaction.user.id, enabled, locale)
-        await reply(interaction, text("bot.reply.notify_on" if enabled else "bot.reply.notify_off", locale))
-
-
-__all__ = ["ANYWHERE", "AzulCog", "needs_server"]
+__all__ = ["AzulCog", "variant_choices"]

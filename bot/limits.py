@@ -1,5 +1,5 @@
 """Time limits per move, in words and posts: the lobby's and status's lines, the clock beside a name on the board,
-the warnings, what a timeout did, and ``/azul server`` (a server's defaults for new games).
+the warnings, what a timeout did, and ``/azul-server settings`` (a server's defaults for new games).
 
 The rules live elsewhere: each waiting seat's clock is a set of timer rows (:mod:`bot.timers`), and a timeout is
 :meth:`bot.service.GameService.time_out` (the strongest computer plays the move; the player may be dropped; after
@@ -120,7 +120,7 @@ async def server_settings(
     time_limit: app_commands.Choice[str] | None,
     on_timeout: app_commands.Choice[str] | None,
 ) -> None:
-    """``/azul server``: show this server's defaults for new games; a server manager changes those given."""
+    """``/azul-server settings``: show this server's defaults for new games; a server manager changes those given."""
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     locale = user_locale(interaction)

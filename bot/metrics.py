@@ -1,5 +1,6 @@
-"""Prometheus metrics, served only when AZUL_METRICS_PORT is set: moves, refusals by reason, picture time and
-failed posts. The rest of the bot calls the small functions below and never imports prometheus_client itself."""
+"""Prometheus metrics, served only when AZUL_METRICS_PORT is set: moves, refusals by reason, picture time, failed
+posts and Discord's 429s. The rest of the bot calls the small functions below and never imports prometheus_client
+itself."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ PICTURE_SECONDS = Histogram(
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )
 FAILED_POSTS = Counter("azul_failed_posts", "Board posts that did not reach the channel, by reason.", ["reason"])
+RATE_LIMITED = Counter(
+    "azul_rate_limited", "HTTP 429 answers of Discord's API, by sender: discord, or cloudflare (no Via)", ["source"]
+)
 MOVE_SECONDS = Histogram(
     "azul_move_seconds",
     "From the interaction's creation to the board posted and the player answered.",
@@ -42,6 +46,10 @@ def refused(reason: str) -> None:
 
 def post_failed(reason: str) -> None:
     FAILED_POSTS.labels(reason=reason).inc()
+
+
+def rate_limited(source: str) -> None:
+    RATE_LIMITED.labels(source=source).inc()
 
 
 @contextlib.contextmanager

@@ -1,4 +1,4 @@
-"""The move commands (``/azul take``, ``/azul place``...), built from the engine's declarations.
+"""``/azul-move …``: the move commands (``take``, ``place``...), built from the engine's declarations.
 
 Each move command of every registered variant becomes one slash command whose options are the union of the
 options it has in the games that use it (in declared order), each with dependent autocomplete: only tokens that are
@@ -14,7 +14,7 @@ so a command holding only a set is sent when the set is complete, not when Disco
 The later options stay optional: the command says which one is still missing when several moves fit, and some
 games do not have them (``take`` has no ``line`` in Summer Pavilion).
 
-A run (the grey wall's columns) is typed one move per command, ``/azul wall line column``, as the engine declares
+A run (the grey wall's columns) is typed one move per command, ``/azul-move wall line column``, as the engine declares
 it, rather than as one option holding every line: each line's columns depend on the lines placed before it, which
 the per-option autocomplete already follows, and the Play picker chooses them all at once. The channel still gets
 one post per wall tiling (:meth:`bot.service.GameService.holds_board`).
@@ -30,6 +30,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import engine
 from bot.context import bot_of
@@ -152,4 +153,19 @@ def all_move_commands() -> list[app_commands.Command[Any, ..., None]]:
     return [move_command(command, options) for command, options in move_commands().items()]
 
 
-__all__ = ["all_move_commands", "autocomplete_for", "first_is_required", "move_command"]
+@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
+class MovesCog(commands.GroupCog, group_name=named("azul-move"), group_description=described("bot.cmd.move")):
+    """``/azul-move …``: one subcommand per move command of every registered variant."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+        group = self.app_command
+        if group is None:
+            raise RuntimeError("a GroupCog always has its group")
+        for command in all_move_commands():
+            group.add_command(command)
+
+
+__all__ = ["MovesCog", "all_move_commands", "autocomplete_for", "first_is_required", "move_command"]

@@ -1,4 +1,4 @@
-"""``/azul me …``: commands about the person asking, wherever they are (a server or a DM with the bot).
+"""``/azul-me …``: commands about the person asking, wherever they are (a server or a DM with the bot).
 
 ``games`` lists every open game the user sits at, in every server the bot shares with them: those waiting for the
 user first, then the others, each with a link to its newest board (or lobby), whose turn it is and since when.
@@ -14,10 +14,12 @@ import math
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import cache
+from typing import Any
 from zoneinfo import available_timezones
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import engine
 from bot.clock import iso
@@ -275,23 +277,27 @@ async def quickplay(interaction: discord.Interaction, enabled: bool) -> None:
     await reply(interaction, text("bot.reply.quick_on" if enabled else "bot.reply.quick_off", user_locale(interaction)))
 
 
-def me_group() -> app_commands.Group:
-    """``/azul me …`` (see the command-tree plan in :mod:`bot.cog`)."""
-    group = app_commands.Group(name=named("me"), description=described("bot.cmd.me"))
-    group.add_command(games)
-    group.add_command(settings)
-    group.add_command(away)
-    group.add_command(back)
-    group.add_command(quickplay)
-    group.add_command(profile)
-    return group
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+@app_commands.allowed_installs(guilds=True, users=False)
+class PersonalCog(commands.GroupCog, group_name=named("azul-me"), group_description=described("bot.cmd.me")):
+    """``/azul-me …``: the same commands in a server and in a DM with the bot."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+        group = self.app_command
+        if group is None:
+            raise RuntimeError("a GroupCog always has its group")
+        members: tuple[app_commands.Command[Any, ..., None], ...] = (games, settings, away, back, quickplay, profile)
+        for command in members:
+            group.add_command(command)
 
 
 __all__ = [
     "OpenGame",
+    "PersonalCog",
     "away_lines",
     "game_line",
-    "me_group",
     "my_games_text",
     "open_games",
     "seat_notes",

@@ -17,7 +17,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
@@ -388,7 +388,7 @@ class GameService:
 
     @staticmethod
     def check_command(game: GameRow, command: str) -> None:
-        """Refuse a move command that the game's variant does not declare (``/azul place`` in a game of Azul)."""
+        """Refuse a move command that the game's variant does not declare (``/azul-move place`` in a game of Azul)."""
         if command not in {declared.name for declared in engine.get_variant(game.variant).commands}:
             raise Refusal("command_not_in_game", command=command, variant=game.variant)
 
@@ -836,6 +836,20 @@ class GameService:
         if not await self.store.finish(game.id, "aborted", None):
             raise Refusal("raced")
         return await self._changed(game.id)
+
+    async def open_game_channels(self) -> list[int]:
+        """Every server channel or thread that holds an open game."""
+        return await self.store.open_game_channels()
+
+    async def close_gone(self, channel_ids: Collection[int] = (), guild_id: int | None = None) -> list[GameRow]:
+        """Abort every open game in channels or threads that are gone (deleted, or out of the bot's sight) or in a
+        server that removed the bot: nobody can play them any more. Aborted games change no rating; their timers
+        go, and they leave everyone's list of games."""
+        closed = []
+        for game_id in await self.store.open_games_in(channel_ids, guild_id):
+            if await self.store.finish(game_id, "aborted", None):
+                closed.append(await self._changed(game_id))
+        return closed
 
     # --- results and ratings -----------------------------------------------------------------------------------
     async def settle(self, game: GameRow) -> None:

@@ -1,5 +1,5 @@
 """Ratings and history in Discord: ``/azul-stats leaderboard`` and ``history`` (paged by persistent buttons) and
-``/azul me profile``.
+``/azul-me profile``. ``/azul-stats`` works in a DM too: the leaderboard everywhere, a replay by its number.
 
 Every answer is ephemeral and read from stored rows (results, ratings, their history): nothing is recomputed per
 command. Pictures (the leaderboard page, the profile card with its chart) are drawn by the bot's picture workers.
@@ -278,7 +278,9 @@ async def profile(interaction: discord.Interaction, user: discord.User | None = 
 
 
 # --- the /azul-stats command ----------------------------------------------------------------------------------------
-class StatsCog(commands.GroupCog, group_name="azul-stats", group_description=described("bot.cmd.stats")):
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+@app_commands.allowed_installs(guilds=True, users=False)
+class StatsCog(commands.GroupCog, group_name=named("azul-stats"), group_description=described("bot.cmd.stats")):
     """What is not about one table: the leaderboard, the history of finished games and their replays."""
 
     def __init__(self, bot: commands.Bot) -> None:

@@ -17,7 +17,7 @@ import json
 import os
 import re
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -260,6 +260,15 @@ MIGRATIONS: tuple[str, ...] = (
         work TEXT PRIMARY KEY,
         owner TEXT NOT NULL,
         until TEXT NOT NULL
+    );
+    """,
+    # 16 (renumbered at merge): the fingerprint of the command tree last synced to Discord, per scope ("global" or a
+    # test server's id), so every bot process syncs only when the tree changed (creates are rate-limited per day).
+    """
+    CREATE TABLE synced_commands (
+        scope TEXT PRIMARY KEY,
+        payload_hash TEXT NOT NULL,
+        synced_at TEXT NOT NULL
     );
     """,
 )
@@ -732,6 +741,25 @@ class Store:
         games = [await self.game(row["id"]) for row in rows]
         return [game for game in games if game is not None]
 
+    async def open_games_in(self, channel_ids: Collection[int] = (), guild_id: int | None = None) -> list[int]:
+        """The open games (lobby or active) in any of ``channel_ids`` or in the server ``guild_id``."""
+        channels = list(channel_ids)
+        marks = ", ".join("?" * len(channels)) or "NULL"
+        rows = await self._fetchall(
+            f"SELECT id FROM games WHERE status IN ('lobby', 'active') AND (channel_id IN ({marks}) OR guild_id = ?)"
+            " ORDER BY id",
+            (*channels, guild_id),
+        )
+        return [row["id"] for row in rows]
+
+    async def open_game_channels(self) -> list[int]:
+        """Every server channel or thread that holds an open game."""
+        rows = await self._fetchall(
+            "SELECT DISTINCT channel_id FROM games WHERE status IN ('lobby', 'active') AND guild_id IS NOT NULL"
+            " ORDER BY channel_id"
+        )
+        return [row["channel_id"] for row in rows]
+
     async def active_game_ids(self) -> list[int]:
         rows = await self._fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
         return [row["id"] for row in rows]
@@ -1048,6 +1076,19 @@ class Store:
                 (game_id, seat, game_id),
             )
             return cursor.rowcount == 1
+
+    async def synced_hash(self, scope: str) -> str | None:
+        """The fingerprint of the command tree last synced to ``scope``, if any."""
+        rows = await self._fetchall("SELECT payload_hash FROM synced_commands WHERE scope = ?", (scope,))
+        return str(rows[0][0]) if rows else None
+
+    async def set_synced_hash(self, scope: str, payload_hash: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO synced_commands (scope, payload_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT (scope)"
+                " DO UPDATE SET payload_hash = excluded.payload_hash, synced_at = excluded.synced_at",
+                (scope, payload_hash, now_iso()),
+            )
 
     async def server_defaults(self, guild_id: int | None) -> tuple[int, str]:
         """A server's time limit (hours, 0: none) and timeout action for new games."""

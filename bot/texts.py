@@ -32,6 +32,9 @@ def explain(error: Exception, locale: str) -> str:
             params["command"] = t(f"bot.name.{params['command']}", locale)
         if "variant" in params:
             params["variant"] = variant_label(params["variant"], locale)
+        if "permissions" in params:  # Discord's names of the permissions, as a server manager sees them
+            names = [t(f"bot.permission.{name}", locale) for name in params["permissions"]]
+            params["permissions"] = ", ".join(f"**{name}**" for name in names)
         return t(f"bot.refuse.{error.key}", locale, **params)
     if isinstance(error, EngineError):
         params = dict(error.params)

@@ -15,7 +15,7 @@ one. To add a game:
 4. Put its texts in ``data/locale/<en|pl|uk>/bot_<game>.json`` (keys must be unique across all files):
 
    - ``bot.variant.<variant>``: the variant's name in ``/azul new`` and posts (e.g. "Summer Pavilion");
-   - ``bot.rules.<variant>``: the short rules summary ``/azul rules`` shows (Markdown, under 2000 characters);
+   - ``bot.rules.<variant>``: the short rules summary ``/azul-rules`` shows (Markdown, under 2000 characters);
    - ``bot.event.<game>.<kind>``: one short phrase per engine event kind, filled with the event's ``data`` plus
      ``player`` (the acting seat's name) and whatever :meth:`GameAdapter.event_params` adds; events whose kind
      has no text are not described;
@@ -71,7 +71,7 @@ def check_adapters() -> None:
 def move_commands() -> dict[str, tuple[str, ...]]:
     """Every move command of every registered variant with the options it takes in any of them, in declared order.
 
-    One slash command serves every game that has the move (``/azul take`` in Azul and Summer Pavilion), so it
+    One slash command serves every game that has the move (``/azul-move take`` in Azul and Summer Pavilion), so it
     carries the union of their options; each game's autocomplete offers only its own.
     """
     commands: dict[str, dict[str, None]] = {}

@@ -11,6 +11,9 @@ from typing import Any
 import pytest
 import simcord.env
 import simcord.interactions
+from simcord.backend import errors as simcord_errors
+from simcord.backend.models.interaction import Interaction as SimInteraction
+from simcord.backend.ops.commands import CommandsMixin
 
 from bot.client import AzulBot, create_bot
 from bot.clock import ManualClock
@@ -18,6 +21,7 @@ from bot.computer import Computer
 from bot.errors import Refusal
 from bot.replies import unwrap
 from engine import EngineError
+from tests.bot import discord_limits
 from tests.pgcluster import fresh_schema
 
 SEED = 20240611
@@ -107,3 +111,26 @@ def refusals_are_answers(monkeypatch: pytest.MonkeyPatch) -> None:
         original(env, error)
 
     monkeypatch.setattr(simcord.env.Env, "_record_error", record)
+
+
+@pytest.fixture(autouse=True)
+def discord_limits_in_simcord(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SimCord refuses, as Discord does (400, code 50035), a command sync or an autocomplete answer that breaks a
+    documented limit (:mod:`tests.bot.discord_limits`); it checks messages and components itself."""
+    register = CommandsMixin.register_commands
+    complete = SimInteraction.complete_autocomplete
+
+    def checked_register(backend: CommandsMixin, guild_id: int | None, payloads: list[dict[str, Any]]) -> Any:
+        found = discord_limits.command_errors(payloads)
+        if found:
+            raise simcord_errors.invalid_form_body(errors=found)
+        return register(backend, guild_id, payloads)
+
+    def checked_complete(record: SimInteraction, choices: list[dict[str, Any]]) -> None:
+        found = discord_limits.autocomplete_errors(choices)
+        if found:
+            raise simcord_errors.invalid_form_body(errors=found)
+        complete(record, choices)
+
+    monkeypatch.setattr(CommandsMixin, "register_commands", checked_register)
+    monkeypatch.setattr(SimInteraction, "complete_autocomplete", checked_complete)

@@ -2,7 +2,8 @@
 
 Real discord.py talks to it over real HTTP and a real websocket (``Route.BASE`` and the default gateway are pointed
 here), so these tests check the bytes the bot sends: the command payload with its translations, interaction
-callbacks, and multipart uploads of the board picture.
+callbacks, and multipart uploads of the board picture. Like Discord, it refuses (400, code 50035) a command sync, a
+message or an autocomplete answer that breaks a documented limit (:mod:`tests.bot.discord_limits`).
 
 It keeps the channel messages the bot posts (and their later edits), so a test can click a message's button; every
 request is recorded with the time it arrived, and every interaction's answers by its id (:class:`Answers`). The bot
@@ -21,7 +22,11 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.bot import discord_limits
+
 APP_ID = 4242
+AUTOCOMPLETE_RESULT = 8
+BOT_PERMISSIONS = 1024 | 2048 | 32768 | 1 << 38  # View Channel, Send Messages, Attach Files, Send in Threads
 BOT_ID = 4343
 GOOD_TOKEN = "good-token"
 _ids = itertools.count(10_000)
@@ -64,6 +69,12 @@ class FakeDiscord:
         self.posted: dict[str, list[Request]] = {}  # channel message posts by channel id
         self.guild_of: dict[str, str] = {}  # channel id → guild id, for GET /channels/{id}
         self.fail_posts = 0  # answer this many channel message posts with a 500, as a failing Discord would
+        self.refused: list[tuple[Request, dict[str, Any]]] = []  # requests refused for breaking a Discord limit
+        self.app_permissions = BOT_PERMISSIONS  # the bot's permissions in the channel of every interaction
+        self.throttle_posts = 0  # answer this many channel message posts with Cloudflare's 429 (no Via header)
+        self.throttle_replies = 0  # … and this many edits of interaction replies
+        self.deleted: set[str] = set()  # channel ids that no longer exist (404 Unknown Channel)
+        self.throttle_seconds = 1.0  # … asking to retry after this long
 
     # --- lifecycle -------------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -108,9 +119,21 @@ class FakeDiscord:
         by_token = "/interactions/" in path or "/webhooks/" in path  # interaction replies authenticate by their token
         if not by_token and request.headers.get("Authorization") != f"Bot {GOOD_TOKEN}":
             return as_json({"message": "401: Unauthorized", "code": 0}, status=401)
+        if path.startswith("/channels/") and path.split("/")[2] in self.deleted:
+            return as_json({"message": "Unknown Channel", "code": 10003}, status=404)
+        if self.throttle_posts and record.method == "POST" and path.startswith("/channels/"):
+            self.throttle_posts -= 1
+            return cloudflare_429(self.throttle_seconds)
+        if self.throttle_replies and record.method == "PATCH" and path.startswith("/webhooks/"):
+            self.throttle_replies -= 1
+            return cloudflare_429(self.throttle_seconds)
         if self.fail_posts and record.method == "POST" and path.startswith("/channels/"):
             self.fail_posts -= 1
             return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
+        errors = limit_errors(record)
+        if errors:
+            self.refused.append((record, errors))
+            return as_json(discord_limits.invalid_form_body(errors), status=400)
         self.note_answer(record)
         return as_json(self.answer(record))
 
@@ -329,7 +352,7 @@ class FakeDiscord:
                 },
                 "locale": locale,
                 "guild_locale": "en-US",
-                "app_permissions": "2048",
+                "app_permissions": str(self.app_permissions),
                 "entitlements": [],
                 "authorizing_integration_owners": {},
                 "context": 0,
@@ -349,6 +372,32 @@ class FakeDiscord:
                 await asyncio.sleep(0.02)
 
         return await asyncio.wait_for(poll(), timeout)
+
+
+def limit_errors(record: Request) -> dict[str, Any]:
+    """What Discord would refuse in a request for breaking a documented limit (:mod:`tests.bot.discord_limits`)."""
+    body = record.json if isinstance(record.json, dict) else {}
+    if record.path.endswith("/commands") and record.method == "PUT":
+        return discord_limits.command_errors(record.json or [])
+    if record.path.endswith("/callback"):
+        data = body.get("data") or {}
+        if body.get("type") == AUTOCOMPLETE_RESULT:
+            return discord_limits.autocomplete_errors(data.get("choices") or [])
+        return discord_limits.message_errors(data)
+    if "/messages" in record.path and record.method in ("POST", "PATCH"):
+        return discord_limits.message_errors(body)
+    return {}
+
+
+def cloudflare_429(seconds: float) -> web.Response:
+    """A 429 as Cloudflare in front of Discord sends it: a page, a Retry-After header, and no ``Via`` header (which
+    Discord's own 429s carry; discord.py raises on a 429 without it instead of waiting)."""
+    return web.Response(
+        body=b"<html><body>error code: 1015</body></html>",
+        status=429,
+        content_type="text/html",
+        headers={"Retry-After": f"{seconds:g}"},
+    )
 
 
 def as_json(value: Any, status: int = 200) -> web.Response:

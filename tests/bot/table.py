@@ -96,7 +96,7 @@ class Table:
 
     async def play_by_slash(self, member: Any, move: engine.Move) -> Any:
         version = (await self.game()).version
-        result = await member.slash(self.channel, f"azul {move.command}", **dict(move.choices()))
+        result = await member.slash(self.channel, f"azul-move {move.command}", **dict(move.choices()))
         assert result.ephemeral and (await self.game()).version == version + 1, result.response.content
         return result
 

@@ -1,4 +1,4 @@
-"""``/azul me away`` and ``back``: a vacation pauses the player's reminders in all their games, others see it in
+"""``/azul-me away`` and ``back``: a vacation pauses the player's reminders in all their games, others see it in
 ``status`` and under the board, and coming back early brings the waiting reminders forward."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ async def test_away_pauses_reminders_and_shows_in_status_and_under_the_board(
     away = await waiting_member(table)
     board = table.channel.last_message
 
-    answer = await away.slash(table.channel, "azul me away", days=3)
+    answer = await away.slash(table.channel, "azul-me away", days=3)
     assert answer.ephemeral and answer.response.content.startswith("You are away until <t:")
     assert "(3 d)" in answer.response.content
     status = await table.players[2].slash(table.channel, "azul status")
@@ -73,7 +73,7 @@ async def test_back_early_brings_the_reminder_forward_and_refuses_when_not_away(
     await table.open("azul")
     away = await waiting_member(table)
     other = next(p for p in table.players if p.id != away.id)
-    await away.slash(table.channel, "azul me away", days=10)
+    await away.slash(table.channel, "azul-me away", days=10)
     member, _, move = await table.choose()
     assert member.id == away.id
     await table.play_by_slash(member, move)  # away players may still move: the board says they are away
@@ -85,16 +85,16 @@ async def test_back_early_brings_the_reminder_forward_and_refuses_when_not_away(
     assert await table.bot.run_due() == 0
     before = table.channel.last_message
 
-    back = await away.slash(table.channel, "azul me back")
+    back = await away.slash(table.channel, "azul-me back")
     assert back.ephemeral and back.response.content.startswith("Welcome back")
     assert await table.bot.run_due() == 1, "the reminder postponed to the vacation's end is due now"
     await simcord_env.settle()
     assert table.channel.last_message.id != before.id and mentions(table.channel.last_message.content) == [away.id]
 
-    again = await away.slash(table.channel, "azul me back")
+    again = await away.slash(table.channel, "azul-me back")
     assert again.ephemeral and "You are not away" in again.response.content
     USER_LOCALES[other.id] = "pl"
-    refused = await other.slash(table.channel, "azul me back")
+    refused = await other.slash(table.channel, "azul-me back")
     assert "Nie masz ustawionego wyjazdu" in refused.response.content
-    polish = await other.slash(table.channel, "azul me away", days=2)
+    polish = await other.slash(table.channel, "azul-me away", days=2)
     assert polish.response.content.startswith("Twój wyjazd potrwa do <t:") and "(dni: 2)" in polish.response.content

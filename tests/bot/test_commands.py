@@ -1,6 +1,13 @@
-"""The command tree is derived from the engine's declarations, fits Discord's limits, and every game is complete."""
+"""The command tree is derived from the engine's declarations, fits Discord's limits with room to grow, shows each
+command only where it works, and every game is complete."""
 
 from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import discord
 import pytest
@@ -9,56 +16,81 @@ from discord.ext import commands
 
 import engine
 import render
-from bot.cog import AzulCog
+from bot.commands import add_commands, needs_server
 from bot.games import adapter_for, check_adapters, move_commands
-from bot.texts import Translator
 from data.i18n import catalogue
 from engine.agents import RandomAgent
+from tests.bot.discord_limits import bot_payload, command_errors, command_size, subcommand_counts
 
-SUBCOMMAND_LIMIT = 25  # Discord's limit of subcommands (and subgroups) in one command
-
-
-@pytest.fixture
-def bot() -> commands.Bot:
-    return commands.Bot(command_prefix="!", intents=discord.Intents(guilds=True))
-
-
-@pytest.fixture
-def group(bot: commands.Bot) -> app_commands.Group:
-    cog = AzulCog(bot)
-    assert cog.app_command is not None
-    return cog.app_command
+SIZE_BUDGET = 3000
+"""Our budget per top-level command: three quarters of Discord's 4,000 combined characters, so commands can grow."""
+SUBCOMMAND_BUDGET = 20
+"""Our budget of subcommands per command or group (Discord allows 25)."""
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
+MANAGE_GUILD = 1 << 5
 
 
-def test_the_azul_command_fits_discords_limit(group: app_commands.Group) -> None:
-    assert len(group.commands) <= SUBCOMMAND_LIMIT, [command.name for command in group.commands]
+@pytest.fixture(scope="module")
+def synced() -> dict[str, Any]:
+    """The payload the bot syncs, by top-level command."""
+    return {command["name"]: command for command in asyncio.run(bot_payload())}
 
 
-def test_move_commands_come_from_the_declarations(group: app_commands.Group) -> None:
+def by_name(command: dict[str, Any]) -> dict[str, Any]:
+    return {option["name"]: option for option in command.get("options") or []}
+
+
+def test_discord_accepts_the_tree_with_room_to_grow(synced: dict[str, Any]) -> None:
+    assert command_errors(list(synced.values())) == {}
+    for name, command in synced.items():
+        assert command_size(command) <= SIZE_BUDGET, (name, command_size(command))
+        assert all(count <= SUBCOMMAND_BUDGET for count in subcommand_counts(command).values()), name
+
+
+def test_each_command_shows_only_where_it_works(synced: dict[str, Any]) -> None:
+    anywhere = {"azul-me", "azul-rules", "azul-help", "azul-stats"}
+    assert set(synced) == {"azul", "azul-move", "azul-server"} | anywhere
+    for name, command in synced.items():
+        expected = [GUILD, BOT_DM, PRIVATE_CHANNEL] if name in anywhere else [GUILD]
+        assert command["contexts"] == expected, name
+        assert command["integration_types"] == [GUILD], name  # installed to servers only
+    for name, command in synced.items():
+        expected = MANAGE_GUILD if name == "azul-server" else None
+        assert command["default_member_permissions"] == expected, name
+
+
+@pytest.mark.parametrize("lang", ["pl", "uk"])
+def test_no_two_commands_are_confusable(synced: dict[str, Any], lang: str) -> None:
+    """Undo and abort differ from their first letter, in every language (a typed prefix never offers the other)."""
+    table = by_name(synced["azul"])
+    undo, abort = (table[name]["name_localizations"][lang] for name in ("undo", "abort"))
+    assert undo[0] != abort[0], (undo, abort)
+    for command in synced.values():  # and no subcommand's name starts another's (typing one offers only it)
+        names = [option.get("name_localizations", {}).get(lang, option["name"]) for option in command["options"]]
+        clashes = [(a, b) for a in names for b in names if a != b and a.startswith(b)]
+        assert not clashes, (command["name"], clashes)
+
+
+def test_move_commands_come_from_the_declarations(synced: dict[str, Any]) -> None:
     declared = move_commands()
     assert {"take", "wall", "place", "bonus", "pass", "acquire", "tile", "expansion"} <= set(declared)
-    by_name = {command.name: command for command in group.commands}
+    moves = by_name(synced["azul-move"])
+    assert set(moves) == set(declared)
     for name, options in declared.items():
-        command = by_name[name]
-        assert isinstance(command, app_commands.Command)
-        assert [parameter.name for parameter in command.parameters] == list(options), name
-        assert all(parameter.autocomplete for parameter in command.parameters), name
-        assert [parameter.required for parameter in command.parameters[1:]] == [False] * (len(options) - 1), name
+        parameters = moves[name]["options"]
+        assert [parameter["name"] for parameter in parameters] == list(options), name
+        assert all(parameter["autocomplete"] for parameter in parameters), name
+        assert [parameter.get("required", False) for parameter in parameters[1:]] == [False] * (len(options) - 1)
         # the first option is required (Discord asks for it first), but for a set (typed item by item)
-        assert command.parameters[0].required == (name not in {"pass", "bonus"}), name
+        assert parameters[0].get("required", False) == (name not in {"pass", "bonus"}), name
     assert declared["take"] == ("source", "color", "line"), "one command carries every game's options, in order"
 
 
 @pytest.mark.parametrize("lang", ["pl", "uk"])
-async def test_move_commands_keep_their_translated_names(
-    bot: commands.Bot, group: app_commands.Group, lang: str
-) -> None:
-    locale = discord.Locale.polish if lang == "pl" else discord.Locale.ukrainian
-    payload = await group.get_translated_payload(bot.tree, Translator())
-    options = {option["name"]: option for option in payload["options"]}
+def test_move_commands_keep_their_translated_names(synced: dict[str, Any], lang: str) -> None:
+    moves = by_name(synced["azul-move"])
     for name in move_commands():
-        localized = options[name].get("name_localizations", {})
-        assert localized.get(locale.value) == catalogue(lang)[f"bot.name.{name}"], (name, lang)
+        assert moves[name]["name_localizations"][lang] == catalogue(lang)[f"bot.name.{name}"], (name, lang)
 
 
 def test_every_registered_game_has_an_adapter_and_a_renderer() -> None:
@@ -94,3 +126,41 @@ def test_moves_follow_their_declaration(variant: str) -> None:
                 assert options == [option for option in order if option in options], (variant, str(move))
         seat = min(engine.to_act(state))
         state, _ = engine.apply(state, seat, agent.choose(spec, state, seat))
+
+
+def test_a_server_command_that_reaches_a_dm_anyway_is_answered() -> None:
+    """Discord never offers them there (their contexts); should one arrive, the tree's check answers it."""
+
+    async def tree() -> app_commands.CommandTree[Any]:
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents(guilds=True))
+        await add_commands(bot)
+        return bot.tree
+
+    commands_ = asyncio.run(tree())
+
+    def arriving(name: str, guild_id: int | None) -> Any:
+        kind = discord.InteractionType.application_command
+        return SimpleNamespace(guild_id=guild_id, type=kind, data={"name": name})
+
+    for name in ("azul", "azul-move", "azul-server"):
+        assert needs_server(arriving(name, None), commands_), name
+        assert not needs_server(arriving(name, 5), commands_), name
+    for name in ("azul-me", "azul-rules", "azul-help", "azul-stats"):
+        assert not needs_server(arriving(name, None), commands_), name
+
+
+def test_the_readme_lists_every_command(synced: dict[str, Any]) -> None:
+    """README's command table: a row per command, ``/top sub …`` or ``/top first`` · ``second`` · …"""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    listed: set[str] = set()
+    for row in re.findall(r"^\| (`/[^|]+)\|", readme, flags=re.MULTILINE):
+        parts = [part.strip(" `") for part in row.split("·")]
+        top = parts[0].split()[0]
+        listed.add(" ".join(parts[0].split()[:2]))
+        listed |= {part if part.startswith("/") else f"{top} {part.split()[0]}" for part in parts[1:]}
+    paths = set()
+    for name, command in synced.items():
+        subs = [option["name"] for option in command["options"] if option["type"] in (1, 2)]
+        paths |= {f"/{name} {sub}" for sub in subs} if subs else {f"/{name}"}
+    listed = {path.split(" [")[0] for path in listed}
+    assert paths <= {" ".join(path.split()[:2]) for path in listed}, sorted(paths - listed)

@@ -36,7 +36,7 @@ async def open_with_computers(table: Table, levels: list[str], variant: str = "a
 async def play(table: Table, member: Any, move: engine.Move) -> None:
     """A person's move by slash command; the computer seats' answers follow before the command settles."""
     version = (await table.game()).version
-    result = await member.slash(table.channel, f"azul {move.command}", **dict(move.choices()))
+    result = await member.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
     assert result.ephemeral and result.response.content.startswith("Played"), result.response.content
     assert (await table.game()).version > version
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import simcord.actors
+from simcord.backend.errors import SetupError
 
 import engine
 from bot.errors import Refusal
@@ -17,7 +18,7 @@ from tests.bot.table import Table, mentions
 
 async def saved_but_not_posted(table: Table, member: Any, move: engine.Move) -> str:
     version = (await table.game()).version
-    result = await member.slash(table.channel, f"azul {move.command}", **dict(move.choices()))
+    result = await member.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
     assert result.ephemeral, result
     assert (await table.game()).version == version + 1, "the move stands"
     content: str = result.response.content
@@ -66,7 +67,7 @@ async def test_a_board_retried_after_a_discord_error_goes_out_once(simcord_env) 
     before = len(table.channel.history())
     simcord_env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=503, times=1)
     member, _, move = await table.choose()
-    result = await member.slash(table.channel, f"azul {move.command}", **dict(move.choices()))
+    result = await member.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
     assert result.response.content.startswith("Played") and "⚠️" not in result.response.content
     assert len(table.channel.history()) == before + 1
     game = await table.game()
@@ -144,16 +145,16 @@ async def test_forged_ids_are_answered_in_the_users_language(simcord_env, discor
     assert "не розпізнаю" in result.response.content
 
 
-async def test_table_commands_in_a_direct_message_say_they_need_a_server(simcord_env) -> None:
+async def test_a_direct_message_offers_only_the_commands_that_work_there(simcord_env) -> None:
+    """Discord shows a command only where its ``contexts`` allow: in a DM, no table, move or server command."""
     user = simcord_env.create_user("loner")
-    dm = user.dm_channel
-    result = await user.slash("azul new", variant="azul", seats=2)
-    assert result.ephemeral and "only in a server channel" in result.response.content, result.response.content
-    assert await simcord_env.bot.service.store.latest_game_in(dm.id) is None, "no lobby was opened"
-    for command in ("azul join", "azul status", "azul board"):
-        result = await user.slash(command)
-        assert "only in a server channel" in result.response.content, (command, result.response.content)
-    assert "/azul" in (await user.slash("azul help")).response.content, "help still works in a DM"
+    offered = user.available_commands()
+    assert {"azul-me games", "azul-me settings", "azul-help", "azul-rules", "azul-stats leaderboard"} <= set(offered)
+    assert not [command for command in offered if command.split()[0] in {"azul", "azul-move", "azul-server"}], offered
+    with pytest.raises(SetupError, match="not visible"):
+        await user.slash("azul new", variant="azul", seats=2)
+    assert await simcord_env.bot.service.store.latest_game_in(user.dm_channel.id) is None, "no lobby was opened"
+    assert "/azul" in (await user.slash("azul-help")).response.content, "help works in a DM"
 
 
 async def simultaneous_phase(table: Table) -> tuple[Any, engine.GameState]:

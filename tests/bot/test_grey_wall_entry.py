@@ -123,7 +123,7 @@ async def wall_with_lines(table: Table, lines: int) -> int:
 
 
 async def test_a_wall_typed_line_by_line_is_posted_once_across_a_restart(simcord_env, make_bot) -> None:
-    """One ``/azul wall`` per line: nothing is posted until the last line, which posts once, telling every line
+    """One ``/azul-move wall`` per line: nothing is posted until the last line, which posts once, telling every line
     and pinging whoever starts the next round, once; a restart in between neither posts nor loses the held board,
     and taking a held line back posts nothing."""
     table = Table.create(simcord_env, 3)

@@ -104,7 +104,7 @@ async def test_dm_opt_in_and_closed_dms(simcord_env, discord_locales) -> None:
     game, state = await table.state()
     waiting = table.member(game, 1 - min(engine.to_act(state)))
     discord_locales[waiting.id] = "uk"
-    result = await waiting.slash(table.channel, "azul notify", enabled=True)
+    result = await waiting.slash(table.channel, "azul-me settings", notice="dm")
     assert result.ephemeral and "особисте повідомлення" in result.response.content
 
     member, _, move = await table.choose()
@@ -138,10 +138,10 @@ async def test_replies_follow_the_user_and_posts_follow_the_server(simcord_env, 
     assert "Twoja kolej" in board.content, board.content  # the server speaks Polish
     game, state = await table.state()
     waiting = table.member(game, 1 - min(engine.to_act(state)))
-    result = await waiting.slash(table.channel, "azul take", source="1")
+    result = await waiting.slash(table.channel, "azul-move take", source="1")
     expected = "Зараз не твій хід" if waiting.id == bob.id else "It is not your turn"
     assert expected in result.response.content
-    rules = await bob.slash(table.channel, "azul rules")
+    rules = await bob.slash(table.channel, "azul-rules")
     assert "Азул" in rules.response.content or "Azul" in rules.response.content
     assert rules.ephemeral
 
@@ -188,9 +188,9 @@ async def test_board_status_rules_help(simcord_env) -> None:
     before = table.channel.last_message.id
     await alice.slash(table.channel, "azul board", public=True)
     assert table.channel.last_message.id != before and table.channel.last_message.components
-    rules = await alice.slash(table.channel, "azul rules", variant="azul-grey")
+    rules = await alice.slash(table.channel, "azul-rules", variant="azul-grey")
     assert "column" in rules.response.content
-    helped = await alice.slash(table.channel, "azul help")
+    helped = await alice.slash(table.channel, "azul-help")
     assert "/azul new" in helped.response.content
 
 
@@ -203,7 +203,7 @@ async def test_unexpected_errors_are_logged_never_shown(simcord_env, monkeypatch
         raise RuntimeError("database on fire")
 
     monkeypatch.setattr(table.bot.service, "move", broken)
-    result = await member.slash(table.channel, "azul take", **dict(move.choices()))
+    result = await member.slash(table.channel, "azul-move take", **dict(move.choices()))
     assert result.ephemeral and "something went wrong" in result.response.content
     assert "database on fire" not in result.response.content
     game = await table.game()
@@ -232,7 +232,7 @@ async def test_a_channel_where_the_bot_cannot_post(simcord_env) -> None:
     await table.open("azul")
     simcord_env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=403, code=50013)
     member, _, move = await table.choose()
-    result = await member.slash(table.channel, "azul take", **dict(move.choices()))
+    result = await member.slash(table.channel, "azul-move take", **dict(move.choices()))
     assert (
         result.ephemeral
         and "Played" in result.response.content

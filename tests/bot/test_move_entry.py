@@ -68,7 +68,7 @@ async def test_quick_play_plays_at_the_last_choice(simcord_env) -> None:
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     member, _, move = await table.choose()
-    answer = await member.slash(table.channel, "azul me quickplay", enabled=True)
+    answer = await member.slash(table.channel, "azul-me quickplay", enabled=True)
     assert answer.ephemeral and "Quick play is on" in answer.response.content
     version = (await table.game()).version
     await table.play_by_buttons(member, move)
@@ -85,10 +85,10 @@ async def test_a_set_typed_in_words_in_the_players_language(simcord_env, discord
     adapter = adapter_of("queens-garden")
     items = two_hexagons(state, seat)
     typed = " + ".join(adapter.hexagon(item, lang) for item in items)
-    offered = await member.autocomplete(table.channel, "azul pass", "discard", typed)
+    offered = await member.autocomplete(table.channel, "azul-move pass", "discard", typed)
     expected = engine.variant_of(state).join_set("pass", "discard", dict.fromkeys(items, 1))
     assert offered and offered[0]["value"] == expected, (typed, offered)
-    result = await member.slash(table.channel, "azul pass", discard=typed)
+    result = await member.slash(table.channel, "azul-move pass", discard=typed)
     assert result.ephemeral, result.response.content
     assert await last_notation(table) == f"pass {expected}"
 
@@ -99,7 +99,7 @@ async def test_an_unreadable_set_is_refused_in_words_and_changes_nothing(simcord
     member, _, _ = await until_storage(table, 3)
     discord_locales[member.id] = "pl"
     version = (await table.game()).version
-    result = await member.slash(table.channel, "azul pass", discard="zzz9")
+    result = await member.slash(table.channel, "azul-move pass", discard="zzz9")
     assert result.ephemeral and result.response.content
     assert "zzz9" in result.response.content
     assert (await table.game()).version == version
@@ -114,14 +114,14 @@ async def test_the_words_people_type_for_azul(simcord_env) -> None:
     colours = [engine.azul.COLORS[c] for c, n in enumerate(state.factories[0]) if n]
     word = "turquoise" if "white" in colours else adapter_of("azul").color_name(colours[0], "en")
     token = "white" if word == "turquoise" else colours[0]
-    offered = await member.autocomplete(table.channel, "azul take", "color", word, source="Factory 1")
+    offered = await member.autocomplete(table.channel, "azul-move take", "color", word, source="Factory 1")
     assert [choice["value"] for choice in offered] == [token]
-    result = await member.slash(table.channel, "azul take", source="Factory 1", color=word, line="floor")
+    result = await member.slash(table.channel, "azul-move take", source="Factory 1", color=word, line="floor")
     assert result.ephemeral and (await table.game()).version == game.version + 1, result.response.content
     assert (await last_notation(table)).startswith("1")
     _, state = await table.state()
     other = table.member(game, min(engine.to_act(state)))
-    centre = await other.autocomplete(table.channel, "azul take", "source", "center")
+    centre = await other.autocomplete(table.channel, "azul-move take", "source", "center")
     assert [choice["value"] for choice in centre] == ["centre"]
 
 
@@ -154,5 +154,5 @@ async def test_summer_pavilion_keep_completes_counts_typed_as_2x(simcord_env) ->
         .split(" ")[0]
     )
     for typed in (f"2x {colour}", f"2× {colour}", f"2{letter}"):
-        offered = await member.autocomplete(table.channel, "azul pass", "keep", typed)
+        offered = await member.autocomplete(table.channel, "azul-move pass", "keep", typed)
         assert f"2{letter}" in [choice["value"] for choice in offered], (typed, offered)

@@ -1,4 +1,4 @@
-"""``/azul me games``: every open game of the user in every server, those waiting for them first, also in a DM."""
+"""``/azul-me games``: every open game of the user in every server, those waiting for them first, also in a DM."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ async def test_my_games_lists_every_server_waiting_for_me_first_and_works_in_a_d
     await away.players[0].slash(lobby_channel, "azul join")
     lobby = await simcord_env.bot.service.store.latest_game_in(lobby_channel.id)
 
-    answer = await alice.user.slash("azul me games")  # in a DM with the bot
+    answer = await alice.user.slash("azul-me games")  # in a DM with the bot
     content = answer.response.content
     lines = content.splitlines()
     assert lines[0].startswith("**Your open games: 3**") and "(your turn in 1)" in lines[0]
@@ -56,7 +56,7 @@ async def test_my_games_lists_every_server_waiting_for_me_first_and_works_in_a_d
     assert away.channel.last_message.id == away_game.board_message_id, "the link is the newest board"
 
     USER_LOCALES[alice.id] = "pl"
-    polish = (await away.players[0].slash(away.channel, "azul me games")).response.content.splitlines()
+    polish = (await away.players[0].slash(away.channel, "azul-me games")).response.content.splitlines()
     assert polish[0] == "**Twoje otwarte gry: 3** (twoja tura: 1)"
     assert "**twoja tura** od <t:" in polish[1] and "czeka na: **bob** od <t:" in polish[2]
     assert "poczekalnia, zajęte miejsca: 2 z 3" in polish[3]
@@ -64,5 +64,5 @@ async def test_my_games_lists_every_server_waiting_for_me_first_and_works_in_a_d
 
 async def test_my_games_says_when_there_are_none(simcord_env) -> None:
     table = Table.create(simcord_env, 2)
-    answer = await table.players[0].slash(table.channel, "azul me games")
+    answer = await table.players[0].slash(table.channel, "azul-me games")
     assert answer.ephemeral and answer.response.content.startswith("You have no open games.")

@@ -269,7 +269,7 @@ async def test_the_metrics_endpoint_counts_a_move_a_refusal_and_pictures(simcord
         await table.open()
         member, _, move = await table.choose()
         other = next(player for player in table.players if player is not member)
-        await other.slash(table.channel, f"azul {move.command}", **dict(move.choices()))  # not their turn
+        await other.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))  # not their turn
         await table.play_by_slash(member, move)
         after = await asyncio.to_thread(scrape, endpoint.port)
     finally:

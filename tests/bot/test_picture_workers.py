@@ -146,7 +146,7 @@ async def test_replays_and_ratings_are_drawn_in_the_workers_as_in_the_bots_proce
 
     board = await alice.slash(table.channel, "azul-stats leaderboard", game="azul")
     assert Image.open(io.BytesIO(await board.response.attachments[0].read())).width == 800
-    profile = await alice.slash(table.channel, "azul me profile")
+    profile = await alice.slash(table.channel, "azul-me profile")
     assert (await profile.response.attachments[0].read()).startswith(PNG_SIGNATURE)
     workers = executor_of(table.bot)._processes
     assert workers and os.getpid() not in workers

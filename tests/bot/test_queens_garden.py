@@ -63,11 +63,11 @@ async def test_a_refused_move_says_why_and_changes_nothing(simcord_env) -> None:
     await table.open("queens-garden")
     game, state = await table.state()
     member = table.member(game, min(engine.to_act(state)))
-    result = await member.slash(table.channel, "azul tile", tile="bl3", payment="2j", cell="F1")
+    result = await member.slash(table.channel, "azul-move tile", tile="bl3", payment="2j", cell="F1")
     assert result.ephemeral
     assert "storage" in result.response.content
     assert (await table.game()).version == game.version
-    wrong = await member.slash(table.channel, "azul take", source="1", color="blue", line="1")
+    wrong = await member.slash(table.channel, "azul-move take", source="1", color="blue", line="1")
     assert wrong.ephemeral and (await table.game()).version == game.version
 
 

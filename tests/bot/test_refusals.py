@@ -22,10 +22,10 @@ def refused(result, *words: str) -> str:
 async def test_no_game_here(simcord_env) -> None:
     table = Table.create(simcord_env, 2)
     alice = table.players[0]
-    refused(await alice.slash(table.channel, "azul take", source="1"), "no open game")
+    refused(await alice.slash(table.channel, "azul-move take", source="1"), "no open game")
     refused(await alice.slash(table.channel, "azul status"), "no open game")
     refused(await alice.slash(table.channel, "azul join"), "no open game")
-    assert await alice.autocomplete(table.channel, "azul take", "source", "") == []
+    assert await alice.autocomplete(table.channel, "azul-move take", "source", "") == []
 
 
 async def test_lobby_refusals(simcord_env) -> None:
@@ -87,22 +87,24 @@ async def test_move_refusals_save_nothing(simcord_env, discord_locales) -> None:
     mover, waiting = table.member(game, seat), table.member(game, 1 - seat)
     board = table.channel.last_message
 
-    refused(await waiting.slash(table.channel, "azul take", source="1", color="blue", line="1"), "not your turn")
-    refused(await outsider.slash(table.channel, "azul take", source="1", color="blue", line="1"), "not in this game")
+    refused(await waiting.slash(table.channel, "azul-move take", source="1", color="blue", line="1"), "not your turn")
+    refused(
+        await outsider.slash(table.channel, "azul-move take", source="1", color="blue", line="1"), "not in this game"
+    )
     refused(await outsider.click(board, label="Play"), "not in this game")
     refused(await waiting.click(board, label="Play"), "not your turn")
     absent = next(c for i, c in enumerate(engine.azul.COLORS) if not state.factories[0][i])
     refused(
-        await mover.slash(table.channel, "azul take", source="1", color=absent, line="1"),
+        await mover.slash(table.channel, "azul-move take", source="1", color=absent, line="1"),
         "not allowed",
         f"no {absent} tiles",
     )
-    refused(await mover.slash(table.channel, "azul take", source="1", color="blue", line="9"), "not allowed")
-    refused(await mover.slash(table.channel, "azul take", source="1"), "choose the colour")
-    refused(await mover.slash(table.channel, "azul wall", line="1", column="1"), "not allowed")
-    refused(await mover.slash(table.channel, "azul place", star="1"), "does not apply to Azul")
+    refused(await mover.slash(table.channel, "azul-move take", source="1", color="blue", line="9"), "not allowed")
+    refused(await mover.slash(table.channel, "azul-move take", source="1"), "choose the colour")
+    refused(await mover.slash(table.channel, "azul-move wall", line="1", column="1"), "not allowed")
+    refused(await mover.slash(table.channel, "azul-move place", star="1"), "does not apply to Azul")
     discord_locales[mover.id] = "pl"  # named as a Polish Discord shows the command
-    refused(await mover.slash(table.channel, "azul place", star="1"), "`/azul połóż` nie dotyczy gry Azul")
+    refused(await mover.slash(table.channel, "azul-move place", star="1"), "`/azul-ruch połóż` nie dotyczy gry Azul")
     after = await table.game()
     assert after.version == game.version == 0
     assert after.state == game.state
@@ -135,7 +137,7 @@ async def test_dependent_autocomplete(simcord_env) -> None:
     mover, waiting = table.member(game, seat), table.member(game, 1 - seat)
     channel = table.channel
 
-    sources = await mover.autocomplete(channel, "azul take", "source", "")
+    sources = await mover.autocomplete(channel, "azul-move take", "source", "")
     assert [c["value"] for c in sources] == [str(i + 1) for i, f in enumerate(state.factories) if any(f)]
     tiles = state.factories[2]
     first = next(i for i, n in enumerate(tiles) if n)
@@ -143,16 +145,16 @@ async def test_dependent_autocomplete(simcord_env) -> None:
     word = AZUL.color_name(first, "en")
     assert f"{tiles[first]}× {word}" in sources[2]["name"]
 
-    colours = await mover.autocomplete(channel, "azul take", "color", "", source="3")
+    colours = await mover.autocomplete(channel, "azul-move take", "color", "", source="3")
     assert [c["value"] for c in colours] == [engine.azul.COLORS[i] for i, n in enumerate(tiles) if n]
     assert colours[0]["name"] == f"Factory 3 — {tiles[first]}× {word}"
 
-    lines = await mover.autocomplete(channel, "azul take", "line", "", source="3", color=colours[0]["value"])
+    lines = await mover.autocomplete(channel, "azul-move take", "line", "", source="3", color=colours[0]["value"])
     assert [c["value"] for c in lines] == ["1", "2", "3", "4", "5", "floor"]
     assert lines[3]["name"].startswith("Line 4 (4 free)")
     assert lines[-1]["name"] == "Floor"
-    typed = await mover.autocomplete(channel, "azul take", "line", "flo", source="3", color=colours[0]["value"])
+    typed = await mover.autocomplete(channel, "azul-move take", "line", "flo", source="3", color=colours[0]["value"])
     assert [c["value"] for c in typed] == ["floor"]
 
-    assert await waiting.autocomplete(channel, "azul take", "source", "") == []
-    assert await mover.autocomplete(channel, "azul wall", "column", "") == []
+    assert await waiting.autocomplete(channel, "azul-move take", "source", "") == []
+    assert await mover.autocomplete(channel, "azul-move wall", "column", "") == []

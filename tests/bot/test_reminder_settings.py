@@ -1,4 +1,4 @@
-"""``/azul me settings``: reminders on or off, once or every N hours, quiet hours in the player's own time zone, and
+"""``/azul-me settings``: reminders on or off, once or every N hours, quiet hours in the player's own time zone, and
 turn notices by DM or mention, through the real bot; reminders follow them, on the bot's clock."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ async def reminders_posted(table: Table, since_id: int) -> list[Any]:
 async def test_settings_show_change_and_refuse_in_every_language(simcord_env) -> None:
     table = Table.create(simcord_env, 2)
     alice = table.players[0]
-    shown = await alice.slash(table.channel, "azul me settings")
+    shown = await alice.slash(table.channel, "azul-me settings")
     assert shown.ephemeral
     assert shown.response.content.splitlines() == [
         "**Your settings**",
@@ -46,7 +46,7 @@ async def test_settings_show_change_and_refuse_in_every_language(simcord_env) ->
     ]
     changed = await alice.slash(
         table.channel,
-        "azul me settings",
+        "azul-me settings",
         every="6",
         quiet_from=22,
         quiet_to=7,
@@ -68,39 +68,39 @@ async def test_settings_show_change_and_refuse_in_every_language(simcord_env) ->
         True,
     )
 
-    bad = await alice.slash(table.channel, "azul me settings", timezone="Mars/Olympus", reminders=False)
+    bad = await alice.slash(table.channel, "azul-me settings", timezone="Mars/Olympus", reminders=False)
     assert bad.ephemeral and "I do not know the time zone “Mars/Olympus”" in bad.response.content
-    half = await alice.slash(table.channel, "azul me settings", quiet_from=1)
+    half = await alice.slash(table.channel, "azul-me settings", quiet_from=1)
     assert half.ephemeral and "need both a start and an end" in half.response.content
     assert await table.bot.service.store.user(alice.id) == prefs, "a refused change saves nothing"
 
     USER_LOCALES[alice.id] = "pl"
-    polish = await alice.slash(table.channel, "azul me settings", reminders=False, quiet_from=3, quiet_to=3)
+    polish = await alice.slash(table.channel, "azul-me settings", reminders=False, quiet_from=3, quiet_to=3)
     assert polish.response.content.splitlines() == [
         "**Zapisano.** Twoje ustawienia teraz:",
         "• Przypomnienia: wyłączone",
         "• Godziny ciszy: brak (strefa czasowa Europe/Warsaw)",
         "• Twoja tura: wiadomość prywatna",
     ]
-    refused = await alice.slash(table.channel, "azul me settings", timezone="Europa/Warszawa")
+    refused = await alice.slash(table.channel, "azul-me settings", timezone="Europa/Warszawa")
     assert "Nie znam strefy czasowej „Europa/Warszawa”" in refused.response.content
     USER_LOCALES[alice.id] = "uk"
-    ukrainian = await alice.slash(table.channel, "azul me settings")
+    ukrainian = await alice.slash(table.channel, "azul-me settings")
     assert ukrainian.response.content.splitlines()[:2] == ["**Твої налаштування**", "• Нагадування: вимкнено"]
 
 
 async def test_time_zones_autocomplete(simcord_env) -> None:
     table = Table.create(simcord_env, 2)
-    offered = await table.players[0].autocomplete(table.channel, "azul me settings", "timezone", "warsaw")
+    offered = await table.players[0].autocomplete(table.channel, "azul-me settings", "timezone", "warsaw")
     assert [choice["value"] for choice in offered] == ["Europe/Warsaw"]
-    offered = await table.players[0].autocomplete(table.channel, "azul me settings", "timezone", "Europe/K")
+    offered = await table.players[0].autocomplete(table.channel, "azul-me settings", "timezone", "Europe/K")
     assert "Europe/Kyiv" in [choice["value"] for choice in offered] and len(offered) <= 25
 
 
 async def test_reminders_off_means_none(simcord_env, clock: ManualClock) -> None:
     table = Table.create(simcord_env, 2)
     for player in table.players:
-        await player.slash(table.channel, "azul me settings", reminders=False)
+        await player.slash(table.channel, "azul-me settings", reminders=False)
     await table.open("azul")
     board = table.channel.last_message
     clock.advance(hours=30)
@@ -111,7 +111,7 @@ async def test_reminders_off_means_none(simcord_env, clock: ManualClock) -> None
 async def test_every_six_hours_while_it_is_your_turn(simcord_env, clock: ManualClock) -> None:
     table = Table.create(simcord_env, 2)
     for player in table.players:
-        await player.slash(table.channel, "azul me settings", every="6")
+        await player.slash(table.channel, "azul-me settings", every="6")
     await table.open("azul")
     waiting = await first_waiting(table)
     clock.advance(hours=5)
@@ -138,7 +138,7 @@ async def test_no_reminder_in_quiet_hours_it_waits_for_their_end(simcord_env, cl
     clock.advance(start - local)  # the game starts at 23:00 in Warsaw: its reminder is due at 23:00 the next day
     table = Table.create(simcord_env, 2)
     for player in table.players:
-        await player.slash(table.channel, "azul me settings", quiet_from=22, quiet_to=7, timezone="Europe/Warsaw")
+        await player.slash(table.channel, "azul-me settings", quiet_from=22, quiet_to=7, timezone="Europe/Warsaw")
     await table.open("azul")
     waiting = await first_waiting(table)
     board = table.channel.last_message

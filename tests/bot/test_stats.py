@@ -97,7 +97,7 @@ async def test_leaderboard_and_profile_after_a_few_games(simcord_env, lang: str)
     assert Image.open(io.BytesIO(png)).width == 800
     save(f"leaderboard-{lang}.png", png)
 
-    profile = await bob.slash(table.channel, "azul me profile", user=alice)
+    profile = await bob.slash(table.channel, "azul-me profile", user=alice)
     assert profile.ephemeral
     content = profile.response.content
     mu, sigma = expected[a]
@@ -108,7 +108,7 @@ async def test_leaderboard_and_profile_after_a_few_games(simcord_env, lang: str)
     assert list(facts.values())[:3] == ["3", "2", "0.0"], facts
     save(f"profile-{lang}.png", await attachment(profile))
 
-    mine = await bob.slash(table.channel, "azul me profile")  # bob: lost, shared the win, won
+    mine = await bob.slash(table.channel, "azul-me profile")  # bob: lost, shared the win, won
     bob_facts = dict(line.rsplit(": ", 1) for line in mine.response.content.splitlines()[2:])
     streak = list(bob_facts.values())[5]
     assert streak in {"2 wins in a row", "2 wygrane z rzędu", "2 перемоги поспіль"}, streak
@@ -144,7 +144,7 @@ async def test_empty_history_and_unknown_profile_are_explained(simcord_env, lang
     USER_LOCALES[alice.id] = lang
     history = await alice.slash(table.channel, "azul-stats history")
     assert history.ephemeral and expected in history.response.content
-    profile = await alice.slash(table.channel, "azul me profile", user=bob)
+    profile = await alice.slash(table.channel, "azul-me profile", user=bob)
     assert profile.ephemeral and "bob" in profile.response.content
     replay = await alice.slash(table.channel, "azul-stats replay", game=99)
     assert replay.ephemeral and "99" in replay.response.content
@@ -287,7 +287,7 @@ async def test_profile_and_stats_work_in_a_direct_message(simcord_env) -> None:
     table = Table.create(simcord_env, 2)
     alice, bob = table.players
     await resign_game(table, [alice, bob], bob)
-    profile = await alice.user.slash("azul me profile")
+    profile = await alice.user.slash("azul-me profile")
     assert profile.ephemeral and "alice" in profile.response.content, profile.response.content
     board = await alice.user.slash("azul-stats leaderboard", game="azul", scope="everywhere")
     assert board.ephemeral and "alice" in board.response.content, board.response.content
@@ -311,28 +311,22 @@ def test_every_stats_text_exists_in_every_language() -> None:
 assert engine  # the variant registry is loaded before the bot builds its commands
 
 
-@pytest.mark.parametrize(("lang", "locale"), [("pl", "pl"), ("uk", "uk")])
-async def test_new_commands_have_translated_names(lang: str, locale: str) -> None:
-    import discord
-    from discord.ext import commands
-
-    from bot.cog import AzulCog
-    from bot.stats import StatsCog
-    from bot.texts import Translator
+@pytest.mark.parametrize("lang", ["pl", "uk"])
+async def test_new_commands_have_translated_names(lang: str) -> None:
     from data.i18n import catalogue
+    from tests.bot.discord_limits import bot_payload
 
-    bot = commands.Bot(command_prefix="!", intents=discord.Intents(guilds=True))
-    stats, azul = StatsCog(bot).app_command, AzulCog(bot).app_command
-    assert stats is not None and azul is not None
-    payload = await stats.get_translated_payload(bot.tree, Translator())
-    names = {option["name"]: option.get("name_localizations", {}) for option in payload["options"]}
+    synced = {command["name"]: command for command in await bot_payload()}
+    stats = synced["azul-stats"]
+    assert stats["name_localizations"][lang] == catalogue(lang)["bot.name.azul-stats"]
+    names = {option["name"]: option.get("name_localizations", {}) for option in stats["options"]}
     assert set(names) == {"leaderboard", "history", "replay"}
     for name, localized in names.items():
-        assert localized[locale] == catalogue(lang)[f"bot.name.{name}"]
-    me = next(o for o in (await azul.get_translated_payload(bot.tree, Translator()))["options"] if o["name"] == "me")
-    assert me["name_localizations"][locale] == catalogue(lang)["bot.name.me"]
+        assert localized[lang] == catalogue(lang)[f"bot.name.{name}"]
+    me = synced["azul-me"]
+    assert me["name_localizations"][lang] == catalogue(lang)["bot.name.azul-me"]
     profile = next(o for o in me["options"] if o["name"] == "profile")
-    assert profile["name_localizations"][locale] == catalogue(lang)["bot.name.profile"]
+    assert profile["name_localizations"][lang] == catalogue(lang)["bot.name.profile"]
 
 
 async def test_time_to_move_is_measured_from_the_move_before(simcord_env) -> None:
@@ -352,6 +346,6 @@ async def test_time_to_move_is_measured_from_the_move_before(simcord_env) -> Non
     first = game.by_seat()[0].user_id == alice.id
     assert times == {0: (2, 2 * 60 + 4 * 60.0), 1: (2, 1 * 60 + 3 * 60.0)}
     await bob.slash(table.channel, "azul resign")
-    profile = await alice.slash(table.channel, "azul me profile")
+    profile = await alice.slash(table.channel, "azul-me profile")
     expected = "3 min" if first else "2 min"  # (2 + 4) / 2 minutes for the first seat, (1 + 3) / 2 for the second
     assert f"Average time to move: {expected}" in profile.response.content

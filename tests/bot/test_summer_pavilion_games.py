@@ -121,18 +121,18 @@ async def test_place_autocomplete_offers_affordable_spaces_with_cost_points_and_
     channel = table.channel
     places = [m for m in engine.legal_moves(state, seat) if m.command == "place"]
     assert places, "the greedy draft leaves something to place"
-    stars = await member.autocomplete(channel, "azul place", "star", "")
+    stars = await member.autocomplete(channel, "azul-move place", "star", "")
     assert [c["value"] for c in stars] == list(dict.fromkeys(dict(m.choices())["star"] for m in places))
     assert all("star" in c["name"].lower() for c in stars)
     star = stars[0]["value"]
-    spaces = await member.autocomplete(channel, "azul place", "space", "", star=star)
+    spaces = await member.autocomplete(channel, "azul-move place", "space", "", star=star)
     expected = list(dict.fromkeys(dict(m.choices())["space"] for m in places if dict(m.choices())["star"] == star))
     assert [c["value"] for c in spaces] == expected
     assert all("cost" in c["name"] and " pt" in c["name"] for c in spaces)
-    wilds = await member.autocomplete(channel, "azul place", "wilds", "", star=star, space=spaces[0]["value"])
+    wilds = await member.autocomplete(channel, "azul-move place", "wilds", "", star=star, space=spaces[0]["value"])
     assert wilds and all("pay" in c["name"] for c in wilds)
     other = table.member(await table.game(), 1 - seat)
-    assert await other.autocomplete(channel, "azul place", "star", "") == []
+    assert await other.autocomplete(channel, "azul-move place", "star", "") == []
 
 
 async def test_refusals_say_why_and_change_nothing(simcord_env) -> None:
@@ -140,12 +140,12 @@ async def test_refusals_say_why_and_change_nothing(simcord_env) -> None:
     await table.open("summer-pavilion")
     member, _seat, _state = await until_phase_two(table)
     version = (await table.game()).version
-    result = await member.slash(table.channel, "azul place", star="purple", space="6", wilds="5")
+    result = await member.slash(table.channel, "azul-move place", star="purple", space="6", wilds="5")
     assert result.ephemeral
     assert "wild" in result.response.content or "cost" in result.response.content, result.response.content
-    result = await member.slash(table.channel, "azul bonus", tiles="2r")
+    result = await member.slash(table.channel, "azul-move bonus", tiles="2r")
     assert result.ephemeral and "place or pass" in result.response.content, result.response.content
-    result = await member.slash(table.channel, "azul wall", line="1", column="1")
+    result = await member.slash(table.channel, "azul-move wall", line="1", column="1")
     assert result.ephemeral and "Summer Pavilion" in result.response.content, result.response.content
     assert (await table.game()).version == version
 
@@ -154,10 +154,10 @@ async def test_rules_and_refusals_in_the_players_language(simcord_env, discord_l
     table = Table.create(simcord_env, 2)
     await table.open("summer-pavilion")
     member, _seat, _state = await until_phase_two(table)
-    rules = await member.slash(table.channel, "azul rules", variant="summer-pavilion-mono")
+    rules = await member.slash(table.channel, "azul-rules", variant="summer-pavilion-mono")
     assert rules.ephemeral and "monochrome" in rules.response.content
     discord_locales[member.id] = "pl"
-    rules = await member.slash(table.channel, "azul rules", variant="summer-pavilion")
+    rules = await member.slash(table.channel, "azul-rules", variant="summer-pavilion")
     assert "Letni Pawilon" in rules.response.content
-    refused = await member.slash(table.channel, "azul pass", keep="9r")
+    refused = await member.slash(table.channel, "azul-move pass", keep="9r")
     assert refused.ephemeral and "najwyżej 4" in refused.response.content, refused.response.content

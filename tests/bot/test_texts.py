@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import engine
-from bot.cog import AzulCog
 from bot.games import adapter_of, move_commands
 from bot.games.azul import ADAPTER as AZUL
-from bot.personal import me_group
 from data.i18n import SUPPORTED, catalogue
 from engine import Event
+from tests.bot.discord_limits import bot_payload
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 MOVE_COMMANDS = move_commands()
 LITERAL_KEY = re.compile(r"""["'](bot\.[a-z_]+(?:\.[a-z_]+)+)["']""")
 REFUSAL = re.compile(r"""Refusal\(\s*["']([a-z_]+)["']""")
-DISCORD_NAME = re.compile(r"[-_\w]{1,32}")  # Discord: letters and digits of any script, "-" and "_", lowercase
-MENTIONED = re.compile(r"/azul ([^\s`{]+)")
+MENTIONED = re.compile(r"/(azul[^\s`]*) ?([^\s`{]*)")
 
 
 def keys_in_code() -> set[str]:
@@ -42,23 +42,28 @@ def test_every_bot_text_exists_in_every_language(lang: str) -> None:
     assert not missing, f"{lang} lacks {missing}"
 
 
+@pytest.fixture(scope="module")
+def synced() -> list[dict[str, Any]]:
+    return asyncio.run(bot_payload())
+
+
+def shown_name(item: dict[str, Any], lang: str) -> str:
+    return str((item.get("name_localizations") or {}).get(lang, item["name"]))
+
+
 @pytest.mark.parametrize("lang", SUPPORTED)
-def test_command_names_are_valid_and_texts_use_them(lang: str) -> None:
-    """Discord rejects the whole command sync for one bad or repeated name; texts name commands as the client does."""
-    commands = [command.name for command in AzulCog.__cog_app_commands__] + list(MOVE_COMMANDS) + ["me"]
-    names = {command: catalogue(lang).get(f"bot.name.{command}") for command in commands}
-    assert len(commands) == 25 and all(isinstance(name, str) for name in names.values()), names
-    assert all(DISCORD_NAME.fullmatch(str(name)) and str(name) == str(name).lower() for name in names.values()), names
-    assert len(set(names.values())) == len(names), "names repeat"
+def test_texts_name_commands_as_the_client_shows_them(synced: list[dict[str, Any]], lang: str) -> None:
+    """Every ``/command sub`` a text mentions exists in the synced tree, in the reader's language."""
+    paths = {shown_name(command, lang): set() for command in synced}
+    for command in synced:
+        subs = [option for option in command.get("options") or [] if option.get("type") in (1, 2)]
+        paths[shown_name(command, lang)] = {shown_name(sub, lang) for sub in subs}
     texts = [value for value in catalogue(lang).values() if isinstance(value, str)]
-    mentioned = {name for value in texts for name in MENTIONED.findall(value)}
-    assert mentioned and mentioned <= set(names.values()) | {names["me"]}, mentioned - set(names.values())
-    personal = [command.name for command in me_group().commands]
-    own = {command: catalogue(lang).get(f"bot.name.{command}") for command in personal}
-    assert all(DISCORD_NAME.fullmatch(str(name)) and str(name) == str(name).lower() for name in own.values()), own
-    assert len(set(own.values())) == len(own), "names in /azul me repeat"
-    in_me = {name for value in texts for name in re.findall(rf"/azul {names['me']} ([^\s`{{]+)", value)}
-    assert in_me <= set(own.values()), in_me - set(own.values())
+    mentioned = {(top, sub) for value in texts for top, sub in MENTIONED.findall(value)}
+    assert mentioned
+    for top, sub in mentioned:
+        assert top in paths, f"{lang}: /{top} is not a command"
+        assert not sub or not paths[top] or sub in paths[top], f"{lang}: /{top} has no {sub}"
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

@@ -104,7 +104,7 @@ async def test_the_limit_shows_in_the_lobby_in_status_and_on_the_board(
     status = await table.players[1].slash(table.channel, "azul status")
     assert "⏳ Time limit: 24 h per move" in status.response.content
     assert f"⏳ **{member.user.name}** must move by <t:" in status.response.content
-    mine = await member.slash(table.channel, "azul me games")
+    mine = await member.slash(table.channel, "azul-me games")
     assert "**your turn** since <t:" in mine.response.content and "· ⏳ time runs out <t:" in mine.response.content
     await table.players[1].slash(table.channel, "azul board")
     note = drawn[-1][seat]
@@ -292,10 +292,10 @@ async def test_an_away_player_never_times_out_and_coming_back_restarts_the_clock
     await open_limited(table)
     late, _ = await waiting(table)
     clock.advance(hours=2)
-    await late.slash(table.channel, "azul me away", days=2)  # 10 h of the clock left, standing still for 48 h
+    await late.slash(table.channel, "azul-me away", days=2)  # 10 h of the clock left, standing still for 48 h
     assert await run(table, clock, hours=38) == 0, "away: no warning, no timeout"
     assert (await table.game()).version == 0
-    await late.slash(table.channel, "azul me back")  # back 38 h into the 48: the clock runs on with its 10 h left
+    await late.slash(table.channel, "azul-me back")  # back 38 h into the 48: the clock runs on with its 10 h left
     assert await run(table, clock, hours=3, minutes=59) == 0
     assert await run(table, clock, minutes=2) == 1, "half time: 4 h after coming back"
     assert await run(table, clock, hours=5) == 1, "an hour before"
@@ -307,7 +307,7 @@ async def test_an_away_player_never_times_out_and_coming_back_restarts_the_clock
 async def test_a_players_clock_starts_after_their_vacation(simcord_env, clock: ManualClock) -> None:
     table = Table.create(simcord_env, 2)
     away = table.players[1]
-    await away.slash(table.channel, "azul me away", days=1)
+    await away.slash(table.channel, "azul-me away", days=1)
     await open_limited(table)
     game, state = await table.state()
     if game.seat_of(away.id) not in engine.to_act(state):  # Bob waits once Alice has moved
@@ -326,13 +326,13 @@ async def test_a_players_clock_starts_after_their_vacation(simcord_env, clock: M
 async def test_a_server_default_for_new_games(simcord_env, clock: ManualClock) -> None:
     table = Table.create(simcord_env, 2)
     alice, bob = table.players
-    refused = await bob.slash(table.channel, "azul server", time_limit="24")
-    assert refused.ephemeral and "Only someone with Manage Server" in refused.response.content
-    shown = await bob.slash(table.channel, "azul server")
-    assert "No time limit per move." in shown.response.content
+    assert "azul new" in bob.available_commands(table.channel)
+    assert "azul-server settings" not in bob.available_commands(table.channel), "Discord shows it to managers only"
     managers = table.guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = table.guild.add_member(simcord_env.create_user("mod"), roles=[managers])
-    saved = await mod.slash(table.channel, "azul server", time_limit="48", on_timeout="drop")
+    shown = await mod.slash(table.channel, "azul-server settings")
+    assert "No time limit per move." in shown.response.content
+    saved = await mod.slash(table.channel, "azul-server settings", time_limit="48", on_timeout="drop")
     assert saved.ephemeral and "Time limit: 48 h per move; when it runs out, the player is dropped" in (
         saved.response.content
     )

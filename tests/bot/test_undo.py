@@ -181,7 +181,7 @@ async def test_a_computer_move_since_makes_undo_impossible(simcord_env) -> None:
     seat = game.seat_of(alice.id)
     assert seat in engine.to_act(state), "the computer moves as soon as the game starts, so it is Alice's turn"
     move = table.agent.choose(engine.variant_of(state), state, seat or 0)
-    await alice.slash(table.channel, f"azul {move.command}", **dict(move.choices()))
+    await alice.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
     game = await table.game()
     last = await table.bot.service.store.last_move(game.id)
     assert last is not None and last.seat != seat, "the computer answered"
@@ -208,7 +208,7 @@ async def test_refusals_in_polish_and_ukrainian(simcord_env, discord_locales) ->
     await table.play_by_slash(member, move)
     discord_locales[member.id] = "uk"
     result = await member.slash(table.channel, "azul undo")
-    assert "Скасовано: " in result.response.content, result.response.content
+    assert "Відмінено: " in result.response.content, result.response.content
     other = next(player for player in table.players if player.id != member.id)
     discord_locales[other.id] = "uk"
     refused(await other.slash(table.channel, "azul undo"), "У тебе немає в цій грі ходу")

@@ -53,16 +53,18 @@ async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDisco
         await asyncio.wait_for(discord_server.identified.wait(), 15)
         synced = await discord_server.wait_for("PUT", "/applications/4242/commands")
         commands = {command["name"]: command for command in synced.json}
-        assert set(commands) == {"azul", "azul-stats"}
+        assert set(commands) == {"azul", "azul-move", "azul-me", "azul-rules", "azul-help", "azul-server", "azul-stats"}
         group = commands["azul"]
-        assert group["description_localizations"]["pl"].startswith("Graj")
+        assert group["description_localizations"]["pl"].startswith("Gra na tym kanale")
         subcommands = {option["name"]: option for option in group["options"]}
-        assert subcommands["take"]["name_localizations"] == {"pl": "weź", "uk": "взяти"}
-        assert subcommands["notify"]["name_localizations"] == {"pl": "powiadomienia", "uk": "сповіщення"}
-        assert {"new", "take", "wall", "place", "bonus", "pass", "acquire", "tile", "expansion"} <= set(subcommands)
+        moves = {option["name"]: option for option in commands["azul-move"]["options"]}
+        assert commands["azul-move"]["name_localizations"] == {"pl": "azul-ruch", "uk": "azul-хід"}
+        assert moves["take"]["name_localizations"] == {"pl": "weź", "uk": "взяти"}
+        assert subcommands["abort"]["name_localizations"] == {"pl": "przerwij", "uk": "припинити"}
+        assert {"take", "wall", "place", "bonus", "pass", "acquire", "tile", "expansion"} == set(moves)
         variants = {c["value"]: c for c in subcommands["new"]["options"][0]["choices"]}
         assert variants["azul-grey"]["name_localizations"]["pl"] == "Azul — szara ściana"
-        take_options = {option["name"]: option for option in subcommands["take"]["options"]}
+        take_options = {option["name"]: option for option in moves["take"]["options"]}
         assert all(take_options[name]["autocomplete"] for name in ("source", "color", "line"))
         assert take_options["line"]["description_localizations"]["uk"].startswith("Який рівень складу")
 

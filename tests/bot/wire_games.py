@@ -167,7 +167,7 @@ async def send_move(
         guild_id=GUILD,
         channel_id=game.channel,
         user_id=user,
-        command="azul",
+        command="azul-move",
         sub=move.command,
         options=dict(move.choices()),
         locale="en-US",

@@ -1,0 +1,34 @@
+"""``/azul-server …``: a server's settings for its games. Discord shows it only to members with Manage Server (a
+server may grant it to others in its Integrations settings); changing a setting re-checks the permission."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.limits import action_choices, limit_choices, server_settings
+from bot.texts import described, named
+
+
+@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
+@app_commands.default_permissions(manage_guild=True)
+class ServerCog(commands.GroupCog, group_name=named("azul-server"), group_description=described("bot.cmd.server")):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name=named("settings"), description=described("bot.cmd.server_settings"))
+    @app_commands.describe(time_limit=described("bot.opt.time_limit"), on_timeout=described("bot.opt.on_timeout"))
+    @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        time_limit: app_commands.Choice[str] | None = None,
+        on_timeout: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await server_settings(interaction, time_limit, on_timeout)
+
+
+__all__ = ["ServerCog"]
