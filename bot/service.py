@@ -184,6 +184,8 @@ class GameService:
         self.timers = Timers(store, self.clock, remind_after, lease)
         # Who holds a claim: this service in this process (a restarted process is someone else).
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.on_settled: list[Callable[[GameRow], None]] = []
+        """Called with every game whose result was just recorded (leagues record theirs from it)."""
 
     # --- background work shared by several bot processes --------------------------------------------------------
     async def claim(self, work: str, lease: timedelta) -> bool:
@@ -845,6 +847,9 @@ class GameService:
             await ratings.settle(self.store, game)
         except Exception:
             log.exception("game %s: its result could not be recorded", game.id)
+            return
+        for listener in self.on_settled:
+            listener(game)
 
     async def settle_pending(self) -> int:
         return await ratings.settle_pending(self.store)
