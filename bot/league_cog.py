@@ -496,7 +496,7 @@ async def league_choices(interaction: discord.Interaction, current: str) -> list
 
 async def chosen_league(interaction: discord.Interaction, value: str | None) -> LeagueRow:
     """The league an option names (its id from the autocomplete, or its name typed out); without one, the
-    server's only league that is not over."""
+    server's only league that is not over, or its newest when none is running."""
     leagues = LeagueService(bot_of(interaction).service)
     guild_id = interaction.guild_id or 0
     if value and value.strip().isdigit() and len(value.strip()) <= 18:
@@ -508,7 +508,12 @@ async def chosen_league(interaction: discord.Interaction, value: str | None) -> 
     running = await leagues.store.leagues_in(guild_id)
     if len(running) == 1:
         return running[0]
-    raise Refusal("league_which" if running else "league_none")
+    if running:
+        raise Refusal("league_which")
+    finished = await leagues.store.leagues_in(guild_id, finished=True)
+    if not finished:
+        raise Refusal("league_none")
+    return finished[0]  # the newest, when none is running
 
 
 def variant_choices() -> list[app_commands.Choice[str]]:

@@ -107,3 +107,135 @@ async def test_sign_up_buttons_keep_the_list_and_a_round_opens_in_threads(simcor
 
     mine = await league.players[0].slash(league.channel, "azul-me games" if False else "azul me games")
     assert "🏆 Autumn Cup, round 1" in mine.response.content
+
+
+async def one_move(table: Table, *, buttons: bool) -> None:
+    """Whoever must move plays the greedy agent's move, by the Play picker or by slash command."""
+    member, _, move = await table.choose()
+    if buttons:
+        await table.play_by_buttons(member, move)
+    else:
+        await table.play_by_slash(member, move)
+
+
+async def resign(league: League, table: Table, loser: str) -> None:
+    await league.by_name[loser].slash(table.channel, "azul resign")
+    assert (await table.game()).status == "over"
+    await league.tick()  # the settled game woke the league's tick already; this one waits for it
+
+
+async def decided(league: League, row: TableRow, loser: str) -> None:
+    """Both players move (one by buttons, one by slash command), then ``loser`` resigns."""
+    table = league.table_at(row.channel_id or 0)
+    await one_move(table, buttons=True)
+    await one_move(table, buttons=False)
+    await resign(league, table, loser)
+
+
+async def absent(league: League, clock: ManualClock, row: TableRow, timeouts: int, loser: str) -> None:
+    """Frank never moves: his time runs out ``timeouts`` times (the computer moves for him) while his opponent
+    plays; then ``loser`` (his opponent) resigns."""
+    table = league.table_at(row.channel_id or 0)
+    frank = league.by_name["frank"]
+    count = 0
+    while count < timeouts:
+        await computer_done(table)
+        game, state = await table.state()
+        seat = min(engine.to_act(state))
+        if table.member(game, seat).id == frank.id:
+            clock.advance(hours=LIMIT, minutes=1)
+            await league.tick()
+            await computer_done(table)
+            count += 1
+        else:
+            await one_move(table, buttons=False)
+    game = await table.game()
+    assert game.by_seat()[game.seat_of(frank.id) or 0].timeouts == timeouts
+    await resign(league, table, loser)
+
+
+@pytest.mark.slow
+async def test_a_swiss_league_of_six_plays_to_its_final_standings(
+    simcord_env, clock: ManualClock, make_bot: Any
+) -> None:
+    league = League(simcord_env, 6)
+    await league.create(format="swiss", rounds=3, signup_hours=24, rated=False)
+    clock.advance(hours=24, minutes=1)
+    await league.tick()
+
+    # Round 1: everyone has 0 points and the same rating: sign-up order, neighbours meet.
+    assert await league.pairs(1) == [("alice", "bob"), ("carol", "dave"), ("erin", "frank")]
+    one = await league.tables(1)
+    await decided(league, one[0], loser="bob")
+    await decided(league, one[1], loser="carol")
+    await absent(league, clock, one[2], timeouts=3, loser="erin")
+    frank_game = await league.table_at(one[2].channel_id or 0).game()
+    assert frank_game.by_seat()[frank_game.seat_of(league.by_name["frank"].id) or 0].computer_plays
+
+    # Round 2: alice, dave, frank have 2 points, the others 0 (then sign-up order): alice–dave, frank–bob,
+    # carol–erin; none has met before.
+    assert await league.pairs(2) == [("alice", "dave"), ("frank", "bob"), ("carol", "erin")]
+    two = await league.tables(2)
+    first = league.table_at(two[0].channel_id or 0)
+    await one_move(first, buttons=True)
+    await simcord_env.restart_bot(make_bot())  # in the middle of round 2
+    await simcord_env.settle()
+    await one_move(first, buttons=True)  # the board posted before the restart still plays
+    await resign(league, first, "alice")
+    await decided(league, two[2], loser="erin")
+    await absent(league, clock, two[1], timeouts=1, loser="bob")
+
+    # Round 3: dave and frank have 4, alice and carol 2, bob and erin 0. dave–frank, alice–carol, bob–erin: no
+    # repeat was needed.
+    assert await league.pairs(3) == [("dave", "frank"), ("alice", "carol"), ("bob", "erin")]
+    three = await league.tables(3)
+    await decided(league, three[1], loser="carol")
+    await decided(league, three[2], loser="erin")
+    await absent(league, clock, three[0], timeouts=1, loser="dave")
+
+    met = [frozenset(pair) for number in (1, 2, 3) for pair in await league.pairs(number)]
+    assert len(met) == len(set(met)) == 9, "no pairing repeats"
+
+    # By hand: points frank 6, dave 4, alice 4, bob 2, carol 2, erin 0. Buchholz (the points of everyone met):
+    # frank: erin 0 + bob 2 + dave 4 = 6; dave: carol 2 + alice 4 + frank 6 = 12; alice: bob 2 + dave 4 + carol 2
+    # = 8; bob: alice 4 + frank 6 + erin 0 = 10; carol: dave 4 + erin 0 + alice 4 = 8; erin: frank 6 + carol 2 +
+    # bob 2 = 10. So dave is ahead of alice, and bob of carol, on Buchholz.
+    expected = [
+        ("frank", 6, 6),
+        ("dave", 4, 12),
+        ("alice", 4, 8),
+        ("bob", 2, 10),
+        ("carol", 2, 8),
+        ("erin", 0, 10),
+    ]
+    lines = [
+        f"{rank}. **{name}**: {points} pts · Buchholz {buchholz}"
+        for rank, (name, points, buchholz) in enumerate(expected, start=1)
+    ]
+    answer = await league.players[0].slash(league.channel, "azul-league standings")
+    said = answer.response.content
+    assert "Autumn Cup: final standings" in said
+    assert [line for line in said.splitlines() if line[:1].isdigit()] == [
+        line + f" · score {score} · games: 3"
+        for line, score in zip(lines, await scores(league), strict=True)
+    ], said
+    posts = [message.content for message in league.channel.history()]
+    final = next(post for post in posts if post.startswith("🏁"))
+    assert "Winner: **frank**" in final and final.count("\n") == 6
+    assert [p for p in posts if "round 3 of 3" in p and "**dave** – **frank**" in p], "round 3 announced"
+    assert sum("round 2 of 3" in post and "•" in post for post in posts) == 1, "each round announced once"
+    pinned = league.channel.pinned_messages()
+    assert len(pinned) == 1 and "final standings" in pinned[0].content and pinned[0].attachments
+    league_row = (await league.store.leagues_in(league.guild.id, finished=True))[0]
+    assert league_row.status == "over"
+
+
+async def scores(league: League) -> list[int]:
+    """Each player's total game score over the league (in the expected order), from the games' results."""
+    order = ["frank", "dave", "alice", "bob", "carol", "erin"]
+    totals = dict.fromkeys(order, 0)
+    for number in (1, 2, 3):
+        for row in await league.tables(number):
+            for user, score in zip(row.players, (row.result or {}).get("scores", []), strict=False):
+                totals[league.name_of(user)] += score
+    return [totals[name] for name in order]
