@@ -97,6 +97,11 @@ def points_text(points: float) -> str:
     return f"{points:g}"
 
 
+def points_words(points: float, locale: str) -> str:
+    """League points in words ("2 points"); they are whole numbers (see :mod:`bot.league_rules`)."""
+    return text("bot.league.points", locale, count=int(points))
+
+
 def standings_lines(
     league: LeagueRow, lines: Sequence[Line], players: Sequence[LeaguePlayer], locale: str
 ) -> list[str]:
@@ -110,7 +115,7 @@ def standings_lines(
             locale,
             rank=line.rank,
             name=shown(player.name),
-            points=points_text(line.points),
+            points=points_words(line.points, locale),
             buchholz=points_text(line.buchholz),
             score=line.score,
             games=line.games,
@@ -180,7 +185,7 @@ def round_text(league: LeagueRow, tables: Sequence[TableRow], players: Sequence[
     for table in tables:
         if table.bye:
             user = table.players[0]
-            bye = points_text(float(league.table_size - 1))
+            bye = points_words(float(league.table_size - 1), locale)
             lines.append(text("bot.league.round_bye", locale, player=names.get(user or 0, "?"), points=bye))
             continue
         people = [

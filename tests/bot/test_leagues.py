@@ -154,7 +154,6 @@ async def absent(league: League, clock: ManualClock, row: TableRow, timeouts: in
     await resign(league, table, loser)
 
 
-@pytest.mark.slow
 async def test_a_swiss_league_of_six_plays_to_its_final_standings(
     simcord_env, clock: ManualClock, make_bot: Any
 ) -> None:
@@ -209,7 +208,7 @@ async def test_a_swiss_league_of_six_plays_to_its_final_standings(
         ("erin", 0, 10),
     ]
     lines = [
-        f"{rank}. **{name}**: {points} pts · Buchholz {buchholz}"
+        f"{rank}. **{name}**: {points} points · Buchholz {buchholz}"
         for rank, (name, points, buchholz) in enumerate(expected, start=1)
     ]
     answer = await league.players[0].slash(league.channel, "azul-league standings")
@@ -239,3 +238,57 @@ async def scores(league: League) -> list[int]:
             for user, score in zip(row.players, (row.result or {}).get("scores", []), strict=False):
                 totals[league.name_of(user)] += score
     return [totals[name] for name in order]
+
+
+async def test_a_round_robin_of_five_gives_everyone_four_games_and_a_bye(simcord_env, clock: ManualClock) -> None:
+    league = League(simcord_env, 5)
+    await league.create(format="round_robin", signup_hours=1)
+    clock.advance(hours=1, minutes=1)
+    await league.tick()
+    started = [m.content for m in league.channel.history() if "Sign-up for **Autumn Cup** is closed" in m.content]
+    assert started == ["🏆 Sign-up for **Autumn Cup** is closed with 5 players. Round 1 begins now."]
+
+    names = NAMES[:5]
+    games = dict.fromkeys(names, 0)
+    byes = dict.fromkeys(names, 0)
+    pairs: list[frozenset[str]] = []
+    for number in range(1, 6):
+        rows = await league.tables(number)
+        assert len(rows) == 3, f"round {number}: two tables and a bye"
+        for row in rows:
+            players = [league.name_of(user) for user in row.players]
+            if row.bye:
+                byes[players[0]] += 1
+                continue
+            pairs.append(frozenset(players))
+            for name in players:
+                games[name] += 1
+        bye = next(row for row in rows if row.bye)
+        post = next(m.content for m in reversed(league.channel.history()) if f"round {number} of 5" in m.content)
+        assert f"• **{league.name_of(bye.players[0])}** has a bye this round (1 point)." in post
+        for row in rows:
+            if not row.bye:  # the first player listed loses, so results differ from round to round
+                await decided(league, row, loser=league.name_of(row.players[0]))
+    assert games == dict.fromkeys(names, 4) and byes == dict.fromkeys(names, 1)
+    # By hand, the circle method (alice fixed, the others and an empty place turning):
+    assert [await league.pairs(number) for number in range(1, 6)] == [
+        [("bob", "erin"), ("carol", "dave"), ("alice",)],
+        [("alice", "erin"), ("bob", "carol"), ("dave",)],
+        [("alice", "dave"), ("erin", "carol"), ("bob",)],
+        [("alice", "carol"), ("dave", "bob"), ("erin",)],
+        [("alice", "bob"), ("dave", "erin"), ("carol",)],
+    ]
+    # The first listed lost each game: carol and erin won 3 (6 points + a bye's 1), bob and dave 2 (5), alice none
+    # (1). No game got past its first moves, so every score is 0; head-to-head: carol beat erin, bob beat dave.
+    said = (await league.players[0].slash(league.channel, "azul-league standings")).response.content
+    assert [line for line in said.splitlines() if line[:1].isdigit()] == [
+        "1. **carol**: 7 points · score 0 · games: 4",
+        "2. **erin**: 7 points · score 0 · games: 4",
+        "3. **bob**: 5 points · score 0 · games: 4",
+        "4. **dave**: 5 points · score 0 · games: 4",
+        "5. **alice**: 1 point · score 0 · games: 4",
+    ], said
+    assert sorted(map(sorted, pairs)) == sorted(map(sorted, map(frozenset, itertools.combinations(names, 2))))
+    league_row = (await league.store.leagues_in(league.guild.id, finished=True))[0]
+    assert league_row.status == "over" and league_row.rounds == 5
+    assert await league.tables(6) == []
