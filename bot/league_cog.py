@@ -544,6 +544,7 @@ def runs_of(interaction: discord.Interaction) -> LeagueRuns:
     return runs
 
 
+@app_commands.guild_only()
 class LeagueCog(
     commands.GroupCog,
     group_name=app_commands.locale_str("azul-league", key="bot.name.azul-league"),
@@ -558,7 +559,6 @@ class LeagueCog(
     @app_commands.command(name=named("standings"), description=described("bot.cmd.league_standings"))
     @app_commands.describe(league=described("bot.opt.league"))
     @app_commands.autocomplete(league=league_choices)
-    @app_commands.guild_only()
     async def standings(self, interaction: discord.Interaction, league: str | None = None) -> None:
         chosen = await chosen_league(interaction, league)
         lines, players = await LeagueService(bot_of(interaction).service).standings(chosen)
@@ -568,14 +568,12 @@ class LeagueCog(
     @app_commands.command(name=named("withdraw"), description=described("bot.cmd.league_withdraw"))
     @app_commands.describe(league=described("bot.opt.league"))
     @app_commands.autocomplete(league=league_choices)
-    @app_commands.guild_only()
     async def withdraw(self, interaction: discord.Interaction, league: str | None = None) -> None:
         chosen = await chosen_league(interaction, league)
         await leave_league(interaction, chosen, interaction.user.id, display_name(interaction.user), "withdrew")
         await reply(interaction, text("bot.league.withdrawn", user_locale(interaction), name=shown(chosen.name)))
 
     @app_commands.command(name=named("list"), description=described("bot.cmd.league_list"))
-    @app_commands.guild_only()
     async def list(self, interaction: discord.Interaction) -> None:
         leagues = LeagueService(bot_of(interaction).service)
         locale = user_locale(interaction)
@@ -624,6 +622,7 @@ class ServerLeagueCog(commands.Cog):
         description=described("bot.cmd.server_group"),
         default_permissions=discord.Permissions(manage_guild=True),
         guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
     league = app_commands.Group(name=named("league"), description=described("bot.cmd.server_league"), parent=server)
 

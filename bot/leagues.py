@@ -121,6 +121,9 @@ class LeagueService:
             raise Refusal("league_needs_limit")  # time limits are what guarantee that every round ends
         if on_timeout not in ON_TIMEOUT or leftover not in LEFTOVERS:
             raise Refusal("bad_on_timeout")
+        for other in await self.store.leagues_in(guild_id):  # names differ in more than case
+            if other.name.casefold() == name.casefold():
+                raise Refusal("league_name_taken", name=other.name)
         closes = self.clock.now() + timedelta(hours=signup_hours)
         league_id = await self.store.create(
             guild_id=guild_id,

@@ -292,3 +292,84 @@ async def test_a_round_robin_of_five_gives_everyone_four_games_and_a_bye(simcord
     league_row = (await league.store.leagues_in(league.guild.id, finished=True))[0]
     assert league_row.status == "over" and league_row.rounds == 5
     assert await league.tables(6) == []
+
+
+def longest(node: dict[str, Any], field: str) -> int:
+    return max([len(str(node.get(field, "")))] + [len(v) for v in (node.get(f"{field}_localizations") or {}).values()])
+
+
+def payload_size(node: dict[str, Any]) -> int:
+    """Characters Discord counts for a command: every name and description (and choice name and value) at its
+    longest localization."""
+    size = longest(node, "name") + longest(node, "description")
+    for choice in node.get("choices") or []:
+        size += longest(choice, "name") + len(str(choice["value"]))
+    return size + sum(payload_size(option) for option in node.get("options") or [])
+
+
+async def test_the_league_commands_fit_their_budget() -> None:
+    from discord.ext import commands
+
+    from bot.league_cog import LeagueCog, ServerLeagueCog
+    from bot.texts import Translator
+
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents(guilds=True))
+    for cog in (LeagueCog(bot), ServerLeagueCog(bot)):
+        await bot.add_cog(cog)
+    sizes = {}
+    for command in bot.tree.get_commands():
+        payload = await command.get_translated_payload(bot.tree, Translator())
+        sizes[payload["name"]] = payload_size(payload)
+        assert payload["name_localizations"] and payload["contexts"] == [0], payload["name"]
+    assert set(sizes) == {"azul-league", "azul-server"}
+    assert all(size <= 3000 for size in sizes.values()), sizes
+    server = await bot.tree.get_command("azul-server").get_translated_payload(bot.tree, Translator())  # type: ignore[union-attr]
+    assert int(server["default_member_permissions"]) == discord.Permissions(manage_guild=True).value
+
+
+async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcord_env, clock: ManualClock) -> None:
+    league = League(simcord_env, 4)
+    alice, bob, carol, dave = league.players
+    signup = await league.create(format="swiss", rounds=3, signup_hours=2)
+    taken = await league.organiser.slash(
+        league.channel, "azul-server league create", name="autumn  cup", variant="azul", format="swiss"
+    )
+    assert taken.ephemeral and "already has a league called **Autumn Cup**" in taken.response.content
+    clock.advance(hours=2, minutes=1)
+    await league.tick()
+    closed = next(m for m in league.channel.history() if m.id == signup.id)
+    assert "Sign-up is closed." in closed.content and not closed.components, "no Join or Leave any more"
+    assert await league.pairs(1) == [("alice", "bob"), ("carol", "dave")]
+
+    said = await alice.slash(league.channel, "azul-league withdraw")
+    assert said.ephemeral and "You have left **Autumn Cup**" in said.response.content
+    posts = [m.content for m in league.channel.history() if "withdrew from" in m.content]
+    assert posts == ["🏆 **alice** withdrew from **Autumn Cup**. The computer plays their running game to the end."]
+    one = await league.tables(1)
+    game = await league.table_at(one[0].channel_id or 0).game()
+    assert game.by_seat()[game.seat_of(alice.id) or 0].computer_plays
+    again = await alice.slash(league.channel, "azul-league withdraw")
+    assert "not (or no longer) in this league" in again.response.content
+
+    paused = await league.organiser.slash(league.channel, "azul-server league pause")
+    assert paused.ephemeral and "is paused" in paused.response.content
+    await resign(league, league.table_at(one[0].channel_id or 0), "bob")
+    await decided(league, one[1], loser="dave")
+    assert await league.tables(2) == [], "a paused league starts no round"
+    resumed = await league.organiser.slash(league.channel, "azul-server league pause")
+    assert "goes on" in resumed.response.content
+    # alice (2 points) is out; carol 2, then bob and dave 0 (sign-up order): carol–bob, and dave has the bye.
+    assert await league.pairs(2) == [("carol", "bob"), ("dave",)]
+
+    dropped = await league.organiser.slash(league.channel, "azul-server league drop", player=carol.user)
+    assert dropped.ephemeral and "**carol** is out of the league" in dropped.response.content
+    assert sum("was dropped from **Autumn Cup**" in m.content for m in league.channel.history()) == 1
+    ended = await league.organiser.slash(league.channel, "azul-server league end")
+    assert ended.ephemeral and "**Autumn Cup** is over" in ended.response.content
+    final = [m.content for m in league.channel.history() if m.content.startswith("🏁")]
+    assert len(final) == 1 and "ended early by the organisers" in final[0]
+    assert "**alice**: 2 points" in final[0] and "(withdrew)" in final[0] and "(dropped)" in final[0]
+    refused = await league.organiser.slash(league.channel, "azul-server league end", league="Autumn Cup")
+    assert refused.ephemeral and "over already" in refused.response.content
+    listed = await bob.slash(league.channel, "azul-league list")
+    assert "**Autumn Cup**: Azul, Swiss, over · players: 4" in listed.response.content
