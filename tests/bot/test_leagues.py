@@ -199,6 +199,8 @@ async def test_a_swiss_league_of_six_plays_to_its_final_standings(
     await decided(league, three[2], loser="erin")
     await absent(league, clock, three[0], timeouts=1, loser="dave")
 
+    posts = [message.content for message in league.channel.history()]
+    assert "🏆 **Autumn Cup**, round 1: **alice** 0 (+2) · **bob** 0 (+0)" in posts, "a short line per result"
     met = [frozenset(pair) for number in (1, 2, 3) for pair in await league.pairs(number)]
     assert len(met) == len(set(met)) == 9, "no pairing repeats"
 
@@ -379,3 +381,78 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     assert refused.ephemeral and "over already" in refused.response.content
     listed = await bob.slash(league.channel, "azul-league list")
     assert "**Autumn Cup**: Azul, Swiss, over · players: 4" in listed.response.content
+
+
+async def test_computer_seats_fill_tables_of_three_and_the_imbalance_is_stated(
+    simcord_env: Any, clock: ManualClock
+) -> None:
+    league = League(simcord_env, 4)
+    await league.create(format="round_robin", table_size=3, leftover="computer", signup_hours=1)
+    clock.advance(hours=1, minutes=1)
+    await league.tick()
+    started = next(m.content for m in league.channel.history() if "is closed with 4 players" in m.content)
+    # Two rounds of two tables (2 people and a computer each): alice–bob and carol–dave, then alice–carol and
+    # bob–dave; alice and dave never meet, nor do bob and carol.
+    assert "two players meet between 0 and 1 times" in started
+    assert await league.pairs(1) == [("alice", "bob", "computer"), ("carol", "dave", "computer")]
+    row = (await league.tables(1))[0]
+    table = league.table_at(row.channel_id or 0)
+    game = await table.game()
+    assert len(game.seats) == 3 and len(game.computer_seats()) == 1
+    await one_move(table, buttons=False)
+    await computer_done(table)
+    await resign(league, table, "bob")
+    heading = "🏆 **Autumn Cup**, round 1"
+    result = next(m.content for m in reversed(league.channel.history()) if m.content.startswith(heading))
+    # bob resigned with every score still 0: alice and the computer share first place (alice: 2 for bob below her,
+    # 1 for the tie), bob is last.
+    assert result == "🏆 **Autumn Cup**, round 1: **alice** 0 (+3) · **Computer** 0 · **bob** 0 (+0)"
+    for other in (await league.tables(1))[1:]:
+        await resign(league, league.table_at(other.channel_id or 0), "dave")
+    assert await league.pairs(2) == [("alice", "carol", "computer"), ("bob", "dave", "computer")]
+
+
+async def test_a_scheduled_round_waits_for_its_day_and_two_players_meet_again(
+    simcord_env: Any, clock: ManualClock
+) -> None:
+    league = League(simcord_env, 2)
+    await league.create(format="swiss", rounds=2, round_days=1, signup_hours=1)
+    clock.advance(hours=1, minutes=1)
+    await league.tick()
+    await decided(league, (await league.tables(1))[0], loser="alice")
+    clock.advance(hours=23, minutes=59)
+    await league.tick()
+    assert await league.tables(2) == [], "round 2 starts a day after round 1 began"
+    clock.advance(minutes=1)
+    await league.tick()
+    assert await league.pairs(2) == [("bob", "alice")], "no other pairing exists, so they meet again"
+
+
+async def test_opening_a_table_again_after_a_crash_finishes_what_was_left(db_path: str) -> None:
+    """A process that died while opening a table left a lobby with only its first player: the next one reuses it,
+    seats the rest and starts it; opening it once more changes nothing."""
+    from itertools import count
+
+    from bot.leagues import LeagueService
+    from bot.service import GameService
+    from bot.store import Store
+
+    store = await Store.open(db_path)
+    seeds = count(7)
+    try:
+        leagues = LeagueService(GameService(store, lambda: next(seeds), clock=ManualClock()))
+        league = await leagues.create(guild_id=1, channel_id=10, user_id=99, name="Cup", variant="azul", format="swiss")
+        for user in (1, 2):
+            await leagues.join(league.id, user, f"p{user}")
+        league, started = await leagues.close_signup(league)
+        assert started and league.status == "running"
+        (table,) = await leagues.pair(league, 1)
+        assert await leagues.pair(league, 1) == [table], "a round's tables are stored once"
+        await leagues.games.create(guild_id=1, channel_id=500, user_id=1, name="p1", variant="azul", seats=2)
+        opened = await leagues.open_game(league, table, 500)
+        assert opened.game.status == "active" and sorted(s.user_id or 0 for s in opened.game.seats) == [1, 2]
+        again = await leagues.open_game(league, (await leagues.store.tables(league.id, 1))[0], 500)
+        assert again.game.id == opened.game.id and again.game.version == opened.game.version
+        assert (await leagues.league_of_game(opened.game.id)) == (league, 1)
+    finally:
+        await store.close()
