@@ -159,7 +159,8 @@ def standings_text(league: LeagueRow, lines: Sequence[Line], players: Sequence[L
 
 
 def result_line(league: LeagueRow, table: TableRow, players: Sequence[LeaguePlayer], locale: str) -> str:
-    """One short line for a table's result: the players by place with their scores and league points."""
+    """One short line for a table's result: the players by place with their game scores and the league points they
+    won (``1. **alice** 52 (+2 points) · 2. **bob** 40 (+0 points)``)."""
     names = {player.user_id: shown(player.name) for player in players}
     result = table.result or {}
     if result.get("void"):
@@ -171,8 +172,8 @@ def result_line(league: LeagueRow, table: TableRow, players: Sequence[LeaguePlay
     for index in order:
         user = table.players[index]
         name = names.get(user, "?") if user is not None else text("bot.league.computer", locale)
-        extra = f" (+{points_text(won[user])})" if user is not None else ""
-        parts.append(f"**{name}** {result['scores'][index]}{extra}")
+        extra = f" (+{points_words(won[user], locale)})" if user is not None else ""
+        parts.append(f"{result['places'][index]}. **{name}** {result['scores'][index]}{extra}")
     return text("bot.league.result", locale, name=shown(league.name), round=table.round, ranking=" · ".join(parts))
 
 

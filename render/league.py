@@ -34,7 +34,7 @@ def standings_png(title: str, subtitle: str, rows: Sequence[LeagueStanding], swi
     with _drawing:
         image, d = canvas(WIDTH, height)
         top = _header(d, title, subtitle)
-        small, cell, bold = font(17), font(22), font(26, bold=True)
+        small, cell, bold = font(19), font(22), font(26, bold=True)
         columns = {"rank": MARGIN + 40, "name": MARGIN + 70, "points": 470, "buchholz": 570, "score": 670, "games": 760}
         heads = ["points", "buchholz", "score", "games"] if swiss else ["points", "score", "games"]
         d.text((columns["name"], top), t("picture.stats.player", locale), font=small, fill=MUTED)

@@ -200,7 +200,7 @@ async def test_a_swiss_league_of_six_plays_to_its_final_standings(
     await absent(league, clock, three[0], timeouts=1, loser="dave")
 
     posts = [message.content for message in league.channel.history()]
-    assert "🏆 **Autumn Cup**, round 1: **alice** 0 (+2) · **bob** 0 (+0)" in posts, "a short line per result"
+    assert "🏆 **Autumn Cup**, round 1: 1. **alice** 0 (+2 points) · 2. **bob** 0 (+0 points)" in posts, "a short line per result"
     met = [frozenset(pair) for number in (1, 2, 3) for pair in await league.pairs(number)]
     assert len(met) == len(set(met)) == 9, "no pairing repeats"
 
@@ -406,7 +406,7 @@ async def test_computer_seats_fill_tables_of_three_and_the_imbalance_is_stated(
     result = next(m.content for m in reversed(league.channel.history()) if m.content.startswith(heading))
     # bob resigned with every score still 0: alice and the computer share first place (alice: 2 for bob below her,
     # 1 for the tie), bob is last.
-    assert result == "🏆 **Autumn Cup**, round 1: **alice** 0 (+3) · **Computer** 0 · **bob** 0 (+0)"
+    assert result == "🏆 **Autumn Cup**, round 1: 1. **alice** 0 (+3 points) · 1. **Computer** 0 · 3. **bob** 0 (+0 points)"
     for other in (await league.tables(1))[1:]:
         await resign(league, league.table_at(other.channel_id or 0), "dave")
     assert await league.pairs(2) == [("alice", "carol", "computer"), ("bob", "dave", "computer")]
