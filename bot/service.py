@@ -27,6 +27,7 @@ from bot import ratings
 from bot.clock import Clock, SystemClock, iso
 from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
+from bot.league_store import LeagueStore
 from bot.store import Conflict, GameRow, MoveRow, Store, UndoneRow
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Timers
 from engine import Event, GameState, Move
@@ -835,6 +836,8 @@ class GameService:
         game = await self.open_game(channel_id)
         if user_id != game.creator_id and not is_admin:
             raise Refusal("only_creator_aborts")
+        if not is_admin and await LeagueStore(self.store).table_of_game(game.id) is not None:
+            raise Refusal("league_game_abort")  # a cancelled league game counts for nobody: the organisers' call
         if not await self.store.finish(game.id, "aborted", None):
             raise Refusal("raced")
         return await self._changed(game.id)

@@ -372,6 +372,13 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     dropped = await league.organiser.slash(league.channel, "azul-server league drop", player=carol.user)
     assert dropped.ephemeral and "**carol** is out of the league" in dropped.response.content
     assert sum("was dropped from **Autumn Cup**" in m.content for m in league.channel.history()) == 1
+    thread = league.table_at((await league.tables(2))[0].channel_id or 0)
+    refused = await carol.slash(thread.channel, "azul abort")  # she opened it (first at the table)
+    assert refused.ephemeral and "This is a league game: only a server manager may cancel it" in refused.response.content
+    await league.organiser.slash(thread.channel, "azul abort")
+    await league.tick()
+    void = "🏆 **Autumn Cup**, round 2: game #{} was cancelled and counts for nobody.".format((await thread.game()).id)
+    assert [m.content for m in league.channel.history()].count(void) == 1
     ended = await league.organiser.slash(league.channel, "azul-server league end")
     assert ended.ephemeral and "**Autumn Cup** is over" in ended.response.content
     final = [m.content for m in league.channel.history() if m.content.startswith("🏁")]
