@@ -200,7 +200,8 @@ async def test_a_swiss_league_of_six_plays_to_its_final_standings(
     await absent(league, clock, three[0], timeouts=1, loser="dave")
 
     posts = [message.content for message in league.channel.history()]
-    assert "🏆 **Autumn Cup**, round 1: 1. **alice** 0 (+2 points) · 2. **bob** 0 (+0 points)" in posts, "a short line per result"
+    line = "🏆 **Autumn Cup**, round 1: 1. **alice** 0 (+2 points) · 2. **bob** 0 (+0 points)"
+    assert line in posts, "a short line per result"
     met = [frozenset(pair) for number in (1, 2, 3) for pair in await league.pairs(number)]
     assert len(met) == len(set(met)) == 9, "no pairing repeats"
 
@@ -374,10 +375,11 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     assert sum("was dropped from **Autumn Cup**" in m.content for m in league.channel.history()) == 1
     thread = league.table_at((await league.tables(2))[0].channel_id or 0)
     refused = await carol.slash(thread.channel, "azul abort")  # she opened it (first at the table)
-    assert refused.ephemeral and "This is a league game: only a server manager may cancel it" in refused.response.content
+    assert refused.ephemeral
+    assert "This is a league game: only a server manager may cancel it" in refused.response.content
     await league.organiser.slash(thread.channel, "azul abort")
     await league.tick()
-    void = "🏆 **Autumn Cup**, round 2: game #{} was cancelled and counts for nobody.".format((await thread.game()).id)
+    void = f"🏆 **Autumn Cup**, round 2: game #{(await thread.game()).id} was cancelled and counts for nobody."
     assert [m.content for m in league.channel.history()].count(void) == 1
     ended = await league.organiser.slash(league.channel, "azul-server league end")
     assert ended.ephemeral and "**Autumn Cup** is over" in ended.response.content
@@ -413,7 +415,9 @@ async def test_computer_seats_fill_tables_of_three_and_the_imbalance_is_stated(
     result = next(m.content for m in reversed(league.channel.history()) if m.content.startswith(heading))
     # bob resigned with every score still 0: alice and the computer share first place (alice: 2 for bob below her,
     # 1 for the tie), bob is last.
-    assert result == "🏆 **Autumn Cup**, round 1: 1. **alice** 0 (+3 points) · 1. **Computer** 0 · 3. **bob** 0 (+0 points)"
+    assert result == (
+        "🏆 **Autumn Cup**, round 1: 1. **alice** 0 (+3 points) · 1. **Computer** 0 · 3. **bob** 0 (+0 points)"
+    )
     for other in (await league.tables(1))[1:]:
         await resign(league, league.table_at(other.channel_id or 0), "dave")
     assert await league.pairs(2) == [("alice", "carol", "computer"), ("bob", "dave", "computer")]
