@@ -63,12 +63,13 @@ class League:
         await self.env.bot.run_due()
         await self.env.settle()
 
-    async def tables(self, number: int) -> list[TableRow]:
-        league = (await self.store.leagues_in(self.guild.id, finished=True))[0]
+    async def tables(self, number: int, name: str = "Autumn Cup") -> list[TableRow]:
+        found = await self.store.leagues_in(self.guild.id, finished=True)
+        league = next(league for league in found if league.name == name)
         return await self.store.tables(league.id, number)
 
-    async def pairs(self, number: int) -> list[tuple[str, ...]]:
-        return [tuple(self.name_of(user) for user in table.players) for table in await self.tables(number)]
+    async def pairs(self, number: int, name: str = "Autumn Cup") -> list[tuple[str, ...]]:
+        return [tuple(self.name_of(user) for user in table.players) for table in await self.tables(number, name)]
 
     def table_at(self, thread_id: int) -> Table:
         thread = next(thread for thread in self.channel.threads if thread.id == thread_id)
@@ -389,7 +390,7 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     refused = await league.organiser.slash(league.channel, "azul-server league end", league="Autumn Cup")
     assert refused.ephemeral and "over already" in refused.response.content
     listed = await bob.slash(league.channel, "azul-league list")
-    assert "**Autumn Cup**: Azul, Swiss, over · players: 4" in listed.response.content
+    assert "**Autumn Cup**: Azul · Swiss · Over · 👥 4" in listed.response.content
 
 
 async def test_computer_seats_fill_tables_of_three_and_the_imbalance_is_stated(
@@ -467,3 +468,34 @@ async def test_opening_a_table_again_after_a_crash_finishes_what_was_left(db_pat
         assert (await leagues.league_of_game(opened.game.id)) == (league, 1)
     finally:
         await store.close()
+
+
+async def test_two_leagues_in_one_server_and_a_player_in_both(simcord_env: Any, clock: ManualClock) -> None:
+    league = League(simcord_env, 4)
+    alice, bob, carol, _ = league.players
+    await league.create(format="swiss", rounds=2, signup_hours=1)
+    second = await league.organiser.slash(
+        league.channel, "azul-server league create", name="Grey Wall Open", variant="azul-grey", format="round_robin"
+    )
+    assert not second.ephemeral
+    await alice.click(league.channel.last_message, label="Join")
+    await bob.click(league.channel.last_message, label="Join")
+    which = await carol.slash(league.channel, "azul-league standings")
+    assert which.ephemeral and "several leagues: choose one" in which.response.content
+    offered = await carol.autocomplete(league.channel, "azul-league standings", "league", "grey")
+    assert [choice["name"] for choice in offered] == ["Grey Wall Open"]
+    chosen = await carol.slash(league.channel, "azul-league standings", league=offered[0]["value"])
+    assert "Grey Wall Open: sign-up is open" in chosen.response.content
+    assert "1. **alice**: 0 points" in chosen.response.content and "carol" not in chosen.response.content
+    by_name = await carol.slash(league.channel, "azul-league standings", league="autumn cup")
+    assert "Autumn Cup: sign-up is open" in by_name.response.content
+    listed = await carol.slash(league.channel, "azul-league list")
+    assert "**Grey Wall Open**: Azul — grey wall · Round robin · Sign-up open · 👥 2" in listed.response.content
+
+    clock.advance(hours=48, minutes=1)
+    await league.tick()
+    assert await league.pairs(1) == [("alice", "bob"), ("carol", "dave")]
+    assert await league.pairs(1, "Grey Wall Open") == [("alice", "bob")]
+    assert len(league.channel.threads) == 3, "alice and bob play a game in each league at once"
+    mine = (await alice.slash(league.channel, "azul me games")).response.content
+    assert "🏆 Autumn Cup, round 1" in mine and "🏆 Grey Wall Open, round 1" in mine
