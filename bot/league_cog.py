@@ -607,6 +607,8 @@ async def leave_league(interaction: discord.Interaction, league: LeagueRow, user
         await runs.refresh_signup(league, players)
         return
     handed = await runs.leagues.withdraw(league, user_id, status=how)
+    for game in handed:
+        bot_of(interaction).wake_computer(game.id)  # it may be their turn there now
     locale = public_locale(interaction)
     await runs.post(
         league, text(f"bot.league.{how}", locale, player=shown(name), name=shown(league.name), count=len(handed))

@@ -351,13 +351,20 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     assert "Sign-up is closed." in closed.content and not closed.components, "no Join or Leave any more"
     assert await league.pairs(1) == [("alice", "bob"), ("carol", "dave")]
 
+    alices = league.table_at((await league.tables(1))[0].channel_id or 0)
+    member, _, _ = await alices.choose()
+    if member.id != alice.id:
+        await one_move(alices, buttons=False)  # bob's move: now alice must move
     said = await alice.slash(league.channel, "azul-league withdraw")
     assert said.ephemeral and "You have left **Autumn Cup**" in said.response.content
     posts = [m.content for m in league.channel.history() if "withdrew from" in m.content]
     assert posts == ["🏆 **alice** withdrew from **Autumn Cup**. The computer plays their running game to the end."]
     one = await league.tables(1)
-    game = await league.table_at(one[0].channel_id or 0).game()
+    game = await alices.game()
     assert game.by_seat()[game.seat_of(alice.id) or 0].computer_plays
+    await computer_done(alices)
+    game, state = await alices.state()
+    assert engine.to_act(state) == {game.seat_of(bob.id)}, "the computer moved for her at once where she had to"
     again = await alice.slash(league.channel, "azul-league withdraw")
     assert "not (or no longer) in this league" in again.response.content
 
