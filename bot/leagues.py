@@ -7,12 +7,13 @@ Tables (migration 16, :mod:`bot.league_store`): ``leagues`` (settings, status ``
 or are dropped), ``league_rounds`` (one row per round with the time it starts and its state ``pending`` → ``open`` →
 ``over``) and ``league_tables`` (each table's players, the thread and game opened for it, its result).
 
-Round starts are timers: a ``league_rounds`` row is due at its ``due_at``; the bot's timer loop (:meth:`LeagueRuns
-.tick` in :mod:`bot.league_cog`, run with every timer pass) claims a due round in the store's ``claims``
-(``league-round:<league>:<round>``, leased, so a process that dies mid-way leaves it to another after the lease),
-stores its tables once, opens a thread and a game per table (each step idempotent: a table remembers its thread,
-and the thread's open game is reused), and marks the round ``open`` with one guarded write, so the announcement is
-posted once. Sign-up closing works the same way (the league's ``signup_closes``).
+Round starts are timers: a ``league_rounds`` row is due at its ``due_at`` (a row of its own rather than a kind in
+``timers``, whose rows belong to a game and a seat: a round has neither until it opens). The bot's timer loop
+(``LeagueRuns.tick`` in :mod:`bot.league_cog`, run with every timer pass) claims a due round in the store's
+``claims`` (``league-round:<league>:<round>``, leased, so a process that dies mid-way leaves it to another after
+the lease), stores its tables once, opens a thread and a game per table (each step idempotent: a table remembers
+its thread, and the thread's open game is reused), and marks the round ``open`` with one guarded write, so the
+announcement is posted once. Sign-up closing works the same way (the league's ``signup_closes``).
 
 Results: a finished game is settled by :mod:`bot.ratings` (results and ratings are written by
 ``GameService.settle``); the league reads the game's stored result (``result_seats``: score and place per seat)

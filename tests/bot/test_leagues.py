@@ -53,9 +53,11 @@ class League:
         )
         assert not created.ephemeral, created.response.content
         signup = self.channel.last_message
+        buttons = [button.custom_id or "" for row in signup.components for button in row.children]
+        join = next(custom_id for custom_id in buttons if custom_id.endswith(":join"))
         for player in self.players:
-            joined = await player.click(signup, label="Join")
-            assert joined.ephemeral and "You are in **Autumn Cup**" in joined.response.content, joined.response.content
+            joined = await player.click(signup, custom_id=join)  # by its id: the label is in the server's language
+            assert joined.ephemeral and "**Autumn Cup**" in joined.response.content, joined.response.content
         return signup
 
     async def tick(self) -> None:
