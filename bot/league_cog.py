@@ -13,7 +13,7 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -275,35 +275,41 @@ class LeagueRuns:
         return await self.host.service.claim(work, ROUND_LEASE)
 
     # sign-up
+    async def _safely(self, what: str, work: Awaitable[None]) -> None:
+        """Run one league's piece of work; a failure (Discord refusing a post, a channel gone) is logged and the
+        other leagues' work goes on. Nothing is lost: what was not done stays due in the store for the next tick."""
+        try:
+            await work
+        except Exception:
+            log.exception("league work failed: %s", what)
+
     async def _close_signups(self) -> None:
         now = self.host.service.clock.now()
         for due in await self.leagues.store.leagues_with("signup"):
-            if datetime.fromisoformat(due.signup_closes) > now:
-                continue
-            work = f"league-signup:{due.id}"
-            if not await self._claimed(work):
-                continue
-            try:
-                league, started = await self.leagues.close_signup(due)
-            except Refusal:
-                continue
-            finally:
-                await self.host.service.release(work)
-            channel = await self._channel(league.channel_id)
-            locale = guild_locale(getattr(channel, "guild", None))
-            players = await self.leagues.players(league)
-            await self.refresh_signup(league, players)
-            if started:
-                said = text("bot.league.started", locale, name=shown(league.name), count=len(players))
-                said += (
-                    "\n" + imbalance_line(league, players, locale) if imbalance_line(league, players, locale) else ""
-                )
-                await self.post(league, said)
-                await self.refresh_standings(league)
-            else:
-                await self.post(
-                    league, text("bot.league.cancelled", locale, name=shown(league.name), count=len(players))
-                )
+            if datetime.fromisoformat(due.signup_closes) <= now:
+                await self._safely(f"closing the sign-up of league {due.id}", self._close_signup(due))
+
+    async def _close_signup(self, due: LeagueRow) -> None:
+        work = f"league-signup:{due.id}"
+        if not await self._claimed(work):
+            return
+        try:
+            league, started = await self.leagues.close_signup(due)
+        except Refusal:
+            return  # another process closed it first
+        finally:
+            await self.host.service.release(work)
+        channel = await self._channel(league.channel_id)
+        locale = guild_locale(getattr(channel, "guild", None))
+        players = await self.leagues.players(league)
+        await self.refresh_signup(league, players)
+        if not started:
+            await self.post(league, text("bot.league.cancelled", locale, name=shown(league.name), count=len(players)))
+            return
+        said = [text("bot.league.started", locale, name=shown(league.name), count=len(players))]
+        said.append(imbalance_line(league, players, locale))
+        await self.post(league, "\n".join(line for line in said if line))
+        await self.refresh_standings(league)
 
     async def refresh_signup(self, league: LeagueRow, players: Sequence[LeaguePlayer]) -> None:
         if league.signup_message_id is None:
@@ -323,10 +329,13 @@ class LeagueRuns:
     async def _record(self) -> None:
         touched: dict[int, LeagueRow] = {}
         for recorded in await self.leagues.record_results():
-            await self._announce_result(recorded)
+            await self._safely(f"announcing table {recorded.table.id}", self._announce_result(recorded))
             touched[recorded.league.id] = recorded.league
         for league in touched.values():
-            await self.refresh_standings(await self.leagues.league(league.id))
+            await self._safely(f"the standings of league {league.id}", self._refresh_standings_of(league.id))
+
+    async def _refresh_standings_of(self, league_id: int) -> None:
+        await self.refresh_standings(await self.leagues.league(league_id))
 
     async def _announce_result(self, recorded: Recorded) -> None:
         league = recorded.league
@@ -364,10 +373,11 @@ class LeagueRuns:
 
     async def _finish_rounds(self) -> None:
         for league_id, number in await self.leagues.store.open_rounds():
-            league = await self.leagues.league(league_id)
-            if await self.leagues.finish_round(league, number) == "final":
-                league = await self.leagues.league(league_id)
-                await self.announce_final(league)
+            await self._safely(f"closing round {number} of league {league_id}", self._finish_round(league_id, number))
+
+    async def _finish_round(self, league_id: int, number: int) -> None:
+        if await self.leagues.finish_round(await self.leagues.league(league_id), number) == "final":
+            await self.announce_final(await self.leagues.league(league_id))
 
     async def announce_final(self, league: LeagueRow, *, early: bool = False) -> None:
         channel = await self._channel(league.channel_id)
@@ -387,7 +397,8 @@ class LeagueRuns:
             if not await self._claimed(work):
                 continue
             try:
-                await self._open_round(await self.leagues.league(league_id), number)
+                league = await self.leagues.league(league_id)
+                await self._safely(f"opening round {number} of league {league_id}", self._open_round(league, number))
             finally:
                 await self.host.service.release(work)
 
