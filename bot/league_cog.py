@@ -277,7 +277,9 @@ class LeagueRuns:
     # sign-up
     async def _safely(self, what: str, work: Awaitable[None]) -> None:
         """Run one league's piece of work; a failure (Discord refusing a post, a channel gone) is logged and the
-        other leagues' work goes on. Nothing is lost: what was not done stays due in the store for the next tick."""
+        other leagues' work goes on. A round or a sign-up not yet opened or closed stays due in the store and is tried
+        again at the next tick; a result line that Discord refused is not posted again (the standings, edited after
+        every result, still show it)."""
         try:
             await work
         except Exception:

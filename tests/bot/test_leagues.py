@@ -508,3 +508,18 @@ async def test_two_leagues_in_one_server_and_a_player_in_both(simcord_env: Any, 
     assert len(league.channel.threads) == 3, "alice and bob play a game in each league at once"
     mine = (await alice.slash(league.channel, "azul me games")).response.content
     assert "🏆 Autumn Cup, round 1" in mine and "🏆 Grey Wall Open, round 1" in mine
+
+
+async def test_a_round_that_discord_refused_to_open_opens_at_the_next_tick(simcord_env: Any, clock: ManualClock) -> None:
+    league = League(simcord_env, 4)
+    await league.create(format="swiss", rounds=2, signup_hours=1)
+    simcord_env.inject_error("POST", f"/channels/{league.channel.id}/threads", status=403, code=50013, times=1)
+    clock.advance(hours=1, minutes=1)
+    await league.tick()
+    assert not league.channel.threads and await league.tables(1), "paired, but no thread yet"
+    clock.advance(minutes=1)
+    await league.tick()
+    assert len(league.channel.threads) == 2
+    assert sum("round 1 of 2" in m.content and "•" in m.content for m in league.channel.history()) == 1
+    games = [await league.table_at(row.channel_id or 0).game() for row in await league.tables(1)]
+    assert all(game.status == "active" for game in games) and len({game.id for game in games}) == 2
