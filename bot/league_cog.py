@@ -629,23 +629,15 @@ async def leave_league(interaction: discord.Interaction, league: LeagueRow, user
     await runs.refresh_standings(league)
 
 
-class ServerLeagueCog(commands.Cog):
+class LeagueAdmin(app_commands.Group):
     """``/azul-server league …``: creating and managing leagues (Manage Server, or a role the server names in its
-    Integrations settings)."""
+    Integrations settings: ``/azul-server`` carries the permission). A group of its own, so that whichever cog
+    holds ``/azul-server`` adds it with ``add_command(LeagueAdmin())``."""
 
-    server = app_commands.Group(
-        name=app_commands.locale_str("azul-server", key="bot.name.azul-server"),
-        description=described("bot.cmd.server_group"),
-        default_permissions=discord.Permissions(manage_guild=True),
-        guild_only=True,
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
-    )
-    league = app_commands.Group(name=named("league"), description=described("bot.cmd.server_league"), parent=server)
+    def __init__(self) -> None:
+        super().__init__(name=named("league"), description=described("bot.cmd.server_league"))
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    @league.command(name=named("create"), description=described("bot.cmd.league_create"))
+    @app_commands.command(name=named("create"), description=described("bot.cmd.league_create"))
     @app_commands.describe(
         name=described("bot.opt.league_name"),
         variant=described("bot.opt.variant"),
@@ -712,7 +704,7 @@ class ServerLeagueCog(commands.Cog):
         message = await interaction.original_response()
         await leagues.store.set_message(league.id, "signup", message.id)
 
-    @league.command(name=named("drop"), description=described("bot.cmd.league_drop"))
+    @app_commands.command(name=named("drop"), description=described("bot.cmd.league_drop"))
     @app_commands.describe(league=described("bot.opt.league"), player=described("bot.opt.player"))
     @app_commands.autocomplete(league=league_choices)
     async def drop(self, interaction: discord.Interaction, player: discord.User, league: str | None = None) -> None:
@@ -722,7 +714,7 @@ class ServerLeagueCog(commands.Cog):
             interaction, text("bot.league.reply.dropped", user_locale(interaction), player=shown(display_name(player)))
         )
 
-    @league.command(name=named("pause"), description=described("bot.cmd.league_pause"))
+    @app_commands.command(name=named("pause"), description=described("bot.cmd.league_pause"))
     @app_commands.describe(league=described("bot.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def pause(self, interaction: discord.Interaction, league: str | None = None) -> None:
@@ -737,7 +729,7 @@ class ServerLeagueCog(commands.Cog):
         if changed.status == "running":
             await runs_of(interaction).tick()  # a round that fell due while paused starts now
 
-    @league.command(name=named("end"), description=described("bot.cmd.league_end"))
+    @app_commands.command(name=named("end"), description=described("bot.cmd.league_end"))
     @app_commands.describe(league=described("bot.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def end(self, interaction: discord.Interaction, league: str | None = None) -> None:
@@ -750,4 +742,21 @@ class ServerLeagueCog(commands.Cog):
         await reply(interaction, text("bot.league.reply.ended", user_locale(interaction), name=shown(ended.name)))
 
 
-__all__ = ["LeagueButton", "LeagueCog", "LeagueRuns", "ServerLeagueCog"]
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class ServerLeagueCog(
+    commands.GroupCog,
+    group_name=app_commands.locale_str("azul-server", key="bot.name.azul-server"),
+    group_description=described("bot.cmd.server_group"),
+):
+    """``/azul-server``, holding the ``league`` group here (the server's other settings join it at merge)."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+        if self.app_command is None:
+            raise RuntimeError("a GroupCog always has its group")
+        self.app_command.add_command(LeagueAdmin())
+
+
+__all__ = ["LeagueAdmin", "LeagueButton", "LeagueCog", "LeagueRuns", "ServerLeagueCog"]
