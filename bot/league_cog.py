@@ -584,6 +584,7 @@ class LeagueCog(
     @app_commands.autocomplete(league=league_choices)
     async def withdraw(self, interaction: discord.Interaction, league: str | None = None) -> None:
         chosen = await chosen_league(interaction, league)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the standings picture takes a moment
         await leave_league(interaction, chosen, interaction.user.id, display_name(interaction.user), "withdrew")
         await reply(interaction, text("bot.league.withdrawn", user_locale(interaction), name=shown(chosen.name)))
 
@@ -709,6 +710,7 @@ class LeagueAdmin(app_commands.Group):
     @app_commands.autocomplete(league=league_choices)
     async def drop(self, interaction: discord.Interaction, player: discord.User, league: str | None = None) -> None:
         chosen = await chosen_league(interaction, league)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the standings picture takes a moment
         await leave_league(interaction, chosen, player.id, display_name(player), "dropped")
         await reply(
             interaction, text("bot.league.reply.dropped", user_locale(interaction), player=shown(display_name(player)))
