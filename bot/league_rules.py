@@ -11,8 +11,9 @@ and round-robin schedules. No store and no Discord: :mod:`bot.leagues` feeds the
   then sign-up order (so the order is always complete).
 - **Swiss** pairs by points, then by rating (OpenSkill's conservative estimate), then by sign-up order, in the way of
   Monrad: the best player with the best one still free that they have not met, and so on. A small depth-first
-  search backs up when the rest cannot be seated without a repeat; only when no schedule without one exists are
-  repeats allowed, as few as possible. With 3–4 players per table the same search fills tables in order.
+  search backs up when the rest cannot be seated without a repeat; only when it finds no schedule without one are
+  repeats allowed, as few as it finds within its budget (past that, a greedy schedule improved by swaps). With 3–4
+  players per table the same search fills tables in order.
 - **Round robin** with 2-player tables uses the circle method (one player fixed, the others turn), so every pair
   meets exactly once in ``n - 1`` rounds (``n`` with an odd count, one bye each). With 3–4 players per table no such
   schedule exists in general: each round is chosen greedily to seat together the pairs that have met least, and the
@@ -25,14 +26,18 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 BYE = "bye"
 COMPUTER = "computer"
 LEFTOVERS = (BYE, COMPUTER)
 SEARCH_LIMIT = 20_000
-"""Steps of the Swiss search before it settles for the best schedule found (leagues are small: this is plenty)."""
+"""Candidate tables the Swiss search tries in one round before it settles for the greedy schedule (a few hundred
+milliseconds at most: see ``python -m bench leagues``)."""
+LEVEL_LIMIT = 2_000
+"""Of those, how many one number of allowed repeats may use (so fewer repeats are still tried when none is out of
+reach)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,22 +216,23 @@ class _Search:
     sizes: list[int]
     met: Counter[frozenset[int]]
     allowed_repeats: int
-    steps: int = 0
+    budget: int
+    """Candidate tables it may try before giving up (shared by the searches of one round)."""
     found: list[list[int]] | None = None
     chosen: list[list[int]] = field(default_factory=list)
 
     def run(self, free: list[int], repeats: int = 0) -> bool:
         """Fill the tables in order from ``free`` (in pairing order): the best free player first, with the best
         others that keep the repeats within budget; backtrack when the rest cannot be seated."""
-        self.steps += 1
         if not free:
             self.found = [list(table) for table in self.chosen]
             return True
-        if self.steps > SEARCH_LIMIT:
-            return False
         size = self.sizes[len(self.chosen)]
         first, rest = free[0], free[1:]
         for others in itertools.combinations(rest, size - 1):
+            self.budget -= 1
+            if self.budget < 0:
+                return False
             table = [first, *others]
             added = sum(self.met[frozenset(pair)] > 0 for pair in itertools.combinations(table, 2))
             if repeats + added > self.allowed_repeats:
@@ -238,21 +244,47 @@ class _Search:
         return False
 
 
+def _greedy(seated: list[int], sizes: list[int], met: Counter[frozenset[int]]) -> list[list[int]]:
+    """Tables filled in pairing order, each next seat going to whoever adds the fewest repeats."""
+    free = list(seated)
+    tables = []
+    for size in sizes:
+        table = [free.pop(0)]
+        while len(table) < size:
+            best = min(
+                free, key=lambda user: (sum(met[frozenset((user, other))] > 0 for other in table), free.index(user))
+            )
+            free.remove(best)
+            table.append(best)
+        tables.append(table)
+    return tables
+
+
 def swiss_round(entrants: Sequence[Entrant], history: Sequence[Played], *, size: int = 2, leftover: str = BYE) -> Round:
-    """The next Swiss round for ``entrants`` (those still in) given every table played so far."""
+    """The next Swiss round for ``entrants`` (those still in) given every table played so far: the search without
+    repeats, then allowing one more at a time, within :data:`SEARCH_LIMIT` candidate tables in all; past that, the
+    greedy schedule (so a round of a big league at big tables is paired in bounded time)."""
     ranked = swiss_order(entrants, history)
     people, bye_count = _tables_for(len(ranked), size, leftover)
     past_byes = Counter(user for played in history if played.bye for user in played.players if user is not None)
     byes = _bye_takers(ranked, bye_count, past_byes)
     seated = [user for user in ranked if user not in byes]
     met = meetings(history)
-    most = sum(range(size)) * len(people)
-    for allowed in range(most + 1):
-        search = _Search(people, met, allowed)
-        if search.run(seated) and search.found is not None:
-            tables = _with_computers(search.found, size)
-            return Round(tables, tuple(byes), _repeats(search.found, met))
-    raise AssertionError("a schedule with every pair repeated always exists")  # pragma: no cover
+    budget = SEARCH_LIMIT
+    found: list[list[int]] | None = None
+    for allowed in range(sum(range(size)) * len(people) + 1):
+        search = _Search(people, met, allowed, min(budget, LEVEL_LIMIT))
+        if search.run(seated):
+            found = search.found
+            break
+        budget -= min(budget, LEVEL_LIMIT) - max(search.budget, 0)
+        if budget <= 0:
+            break
+    if found is None:  # out of budget: the greedy schedule, then swaps while they seat fewer pairs again
+        found = _greedy(seated, people, met)
+        _improve(found, met, _repeats)
+    tables = found
+    return Round(_with_computers(tables, size), tuple(byes), _repeats(tables, met))
 
 
 def _repeats(tables: list[list[int]], met: Counter[frozenset[int]]) -> int:
@@ -340,15 +372,18 @@ def _cost(tables: list[list[int]], met: Counter[frozenset[int]]) -> int:
     return sum((met[frozenset(pair)] + 1) ** 2 for table in tables for pair in itertools.combinations(table, 2))
 
 
-def _improve(tables: list[list[int]], met: Counter[frozenset[int]]) -> None:
+Cost = Callable[[list[list[int]], Counter[frozenset[int]]], int]
+
+
+def _improve(tables: list[list[int]], met: Counter[frozenset[int]], cost: Cost = _cost) -> None:
     """Swap two players of different tables while a swap lowers the cost (a few passes; deterministic)."""
     for _ in range(10):
         better = False
         for one, two in itertools.combinations(range(len(tables)), 2):
             for i, j in itertools.product(range(len(tables[one])), range(len(tables[two]))):
-                before = _cost([tables[one], tables[two]], met)
+                before = cost([tables[one], tables[two]], met)
                 tables[one][i], tables[two][j] = tables[two][j], tables[one][i]
-                if _cost([tables[one], tables[two]], met) < before:
+                if cost([tables[one], tables[two]], met) < before:
                     better = True
                 else:
                     tables[one][i], tables[two][j] = tables[two][j], tables[one][i]
