@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from bot.league_rules import (
     BYE,
     COMPUTER,
@@ -142,3 +144,15 @@ def test_bigger_tables_meet_as_evenly_as_they_can() -> None:
     # 8 players at tables of 4: rounds of two tables, 3 rounds (7 others / 3 per game): nobody meets anyone 3 times.
     eight = planned_schedule(list(range(1, 9)), 4)
     assert len(eight) == 3 and imbalance(list(range(1, 9)), eight) == (0, 2)
+
+
+def test_swiss_out_of_search_budget_still_seats_everyone_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.league_rules
+
+    monkeypatch.setattr(bot.league_rules, "SEARCH_LIMIT", 1)
+    players = [Entrant(user, order=user) for user in range(1, 9)]
+    history = [Played(1, (1, 2, 3, 4), (0,) * 4, (1, 2, 3, 4), table_size=4)]
+    chosen = swiss_round(players, history, size=4)
+    assert sorted(u for table in chosen.tables for u in table if u is not None) == list(range(1, 9))
+    # 1–4 have all met, and two tables of four hold them two and two at best: 2 repeats is the fewest there is
+    assert chosen.tables[0][0] == 1 and chosen.repeats == 2
