@@ -405,6 +405,9 @@ class LeagueRuns:
                 await self.host.service.release(work)
 
     async def _open_round(self, league: LeagueRow, number: int) -> None:
+        if not await self.leagues.store.tables(league.id, number) and not await self.leagues.enough_players(league):
+            await self.announce_final(await self.leagues.end(league))  # one player left (or none): nobody to play
+            return
         tables = await self.leagues.pair(league, number)
         channel = await self._channel(league.channel_id)
         guild = getattr(channel, "guild", None)

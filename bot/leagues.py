@@ -264,6 +264,10 @@ class LeagueService:
         await self.store.add_round(league.id, 1, iso(self.clock.now()))
         return await self.league(league.id), True
 
+    async def enough_players(self, league: LeagueRow) -> bool:
+        """Whether at least two players are still in (else no round can be played)."""
+        return sum(player.status == "in" for player in await self.store.players(league.id)) >= 2
+
     async def pair(self, league: LeagueRow, number: int) -> list[TableRow]:
         """The round's tables: stored once (the first call pairs them, later calls read them back)."""
         existing = await self.store.tables(league.id, number)

@@ -525,3 +525,17 @@ async def test_a_round_that_discord_refused_to_open_opens_at_the_next_tick(
     assert sum("round 1 of 2" in m.content and "•" in m.content for m in league.channel.history()) == 1
     games = [await league.table_at(row.channel_id or 0).game() for row in await league.tables(1)]
     assert all(game.status == "active" for game in games) and len({game.id for game in games}) == 2
+
+
+async def test_a_league_with_one_player_left_ends_instead_of_pairing(simcord_env: Any, clock: ManualClock) -> None:
+    league = League(simcord_env, 2)
+    _, bob = league.players
+    await league.create(format="swiss", rounds=3, signup_hours=1)
+    clock.advance(hours=1, minutes=1)
+    await league.tick()
+    await bob.slash(league.channel, "azul-league withdraw")
+    await resign(league, league.table_at((await league.tables(1))[0].channel_id or 0), "alice")
+    assert await league.tables(2) == []
+    final = [m.content for m in league.channel.history() if m.content.startswith("🏁")]
+    assert len(final) == 1 and "Winner: **bob**" in final[0], final
+    assert (await league.store.leagues_in(league.guild.id, finished=True))[0].status == "over"
