@@ -23,6 +23,7 @@ from discord.ext import commands
 
 import engine
 from bot.clock import iso
+from bot.cog import variant_choices
 from bot.context import BoardPoster, bot_of
 from bot.controls import NUMBER, Control, bounded, forged
 from bot.errors import Refusal
@@ -536,13 +537,6 @@ async def chosen_league(interaction: discord.Interaction, value: str | None) -> 
     if not finished:
         raise Refusal("league_none")
     return finished[0]  # the newest, when none is running
-
-
-def variant_choices() -> list[app_commands.Choice[str]]:
-    return [
-        app_commands.Choice(name=described(f"bot.variant.{name}", variant_label(name, "en")), value=name)
-        for name in engine.variant_names()[:CHOICE_LIMIT]
-    ]
 
 
 def league_limit_choices() -> list[app_commands.Choice[str]]:
