@@ -144,17 +144,19 @@ def standings_rows(lines: Sequence[Line], players: Sequence[LeaguePlayer]) -> li
     ]
 
 
-def standings_title(league: LeagueRow, locale: str) -> str:
-    """The standings' title, in words only (the picture's font has no emoji)."""
+def standings_title(league: LeagueRow, locale: str, name: str) -> str:
+    """The standings' title, in words only (the picture's font has no emoji); ``name``: the league's, as shown
+    (escaped in a message, as typed in the picture)."""
     if league.status == "over":
-        return text("bot.league.final_title", locale, name=shown(league.name))
+        return text("bot.league.final_title", locale, name=name)
     if league.round == 0:
-        return text("bot.league.standings_signup", locale, name=shown(league.name))
-    return text("bot.league.standings_title", locale, name=shown(league.name), round=league.round, rounds=league.rounds)
+        return text("bot.league.standings_signup", locale, name=name)
+    return text("bot.league.standings_title", locale, name=name, round=league.round, rounds=league.rounds)
 
 
 def standings_text(league: LeagueRow, lines: Sequence[Line], players: Sequence[LeaguePlayer], locale: str) -> str:
-    said = [f"🏆 **{standings_title(league, locale)}**", *standings_lines(league, lines, players, locale)]
+    title = standings_title(league, locale, shown(league.name))
+    said = [f"🏆 **{title}**", *standings_lines(league, lines, players, locale)]
     said.append(text("bot.league.tiebreaks_swiss" if league.swiss else "bot.league.tiebreaks", locale))
     return "\n".join(said)[:LIST_LIMIT]
 
@@ -178,12 +180,12 @@ def result_line(league: LeagueRow, table: TableRow, players: Sequence[LeaguePlay
     return text("bot.league.result", locale, name=shown(league.name), round=table.round, ranking=" · ".join(parts))
 
 
-def round_text(league: LeagueRow, tables: Sequence[TableRow], players: Sequence[LeaguePlayer], locale: str) -> str:
+def round_text(
+    league: LeagueRow, number: int, tables: Sequence[TableRow], players: Sequence[LeaguePlayer], locale: str
+) -> str:
     """A round's announcement: each table with its thread, each bye with what it is worth."""
     names = {player.user_id: shown(player.name) for player in players}
-    lines = [
-        text("bot.league.round_title", locale, name=shown(league.name), round=tables[0].round, rounds=league.rounds)
-    ]
+    lines = [text("bot.league.round_title", locale, name=shown(league.name), round=number, rounds=league.rounds)]
     for table in tables:
         if table.bye:
             user = table.players[0]
@@ -356,7 +358,7 @@ class LeagueRuns:
         subtitle = " · ".join(settings_lines(league, locale)[:1])
         rows = standings_rows(lines, players)
         png: bytes = await self.host.pictures.pool.run(
-            standings_png, standings_title(league, locale), subtitle, rows, league.swiss, locale
+            standings_png, standings_title(league, locale, league.name), subtitle, rows, league.swiss, locale
         )
         file = discord.File(io.BytesIO(png), filename=f"league-{league.id}-standings.png")
         if league.standings_message_id is not None:
@@ -433,7 +435,7 @@ class LeagueRuns:
             self.host.wake_computer(opened.game.id)
         if await self.leagues.store.set_round_state(league.id, number, "pending", "open"):
             tables = await self.leagues.store.tables(league.id, number)
-            await self.post(league, round_text(league, tables, players, locale))
+            await self.post(league, round_text(league, number, tables, players, locale))
 
     async def _thread(
         self, league: LeagueRow, table: TableRow, channel: Any, names: dict[int, str], locale: str
