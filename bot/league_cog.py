@@ -355,7 +355,7 @@ class LeagueRuns:
         locale = guild_locale(getattr(channel, "guild", None))
         lines, players = await self.leagues.standings(league)
         content = standings_text(league, lines, players, locale)
-        subtitle = " · ".join(settings_lines(league, locale)[:1])
+        subtitle = settings_lines(league, locale)[0]  # game · format · table size · rounds
         rows = standings_rows(lines, players)
         png: bytes = await self.host.pictures.pool.run(
             standings_png, standings_title(league, locale, league.name), subtitle, rows, league.swiss, locale
