@@ -539,3 +539,17 @@ async def test_a_league_with_one_player_left_ends_instead_of_pairing(simcord_env
     final = [m.content for m in league.channel.history() if m.content.startswith("🏁")]
     assert len(final) == 1 and "Winner: **bob**" in final[0], final
     assert (await league.store.leagues_in(league.guild.id, finished=True))[0].status == "over"
+
+
+async def test_swiss_pairs_equal_points_by_rating(simcord_env: Any, clock: ManualClock) -> None:
+    league = League(simcord_env, 4)
+    _, _, carol, dave = league.players
+    elsewhere = Table(simcord_env, league.guild, league.guild.create_text_channel("casual"), [carol, dave])
+    await elsewhere.open()
+    await dave.slash(elsewhere.channel, "azul resign")  # a rated game: carol's rating rises, dave's falls
+    assert (await elsewhere.game()).status == "over"
+    await league.create(format="swiss", rounds=2, signup_hours=1)
+    clock.advance(hours=1, minutes=1)
+    await league.tick()
+    # Everyone has 0 points: by rating, carol first, alice and bob (new: the same rating, so sign-up order), dave.
+    assert await league.pairs(1) == [("carol", "alice"), ("bob", "dave")]
