@@ -144,10 +144,6 @@ class LeagueStore:
         async with self.store.transaction() as db:
             await db.execute(f"UPDATE leagues SET {column} = ? WHERE id = ?", (message_id, league_id))
 
-    async def set_rounds(self, league_id: int, rounds: int) -> None:
-        async with self.store.transaction() as db:
-            await db.execute("UPDATE leagues SET rounds = ? WHERE id = ?", (rounds, league_id))
-
     # --- players ---------------------------------------------------------------------------------------------------
     async def add_player(self, league_id: int, user_id: int, name: str) -> bool:
         """Sign ``user_id`` up; False when they are in already or sign-up is closed."""
@@ -203,15 +199,46 @@ class LeagueStore:
         ]
 
     # --- rounds ----------------------------------------------------------------------------------------------------
-    async def add_round(self, league_id: int, number: int, due_at: str) -> bool:
-        """Schedule round ``number`` (once: a second call adds nothing) and make it the league's current round."""
+    async def start(self, league_id: int, rounds: int, due_at: str) -> bool:
+        """Close the sign-up: the league runs ``rounds`` rounds, the first due at ``due_at``, all in one write;
+        False when its sign-up was closed already."""
         async with self.store.transaction() as db:
             cursor = await db.execute(
-                "INSERT INTO league_rounds (league_id, round, due_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                (league_id, number, due_at),
+                "UPDATE leagues SET status = 'running', rounds = ?, round = 1 WHERE id = ? AND status = 'signup'",
+                (rounds, league_id),
             )
-            await db.execute("UPDATE leagues SET round = ? WHERE id = ? AND round < ?", (number, league_id, number))
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            await db.execute(
+                "INSERT INTO league_rounds (league_id, round, due_at) VALUES (?, 1, ?) ON CONFLICT DO NOTHING",
+                (league_id, due_at),
+            )
+            return True
+
+    async def close_round(self, league_id: int, number: int, next_due: str | None) -> bool:
+        """Close an open round and, in the same write, schedule the next one (due at ``next_due``) or, with None,
+        end the league; False when the round was closed already (another process did it)."""
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE league_rounds SET state = 'over' WHERE league_id = ? AND round = ? AND state = 'open'",
+                (league_id, number),
+            )
+            if cursor.rowcount != 1:
+                return False
+            if next_due is None:
+                await db.execute(
+                    "UPDATE leagues SET status = 'over' WHERE id = ? AND status IN ('running', 'paused')", (league_id,)
+                )
+                return True
+            await db.execute(
+                "INSERT INTO league_rounds (league_id, round, due_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (league_id, number + 1, next_due),
+            )
+            following = number + 1
+            await db.execute(
+                "UPDATE leagues SET round = ? WHERE id = ? AND round < ?", (following, league_id, following)
+            )
+            return True
 
     async def due_rounds(self, now: str) -> list[tuple[int, int]]:
         """Rounds whose start is due, of running leagues: (league, round), earliest first."""

@@ -257,11 +257,9 @@ class LeagueService:
             if not await self.store.set_status(league.id, ("signup",), "over"):
                 raise Refusal("raced")
             return await self.league(league.id), False
-        if not league.swiss:
-            await self.store.set_rounds(league.id, league_rules.round_robin_rounds(len(players), league.table_size))
-        if not await self.store.set_status(league.id, ("signup",), "running"):
+        rounds = league.rounds if league.swiss else league_rules.round_robin_rounds(len(players), league.table_size)
+        if not await self.store.start(league.id, rounds, iso(self.clock.now())):
             raise Refusal("raced")
-        await self.store.add_round(league.id, 1, iso(self.clock.now()))
         return await self.league(league.id), True
 
     async def enough_players(self, league: LeagueRow) -> bool:
@@ -379,17 +377,12 @@ class LeagueService:
         tables = await self.store.tables(league.id, number)
         if any(table.result is None for table in tables):
             return None
-        if not await self.store.set_round_state(league.id, number, "open", "over"):
-            return None
-        league = await self.league(league.id)
-        if number >= league.rounds or league.status == "over":
-            await self.store.set_status(league.id, ("running", "paused"), "over")
-            return "final"
+        if number >= league.rounds:
+            return "final" if await self.store.close_round(league.id, number, None) else None
         state = await self.store.round_state(league.id, number)
         began = datetime.fromisoformat(state[1]) if state else self.clock.now()
         due = max(self.clock.now(), began + timedelta(days=league.round_days))
-        await self.store.add_round(league.id, number + 1, iso(due))
-        return "next"
+        return "next" if await self.store.close_round(league.id, number, iso(due)) else None
 
     async def league_of_game(self, game_id: int) -> tuple[LeagueRow, int] | None:
         """The league and round a game was opened for."""
