@@ -16,6 +16,7 @@ from bot.store import Store, now_iso
 
 LEAGUE_STATUSES = ("signup", "running", "paused", "over")
 PLAYER_STATUSES = ("in", "withdrew", "dropped")
+BYE_RESULT = json.dumps({"bye": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,17 +274,17 @@ class LeagueStore:
 
     # --- tables ----------------------------------------------------------------------------------------------------
     async def add_tables(self, league_id: int, number: int, tables: list[tuple[tuple[int | None, ...], bool]]) -> None:
-        """The round's tables, numbered from 1 (once: a round that has tables keeps them)."""
+        """The round's tables, numbered from 1, with the byes' results (once: a round that has tables keeps them)."""
         async with self.store.transaction() as db:
             async with db.execute(
                 "SELECT COUNT(*) FROM league_tables WHERE league_id = ? AND round = ?", (league_id, number)
             ) as cursor:
                 if (await cursor.fetchone() or (0,))[0]:
                     return
-            await db.executemany(
-                "INSERT INTO league_tables (league_id, round, number, players, bye) VALUES (?, ?, ?, ?, ?)",
+            await db.executemany(  # a bye's result is known at once: it is written with it
+                "INSERT INTO league_tables (league_id, round, number, players, bye, result) VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (league_id, number, index, json.dumps(list(players)), int(bye))
+                    (league_id, number, index, json.dumps(list(players)), int(bye), BYE_RESULT if bye else None)
                     for index, (players, bye) in enumerate(tables, start=1)
                 ],
             )

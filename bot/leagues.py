@@ -294,9 +294,6 @@ class LeagueService:
         tables: list[tuple[tuple[int | None, ...], bool]] = [(table, False) for table in chosen.tables]
         tables += [((user,), True) for user in chosen.byes]
         await self.store.add_tables(league.id, number, tables)
-        for table in await self.store.tables(league.id, number):
-            if table.bye:
-                await self.store.record_result(table.id, {"bye": True})
         if chosen.repeats:
             log.info(
                 "league %s round %s: %s pairs meet again (no other pairing existed)", league.id, number, chosen.repeats
