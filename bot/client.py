@@ -24,6 +24,7 @@ from bot.commands import CommandSyncRefused, add_commands, needs_server, payload
 from bot.computer import Computer
 from bot.errors import BoardNotPosted, Refusal
 from bot.games import check_adapters
+from bot.league_cog import LeagueButton, LeagueRuns
 from bot.limits import run_deadlines, warning_key, warning_params
 from bot.lobby import LobbyButton
 from bot.picker import ConfirmButton, PickerSelect, PlayButton
@@ -48,7 +49,7 @@ BOARD_CHECK_MINUTES = 5
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
 BOARD_LEASE = timedelta(minutes=2)
 """How long posting a missing board stays with one bot process (others skip it meanwhile)."""
-CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton)
+CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton, LeagueButton)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 
@@ -111,6 +112,7 @@ class AzulBot(commands.Bot):
         self.computer = computer or Computer()
         self.pictures = pictures or Pictures()
         self._computer_turns: ComputerTurns | None = None
+        self.league_runs = LeagueRuns(self)
         self._store_closing: asyncio.Task[None] | None = None
 
     @property
@@ -152,6 +154,7 @@ class AzulBot(commands.Bot):
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
         self._poster = Poster(self, self._store, self.pictures, self.clock)
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
+        self._service.on_settled.append(lambda game: self.league_runs.wake())  # it may end a league's round
         self.add_dynamic_items(*CONTROLS)
         await self.add_cog(GonePlaces(self, self._service))
         settled = await self._service.settle_pending()  # games that ended while a result could not be written
@@ -261,6 +264,7 @@ class AzulBot(commands.Bot):
                 await self._fire(due)
             except discord.HTTPException:
                 log.warning("game %s: the %s timer could not be posted", due.game.id, due.kind)
+        await self.league_runs.tick()  # sign-ups that close, rounds that start, results not yet recorded
         return len(fired)
 
     async def _fire(self, due: Fired) -> None:
@@ -299,6 +303,7 @@ class AzulBot(commands.Bot):
         await asyncio.shield(self._store_closing)
 
     async def _close_store(self) -> None:
+        await self.league_runs.settled()
         if self._computer_turns is not None:
             await self._computer_turns.close()
             self._computer_turns = None

@@ -7,8 +7,9 @@ where it works (``contexts``) and to whom (``default_member_permissions``).
 | ``/azul-move …`` (:mod:`bot.move_commands`) | servers | one subcommand per move command of the registered games |
 | ``/azul-me …`` (:mod:`bot.personal`) | servers, DMs | my games, settings, away/back, quickplay, profile |
 | ``/azul-rules``, ``/azul-help`` (:mod:`bot.guide`) | everywhere | the rules of a game, how to play |
-| ``/azul-server …`` (:mod:`bot.server`) | servers, Manage Server | the server's defaults for new games |
+| ``/azul-server …`` (:mod:`bot.server`) | servers, Manage Server | defaults for new games; leagues (``league …``) |
 | ``/azul-stats …`` (:mod:`bot.stats`) | servers, DMs | leaderboard, history, replay |
+| ``/azul-league …`` (:mod:`bot.league_cog`) | servers | a league's standings, withdrawing, the server's leagues |
 
 Discord refuses a whole sync over one broken limit (``tests/bot/discord_limits.py`` checks them all); we keep each
 top-level command within 3,000 of Discord's 4,000 combined characters and 20 of its 25 subcommands, so a new
@@ -27,12 +28,13 @@ from discord.ext import commands
 
 from bot.cog import AzulCog
 from bot.guide import GuideCog
+from bot.league_cog import LeagueCog
 from bot.move_commands import MovesCog
 from bot.personal import PersonalCog
 from bot.server import ServerCog
 from bot.stats import StatsCog
 
-COGS: tuple[type[commands.Cog], ...] = (AzulCog, MovesCog, PersonalCog, GuideCog, ServerCog, StatsCog)
+COGS: tuple[type[commands.Cog], ...] = (AzulCog, MovesCog, PersonalCog, GuideCog, ServerCog, StatsCog, LeagueCog)
 
 
 async def add_commands(bot: commands.Bot) -> None:

@@ -25,12 +25,13 @@ import engine
 from bot.clock import iso
 from bot.context import bot_of
 from bot.errors import Refusal
+from bot.league_store import LeagueStore
 from bot.replies import reply
 from bot.stats import profile
 from bot.store import GameRow, Store, UserPrefs
 from bot.texts import described, named, text, user_locale, variant_label
 from bot.timers import deadlines
-from bot.words import seat_label
+from bot.words import seat_label, shown
 from render.common import SeatInfo
 
 LIST_LIMIT = 2000
@@ -46,6 +47,7 @@ class OpenGame:
     to_act: tuple[int, ...]  # engine seats that must act (empty in a lobby)
     my_turn: bool
     due: datetime | None = None  # when the user's time to move runs out (games with a time limit)
+    league: tuple[str, int] | None = None  # the league and round the game was opened for
 
 
 def open_games(games: list[GameRow], user_id: int) -> list[OpenGame]:
@@ -79,7 +81,11 @@ def game_line(entry: OpenGame, locale: str) -> str:
         players = ", ".join(f"**{seat_label(game, names[seat], locale)}**" for seat in entry.to_act)
         state = text("bot.mygames.waiting", locale, players=players, since=since)
     variant = variant_label(game.variant, locale)
-    return text("bot.mygames.line", locale, variant=variant, game=game.id, link=link(game), state=state)
+    line = text("bot.mygames.line", locale, variant=variant, game=game.id, link=link(game), state=state)
+    if entry.league is not None:
+        name, number = entry.league
+        line += " · " + text("bot.league.mygames", locale, name=shown(name), round=number)
+    return line
 
 
 def my_games_text(entries: list[OpenGame], locale: str) -> str:
@@ -104,11 +110,18 @@ async def with_deadline(store: Store, entry: OpenGame, user_id: int) -> OpenGame
     return replace(entry, due=(await deadlines(store, entry.game)).get(seat))
 
 
+async def with_league(store: Store, entry: OpenGame) -> OpenGame:
+    """The entry with the league and round its game was opened for, if any."""
+    found = await LeagueStore(store).table_of_game(entry.game.id)
+    return replace(entry, league=(found[1].name, found[0].round)) if found else entry
+
+
 @app_commands.command(name=named("games"), description=described("bot.cmd.games"))
 async def games(interaction: discord.Interaction) -> None:
     store = bot_of(interaction).service.store
     entries = open_games(await store.open_games_of(interaction.user.id), interaction.user.id)
     entries = [await with_deadline(store, entry, interaction.user.id) for entry in entries]
+    entries = [await with_league(store, entry) for entry in entries]
     await reply(interaction, my_games_text(entries, user_locale(interaction)))
 
 

@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.league_cog import LeagueAdmin
 from bot.limits import action_choices, limit_choices, server_settings
 from bot.texts import described, named
 
@@ -18,6 +19,9 @@ class ServerCog(commands.GroupCog, group_name=named("azul-server"), group_descri
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+        if self.app_command is None:
+            raise RuntimeError("a GroupCog always has its group")
+        self.app_command.add_command(LeagueAdmin())  # /azul-server league …: creating and managing leagues
 
     @app_commands.command(name=named("settings"), description=described("bot.cmd.server_settings"))
     @app_commands.describe(time_limit=described("bot.opt.time_limit"), on_timeout=described("bot.opt.on_timeout"))

@@ -27,6 +27,7 @@ from bot import ratings
 from bot.clock import Clock, SystemClock, iso
 from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
+from bot.league_store import LeagueStore
 from bot.store import Conflict, GameRow, MoveRow, Store, UndoneRow
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Timers
 from engine import Event, GameState, Move
@@ -184,6 +185,8 @@ class GameService:
         self.timers = Timers(store, self.clock, remind_after, lease)
         # Who holds a claim: this service in this process (a restarted process is someone else).
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.on_settled: list[Callable[[GameRow], None]] = []
+        """Called with every game whose result was just recorded (leagues record theirs from it)."""
 
     # --- background work shared by several bot processes --------------------------------------------------------
     async def claim(self, work: str, lease: timedelta) -> bool:
@@ -833,6 +836,8 @@ class GameService:
         game = await self.open_game(channel_id)
         if user_id != game.creator_id and not is_admin:
             raise Refusal("only_creator_aborts")
+        if not is_admin and await LeagueStore(self.store).table_of_game(game.id) is not None:
+            raise Refusal("league_game_abort")  # a cancelled league game counts for nobody: the organisers' call
         if not await self.store.finish(game.id, "aborted", None):
             raise Refusal("raced")
         return await self._changed(game.id)
@@ -859,6 +864,9 @@ class GameService:
             await ratings.settle(self.store, game)
         except Exception:
             log.exception("game %s: its result could not be recorded", game.id)
+            return
+        for listener in self.on_settled:
+            listener(game)
 
     async def settle_pending(self) -> int:
         return await ratings.settle_pending(self.store)

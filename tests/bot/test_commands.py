@@ -49,7 +49,7 @@ def test_discord_accepts_the_tree_with_room_to_grow(synced: dict[str, Any]) -> N
 
 def test_each_command_shows_only_where_it_works(synced: dict[str, Any]) -> None:
     anywhere = {"azul-me", "azul-rules", "azul-help", "azul-stats"}
-    assert set(synced) == {"azul", "azul-move", "azul-server"} | anywhere
+    assert set(synced) == {"azul", "azul-move", "azul-server", "azul-league"} | anywhere
     for name, command in synced.items():
         expected = [GUILD, BOT_DM, PRIVATE_CHANNEL] if name in anywhere else [GUILD]
         assert command["contexts"] == expected, name

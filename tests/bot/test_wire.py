@@ -53,7 +53,16 @@ async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDisco
         await asyncio.wait_for(discord_server.identified.wait(), 15)
         synced = await discord_server.wait_for("PUT", "/applications/4242/commands")
         commands = {command["name"]: command for command in synced.json}
-        assert set(commands) == {"azul", "azul-move", "azul-me", "azul-rules", "azul-help", "azul-server", "azul-stats"}
+        assert set(commands) == {
+            "azul",
+            "azul-move",
+            "azul-me",
+            "azul-rules",
+            "azul-help",
+            "azul-server",
+            "azul-stats",
+            "azul-league",
+        }
         group = commands["azul"]
         assert group["description_localizations"]["pl"].startswith("Gra na tym kanale")
         subcommands = {option["name"]: option for option in group["options"]}
