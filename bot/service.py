@@ -225,7 +225,11 @@ class GameService:
         return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
 
     async def transcript(self, channel_id: int) -> tuple[GameRow, dict[str, Any]]:
-        """The JSON transcript of the game ``/azul board`` shows (running or the last finished one), from its log."""
+        """The JSON transcript of the game ``/azul board`` shows (running or the last finished one), from its log.
+
+        A finished game's replays from its seed. A running game's holds only what the table has seen (the log, the
+        deals as they came, the table now): its seed and generator state would let anyone replay the log a move
+        further and read the next deal, and its face-down expansions are face down."""
         game = await self.shown_game(channel_id)
         if game.state is None:
             raise Refusal("not_started")
@@ -234,6 +238,9 @@ class GameService:
         document = await asyncio.to_thread(
             export, game.variant, len(players), game.seed, moves, game.options or None
         )  # replaying a long game takes a moment: keep the event loop free
+        if game.status != "over":
+            del document["seed"]
+            document["state"] = engine.public_json(self.state_of(game))
         resigned = (game.result or {}).get("resigned")
         return game, {
             "game": game.id,
