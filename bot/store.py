@@ -262,6 +262,14 @@ MIGRATIONS: tuple[str, ...] = (
         until TEXT NOT NULL
     );
     """,
+    # 16 (renumbered at merge): fair play. ``moves.waited_since``: the game's ``turn_since`` before the move, so
+    # taking it back restores when the turn began (undo never buys time). A server's caps on open games per member
+    # and per server (NULL: the bot's defaults).
+    """
+    ALTER TABLE moves ADD COLUMN waited_since TEXT;
+    ALTER TABLE servers ADD COLUMN member_games INTEGER;
+    ALTER TABLE servers ADD COLUMN server_games INTEGER;
+    """,
 )
 
 
@@ -746,6 +754,11 @@ class Store:
         )
         return {int(row[0]): int(row[1]) for row in rows}
 
+    async def move_plies(self, game_id: int) -> dict[int, int]:
+        """The ply of each seat's latest move in the log (seats that never moved are missing)."""
+        rows = await self._fetchall("SELECT seat, MAX(ply) FROM moves WHERE game_id = ? GROUP BY seat", (game_id,))
+        return {int(row[0]): int(row[1]) for row in rows}
+
     @staticmethod
     def _timer(row: Row) -> TimerRow:
         return TimerRow(
@@ -1150,6 +1163,8 @@ class Store:
         stamp = now_iso()
         async with self.transaction() as db:
             await self._check_new_interaction(db, interaction_id)
+            async with db.execute("SELECT turn_since FROM games WHERE id = ?", (game_id,)) as cursor:
+                waited = await cursor.fetchone()
             cursor = await db.execute(
                 "UPDATE games SET version = version + ?, state = ?, turn_since = ?, status = ?, result = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -1167,8 +1182,8 @@ class Store:
                 raise Conflict("version")
             try:
                 await db.executemany(
-                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id, cause)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id, cause, waited_since)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (
                             game_id,
@@ -1178,6 +1193,7 @@ class Store:
                             stamp,
                             interaction_id if index == 0 else None,
                             cause or None,
+                            waited[0] if waited is not None else None,
                         )
                         for index, notation in enumerate(notations)
                     ],
@@ -1213,17 +1229,17 @@ class Store:
         async with self.transaction() as db:
             await self._check_new_interaction(db, interaction_id)
             async with db.execute(
-                "SELECT ply, seat, notation, created_at, interaction_id FROM moves WHERE game_id = ?"
+                "SELECT ply, seat, notation, created_at, interaction_id, waited_since FROM moves WHERE game_id = ?"
                 " ORDER BY ply DESC LIMIT 1",
                 (game_id,),
             ) as cursor:
                 last = await cursor.fetchone()
             if last is None or last["ply"] != ply:
                 raise Conflict("version")
-            cursor = await db.execute(
+            cursor = await db.execute(  # the turn began when it began before the move (moves older than 16: now)
                 "UPDATE games SET version = version + 1, state = ?, turn_since = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
-                (json.dumps(state), stamp, game_id, version),
+                (json.dumps(state), last["waited_since"] or stamp, game_id, version),
             )
             if cursor.rowcount != 1:
                 raise Conflict("version")
