@@ -48,6 +48,7 @@ from bot.limits import action_choices, deadline_lines, limit_choices, server_set
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.move_commands import all_move_commands
 from bot.personal import away_lines, me_group, seat_notes
+from bot.quotas import MEMBER_GAMES_MAX, SERVER_GAMES_MAX
 from bot.replays import move_list
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
@@ -273,15 +274,22 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
     # the server
     @app_commands.command(name=named("server"), description=described("bot.cmd.server"))
-    @app_commands.describe(time_limit=described("bot.opt.time_limit"), on_timeout=described("bot.opt.on_timeout"))
+    @app_commands.describe(
+        time_limit=described("bot.opt.time_limit"),
+        on_timeout=described("bot.opt.on_timeout"),
+        member_games=described("bot.opt.member_games"),
+        server_games=described("bot.opt.server_games"),
+    )
     @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
     async def server(
         self,
         interaction: discord.Interaction,
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
+        member_games: app_commands.Range[int, 1, MEMBER_GAMES_MAX] | None = None,
+        server_games: app_commands.Range[int, 1, SERVER_GAMES_MAX] | None = None,
     ) -> None:
-        await server_settings(interaction, time_limit, on_timeout)
+        await server_settings(interaction, time_limit, on_timeout, member_games, server_games)
 
     # help
     @app_commands.command(name=named("rules"), description=described("bot.cmd.rules"))

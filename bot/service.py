@@ -27,6 +27,7 @@ from bot import ratings
 from bot.clock import Clock, SystemClock, iso
 from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
+from bot.quotas import MEMBER_GAMES, MEMBER_GAMES_MAX, SERVER_GAMES, SERVER_GAMES_MAX, GameCaps, Hints
 from bot.store import Conflict, GameRow, MoveRow, Store, UndoneRow
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Timers
 from engine import Event, GameState, Move
@@ -182,6 +183,7 @@ class GameService:
         self.computer = computer
         self.clock = clock or SystemClock()
         self.timers = Timers(store, self.clock, remind_after, lease)
+        self.hints = Hints()
         # Who holds a claim: this service in this process (a restarted process is someone else).
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
@@ -283,6 +285,10 @@ class GameService:
         check_limit(limit, action)
         if await self.store.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
+        caps = await self.game_caps(guild_id)
+        if await self.store.open_games_count(guild_id) >= caps.server:
+            raise Refusal("server_games", limit=caps.server)
+        await self._check_seats(guild_id, user_id, caps, key="member_games")
         game_id = await self.store.create_game(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -302,6 +308,25 @@ class GameService:
         if game_id is None:
             raise Refusal("channel_busy")
         return await self._reload(game_id)
+
+    async def game_caps(self, guild_id: int | None) -> GameCaps:
+        """A server's caps on open games (see :mod:`bot.quotas`)."""
+        member, server = await self.store.game_caps(guild_id)
+        return GameCaps(member or MEMBER_GAMES, server or SERVER_GAMES)
+
+    async def set_game_caps(self, guild_id: int, member: int | None, server: int | None) -> GameCaps:
+        if member is not None and not 1 <= member <= MEMBER_GAMES_MAX:
+            raise Refusal("bad_member_games", max=MEMBER_GAMES_MAX)
+        if server is not None and not 1 <= server <= SERVER_GAMES_MAX:
+            raise Refusal("bad_server_games", max=SERVER_GAMES_MAX)
+        await self.store.set_game_caps(guild_id, member, server)
+        return await self.game_caps(guild_id)
+
+    async def _check_seats(self, guild_id: int | None, user_id: int, caps: GameCaps | None = None, *, key: str) -> None:
+        """Refuse one more seat for ``user_id`` (their own, or a computer in their game) at their server's cap."""
+        caps = caps or await self.game_caps(guild_id)
+        if await self.store.open_seats_of(guild_id, user_id) >= caps.member:
+            raise Refusal(key, limit=caps.member)
 
     async def _reload(self, game_id: int) -> GameRow:
         game = await self.store.game(game_id)
@@ -329,6 +354,7 @@ class GameService:
             raise Refusal("already_joined")
         if len(game.seats) >= game.max_seats:
             raise Refusal("full")
+        await self._check_seats(game.guild_id, user_id, key="member_games")
         if not await self.store.add_seat(game.id, user_id, name, game.max_seats):
             raise Refusal("full")
         return await self._reload(game.id)
@@ -357,6 +383,9 @@ class GameService:
             raise Refusal("bad_level")
         if len(game.seats) >= game.max_seats:
             raise Refusal("full")
+        await self._check_seats(
+            game.guild_id, game.creator_id, key="member_games" if user_id == game.creator_id else "creator_games"
+        )
         if not await self.store.add_computer_seat(game.id, f"Computer ({level})", level, game.max_seats):
             raise Refusal("full")
         return await self._reload(game.id)
@@ -532,7 +561,20 @@ class GameService:
         seat = self.seat_to_act(game, state, user_id)
         if seat in game.computer_seats():
             raise Refusal("computer_plays_your_seat")
-        move, reasons = await self.computer.hint(state, seat, move_seed(game.seed, game.version, seat))
+        key = (game.id, game.version, seat)
+        found = self.hints.cached(key)
+        if found is None:
+            now = self.clock.now()
+            ready = self.hints.ready_at(user_id, now)
+            if ready is not None:
+                raise Refusal("hint_cooldown", when=f"<t:{int(ready.timestamp()) + 1}:R>")
+            seed = move_seed(game.seed, game.version, seat)
+            # The search sees one possible world of what is hidden, never the real bag or stacks: a hint's reasons
+            # (what the next deal gives, say) must not tell the player what the rules hide.
+            world = engine.variant_of(state).redeterminize(state, Rng(seed))
+            found = await self.computer.hint(world, seat, seed)
+            self.hints.searched(key, user_id, now, found)
+        move, reasons = found
         return game, move, reasons
 
     async def computer_to_act(self, game_id: int) -> list[tuple[int, str]]:
