@@ -1,11 +1,11 @@
-"""Benchmarks that print figures: ``python -m bench engine|render|bot|replay|ai|load|entry [options]``."""
+"""Benchmarks that print figures: ``python -m bench engine|render|bot|replay|animation|ai|load|entry [options]``."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-SUITES = ("engine", "render", "bot", "replay", "ai", "load", "entry")
+SUITES = ("engine", "render", "bot", "replay", "animation", "ai", "load", "entry")
 
 
 def main(argv: list[str]) -> int:
