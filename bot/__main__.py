@@ -19,7 +19,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot import health, logs
-from bot.config import Config, ConfigError, database_path, environment, load_dotenv_file, read_config
+from bot.config import Config, ConfigError, database_path, environment, load_dotenv_file, read_config, redacted_url
 
 if TYPE_CHECKING:
     from bot.metrics import Endpoint
@@ -179,7 +179,8 @@ async def rebuild_ratings(path: str) -> int:
         rated = await ratings.rebuild(store)
     finally:
         await store.close()
-    print(f"rebuilt the ratings of {rated} rated games in {path} (recorded {settled} missing results first)")
+    shown = redacted_url(path)
+    print(f"rebuilt the ratings of {rated} rated games in {shown} (recorded {settled} missing results first)")
     return 0
 
 
@@ -204,7 +205,10 @@ async def copy_db(source: str, target: str) -> int:
     except StoreOpenError as error:
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_STORE
-    print(f"copied {source} into PostgreSQL: " + ", ".join(f"{n} {table}" for table, n in copied.items()))
+    print(
+        f"copied {source} into PostgreSQL ({redacted_url(target)}): "
+        + ", ".join(f"{n} {table}" for table, n in copied.items())
+    )
     return 0
 
 

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -25,6 +24,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.config import redacted_url
 from bot.db import Connection, PostgresPool, Row, SqliteFile, is_postgres
 
 OPEN_STATUSES = ("lobby", "active")
@@ -516,11 +516,6 @@ def _newer_schema(where: str, current: int) -> None:
     )
 
 
-def _without_password(url: str) -> str:
-    """A database URL fit for a log line."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
-
-
 def explain_open_error(path: str, error: sqlite3.Error) -> str:
     """One line for an SQLite error met while opening ``path``, by SQLite's error code."""
     code = getattr(error, "sqlite_errorname", "") or ""
@@ -617,7 +612,7 @@ class Store:
 
     @classmethod
     async def _open_postgres(cls, url: str) -> Store:
-        shown = _without_password(url)
+        shown = redacted_url(url)
         try:
             engine = await PostgresPool.open(url)
         except (OSError, TimeoutError) as error:
