@@ -516,6 +516,20 @@ def _newer_schema(where: str, current: int) -> None:
     )
 
 
+def private_file(path: str) -> None:
+    """Create the SQLite file readable by its owner only (it holds people's ids, names, time zones and vacations),
+    or make an existing one so. SQLite gives its ``-wal`` and ``-shm`` files the database's mode. A file that cannot
+    be created or changed here is left to SQLite, whose error says why."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(OSError):
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
+
+
 def explain_open_error(path: str, error: sqlite3.Error) -> str:
     """One line for an SQLite error met while opening ``path``, by SQLite's error code."""
     code = getattr(error, "sqlite_errorname", "") or ""
@@ -585,6 +599,7 @@ class Store:
                 f"the folder of the database {path} does not exist: create {Path(path).parent} or set AZUL_DB"
                 " to a file in an existing folder"
             )
+        private_file(path)
         connecting = aiosqlite.connect(path, isolation_level=None)
         try:
             db = await connecting

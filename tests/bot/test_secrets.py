@@ -49,3 +49,19 @@ async def test_a_database_that_cannot_be_reached_is_named_without_its_password(u
         await Store.open(url)
     said = str(raised.value)
     assert "127.0.0.1:1/azul" in said and SECRET not in said and "%73%33" not in said, said
+
+
+async def test_the_database_and_its_wal_are_readable_by_their_owner_only(tmp_path) -> None:
+    path = tmp_path / "azul.sqlite3"
+    store = await Store.open(str(path))
+    try:
+        await store.set_server_defaults(1, 12, "computer")  # a write: the WAL holds it
+        for name in (path, tmp_path / "azul.sqlite3-wal", tmp_path / "azul.sqlite3-shm"):
+            assert name.exists() and name.stat().st_mode & 0o777 == 0o600, (name, oct(name.stat().st_mode))
+    finally:
+        await store.close()
+    old = tmp_path / "old.sqlite3"  # made by an older bot: readable by everyone
+    await (await Store.open(str(old))).close()
+    old.chmod(0o644)
+    await (await Store.open(str(old))).close()
+    assert old.stat().st_mode & 0o777 == 0o600
