@@ -29,6 +29,7 @@ from bot.lobby import LobbyButton
 from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.pictures import Pictures
 from bot.posting import Poster
+from bot.privacy import ForgetButton
 from bot.replays import ReplayButton
 from bot.replies import answer_error
 from bot.service import GameService
@@ -46,7 +47,7 @@ BOARD_CHECK_MINUTES = 5
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
 BOARD_LEASE = timedelta(minutes=2)
 """How long posting a missing board stays with one bot process (others skip it meanwhile)."""
-CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton)
+CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton, ForgetButton)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 

@@ -23,6 +23,7 @@ import engine
 from bot.clock import iso
 from bot.context import bot_of
 from bot.errors import Refusal
+from bot.privacy import forget
 from bot.replies import reply
 from bot.stats import profile
 from bot.store import GameRow, Store, UserPrefs
@@ -284,6 +285,7 @@ def me_group() -> app_commands.Group:
     group.add_command(back)
     group.add_command(quickplay)
     group.add_command(profile)
+    group.add_command(forget)
     return group
 
 

@@ -646,6 +646,20 @@ class GameService:
             raise Refusal("raced")
         return await self._changed(game.id)
 
+    # --- personal data --------------------------------------------------------------------------------------------
+    async def check_forgettable(self, user_id: int) -> None:
+        """Refuse to forget a person who sits in an open game: those games still need their seat."""
+        if await self.store.open_games_of(user_id):
+            raise Refusal("forget_open_games")
+
+    async def forget(self, user_id: int, shown_as: str) -> int:
+        """Erase what the bot keeps about ``user_id`` (see :meth:`Store.forget_user`); how many games they played."""
+        played = await self.store.forget_user(user_id, shown_as)
+        if played is None:
+            raise Refusal("forget_open_games")
+        log.info("erased a person's data on their request (%d finished games anonymised)", played)
+        return played
+
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         check_limit(time_limit_hours, on_timeout)
         await self.store.set_server_defaults(guild_id, time_limit_hours, on_timeout)

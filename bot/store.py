@@ -1116,6 +1116,31 @@ class Store:
         )
         return int(rows[0][0])
 
+    async def forget_user(self, user_id: int, shown_as: str) -> int | None:
+        """Erase ``user_id``'s settings, profile, ratings and half-made picks, and anonymise their seats in finished
+        and aborted games (the id becomes a number of its own, the name ``shown_as``), so the others' games and
+        results stay whole; one transaction. ``None`` (changing nothing) while they sit in an open game; else how
+        many games they played."""
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.user_id = ? AND g.status IN ('lobby', 'active')",
+                (user_id,),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is not None and row[0]:
+                return None
+            cursor = await db.execute("UPDATE seats SET user_id = -id, name = ? WHERE user_id = ?", (shown_as, user_id))
+            played = cursor.rowcount
+            await db.execute("UPDATE games SET creator_id = 0 WHERE creator_id = ?", (user_id,))
+            await db.execute(
+                "UPDATE result_seats SET user_id = -(result_id * 8 + seat + 1), name = ? WHERE user_id = ?",
+                (shown_as, user_id),
+            )
+            for table in ("ratings", "rating_history", "pickers", "users"):
+                await db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+        return int(played)
+
     async def open_games_total(self) -> int:
         """Lobbies and running games everywhere (for the metrics)."""
         rows = await self._fetchall("SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'active')")
