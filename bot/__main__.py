@@ -1,6 +1,7 @@
 """``python -m bot`` (or ``azul-bot``): run the bot; ``python -m bot health``: check its heartbeat (exit 0 or 1);
 ``python -m bot ratings rebuild``: recompute every rating from the stored results (the bot may keep running);
-``python -m bot copy-db SQLITE_FILE postgresql://…``: copy a bot's SQLite database into an empty PostgreSQL one.
+``python -m bot copy-db SQLITE_FILE postgresql://…``: copy a bot's SQLite database into an empty PostgreSQL one;
+``python -m bot backup PATH``: an online copy of the SQLite database, checked (for PostgreSQL: the pg_dump command).
 
 Settings come from environment variables, after ``.env`` in the working directory (the environment wins); README.md
 lists them. Exit codes: 0 after a clean stop, 2 when the configuration is missing or wrong, 3 when Discord rejects
@@ -143,10 +144,12 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(rebuild_ratings(database_path(environ)))
     if args[:1] == ["copy-db"] and len(args) == 3:
         return asyncio.run(copy_db(args[1], args[2]))
+    if args[:1] == ["backup"] and len(args) == 2:
+        return backup(database_path(environ), args[1])
     if args:
         print(
             f"azul-bot: unknown arguments {' '.join(args)!r}; use no argument to run the bot, `health`,"
-            " `ratings rebuild` or `copy-db SQLITE_FILE postgresql://…`",
+            " `ratings rebuild`, `copy-db SQLITE_FILE postgresql://…` or `backup PATH`",
             file=sys.stderr,
         )
         return EXIT_CONFIG
@@ -210,6 +213,13 @@ async def copy_db(source: str, target: str) -> int:
         + ", ".join(f"{n} {table}" for table, n in copied.items())
     )
     return 0
+
+
+def backup(source: str, path: str) -> int:
+    """``backup PATH``: an online, checked copy of the database (:mod:`bot.backup`)."""
+    from bot.backup import backup as make_backup
+
+    return asyncio.run(make_backup(source, path))
 
 
 def cli() -> int:

@@ -750,6 +750,10 @@ class Store:
         games = [await self.game(row["id"]) for row in rows]
         return [game for game in games if game is not None]
 
+    async def all_game_ids(self) -> list[int]:
+        rows = await self._fetchall("SELECT id FROM games ORDER BY id")
+        return [row["id"] for row in rows]
+
     async def active_game_ids(self) -> list[int]:
         rows = await self._fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
         return [row["id"] for row in rows]
