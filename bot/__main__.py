@@ -85,6 +85,11 @@ async def run(config: Config) -> int:
     except OSError as error:
         print(f"azul-bot: cannot serve metrics on AZUL_METRICS_PORT={config.metrics_port} ({error})", file=sys.stderr)
         return EXIT_CONFIG
+    if endpoint is not None:
+        from bot import metrics
+
+        metrics.watch_gateway(lambda: bot.latency)
+        metrics.count_rate_limits()
     # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):

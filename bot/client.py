@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import render
-from bot import logs
+from bot import logs, metrics
 from bot.autoplay import ComputerTurns
 from bot.clock import Clock, SystemClock
 from bot.cog import AzulCog, needs_server
@@ -185,6 +185,11 @@ class AzulBot(commands.Bot):
     async def _before_boards(self) -> None:
         await self.wait_until_ready()
 
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        """An event handler raised: counted for the metrics, logged with its traceback (as discord.py does)."""
+        metrics.unhandled("event")
+        log.exception("unexpected error in %s", event_method)
+
     async def post_missing_boards(self) -> int:
         """Post the board of every game whose newest version has none, pinging its waiting players once; the first
         run follows start-up, so a crash between saving a move and posting its board leaves no game without one."""
@@ -215,6 +220,7 @@ class AzulBot(commands.Bot):
     @tasks.loop(seconds=TIMER_CHECK_SECONDS)
     async def timer_loop(self) -> None:
         await self.run_due()
+        metrics.open_games(await self.service.store.open_games_total())
 
     @timer_loop.before_loop
     async def _before_timers(self) -> None:

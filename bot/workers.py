@@ -24,6 +24,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 
@@ -73,6 +75,10 @@ class WorkerPool:
         """``work(*args)`` in a worker; ``work`` must be a module-level function (a worker imports it by name)."""
         if not self._running:
             raise RuntimeError(f"the {self.name} pool is not running")
+        with metrics.pool_job(self.name, self.processes):
+            return await self._run(work, *args)
+
+    async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
         if not self.processes:
             return await asyncio.to_thread(work, *args)
         for attempt in (1, 2):
