@@ -1,5 +1,5 @@
 """No hidden information before the end, through the real bot: what a running game's export, status, board and
-hint tell a person is what the table has seen, and nobody can read the next deal from it."""
+hint, autocomplete and replay tell a person is what the table has seen, and nobody can read the next deal from it."""
 
 from __future__ import annotations
 
@@ -63,12 +63,15 @@ async def test_a_running_games_export_cannot_predict_the_next_deal(simcord_env) 
     dealt = (await exported(watcher, table.channel))["rounds"][1]["factories"]  # the deal, once the table sees it
     assert dealt == forecast, "the old export did predict the deal"
 
+    secrets = [str(game.seed), str(engine.to_json(state)["rng"])]
     for member in (watcher, *table.players):  # nothing else a person may ask for names the seed or the generator
         for command in ("azul status", "azul board", "azul hint"):
-            result = await member.slash(table.channel, command)
-            said = result.response.content
-            for secret in (game.seed, engine.to_json(state)["rng"]):
-                assert str(secret) not in said, (command, said)
+            said = (await member.slash(table.channel, command)).response.content
+            assert not any(secret in said for secret in secrets), (command, said)
+        offered = await member.autocomplete(table.channel, "azul take", "source", "")
+        assert not any(secret in str(offered) for secret in secrets), offered
+    replay = await watcher.slash(table.channel, "azul-stats replay", game=game.id)
+    assert "is still being played" in replay.response.content and not replay.response.attachments
 
 
 async def test_a_finished_games_export_replays_to_its_end(simcord_env) -> None:
