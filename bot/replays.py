@@ -36,6 +36,7 @@ UPLOAD_MARGIN = 512 * 1024  # the message's own bytes and the multipart wrapping
 _frames: OrderedDict[tuple[int, int, int], list[Frame]] = OrderedDict()
 _animations: OrderedDict[tuple[int, int, int, str], bytes] = OrderedDict()
 _replaying: SingleFlight[tuple[int, int, int], list[Frame]] = SingleFlight()
+_drawing: SingleFlight[tuple[int, int, int, str], bytes] = SingleFlight()
 STEPS = {"prevround": "◀◀", "back": "◀", "next": "▶", "nextround": "▶▶"}
 
 
@@ -109,7 +110,14 @@ def viewer(game: GameRow, frames: Sequence[Frame], index: int, locale: str) -> d
 async def page(
     interaction: discord.Interaction, game: GameRow, frames: Sequence[Frame], index: int, locale: str
 ) -> tuple[str, discord.File, discord.ui.View]:
-    png = await bot_of(interaction).pictures.replay_frame(frames[index], names_by_seat(game, locale), locale)
+    names = names_by_seat(game, locale)
+    pictures = bot_of(interaction).pictures
+    key = (game.id, game.version, index, locale)
+
+    async def draw() -> bytes:
+        return await pictures.replay_frame(frames[index], names, locale)
+
+    png = await _drawing.run(key, draw)  # clicks on one table at once draw it once
     file = discord.File(io.BytesIO(png), filename=f"azul-{game.id}-move-{index}.png")
     return caption(game, frames, index, locale), file, viewer(game, frames, index, locale)
 

@@ -286,7 +286,8 @@ class GameService:
         if await self.store.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
         caps = await self.game_caps(guild_id)
-        if await self.store.open_games_count(guild_id) >= caps.server:
+        # Games outside a server (direct messages) have no server to fill: only the member's own cap holds.
+        if guild_id is not None and await self.store.open_games_count(guild_id) >= caps.server:
             raise Refusal("server_games", limit=caps.server)
         await self._check_seats(guild_id, user_id, caps, key="member_games")
         game_id = await self.store.create_game(

@@ -36,6 +36,31 @@ async def finished_game(db: str) -> wire.Seen:
     return wire.game_in(db, wire.FIRST_CHANNEL)
 
 
+def viewer_with(game: wire.Seen, custom_id: str, label: str) -> dict[str, Any]:
+    """The ephemeral replay viewer a click comes from (the bot checks the button is on it)."""
+    button = {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+    return message(str(game.channel), {"flags": 64, "components": [{"type": 1, "components": [button]}]})
+
+
+async def clicked_by_six(server: FakeDiscord, game: wire.Seen, custom_id: str, label: str) -> list[str | None]:
+    """Six people click the same button at the same moment; the bot's answers."""
+    viewer = viewer_with(game, custom_id, label)
+    clicks = [
+        server.interaction(
+            3,
+            {"custom_id": custom_id, "component_type": 2},
+            guild_id=wire.GUILD,
+            channel_id=game.channel,
+            user_id=9000 + index,
+            locale="en-US",
+            message=viewer,
+        )
+        for index in range(6)
+    ]
+    sent = await asyncio.gather(*clicks)
+    return list(await asyncio.gather(*(wire.answer(server, i, TIMEOUT) for i in sent)))
+
+
 async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process(
     server: FakeDiscord, db_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -59,23 +84,7 @@ async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process
             return await run(work, *args)
 
         monkeypatch.setattr(pictures.heavy, "run", counted)
-        custom_id = f"azul:replay:{game.id}:0:gif"
-        button = {"type": 2, "style": 1, "label": "Animation", "custom_id": custom_id}
-        viewer = message(str(game.channel), {"flags": 64, "components": [{"type": 1, "components": [button]}]})
-        clicks = [
-            server.interaction(
-                3,
-                {"custom_id": custom_id, "component_type": 2},
-                guild_id=wire.GUILD,
-                channel_id=game.channel,
-                user_id=9000 + index,
-                locale="en-US",
-                message=viewer,
-            )
-            for index in range(6)
-        ]
-        sent = await asyncio.gather(*clicks)
-        said = await asyncio.gather(*(wire.answer(server, i, TIMEOUT) for i in sent))
+        said = await clicked_by_six(server, game, f"azul:replay:{game.id}:0:gif", "Animation")
         assert all(text and text.startswith(f"Game #{game.id}") for text in said), said
         gifs = [
             data
@@ -86,5 +95,26 @@ async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process
         ]
         assert len(gifs) == 6 and gifs[0].startswith(b"GIF8") and len(set(gifs)) == 1, len(gifs)
         assert len(drawn) == 1, "six clicks, one GIF drawn"
+    finally:
+        await stopped(azul, task)
+
+
+async def test_six_simultaneous_clicks_on_one_replay_table_draw_it_once(
+    server: FakeDiscord, db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await finished_game(db_path)
+    azul, task = await running(db_path, server)
+    try:
+        drawn: list[int] = []
+        draw = azul.pictures.replay_frame
+
+        async def counted(*args: Any) -> bytes:
+            drawn.append(1)
+            return await draw(*args)
+
+        monkeypatch.setattr(azul.pictures, "replay_frame", counted)
+        said = await clicked_by_six(server, game, f"azul:replay:{game.id}:0:next", "▶")
+        assert all(text and "move 1 of" in text for text in said), said
+        assert len(drawn) == 1, "six clicks, one table drawn"
     finally:
         await stopped(azul, task)
