@@ -13,11 +13,12 @@ The tree (Discord allows 25 subcommands per command, and one level of subgroups;
         ``acquire``, ``tile``, ``expansion``: built from the engine's declarations by :mod:`bot.move_commands`)
     the game here: ``board``, ``status``, ``export``, ``resign``, ``abort``, ``hint``, ``undo``
     help: ``rules``, ``help``
-    the server: ``server`` (its defaults for new games: the time limit per move and what a timeout does)
+    the server: ``server`` (its defaults for new games: the time limit per move and what a timeout does; its caps
+        on open games, :mod:`bot.quotas`)
 ``/azul me …`` — a subgroup for the person asking, wherever they are (:mod:`bot.personal`): ``games`` (my games),
     ``settings`` (reminders, quiet hours, turn notices), ``away``, ``back``, ``quickplay`` (no confirm step in the
-    Play picker) and ``profile`` join them, and ``notify`` (now also a setting of ``settings``) moves here when the
-    old command is retired.
+    Play picker), ``profile`` and ``forget`` (:mod:`bot.privacy`) join them, and ``notify`` (now also a setting of
+    ``settings``) moves here when the old command is retired.
 ``/azul-stats …`` — a second top-level command for what is not about one table: ``leaderboard``, ``history``,
     ``replay``.
 

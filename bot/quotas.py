@@ -52,6 +52,9 @@ class Hints:
         ready = self._next.get(user_id)
         return ready if ready is not None and ready > now else None
 
+    def forget(self, user_id: int) -> None:
+        self._next.pop(user_id, None)
+
     def searched(self, key: tuple[int, int, int], user_id: int, now: datetime, hint: Hint) -> None:
         self._found[key] = hint
         while len(self._found) > KEPT_HINTS:

@@ -658,6 +658,7 @@ class GameService:
         played = await self.store.forget_user(user_id, shown_as)
         if played is None:
             raise Refusal("forget_open_games")
+        self.hints.forget(user_id)
         log.info("erased a person's data on their request (%d finished games anonymised)", played)
         return played
 
