@@ -3,8 +3,12 @@ value (but a few harmless ones), whatever the password holds."""
 
 from __future__ import annotations
 
+import io
+import logging
+
 import pytest
 
+from bot import logs
 from bot.config import redacted_url
 from bot.store import Store, StoreOpenError
 
@@ -65,3 +69,20 @@ async def test_the_database_and_its_wal_are_readable_by_their_owner_only(tmp_pat
     old.chmod(0o644)
     await (await Store.open(str(old))).close()
     assert old.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_a_database_url_in_any_log_line_is_redacted(log_format: str) -> None:
+    stream = io.StringIO()
+    logs.setup("INFO", log_format, stream)
+    try:
+        url = "postgresql://azul:p@s3cr3t@db:5432/azul?sslpassword=s3cr3t"
+        logging.getLogger("asyncpg").warning("cannot connect to %s", url)
+        try:
+            raise OSError(f"refused: {url}")
+        except OSError:
+            logging.getLogger("bot").exception("failed")
+    finally:
+        logs.setup("INFO", "text")
+    written = stream.getvalue()
+    assert "postgresql://azul:***@db:5432/azul" in written and SECRET not in written, written
