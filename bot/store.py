@@ -553,8 +553,9 @@ def explain_open_error(path: str, error: sqlite3.Error) -> str:
         )
     if code.startswith("SQLITE_CORRUPT"):
         return (
-            f"the database {path} is damaged, perhaps truncated {said}: restore a backup, or salvage it with"
-            f" `sqlite3 {path} .recover | sqlite3 recovered.sqlite3` and point AZUL_DB there"
+            f'the database {path} is damaged, perhaps truncated {said}: restore a backup (README, "Backups"), or'
+            f" salvage it with `sqlite3 {path} .recover | sqlite3 recovered.sqlite3` (the image has sqlite3), point"
+            " AZUL_DB there and check it with `python -m bot backup PATH`"
         )
     if code.startswith("SQLITE_BUSY") or code.startswith("SQLITE_LOCKED"):
         return (
