@@ -94,7 +94,8 @@ def watch_gateway(latency: Callable[[], float]) -> None:
 
 class RateLimitCounter(logging.Handler):
     """Counts Discord's 429 answers. discord.py handles them inside its HTTP client (it waits and retries) and only
-    logs them, on the ``discord.http`` logger, so that log record is the one place to count them."""
+    logs them, as warnings on the ``discord.http`` logger, so that log record is the one place to count them (with
+    ``AZUL_LOG_LEVEL`` at ``WARNING`` or below, as by default)."""
 
     def emit(self, record: logging.LogRecord) -> None:
         if "rate limited" in str(record.msg).lower() and "429" in record.getMessage():

@@ -59,7 +59,10 @@ async def test_work_waiting_for_a_worker_process_shows(endpoint: Endpoint) -> No
     assert seen['azul_pool_jobs{pool="search"}'] == 0 and seen['azul_pool_waiting{pool="search"}'] == 0
 
 
-async def test_gateway_latency_and_rate_limits(endpoint: Endpoint) -> None:
+async def test_gateway_latency_and_rate_limits(endpoint: Endpoint, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A tool run earlier in the session (import-linter's dictConfig) may have switched existing loggers off.
+    monkeypatch.setattr(logging.getLogger("discord.http"), "disabled", False)
+    monkeypatch.setattr(logging.getLogger("discord.http"), "level", logging.INFO)  # as AZUL_LOG_LEVEL's default
     metrics.watch_gateway(lambda: 0.125)
     metrics.count_rate_limits()
     before = await asyncio.to_thread(scrape, endpoint.port)
