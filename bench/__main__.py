@@ -1,11 +1,11 @@
-"""Benchmarks that print figures: ``python -m bench engine|render|bot|replay|ai|load|entry|leagues [options]``."""
+"""Benchmarks that print figures: ``python -m bench SUITE [options]``, SUITE one of :data:`SUITES`."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-SUITES = ("engine", "render", "bot", "replay", "ai", "load", "entry", "leagues")
+SUITES = ("engine", "render", "bot", "replay", "animation", "ai", "load", "entry", "leagues")
 
 
 def main(argv: list[str]) -> int:

@@ -1,7 +1,8 @@
 """``python -m bot`` (or ``azul-bot``): run the bot; ``python -m bot health``: check its heartbeat (exit 0 or 1);
 ``python -m bot sync``: sync the slash commands with Discord now (the bot syncs by itself when they changed);
 ``python -m bot ratings rebuild``: recompute every rating from the stored results (the bot may keep running);
-``python -m bot copy-db SQLITE_FILE postgresql://…``: copy a bot's SQLite database into an empty PostgreSQL one.
+``python -m bot copy-db SQLITE_FILE postgresql://…``: copy a bot's SQLite database into an empty PostgreSQL one;
+``python -m bot backup PATH``: an online copy of the SQLite database, checked (for PostgreSQL: the pg_dump command).
 ``python -m bot --help`` and ``python -m bot COMMAND --help`` say the same. A command is a function of the parsed
 arguments and the environment, registered in :func:`parser` (a few lines each).
 
@@ -25,7 +26,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot import health, logs
-from bot.config import Config, ConfigError, database_path, environment, load_dotenv_file, read_config
+from bot.config import Config, ConfigError, database_path, environment, load_dotenv_file, read_config, redacted_url
 
 if TYPE_CHECKING:
     from bot.client import AzulBot
@@ -110,6 +111,10 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
     except OSError as error:
         print(f"azul-bot: cannot serve metrics on AZUL_METRICS_PORT={config.metrics_port} ({error})", file=sys.stderr)
         return EXIT_CONFIG
+    if endpoint is not None:
+        from bot import metrics
+
+        metrics.watch_gateway(lambda: bot.latency)
     # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):
@@ -188,6 +193,8 @@ def parser() -> argparse.ArgumentParser:
     copy = add("copy-db", copy_database, "Copy a bot's SQLite database into an empty PostgreSQL database.")
     copy.add_argument("source", metavar="SQLITE_FILE")
     copy.add_argument("target", metavar="POSTGRESQL_URL", help="postgresql://user:password@host:port/database")
+    copy_to = add("backup", backup, "An online, checked copy of the SQLite database (PostgreSQL: says how to dump).")
+    copy_to.add_argument("path", metavar="PATH", help="the new file (an existing one is never overwritten)")
     return top
 
 
@@ -272,7 +279,8 @@ async def rebuild_ratings(path: str) -> int:
         rated = await ratings.rebuild(store)
     finally:
         await store.close()
-    print(f"rebuilt the ratings of {rated} rated games in {path} (recorded {settled} missing results first)")
+    shown = redacted_url(path)
+    print(f"rebuilt the ratings of {rated} rated games in {shown} (recorded {settled} missing results first)")
     return 0
 
 
@@ -297,8 +305,18 @@ async def copy_db(source: str, target: str) -> int:
     except StoreOpenError as error:
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_STORE
-    print(f"copied {source} into PostgreSQL: " + ", ".join(f"{n} {table}" for table, n in copied.items()))
+    print(
+        f"copied {source} into PostgreSQL ({redacted_url(target)}): "
+        + ", ".join(f"{n} {table}" for table, n in copied.items())
+    )
     return 0
+
+
+def backup(args: argparse.Namespace, environ: MutableMapping[str, str]) -> int:
+    """``backup PATH``: an online, checked copy of the database (:mod:`bot.backup`)."""
+    from bot.backup import backup as make_backup
+
+    return asyncio.run(make_backup(database_path(environ), args.path))
 
 
 def cli() -> int:

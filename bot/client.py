@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import render
-from bot import logs
+from bot import logs, metrics
 from bot.autoplay import ComputerTurns
 from bot.clock import Clock, SystemClock
 from bot.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
@@ -31,6 +31,7 @@ from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.pictures import Pictures
 from bot.places import GonePlaces
 from bot.posting import Poster
+from bot.privacy import ForgetButton
 from bot.ratelimits import ChannelPacer, patient, patient_replies, rate_limit_trace
 from bot.replays import ReplayButton
 from bot.replies import answer_error
@@ -49,7 +50,17 @@ BOARD_CHECK_MINUTES = 5
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
 BOARD_LEASE = timedelta(minutes=2)
 """How long posting a missing board stays with one bot process (others skip it meanwhile)."""
-CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton, LeagueButton)
+CONTROLS = (
+    PlayButton,
+    LobbyButton,
+    PickerSelect,
+    ConfirmButton,
+    PageButton,
+    ReplayButton,
+    UndoButton,
+    LeagueButton,
+    ForgetButton,
+)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 
@@ -219,6 +230,11 @@ class AzulBot(commands.Bot):
     async def _before_boards(self) -> None:
         await self.wait_until_ready()
 
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        """An event handler raised: counted for the metrics, logged with its traceback (as discord.py does)."""
+        metrics.unhandled("event")
+        log.exception("unexpected error in %s", event_method)
+
     async def post_missing_boards(self) -> int:
         """Post the board of every game whose newest version has none, pinging its waiting players once; the first
         run follows start-up, so a crash between saving a move and posting its board leaves no game without one."""
@@ -250,6 +266,7 @@ class AzulBot(commands.Bot):
     @tasks.loop(seconds=TIMER_CHECK_SECONDS)
     async def timer_loop(self) -> None:
         await self.run_due()
+        metrics.open_games(await self.service.store.open_games_total())
 
     @timer_loop.before_loop
     async def _before_timers(self) -> None:

@@ -6,13 +6,19 @@ Every variable, its default and its exit code are listed in README.md ("Configur
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 
+HIDDEN = "***"
+SAFE_URL_PARAMETERS = frozenset({"sslmode", "application_name", "connect_timeout", "target_session_attrs", "port"})
+"""Query parameters of a database URL shown as they are in logs; every other one's value is hidden (libpq and
+asyncpg accept ``password=``, ``sslpassword=``, key files … there)."""
 HEARTBEAT_SECONDS = 30.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
@@ -180,3 +186,32 @@ def metrics_port_of(environ: Mapping[str, str]) -> int | None:
 
 def environment() -> MutableMapping[str, str]:
     return os.environ
+
+
+def redacted_url(target: str) -> str:
+    """``AZUL_DB`` fit for a log line or an error message: an SQLite path as it is; a URL taken apart (never matched
+    by a pattern, which a password holding ``@``, ``:`` or ``/`` would defeat) and rebuilt from what is safe to
+    show: the user name, host, port and database; the password and the value of every query parameter but a few
+    harmless ones become ``***``. Whatever cannot be told apart for sure is hidden too."""
+    scheme, found, rest = target.partition("://")
+    if not found:
+        return target
+    userinfo, at, rest = rest.rpartition("@")  # the last "@": a password may hold "@", a host never does
+    try:
+        parts = urlsplit(f"{scheme}://{rest}")
+        parts.port  # noqa: B018 (a malformed port raises here)
+    except ValueError:
+        return f"{scheme}://{HIDDEN} (a database URL that cannot be read)"
+    netloc = parts.netloc
+    if at:
+        user, has_password, _ = userinfo.partition(":")
+        shown_user = user if _PLAIN.fullmatch(user) else HIDDEN
+        netloc = f"{shown_user}{':' + HIDDEN if has_password else ''}@{netloc}"
+    query = [
+        (key if _PLAIN.fullmatch(key) else HIDDEN, value if key.lower() in SAFE_URL_PARAMETERS else HIDDEN)
+        for key, value in parse_qsl(parts.query, keep_blank_values=True)
+    ]
+    return urlunsplit((scheme, netloc, parts.path, urlencode(query, safe="*", quote_via=quote), ""))
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9_.-]+")

@@ -20,6 +20,7 @@ from bot import metrics
 from bot.computer import STRONGEST
 from bot.context import BoardPoster, bot_of
 from bot.errors import Refusal
+from bot.quotas import GameCaps
 from bot.replies import is_admin, reply
 from bot.service import GameService, TimedOut
 from bot.store import GameRow
@@ -119,21 +120,34 @@ async def server_settings(
     interaction: discord.Interaction,
     time_limit: app_commands.Choice[str] | None,
     on_timeout: app_commands.Choice[str] | None,
+    member_games: int | None = None,
+    server_games: int | None = None,
 ) -> None:
-    """``/azul-server settings``: show this server's defaults for new games; a server manager changes those given."""
+    """``/azul-server settings``: show this server's defaults for new games and its caps on open games; a server
+    manager changes those given."""
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     locale = user_locale(interaction)
     hours, action = await service.store.server_defaults(guild_id)
-    if time_limit is None and on_timeout is None:
-        await reply(interaction, text("bot.limit.server.shown", locale, limit=limit_line(hours, action, locale)))
+    caps = await service.game_caps(guild_id)
+    if time_limit is None and on_timeout is None and member_games is None and server_games is None:
+        await reply(
+            interaction, text("bot.limit.server.shown", locale, limit=settings_lines(hours, action, caps, locale))
+        )
         return
     if not is_admin(interaction):
         raise Refusal("only_manager_sets_server")
+    if member_games is not None or server_games is not None:
+        caps = await service.set_game_caps(guild_id, member_games, server_games)
     hours = int(time_limit.value) if time_limit else hours
     action = on_timeout.value if on_timeout else action
     await service.set_server_defaults(guild_id, hours, action)
-    await reply(interaction, text("bot.limit.server.saved", locale, limit=limit_line(hours, action, locale)))
+    await reply(interaction, text("bot.limit.server.saved", locale, limit=settings_lines(hours, action, caps, locale)))
+
+
+def settings_lines(hours: int, action: str, caps: GameCaps, locale: str) -> str:
+    caps_line = text("bot.quota.caps", locale, member=caps.member, server=caps.server)
+    return f"{limit_line(hours, action, locale)}\n{caps_line}"
 
 
 __all__ = [

@@ -10,11 +10,23 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import re
 import sys
 from collections.abc import Iterator
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, TextIO
+
+from bot.config import redacted_url
+
+_DATABASE_URL = re.compile(r"\bpostgres(?:ql)?://[^\s'\"<>]+", re.IGNORECASE)
+
+
+def without_secrets(line: str) -> str:
+    """``line`` with every PostgreSQL URL in it redacted (:func:`bot.config.redacted_url`): a library's message or
+    a traceback may quote ``AZUL_DB`` whole."""
+    return _DATABASE_URL.sub(lambda found: redacted_url(found[0]), line)
+
 
 FIELDS = ("game", "variant", "channel", "guild", "interaction", "user", "latency_ms")
 
@@ -73,6 +85,9 @@ class TextFormatter(logging.Formatter):
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
 
+    def format(self, record: logging.LogRecord) -> str:
+        return without_secrets(super().format(record))
+
     def formatMessage(self, record: logging.LogRecord) -> str:
         line = super().formatMessage(record)
         fields = fields_of(record)
@@ -94,7 +109,7 @@ class JsonFormatter(logging.Formatter):
         }
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False, default=str)
+        return without_secrets(json.dumps(entry, ensure_ascii=False, default=str))
 
 
 def setup(level: str = "INFO", log_format: str = "text", stream: TextIO | None = None) -> None:

@@ -26,6 +26,7 @@ from bot.clock import iso
 from bot.context import bot_of
 from bot.errors import Refusal
 from bot.league_store import LeagueStore
+from bot.privacy import forget
 from bot.replies import reply
 from bot.stats import profile
 from bot.store import GameRow, Store, UserPrefs
@@ -301,7 +302,15 @@ class PersonalCog(commands.GroupCog, group_name=named("azul-me"), group_descript
         group = self.app_command
         if group is None:
             raise RuntimeError("a GroupCog always has its group")
-        members: tuple[app_commands.Command[Any, ..., None], ...] = (games, settings, away, back, quickplay, profile)
+        members: tuple[app_commands.Command[Any, ..., None], ...] = (
+            games,
+            settings,
+            away,
+            back,
+            quickplay,
+            profile,
+            forget,
+        )
         for command in members:
             group.add_command(command)
 

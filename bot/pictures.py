@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 import engine
 from bot import metrics
@@ -24,7 +25,7 @@ from bot.drawing import (
 from bot.store import GameRow
 from bot.texts import text
 from bot.words import level_label
-from bot.workers import WorkerPool
+from bot.workers import SingleFlight, WorkerPool
 from engine import Event, GameState, Move
 from render.animation import Frame
 from render.common import SeatInfo
@@ -49,16 +50,24 @@ def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo 
 
 class Pictures:
     """Draws the bot's pictures in ``workers`` processes (0: in a thread of the bot's process); started with the bot
-    and closed when it stops."""
+    and closed when it stops. A whole game's animation is drawn in a worker process even with no workers: a process
+    of its own, started for it, so the bot's process never holds a GIF's peak; and asking for an animation already
+    being drawn waits for that one."""
 
     def __init__(self, workers: int = 0) -> None:
         self.pool = WorkerPool("picture", workers, warm_up=warm_up)
+        self.heavy = self.pool if workers else WorkerPool("animation", 1, fresh=True)
+        self._animations: SingleFlight[tuple[Any, ...], bytes] = SingleFlight()
 
     def start(self) -> None:
         self.pool.start()
+        if self.heavy is not self.pool:
+            self.heavy.start()
 
     async def close(self) -> None:
         await self.pool.close()
+        if self.heavy is not self.pool:
+            await self.heavy.close()
 
     async def draw(
         self,
@@ -119,13 +128,18 @@ class Pictures:
     async def animation(
         self, game: GameRow, moves: Sequence[tuple[int, str]], names: Sequence[str], locale: str, max_bytes: int
     ) -> bytes:
-        """The finished ``game`` (its log ``moves``) as an animated GIF (:func:`render.animation.animate`)."""
+        """The finished ``game`` (its log ``moves``) as an animated GIF (:func:`render.animation.animate`), drawn once
+        however many ask for it at the same time."""
         players = len(game.by_seat())
         options = dict(game.options) if game.options else None
         log_of = [(seat, notation) for seat, notation in moves]
         work = (game.variant, players, game.seed, log_of, options, list(names), locale, max_bytes)
-        gif: bytes = await self.pool.run(animation_in_worker, *work)
-        return gif
+
+        async def draw() -> bytes:
+            gif: bytes = await self.heavy.run(animation_in_worker, *work)
+            return gif
+
+        return await self._animations.run((game.id, game.version, locale, max_bytes, tuple(names)), draw)
 
     async def leaderboard(self, title: str, subtitle: str, standings: Sequence[Standing], locale: str) -> bytes:
         png: bytes = await self.pool.run(leaderboard_png, title, subtitle, list(standings), locale)

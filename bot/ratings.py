@@ -131,8 +131,12 @@ def rate(result: ResultRow, before: Mapping[int, Skill]) -> dict[int, Skill]:
         return {}
     teams = [[MODEL.rating(*before.get(user_id, initial()))] for user_id, _ in people]
     rated = MODEL.rate(teams, ranks=[float(seat.place) for _, seat in people])
+    # A player who asked to be forgotten (a negative id: bot.store.Store.forget_user) still counts for the others,
+    # but keeps no rating of their own.
     return {
-        user_id: (float(team[0].mu), float(team[0].sigma)) for (user_id, _), team in zip(people, rated, strict=True)
+        user_id: (float(team[0].mu), float(team[0].sigma))
+        for (user_id, _), team in zip(people, rated, strict=True)
+        if user_id > 0
     }
 
 

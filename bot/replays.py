@@ -27,6 +27,7 @@ from bot.games import adapter_of
 from bot.store import GameRow
 from bot.texts import text, user_locale, variant_label
 from bot.words import names_by_seat, shown_names
+from bot.workers import SingleFlight
 from render.animation import MAX_BYTES, Frame, next_round, previous_round, replay_states
 
 KEPT_GAMES = 4
@@ -34,6 +35,8 @@ UPLOAD_MARGIN = 512 * 1024  # the message's own bytes and the multipart wrapping
 # Keyed by what identifies a finished game's log: its id, seed and number of moves.
 _frames: OrderedDict[tuple[int, int, int], list[Frame]] = OrderedDict()
 _animations: OrderedDict[tuple[int, int, int, str], bytes] = OrderedDict()
+_replaying: SingleFlight[tuple[int, int, int], list[Frame]] = SingleFlight()
+_drawing: SingleFlight[tuple[int, int, int, str], bytes] = SingleFlight()
 STEPS = {"prevround": "◀◀", "back": "◀", "next": "▶", "nextround": "▶▶"}
 
 
@@ -62,9 +65,14 @@ async def frames_of(interaction: discord.Interaction, game: GameRow) -> list[Fra
     if key in _frames:
         _frames.move_to_end(key)
         return _frames[key]
-    moves = await bot_of(interaction).service.store.moves(game.id)
-    players = len(game.by_seat())
-    frames = await asyncio.to_thread(replay_states, game.variant, players, game.seed, moves, game.options or None)
+    store = bot_of(interaction).service.store
+
+    async def replay() -> list[Frame]:
+        moves = await store.moves(game.id)
+        players = len(game.by_seat())
+        return await asyncio.to_thread(replay_states, game.variant, players, game.seed, moves, game.options or None)
+
+    frames = await _replaying.run(key, replay)  # clicks on one game at once replay it once
     _remember(_frames, key, frames)
     return frames
 
@@ -102,7 +110,14 @@ def viewer(game: GameRow, frames: Sequence[Frame], index: int, locale: str) -> d
 async def page(
     interaction: discord.Interaction, game: GameRow, frames: Sequence[Frame], index: int, locale: str
 ) -> tuple[str, discord.File, discord.ui.View]:
-    png = await bot_of(interaction).pictures.replay_frame(frames[index], names_by_seat(game, locale), locale)
+    names = names_by_seat(game, locale)
+    pictures = bot_of(interaction).pictures
+    key = (game.id, game.version, index, locale)
+
+    async def draw() -> bytes:
+        return await pictures.replay_frame(frames[index], names, locale)
+
+    png = await _drawing.run(key, draw)  # clicks on one table at once draw it once
     file = discord.File(io.BytesIO(png), filename=f"azul-{game.id}-move-{index}.png")
     return caption(game, frames, index, locale), file, viewer(game, frames, index, locale)
 

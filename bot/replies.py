@@ -83,6 +83,7 @@ async def answer_error(interaction: discord.Interaction, error: Exception, *, re
         said = explain(error, locale)
     else:
         game = await _game_id_here(interaction)
+        metrics.unhandled("interaction")
         log.error("unexpected error in channel %s (game %s)", interaction.channel_id, game, exc_info=error)
         said = explain(error, locale)
     try:

@@ -9,6 +9,7 @@ from discord.ext import commands
 
 from bot.league_cog import LeagueAdmin
 from bot.limits import action_choices, limit_choices, server_settings
+from bot.quotas import MEMBER_GAMES_MAX, SERVER_GAMES_MAX
 from bot.texts import described, named
 
 
@@ -24,15 +25,22 @@ class ServerCog(commands.GroupCog, group_name=named("azul-server"), group_descri
         self.app_command.add_command(LeagueAdmin())  # /azul-server league …: creating and managing leagues
 
     @app_commands.command(name=named("settings"), description=described("bot.cmd.server_settings"))
-    @app_commands.describe(time_limit=described("bot.opt.time_limit"), on_timeout=described("bot.opt.on_timeout"))
+    @app_commands.describe(
+        time_limit=described("bot.opt.time_limit"),
+        on_timeout=described("bot.opt.on_timeout"),
+        member_games=described("bot.opt.member_games"),
+        server_games=described("bot.opt.server_games"),
+    )
     @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
     async def settings(
         self,
         interaction: discord.Interaction,
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
+        member_games: app_commands.Range[int, 1, MEMBER_GAMES_MAX] | None = None,
+        server_games: app_commands.Range[int, 1, SERVER_GAMES_MAX] | None = None,
     ) -> None:
-        await server_settings(interaction, time_limit, on_timeout)
+        await server_settings(interaction, time_limit, on_timeout, member_games, server_games)
 
 
 __all__ = ["ServerCog"]

@@ -28,6 +28,7 @@ from bot.clock import Clock, SystemClock, iso
 from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
 from bot.league_store import LeagueStore
+from bot.quotas import MEMBER_GAMES, MEMBER_GAMES_MAX, SERVER_GAMES, SERVER_GAMES_MAX, GameCaps, Hints
 from bot.store import Conflict, GameRow, MoveRow, Store, UndoneRow
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Timers
 from engine import Event, GameState, Move
@@ -183,6 +184,7 @@ class GameService:
         self.computer = computer
         self.clock = clock or SystemClock()
         self.timers = Timers(store, self.clock, remind_after, lease)
+        self.hints = Hints()
         # Who holds a claim: this service in this process (a restarted process is someone else).
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.on_settled: list[Callable[[GameRow], None]] = []
@@ -228,7 +230,11 @@ class GameService:
         return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
 
     async def transcript(self, channel_id: int) -> tuple[GameRow, dict[str, Any]]:
-        """The JSON transcript of the game ``/azul board`` shows (running or the last finished one), from its log."""
+        """The JSON transcript of the game ``/azul board`` shows (running or the last finished one), from its log.
+
+        A finished game's replays from its seed. A running game's holds only what the table has seen (the log, the
+        deals as they came, the table now): its seed and generator state would let anyone replay the log a move
+        further and read the next deal, and its face-down expansions are face down."""
         game = await self.shown_game(channel_id)
         if game.state is None:
             raise Refusal("not_started")
@@ -237,6 +243,9 @@ class GameService:
         document = await asyncio.to_thread(
             export, game.variant, len(players), game.seed, moves, game.options or None
         )  # replaying a long game takes a moment: keep the event loop free
+        if game.status != "over":
+            del document["seed"]
+            document["state"] = engine.public_json(self.state_of(game))
         resigned = (game.result or {}).get("resigned")
         return game, {
             "game": game.id,
@@ -279,6 +288,11 @@ class GameService:
         check_limit(limit, action)
         if await self.store.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
+        caps = await self.game_caps(guild_id)
+        # Games outside a server (direct messages) have no server to fill: only the member's own cap holds.
+        if guild_id is not None and await self.store.open_games_count(guild_id) >= caps.server:
+            raise Refusal("server_games", limit=caps.server)
+        await self._check_seats(guild_id, user_id, caps, key="member_games")
         game_id = await self.store.create_game(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -298,6 +312,25 @@ class GameService:
         if game_id is None:
             raise Refusal("channel_busy")
         return await self._reload(game_id)
+
+    async def game_caps(self, guild_id: int | None) -> GameCaps:
+        """A server's caps on open games (see :mod:`bot.quotas`)."""
+        member, server = await self.store.game_caps(guild_id)
+        return GameCaps(member or MEMBER_GAMES, server or SERVER_GAMES)
+
+    async def set_game_caps(self, guild_id: int, member: int | None, server: int | None) -> GameCaps:
+        if member is not None and not 1 <= member <= MEMBER_GAMES_MAX:
+            raise Refusal("bad_member_games", max=MEMBER_GAMES_MAX)
+        if server is not None and not 1 <= server <= SERVER_GAMES_MAX:
+            raise Refusal("bad_server_games", max=SERVER_GAMES_MAX)
+        await self.store.set_game_caps(guild_id, member, server)
+        return await self.game_caps(guild_id)
+
+    async def _check_seats(self, guild_id: int | None, user_id: int, caps: GameCaps | None = None, *, key: str) -> None:
+        """Refuse one more seat for ``user_id`` (their own, or a computer in their game) at their server's cap."""
+        caps = caps or await self.game_caps(guild_id)
+        if await self.store.open_seats_of(guild_id, user_id) >= caps.member:
+            raise Refusal(key, limit=caps.member)
 
     async def _reload(self, game_id: int) -> GameRow:
         game = await self.store.game(game_id)
@@ -325,6 +358,7 @@ class GameService:
             raise Refusal("already_joined")
         if len(game.seats) >= game.max_seats:
             raise Refusal("full")
+        await self._check_seats(game.guild_id, user_id, key="member_games")
         if not await self.store.add_seat(game.id, user_id, name, game.max_seats):
             raise Refusal("full")
         return await self._reload(game.id)
@@ -353,6 +387,9 @@ class GameService:
             raise Refusal("bad_level")
         if len(game.seats) >= game.max_seats:
             raise Refusal("full")
+        await self._check_seats(
+            game.guild_id, game.creator_id, key="member_games" if user_id == game.creator_id else "creator_games"
+        )
         if not await self.store.add_computer_seat(game.id, f"Computer ({level})", level, game.max_seats):
             raise Refusal("full")
         return await self._reload(game.id)
@@ -528,7 +565,20 @@ class GameService:
         seat = self.seat_to_act(game, state, user_id)
         if seat in game.computer_seats():
             raise Refusal("computer_plays_your_seat")
-        move, reasons = await self.computer.hint(state, seat, move_seed(game.seed, game.version, seat))
+        key = (game.id, game.version, seat)
+        found = self.hints.cached(key)
+        if found is None:
+            now = self.clock.now()
+            ready = self.hints.ready_at(user_id, now)
+            if ready is not None:
+                raise Refusal("hint_cooldown", when=f"<t:{int(ready.timestamp()) + 1}:R>")
+            seed = move_seed(game.seed, game.version, seat)
+            # The search sees one possible world of what is hidden, never the real bag or stacks: a hint's reasons
+            # (what the next deal gives, say) must not tell the player what the rules hide.
+            world = engine.variant_of(state).redeterminize(state, Rng(seed))
+            found = await self.computer.hint(world, seat, seed)
+            self.hints.searched(key, user_id, now, found)
+        move, reasons = found
         return game, move, reasons
 
     async def computer_to_act(self, game_id: int) -> list[tuple[int, str]]:
@@ -599,6 +649,21 @@ class GameService:
         if not await self.store.take_back(game.id, seat):
             raise Refusal("raced")
         return await self._changed(game.id)
+
+    # --- personal data --------------------------------------------------------------------------------------------
+    async def check_forgettable(self, user_id: int) -> None:
+        """Refuse to forget a person who sits in an open game: those games still need their seat."""
+        if await self.store.open_games_of(user_id):
+            raise Refusal("forget_open_games")
+
+    async def forget(self, user_id: int, shown_as: str) -> int:
+        """Erase what the bot keeps about ``user_id`` (see :meth:`Store.forget_user`); how many games they played."""
+        played = await self.store.forget_user(user_id, shown_as)
+        if played is None:
+            raise Refusal("forget_open_games")
+        self.hints.forget(user_id)
+        log.info("erased a person's data on their request (%d finished games anonymised)", played)
+        return played
 
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         check_limit(time_limit_hours, on_timeout)

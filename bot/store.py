@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -25,6 +24,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.config import redacted_url
 from bot.db import Connection, PostgresPool, Row, SqliteFile, is_postgres
 
 OPEN_STATUSES = ("lobby", "active")
@@ -328,7 +328,45 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (league_id, round, number)
     );
     """,
+    # 18: fair play. ``moves.waited_since``: the game's ``turn_since`` before the move, so
+    # taking it back restores when the turn began (undo never buys time). A server's caps on open games per member
+    # and per server (NULL: the bot's defaults).
+    """
+    ALTER TABLE moves ADD COLUMN waited_since TEXT;
+    ALTER TABLE servers ADD COLUMN member_games INTEGER;
+    ALTER TABLE servers ADD COLUMN server_games INTEGER;
+    """,
 )
+
+
+async def _forget_in_leagues(db: Any, user_id: int, shown_as: str) -> bool:
+    """Anonymise ``user_id`` in the leagues they played (their standings row and their tables keep their place under a
+    number of their own); False, changing nothing, while they are still in a league that goes on."""
+    async with db.execute(
+        "SELECT COUNT(*) FROM league_players p JOIN leagues l ON l.id = p.league_id"
+        " WHERE p.user_id = ? AND p.status = 'in' AND l.status <> 'over'",
+        (user_id,),
+    ) as cursor:
+        row = await cursor.fetchone()
+    if row is not None and row[0]:
+        return False
+    async with db.execute("SELECT league_id, joined FROM league_players WHERE user_id = ?", (user_id,)) as cursor:
+        memberships = list(await cursor.fetchall())
+    for league_id, joined in memberships:
+        anonymous = -(league_id * 1000 + joined + 1)
+        await db.execute(
+            "UPDATE league_players SET user_id = ?, name = ? WHERE league_id = ? AND user_id = ?",
+            (anonymous, shown_as, league_id, user_id),
+        )
+        async with db.execute("SELECT id, players FROM league_tables WHERE league_id = ?", (league_id,)) as cursor:
+            tables = list(await cursor.fetchall())
+        for table_id, players in tables:
+            seated = json.loads(players)
+            if user_id in seated:
+                renamed = [anonymous if player == user_id else player for player in seated]
+                await db.execute("UPDATE league_tables SET players = ? WHERE id = ?", (json.dumps(renamed), table_id))
+    await db.execute("UPDATE leagues SET creator_id = 0 WHERE creator_id = ?", (user_id,))
+    return True
 
 
 _BY_INTERACTION = (
@@ -574,9 +612,18 @@ def _newer_schema(where: str, current: int) -> None:
     )
 
 
-def _without_password(url: str) -> str:
-    """A database URL fit for a log line."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+def private_file(path: str) -> None:
+    """Create the SQLite file readable by its owner only (it holds people's ids, names, time zones and vacations),
+    or make an existing one so. SQLite gives its ``-wal`` and ``-shm`` files the database's mode. A file that cannot
+    be created or changed here is left to SQLite, whose error says why."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(OSError):
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
 
 
 def explain_open_error(path: str, error: sqlite3.Error) -> str:
@@ -602,8 +649,9 @@ def explain_open_error(path: str, error: sqlite3.Error) -> str:
         )
     if code.startswith("SQLITE_CORRUPT"):
         return (
-            f"the database {path} is damaged, perhaps truncated {said}: restore a backup, or salvage it with"
-            f" `sqlite3 {path} .recover | sqlite3 recovered.sqlite3` and point AZUL_DB there"
+            f'the database {path} is damaged, perhaps truncated {said}: restore a backup (README, "Backups"), or'
+            f" salvage it with `sqlite3 {path} .recover | sqlite3 recovered.sqlite3` (the image has sqlite3), point"
+            " AZUL_DB there and check it with `python -m bot backup PATH`"
         )
     if code.startswith("SQLITE_BUSY") or code.startswith("SQLITE_LOCKED"):
         return (
@@ -648,6 +696,7 @@ class Store:
                 f"the folder of the database {path} does not exist: create {Path(path).parent} or set AZUL_DB"
                 " to a file in an existing folder"
             )
+        private_file(path)
         connecting = aiosqlite.connect(path, isolation_level=None)
         try:
             db = await connecting
@@ -675,7 +724,7 @@ class Store:
 
     @classmethod
     async def _open_postgres(cls, url: str) -> Store:
-        shown = _without_password(url)
+        shown = redacted_url(url)
         try:
             engine = await PostgresPool.open(url)
         except (OSError, TimeoutError) as error:
@@ -821,6 +870,10 @@ class Store:
         )
         return [row["channel_id"] for row in rows]
 
+    async def all_game_ids(self) -> list[int]:
+        rows = await self._fetchall("SELECT id FROM games ORDER BY id")
+        return [row["id"] for row in rows]
+
     async def active_game_ids(self) -> list[int]:
         rows = await self._fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
         return [row["id"] for row in rows]
@@ -833,6 +886,11 @@ class Store:
             " UNION ALL SELECT seat, version AS at FROM undone_moves WHERE game_id = ?) AS acts GROUP BY seat",
             (game_id, game_id),
         )
+        return {int(row[0]): int(row[1]) for row in rows}
+
+    async def move_plies(self, game_id: int) -> dict[int, int]:
+        """The ply of each seat's latest move in the log (seats that never moved are missing)."""
+        rows = await self._fetchall("SELECT seat, MAX(ply) FROM moves WHERE game_id = ? GROUP BY seat", (game_id,))
         return {int(row[0]): int(row[1]) for row in rows}
 
     @staticmethod
@@ -1158,6 +1216,75 @@ class Store:
         rows = await self._fetchall("SELECT time_limit_hours, on_timeout FROM servers WHERE guild_id = ?", (guild_id,))
         return (int(rows[0][0]), str(rows[0][1])) if rows else (0, "computer")
 
+    async def game_caps(self, guild_id: int | None) -> tuple[int | None, int | None]:
+        """A server's own caps on open games per member and per server (``None``: the bot's default)."""
+        if guild_id is None:
+            return None, None
+        rows = await self._fetchall("SELECT member_games, server_games FROM servers WHERE guild_id = ?", (guild_id,))
+        return (rows[0][0], rows[0][1]) if rows else (None, None)
+
+    async def set_game_caps(self, guild_id: int, member_games: int | None, server_games: int | None) -> None:
+        """Change the caps given (``None``: leave it as it is)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO servers (guild_id, member_games, server_games) VALUES (?, ?, ?) ON CONFLICT (guild_id)"
+                " DO UPDATE SET member_games = COALESCE(excluded.member_games, servers.member_games),"
+                " server_games = COALESCE(excluded.server_games, servers.server_games)",
+                (guild_id, member_games, server_games),
+            )
+
+    async def open_games_count(self, guild_id: int | None) -> int:
+        """Lobbies and running games in a server (``None``: outside any server)."""
+        where = "guild_id = ?" if guild_id is not None else "guild_id IS NULL"
+        rows = await self._fetchall(
+            f"SELECT COUNT(*) FROM games WHERE {where} AND status IN ('lobby', 'active')",
+            (guild_id,) if guild_id is not None else (),
+        )
+        return int(rows[0][0])
+
+    async def open_seats_of(self, guild_id: int | None, user_id: int) -> int:
+        """The seats ``user_id`` fills in a server's open games: their own, and every computer seat in the games they
+        created (see :mod:`bot.quotas`)."""
+        where = "g.guild_id = ?" if guild_id is not None else "g.guild_id IS NULL"
+        rows = await self._fetchall(
+            f"SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id WHERE {where}"
+            " AND g.status IN ('lobby', 'active') AND (s.user_id = ? OR (s.user_id IS NULL AND g.creator_id = ?))",
+            (*((guild_id,) if guild_id is not None else ()), user_id, user_id),
+        )
+        return int(rows[0][0])
+
+    async def forget_user(self, user_id: int, shown_as: str) -> int | None:
+        """Erase ``user_id``'s settings, profile, ratings and half-made picks, and anonymise their seats in finished
+        and aborted games (the id becomes a number of its own, the name ``shown_as``), so the others' games and
+        results stay whole; one transaction. ``None`` (changing nothing) while they sit in an open game; else how
+        many games they played."""
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.user_id = ? AND g.status IN ('lobby', 'active')",
+                (user_id,),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is not None and row[0]:
+                return None
+            if not await _forget_in_leagues(db, user_id, shown_as):
+                return None
+            cursor = await db.execute("UPDATE seats SET user_id = -id, name = ? WHERE user_id = ?", (shown_as, user_id))
+            played = cursor.rowcount
+            await db.execute("UPDATE games SET creator_id = 0 WHERE creator_id = ?", (user_id,))
+            await db.execute(
+                "UPDATE result_seats SET user_id = -(result_id * 8 + seat + 1), name = ? WHERE user_id = ?",
+                (shown_as, user_id),
+            )
+            for table in ("ratings", "rating_history", "pickers", "users"):
+                await db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+        return int(played)
+
+    async def open_games_total(self) -> int:
+        """Lobbies and running games everywhere (for the metrics)."""
+        rows = await self._fetchall("SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'active')")
+        return int(rows[0][0])
+
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         async with self.transaction() as db:
             await db.execute(
@@ -1252,6 +1379,8 @@ class Store:
         stamp = now_iso()
         async with self.transaction() as db:
             await self._check_new_interaction(db, interaction_id)
+            async with db.execute("SELECT turn_since FROM games WHERE id = ?", (game_id,)) as cursor:
+                waited = await cursor.fetchone()
             cursor = await db.execute(
                 "UPDATE games SET version = version + ?, state = ?, turn_since = ?, status = ?, result = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -1269,8 +1398,8 @@ class Store:
                 raise Conflict("version")
             try:
                 await db.executemany(
-                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id, cause)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id, cause, waited_since)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (
                             game_id,
@@ -1280,6 +1409,7 @@ class Store:
                             stamp,
                             interaction_id if index == 0 else None,
                             cause or None,
+                            waited[0] if waited is not None else None,
                         )
                         for index, notation in enumerate(notations)
                     ],
@@ -1315,17 +1445,17 @@ class Store:
         async with self.transaction() as db:
             await self._check_new_interaction(db, interaction_id)
             async with db.execute(
-                "SELECT ply, seat, notation, created_at, interaction_id FROM moves WHERE game_id = ?"
+                "SELECT ply, seat, notation, created_at, interaction_id, waited_since FROM moves WHERE game_id = ?"
                 " ORDER BY ply DESC LIMIT 1",
                 (game_id,),
             ) as cursor:
                 last = await cursor.fetchone()
             if last is None or last["ply"] != ply:
                 raise Conflict("version")
-            cursor = await db.execute(
+            cursor = await db.execute(  # the turn began when it began before the move (moves older than 16: now)
                 "UPDATE games SET version = version + 1, state = ?, turn_since = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
-                (json.dumps(state), stamp, game_id, version),
+                (json.dumps(state), last["waited_since"] or stamp, game_id, version),
             )
             if cursor.rowcount != 1:
                 raise Conflict("version")

@@ -83,9 +83,26 @@ class Timers:
             if timer.state == "pending" and not self._applies(timer, waiting, last):
                 await self.store.end_timer(timer.id, "cancelled", now)
         for seat in sorted(waiting):
-            started = any(t.seat == seat and t.version > last.get(seat, -1) for t in timers)
-            if not started:
+            # A wait cancelled meanwhile (a move before it was taken back) is over: it does not count as started.
+            started = any(t.seat == seat and t.version > last.get(seat, -1) and t.state != "cancelled" for t in timers)
+            if not started and not await self._resume(game, seat, timers, last):
                 await self._schedule_waiting(game, seat)
+
+    async def _resume(self, game: GameRow, seat: int, timers: list[TimerRow], last: Mapping[int, int]) -> bool:
+        """A seat whose own move was taken back waits on the clock it had before that move, so an undo never buys
+        time: the timers that move cancelled come back with their due times, and a warning already given is not
+        given again. False when the seat's last act was not an undo (its clocks start afresh)."""
+        moved = (await self.store.move_plies(game.id)).get(seat, -1)
+        if last.get(seat, -1) <= moved:
+            return False
+        before = [t for t in timers if t.seat == seat and moved < t.version <= last[seat]]
+        if not before:
+            return False
+        wait = max(t.version for t in before)  # the wait the undone move ended (a later undo copies it forward)
+        for timer in before:
+            if timer.version == wait and timer.state != "done":  # cancelled by the move, or by this sync
+                await self.store.schedule_timer(game.id, timer.kind, seat, game.version, due_at=timer.due_at)
+        return True
 
     async def _schedule_waiting(self, game: GameRow, seat: int) -> None:
         """The timers of a seat that has just begun to wait: with a time limit, its warnings and deadline; else a

@@ -7,7 +7,11 @@ work and its arguments cross the process boundary by pickling, so callers send p
 short notes) and get plain data back (a move's notation, PNG bytes), never bot objects.
 
 A pool of no processes runs the work in a thread of the bot's process instead: for a small bot, one interpreter
-fewer in memory.
+fewer in memory. Work whose peak would be the bot's (a whole game's animation) goes to a pool that starts one fresh
+process per job instead (``fresh=True``): the process exits when the job is done, and its memory with it.
+
+:class:`SingleFlight` shares work in progress: every caller asking for the same thing while it is being made waits
+for the one job already running instead of starting its own.
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+from bot import metrics
 
 log = logging.getLogger(__name__)
 
@@ -31,12 +37,16 @@ class WorkerPool:
     A worker that dies (killed, out of memory) breaks its whole executor: the pool is replaced and the work that was
     cut off is tried once more, so one dead worker costs one retry, not every later picture or search."""
 
-    def __init__(self, name: str, processes: int, *, warm_up: Callable[[], object] | None = None) -> None:
+    def __init__(
+        self, name: str, processes: int, *, warm_up: Callable[[], object] | None = None, fresh: bool = False
+    ) -> None:
         if processes < 0:
             raise ValueError(f"a pool of {name} workers cannot have {processes} processes")
         self.name = name
         self.processes = processes
         self.warm_up = warm_up
+        self.fresh = fresh
+        """Each process runs one job and exits (its peak memory goes with it); started when work arrives."""
         self._running = False
         self._executor: ProcessPoolExecutor | None = None
 
@@ -49,9 +59,12 @@ class WorkerPool:
         # Spawned, not forked: the bot's process has threads (the database's), and a fork copies their locks in
         # whatever state they are.
         executor = ProcessPoolExecutor(
-            max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=self.warm_up
+            max_workers=self.processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=self.warm_up,
+            max_tasks_per_child=1 if self.fresh else None,
         )
-        if self.warm_up is not None:
+        if self.warm_up is not None and not self.fresh:
             # A spawned executor starts a worker only when work finds none idle: start them all now, each warming
             # up, so the first work after a start (or a replacement) does not wait for an interpreter to start.
             for _ in range(self.processes):
@@ -62,6 +75,10 @@ class WorkerPool:
         """``work(*args)`` in a worker; ``work`` must be a module-level function (a worker imports it by name)."""
         if not self._running:
             raise RuntimeError(f"the {self.name} pool is not running")
+        with metrics.pool_job(self.name, self.processes):
+            return await self._run(work, *args)
+
+    async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
         if not self.processes:
             return await asyncio.to_thread(work, *args)
         for attempt in (1, 2):
@@ -92,4 +109,28 @@ class WorkerPool:
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
 
-__all__ = ["WorkerPool"]
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class SingleFlight(Generic[K, V]):
+    """Work in progress, shared: the first caller for a key starts the work, and every caller asking for that key
+    before it ends awaits the same result (or the same error). A caller that gives up (cancelled) does not cancel
+    the work for the others."""
+
+    def __init__(self) -> None:
+        self._running: dict[K, asyncio.Future[V]] = {}
+
+    def running(self, key: K) -> bool:
+        return key in self._running
+
+    async def run(self, key: K, work: Callable[[], Awaitable[V]]) -> V:
+        future = self._running.get(key)
+        if future is None:
+            future = asyncio.ensure_future(work())
+            self._running[key] = future
+            future.add_done_callback(lambda _: self._running.pop(key, None))
+        return await asyncio.shield(future)
+
+
+__all__ = ["SingleFlight", "WorkerPool"]

@@ -58,6 +58,7 @@ __all__ = [
     "new_game",
     "opening_events",
     "parse_move",
+    "public_json",
     "replay",
     "reveals",
     "scores",
@@ -155,6 +156,11 @@ def standings(state: GameState) -> list[list[int]]:
 
 def to_json(state: GameState) -> dict[str, JSON]:
     return variant_of(state).to_json(state)
+
+
+def public_json(state: GameState) -> dict[str, JSON]:
+    """What everyone at the table may know of ``state`` (see :meth:`Variant.public_json`)."""
+    return variant_of(state).public_json(state)
 
 
 def from_json(raw: Mapping[str, JSON]) -> GameState:

@@ -321,6 +321,15 @@ class Variant(ABC, Generic[S]):
     @abstractmethod
     def to_json(self, state: S) -> dict[str, JSON]: ...
 
+    def public_json(self, state: S) -> dict[str, JSON]:
+        """``to_json`` without what the players cannot see, for anyone to read while the game runs: no seed and no
+        generator state (together with the log they fix every later draw). Games with face-down components extend
+        this. Not a state :meth:`from_json` accepts."""
+        document = self.to_json(state)
+        for hidden in ("seed", "rng"):
+            document.pop(hidden, None)
+        return document
+
     @abstractmethod
     def from_json(self, raw: Mapping[str, JSON]) -> S:
         """Rebuild a state, rejecting malformed or impossible ones with :class:`BadState`."""

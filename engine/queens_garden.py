@@ -52,7 +52,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, NamedTuple, TypeVar, cast
 
 from engine.core import (
     ANY_SET,
@@ -1263,6 +1263,25 @@ class QueensGarden(Variant[QGState]):
             ],
             "final": [dict(item) for item in state.final],
         }
+
+    def public_json(self, state: QGState) -> dict[str, JSON]:
+        """Also no face-down expansion: the round stacks and the supply become how many they hold, a face-down
+        display expansion and one laid face down in a garden become ``None``."""
+        document = super().public_json(state)
+        document["stack"] = len(state.stack)
+        document["future_stacks"] = [len(stack) for stack in state.future_stacks]
+        document["supply"] = len(state.supply)
+        document["display"] = [
+            {"expansion": item.expansion if item.face_up else None, "tiles": list(item.tiles), "face_up": item.face_up}
+            for item in state.display
+        ]
+        players = cast(list[dict[str, JSON]], document["players"])
+        for shown, player in zip(players, state.players, strict=True):
+            shown["areas"] = [
+                None if rotation < 0 <= kind else kind
+                for kind, rotation in zip(player.areas, player.rotations, strict=True)
+            ]
+        return document
 
     def from_json(self, raw: Mapping[str, JSON]) -> QGState:
         state = self._read_state(raw)

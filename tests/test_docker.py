@@ -90,3 +90,38 @@ def test_the_health_check_runs_the_bots_own_check() -> None:
     (check,) = [argument for word, argument in final_stage() if word == "HEALTHCHECK"]
     assert check.endswith('CMD ["python", "-m", "bot", "health"]')
     assert "--start-period=" in check and "--interval=30s" in check  # the bot beats every 30 s
+
+
+def test_the_base_is_pinned_by_digest_and_the_runtime_has_no_installer() -> None:
+    bases = [argument.split()[0] for word, argument in instructions() if word == "FROM"]
+    assert len(set(bases)) == 1 and re.fullmatch(r"python:3\.11\.\d+-slim-bookworm@sha256:[0-9a-f]{64}", bases[0])
+    runs = " ".join(argument for word, argument in final_stage() if word == "RUN")
+    assert "pip uninstall --yes pip setuptools wheel" in runs, "the base's own pip and setuptools go"
+    build_runs = " ".join(argument for word, argument in instructions()[: len(instructions()) - len(final_stage())])
+    assert "pip uninstall --yes pip setuptools" in build_runs, "and so do the virtual environment's"
+    (user,) = [argument for word, argument in final_stage() if word == "USER"]
+    assert re.fullmatch(r"[1-9][0-9]*:[1-9][0-9]*", user), "a numeric user and group (Kubernetes' runAsNonRoot)"
+    assert "sqlite3" in runs, "the tool README's salvage steps use"
+
+
+def test_the_test_dependencies_are_locked_too() -> None:
+    test_lock = (ROOT / "requirements-test.lock").read_text()
+    pins = {
+        match[1].lower().replace("_", "-").replace(".", "-"): match[2]
+        for match in re.finditer(r"^([A-Za-z0-9_.-]+)==([^\s;\\]+)", test_lock, re.MULTILINE)
+    }
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for requirement in [*project["dependencies"], *project["optional-dependencies"]["test"]]:
+        name, pinned = canonical(re.sub(r"\[.*?\]", "", requirement))  # simcord[pytest]: the package's own pin
+        assert pinned, f"{requirement} is not pinned exactly (==)"
+        assert pins.get(name) == pinned, f"requirements-test.lock has {name} {pins.get(name)}, pyproject {pinned}"
+    assert test_lock.count("--hash=sha256:") > len(pins)
+
+
+def test_compose_needs_the_database_password_rotates_logs_and_builds_once() -> None:
+    compose = (ROOT / "compose.yaml").read_text()
+    assert ":-azul" not in compose, "no default password"
+    assert compose.count("${AZUL_PG_PASSWORD:?") == 2, "the bots' URL and PostgreSQL's own both require it"
+    assert re.search(r'max-size: "\d+m"', compose) and re.search(r'max-file: "\d+"', compose)
+    assert compose.count("logging: *logging") == 2, "PostgreSQL's logs and every bot's rotate"
+    assert compose.count("build: .") == 1 and "image: azul-bot:local" in compose

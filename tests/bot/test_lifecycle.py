@@ -293,15 +293,16 @@ async def test_export_attaches_the_transcript_of_the_logged_moves(simcord_env) -
     document = await exported_transcript(exported)
     assert [(m["seat"], m["notation"]) for r in document["rounds"] for m in r["moves"]] == logged
     assert len(logged) == document["moves"] == 4
-    assert (document["variant"], document["seed"], document["players"]) == ("azul", game.seed, 2)
+    assert (document["variant"], document["players"]) == ("azul", 2) and "seed" not in document  # still hidden
     assert document["names"] == [seat.name for seat in game.by_seat()] and document["status"] == "active"
     assert not document["finished"] and document["resigned"] is None
-    assert engine.to_json(engine.replay("azul", 2, document["seed"], logged)) == game.state  # enough to replay
+    assert document["state"] == engine.public_json(engine.from_json(game.state or {}))  # the table as it is
 
     await table.players[0].slash(table.channel, "azul resign")
     finished = await exported_transcript(await watcher.slash(table.channel, "azul export"))
     assert finished["status"] == "over" and finished["resigned"] == game.seat_of(table.players[0].id)
     assert finished["moves"] == 4
+    assert engine.to_json(engine.replay("azul", 2, finished["seed"], logged)) == game.state  # enough to replay
 
 
 async def test_only_the_newest_board_offers_a_play_button(simcord_env) -> None:

@@ -1,0 +1,74 @@
+"""Limits that keep the bot fair to every server, so that no member can exhaust it: open games per member and per
+server (a server's setting, ``/azul-server settings``), and how often a player may have a hint searched.
+
+A member's open games are the seats they fill in this server's lobbies and running games, plus every computer seat
+in the games they created: a computer player costs the bot more than a person, and it is its creator who asked for
+it. A hint is searched at most once per game version and seat (asking again shows the same move), and a player
+waits :data:`HINT_COOLDOWN` between two searches.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+MEMBER_GAMES = 10
+"""Open games per member in a server, unless the server chose otherwise."""
+SERVER_GAMES = 200
+"""Open games per server, unless the server chose otherwise."""
+MEMBER_GAMES_MAX = 100
+SERVER_GAMES_MAX = 1000
+"""The most a server may allow: beyond it one server could slow every other."""
+HINT_COOLDOWN = timedelta(seconds=60)
+KEPT_HINTS = 256
+
+Hint = tuple[Any, list[tuple[str, dict[str, Any]]]]
+"""A searched hint: the move and its reasons."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameCaps:
+    member: int = MEMBER_GAMES
+    server: int = SERVER_GAMES
+
+
+class Hints:
+    """The hints searched lately, by (game, version, seat), and when each player may have the next one searched.
+    In memory: after a restart a hint is searched again, which costs one search."""
+
+    def __init__(self, cooldown: timedelta = HINT_COOLDOWN) -> None:
+        self.cooldown = cooldown
+        self._found: OrderedDict[tuple[int, int, int], Hint] = OrderedDict()
+        self._next: dict[int, datetime] = {}
+
+    def cached(self, key: tuple[int, int, int]) -> Hint | None:
+        """The hint searched for ``key`` (game, version, seat), if any."""
+        return self._found.get(key)
+
+    def ready_at(self, user_id: int, now: datetime) -> datetime | None:
+        """When ``user_id`` may have a hint searched, if not now."""
+        ready = self._next.get(user_id)
+        return ready if ready is not None and ready > now else None
+
+    def forget(self, user_id: int) -> None:
+        self._next.pop(user_id, None)
+
+    def searched(self, key: tuple[int, int, int], user_id: int, now: datetime, hint: Hint) -> None:
+        self._found[key] = hint
+        while len(self._found) > KEPT_HINTS:
+            self._found.popitem(last=False)
+        self._next = {user: at for user, at in self._next.items() if at > now}
+        self._next[user_id] = now + self.cooldown
+
+
+__all__ = [
+    "HINT_COOLDOWN",
+    "MEMBER_GAMES",
+    "MEMBER_GAMES_MAX",
+    "SERVER_GAMES",
+    "SERVER_GAMES_MAX",
+    "GameCaps",
+    "Hints",
+]

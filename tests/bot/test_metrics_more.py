@@ -1,0 +1,65 @@
+"""The operator's metrics through the real bot: open games, work waiting for a worker process, the gateway's latency,
+Discord's 429s and unhandled errors, as Prometheus scrapes them from ``/metrics``."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot import metrics
+from bot.metrics import Endpoint
+from bot.workers import WorkerPool
+from tests.bot.table import Table
+from tests.bot.test_operations import scrape
+from tests.bot.test_picture_workers import slow_echo
+
+
+@pytest.fixture
+async def endpoint() -> object:
+    served = Endpoint(0, "127.0.0.1")
+    yield served
+    served.close()
+
+
+async def test_open_games_and_unhandled_errors(
+    simcord_env, endpoint: Endpoint, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open()
+    await table.bot.timer_loop()  # the loop's body, as it runs every minute
+    assert (await asyncio.to_thread(scrape, endpoint.port))["azul_open_games"] == 1
+    before = await asyncio.to_thread(scrape, endpoint.port)
+
+    async def broken(channel_id: int) -> object:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(table.bot.service, "shown_game", broken)
+    said = await table.players[0].slash(table.channel, "azul status")
+    assert said.ephemeral and "a bug" not in said.response.content
+    after = await asyncio.to_thread(scrape, endpoint.port)
+    key = 'azul_unhandled_errors_total{where="interaction"}'
+    assert after[key] - before.get(key, 0.0) == 1
+    assert any("a bug" in str(error) for error in simcord_env.errors), "the error reached the one handler"
+
+
+async def test_work_waiting_for_a_worker_process_shows(endpoint: Endpoint) -> None:
+    pool = WorkerPool("search", 1)
+    pool.start()
+    try:
+        running = [asyncio.ensure_future(pool.run(slow_echo, str(n))) for n in range(3)]
+        await asyncio.sleep(0.1)
+        seen = await asyncio.to_thread(scrape, endpoint.port)
+        assert seen['azul_pool_jobs{pool="search"}'] == 3 and seen['azul_pool_waiting{pool="search"}'] == 2
+        assert await asyncio.gather(*running) == ["0", "1", "2"]
+    finally:
+        await pool.close()
+    seen = await asyncio.to_thread(scrape, endpoint.port)
+    assert seen['azul_pool_jobs{pool="search"}'] == 0 and seen['azul_pool_waiting{pool="search"}'] == 0
+
+
+async def test_gateway_latency(endpoint: Endpoint) -> None:
+    """The gateway's latency is read when the metrics are scraped (429s are counted in test_rate_limits.py)."""
+    metrics.watch_gateway(lambda: 0.125)
+    seen = await asyncio.to_thread(scrape, endpoint.port)
+    assert seen["azul_gateway_latency_seconds"] == 0.125
