@@ -22,6 +22,7 @@ from bot.autoplay import ComputerTurns
 from bot.clock import Clock, SystemClock
 from bot.cog import AzulCog, needs_server
 from bot.computer import Computer
+from bot.ending import EndButton
 from bot.errors import BoardNotPosted, Refusal
 from bot.games import check_adapters
 from bot.limits import run_deadlines, warning_key, warning_params
@@ -46,7 +47,7 @@ BOARD_CHECK_MINUTES = 5
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
 BOARD_LEASE = timedelta(minutes=2)
 """How long posting a missing board stays with one bot process (others skip it meanwhile)."""
-CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton)
+CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton, EndButton)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 

@@ -42,14 +42,15 @@ from discord.ext import commands
 import engine
 from bot.computer import LEVELS
 from bot.context import bot_of
+from bot.ending import ask_to_abort, ask_to_resign
 from bot.errors import Refusal
 from bot.games import adapter_of
 from bot.limits import action_choices, deadline_lines, limit_choices, server_settings
-from bot.lobby import lobby_action, lobby_view, refresh_lobby
+from bot.lobby import lobby_action, lobby_view
 from bot.move_commands import all_move_commands
 from bot.personal import away_lines, me_group, seat_notes
 from bot.replays import move_list
-from bot.replies import channel_of, display_name, is_admin, public_locale, reply
+from bot.replies import channel_of, display_name, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
 from bot.undo import undo_last_move
 from bot.words import hint_text, lobby_text, shown, status_text
@@ -235,28 +236,11 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
     @app_commands.command(name=named("resign"), description=described("bot.cmd.resign"))
     async def resign(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        game, state = await bot_of(interaction).service.resign(interaction.channel_id or 0, interaction.user.id)
-        channel = interaction.channel
-        if isinstance(channel, discord.abc.Messageable):
-            public = public_locale(interaction)
-            headline = text("bot.post.resigned_headline", public, player=shown(display_name(interaction.user)))
-            await bot_of(interaction).poster.post_board(
-                channel, game, state, guild=interaction.guild, headline=headline
-            )
-        await reply(interaction, text("bot.reply.resigned", user_locale(interaction)))
+        await ask_to_resign(interaction)  # the confirming click resigns (bot.ending)
 
     @app_commands.command(name=named("abort"), description=described("bot.cmd.abort"))
     async def abort(self, interaction: discord.Interaction) -> None:
-        service = bot_of(interaction).service
-        game = await service.abort(interaction.channel_id or 0, interaction.user.id, is_admin=is_admin(interaction))
-        await interaction.response.send_message(
-            text(
-                "bot.post.aborted", public_locale(interaction), user=shown(display_name(interaction.user)), game=game.id
-            ),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await refresh_lobby(interaction, game)
+        await ask_to_abort(interaction)  # the confirming click cancels (bot.ending)
 
     @app_commands.command(name=named("hint"), description=described("bot.cmd.hint"))
     async def hint(self, interaction: discord.Interaction) -> None:

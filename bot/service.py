@@ -103,6 +103,17 @@ class TimedOut:
 
 
 @dataclass(frozen=True, slots=True)
+class Resigned:
+    """A player resigned: the game as saved after it, the state it was in, and whether that ended the game (else
+    the computer plays the seat to the end)."""
+
+    game: GameRow
+    state: GameState
+    seat: int
+    ended: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Needed:
     """Several legal moves match what was given: ``option`` is the first choice still needed."""
 
@@ -590,7 +601,7 @@ class GameService:
         if seat is None:
             raise Refusal("not_in_game")
         if game.by_seat()[seat].dropped:
-            raise Refusal("dropped_for_good")
+            raise Refusal("already_resigned" if game.by_seat()[seat].resigned else "dropped_for_good")
         if seat not in game.computer_seats():
             raise Refusal("seat_is_yours")
         if not await self.store.take_back(game.id, seat):
@@ -618,7 +629,11 @@ class GameService:
         for move in moves:
             new_state, more = engine.apply(new_state, seat, move)
             events.extend(more)
-        finished = self._result(new_state, dropped=game.dropped_seats()) if engine.is_over(new_state) else None
+        finished = (
+            self._result(new_state, resigned=game.resigned_seats(), dropped=game.dropped_seats())
+            if engine.is_over(new_state)
+            else None
+        )
         notations = [str(move) for move in moves]
         try:
             await self.store.record_moves(
@@ -647,19 +662,28 @@ class GameService:
         return Turn(saved, new_state, before, to_act, seat, moves[-1], events, cause, undoable, plies=len(moves))
 
     @staticmethod
-    def _result(state: GameState, resigned: int | None = None, dropped: Sequence[int] = ()) -> dict[str, Any]:
-        """Scores and standings; players dropped for their time share the place after those who stayed, and one
-        who resigned comes last."""
-        gone = {*dropped, *([resigned] if resigned is not None else [])}
+    def _result(state: GameState, resigned: Sequence[int] = (), dropped: Sequence[int] = ()) -> dict[str, Any]:
+        """Scores and standings: those who played to the end by the rules' standings, then the players dropped for
+        their time (sharing a place), then those who resigned, last. ``resigned`` may also be among ``dropped`` (a
+        player who resigned while the others played on was dropped too)."""
+        quit_ = list(dict.fromkeys(resigned))  # in the order they resigned: the last one ended the game
+        timed_out = sorted(set(dropped) - set(quit_))
+        gone = {*timed_out, *quit_}
         standings = [[s for s in group if s not in gone] for group in engine.standings(state)]
         standings = [group for group in standings if group]
-        standings += [sorted(set(dropped) - {resigned})] if set(dropped) - {resigned} else []
-        standings += [[resigned]] if resigned is not None else []
-        result: dict[str, Any] = {"scores": engine.scores(state), "standings": standings, "resigned": resigned}
-        if dropped:
-            outcomes = ["dropped" if seat in dropped else "played" for seat in range(len(result["scores"]))]
-            if resigned is not None and resigned not in dropped:
-                outcomes[resigned] = "resigned"
+        standings += [timed_out] if timed_out else []
+        standings += [sorted(quit_)] if quit_ else []
+        result: dict[str, Any] = {
+            "scores": engine.scores(state),
+            "standings": standings,
+            "resigned": quit_[-1] if quit_ else None,
+        }
+        if timed_out or len(quit_) > 1:
+            outcomes = ["played"] * len(result["scores"])
+            for seat in timed_out:
+                outcomes[seat] = "dropped"
+            for seat in quit_:
+                outcomes[seat] = "resigned"
             result["outcomes"] = outcomes
         return result
 
@@ -814,23 +838,47 @@ class GameService:
         return Undone(game, restored, engine.to_act(after), engine.to_act(restored), undone.seat, move, events)
 
     # --- ending --------------------------------------------------------------------------------------------------
-    async def resign(self, channel_id: int, user_id: int) -> tuple[GameRow, GameState]:
-        """A player gives up: the game ends, the others ranked by score and the resigning player last."""
-        game = await self.active_game(channel_id)
+    async def resign(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, version: int | None = None
+    ) -> Resigned:
+        """A player gives up. With others still playing (three seats or more, at least one other person and one more
+        seat still in) the table plays on: the strongest computer plays the seat to the end and the player ranks
+        last. Otherwise the game ends, the others ranked by score and the resigning player last. ``version``: the
+        one the player confirmed at (a confirmation button's), refused as stale once the game moved on."""
+        game = await self.active_game(channel_id, game_id, version)
         seat = game.seat_of(user_id)
         if seat is None:
             raise Refusal("not_in_game")
         if game.by_seat()[seat].dropped:  # already out: the others play on
-            raise Refusal("dropped_for_good")
+            raise Refusal("already_resigned" if game.by_seat()[seat].resigned else "dropped_for_good")
         state = self.state_of(game)
-        if not await self.store.finish(game.id, "over", self._result(state, seat, game.dropped_seats())):
+        if self.plays_on_without(game, seat):
+            if not await self.store.resign_seat(game.id, seat, STRONGEST, game.version):
+                raise Refusal("stale" if version is not None else "raced")
+            log.info("game %s: seat %s resigned; the computer plays it to the end", game.id, seat)
+            return Resigned(await self._changed(game.id), state, seat, ended=False)
+        result = self._result(state, resigned=[*game.resigned_seats(), seat], dropped=game.dropped_seats())
+        if not await self.store.finish(game.id, "over", result):
             raise Refusal("raced")
         finished = await self._changed(game.id)
         await self.settle(finished)
-        return finished, state
+        return Resigned(finished, state, seat, ended=True)
 
-    async def abort(self, channel_id: int, user_id: int, *, is_admin: bool) -> GameRow:
+    @staticmethod
+    def plays_on_without(game: GameRow, seat: int) -> bool:
+        """Whether the table plays on when ``seat`` leaves: three seats or more, and besides it at least two seats
+        still in (not dropped), one of them a person's."""
+        still_in = [s for s in game.by_seat() if s.seat != seat and not s.dropped]
+        return len(game.by_seat()) >= 3 and len(still_in) >= 2 and any(not s.is_computer for s in still_in)
+
+    async def abort(
+        self, channel_id: int, user_id: int, *, is_admin: bool, game_id: int | None = None, version: int | None = None
+    ) -> GameRow:
+        """Cancel the open game (its creator or a server manager). ``game_id`` and ``version``: the ones the user
+        confirmed at (a confirmation button's), refused as stale once the game moved on or is another one."""
         game = await self.open_game(channel_id)
+        if (game_id is not None and game.id != game_id) or (version is not None and game.version != version):
+            raise Refusal("stale")
         if user_id != game.creator_id and not is_admin:
             raise Refusal("only_creator_aborts")
         if not await self.store.finish(game.id, "aborted", None):
@@ -859,6 +907,7 @@ __all__ = [
     "GameService",
     "Needed",
     "Refusal",
+    "Resigned",
     "TimedOut",
     "Turn",
     "Undone",

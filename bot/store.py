@@ -262,6 +262,11 @@ MIGRATIONS: tuple[str, ...] = (
         until TEXT NOT NULL
     );
     """,
+    # 16 (renumbered at merge): resigning leaves the table playing. A seat whose player resigned is dropped (the
+    # computer plays it to the end) and marked ``resigned``, so the final standings put that player last.
+    """
+    ALTER TABLE seats ADD COLUMN resigned INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 
@@ -288,7 +293,8 @@ class Seat:
     seat: int | None
     level: str | None = None
     timeouts: int = 0  # the player's time ran out this many times in a row
-    dropped: bool = False  # dropped for running out of time: ranked last, the computer plays the rest
+    dropped: bool = False  # dropped (time ran out, or resigned): ranked last, the computer plays the rest
+    resigned: bool = False  # the player resigned (a dropped seat): ranked after everyone
 
     @property
     def is_computer(self) -> bool:
@@ -348,8 +354,12 @@ class GameRow:
         return sorted(s.seat for s in self.seats if s.computer_plays and s.seat is not None)
 
     def dropped_seats(self) -> list[int]:
-        """Engine seats whose players were dropped for running out of time."""
+        """Engine seats whose players were dropped: for running out of time, or because they resigned."""
         return sorted(s.seat for s in self.seats if s.dropped and s.seat is not None)
+
+    def resigned_seats(self) -> list[int]:
+        """Engine seats whose players resigned while the others played on."""
+        return sorted(s.seat for s in self.seats if s.resigned and s.seat is not None)
 
     def by_seat(self) -> list[Seat]:
         """Seated players in engine seat order (started games only)."""
@@ -680,7 +690,8 @@ class Store:
             return None
         row = rows[0]
         seats = await self._fetchall(
-            "SELECT user_id, name, joined, seat, level, timeouts, dropped FROM seats WHERE game_id = ? ORDER BY joined",
+            "SELECT user_id, name, joined, seat, level, timeouts, dropped, resigned FROM seats WHERE game_id = ?"
+            " ORDER BY joined",
             (row["id"],),
         )
         return GameRow(
@@ -702,7 +713,16 @@ class Store:
             created_at=row["created_at"],
             turn_since=row["turn_since"],
             seats=tuple(
-                Seat(s["user_id"], s["name"], s["joined"], s["seat"], s["level"], s["timeouts"], bool(s["dropped"]))
+                Seat(
+                    s["user_id"],
+                    s["name"],
+                    s["joined"],
+                    s["seat"],
+                    s["level"],
+                    s["timeouts"],
+                    bool(s["dropped"]),
+                    bool(s["resigned"]),
+                )
                 for s in seats
             ),
             hints=bool(row["hints"]),
@@ -1036,6 +1056,19 @@ class Store:
                 "UPDATE seats SET dropped = 1, level = ? WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL"
                 " AND dropped = 0 AND (SELECT status FROM games WHERE id = ?) = 'active'",
                 (level, game_id, seat, game_id),
+            )
+            return cursor.rowcount == 1
+
+    async def resign_seat(self, game_id: int, seat: int, level: str, version: int) -> bool:
+        """A person resigns from an active game at ``version`` while the others play on: the seat is dropped and
+        marked resigned, and the computer at ``level`` plays it to the end."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE seats SET dropped = 1, resigned = 1, level = ? WHERE game_id = ? AND seat = ?"
+                " AND user_id IS NOT NULL AND dropped = 0"
+                " AND (SELECT status FROM games WHERE id = ?) = 'active'"
+                " AND (SELECT version FROM games WHERE id = ?) = ?",
+                (level, game_id, seat, game_id, game_id, version),
             )
             return cursor.rowcount == 1
 

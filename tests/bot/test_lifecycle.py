@@ -155,8 +155,8 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     seat = min(engine.to_act(state))
     to_act = table.member(game, seat)
     picker = await to_act.click(board, label="Play")
-    result = await alice.slash(table.channel, "azul resign")
-    assert result.ephemeral
+    result = await table.confirmed(alice, "resign")
+    assert result.response.ephemeral
     game = await table.game()
     assert game.status == "over" and game.result is not None
     assert game.result["standings"][-1] == [game.seat_of(alice.id)]
@@ -298,7 +298,7 @@ async def test_export_attaches_the_transcript_of_the_logged_moves(simcord_env) -
     assert not document["finished"] and document["resigned"] is None
     assert engine.to_json(engine.replay("azul", 2, document["seed"], logged)) == game.state  # enough to replay
 
-    await table.players[0].slash(table.channel, "azul resign")
+    await table.confirmed(table.players[0], "resign")
     finished = await exported_transcript(await watcher.slash(table.channel, "azul export"))
     assert finished["status"] == "over" and finished["resigned"] == game.seat_of(table.players[0].id)
     assert finished["moves"] == 4

@@ -340,7 +340,7 @@ async def test_a_server_default_for_new_games(simcord_env, clock: ManualClock) -
     game = await table.game()
     assert (game.time_limit_hours, game.on_timeout) == (48, "drop")
     assert "Time limit: 48 h per move" in table.channel.last_message.content
-    await alice.slash(table.channel, "azul abort")
+    await table.confirmed(alice, "abort")
     await alice.slash(table.channel, "azul new", variant="azul", seats=2, time_limit="0")
     game = await table.game()
     assert (game.time_limit_hours, game.on_timeout) == (0, "drop")

@@ -1,0 +1,139 @@
+"""Games that keep going: resigning leaves a table of three or more playing, and resign and abort ask first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engine
+from tests.bot.table import Table
+from tests.bot.test_faults import forged_click
+
+# The computer plays a resigned seat between the others' moves: a chain of searches and pictures outlasts
+# SimCord's default five seconds on a loaded machine.
+pytestmark = pytest.mark.simcord(settle_timeout=120)
+
+
+async def play_people_to_the_end(table: Table) -> None:
+    """The people still seated play greedily by slash command; the computer plays the resigned seat on its own."""
+    for _ in range(600):
+        game, state = await table.state()
+        if game.status != "active":
+            return
+        to_act = sorted(engine.to_act(state) - set(game.computer_seats()))
+        assert to_act, "the computer's seat was left waiting"
+        seat = to_act[0]
+        member = table.member(game, seat)
+        move = table.agent.choose(engine.variant_of(state), state, seat)
+        result = await member.slash(table.channel, f"azul {move.command}", **dict(move.choices()))
+        assert result.ephemeral and (await table.game()).version > game.version, result.response.content
+    raise AssertionError("the game did not end")
+
+
+async def test_resigning_in_a_four_player_game_leaves_the_table_playing(simcord_env) -> None:
+    table = Table.create(simcord_env, 4)
+    alice, bob, carol, dave = table.players
+    await table.open("azul")
+    asked = await alice.slash(table.channel, "azul resign")
+    assert asked.ephemeral and "You will rank last" in asked.response.content, asked.response.content
+    assert (await table.game()).status == "active", "asking changes nothing"
+
+    resigned = await table.confirmed(alice, "resign")
+    assert "computer plays your seat" in resigned.response.content, resigned.response.content
+    game = await table.game()
+    seat = game.seat_of(alice.id)
+    assert seat is not None and game.status == "active"
+    assert seat in game.computer_seats() and seat in game.resigned_seats()
+    posts = [m.content for m in table.channel.history() if "resigned from game" in m.content]
+    assert posts and "**alice** resigned" in posts[-1] and "computer (hard)" in posts[-1], posts
+    again = await alice.slash(table.channel, "azul resign")
+    assert "You resigned from this game" in again.response.content, again.response.content
+    back = await alice.slash(table.channel, "azul seat")
+    assert "You resigned from this game" in back.response.content, "a resigned seat is not taken back"
+
+    await play_people_to_the_end(table)
+    game = await table.game()
+    assert game.status == "over" and game.result is not None
+    standings, scores = game.result["standings"], game.result["scores"]
+    assert standings[-1] == [seat], "the resigning player ranks last"
+    others = [s for group in standings[:-1] for s in group]
+    assert sorted(others) == sorted({0, 1, 2, 3} - {seat})
+    assert [scores[s] for s in others] == sorted((scores[s] for s in others), reverse=True), "ranked by score"
+    moves = await table.bot.service.store.moves(game.id)
+    assert any(mover == seat for mover, _ in moves[game.version // 2 :]), "the computer played the seat on"
+    assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
+    final = table.channel.last_message.content
+    assert "Game over" in final and "alice 🤖" in final and "(resigned)" in final.splitlines()[-1], final
+    result = (await table.bot.service.store.results(channel_id=table.channel.id))[0][0]
+    places = {row.user_id: (row.place, row.outcome) for row in result.seats}
+    assert places[alice.id] == (4, "resigned") and {places[p.id][1] for p in (bob, carol, dave)} == {"played"}
+
+
+async def test_the_last_person_to_resign_ends_the_game(simcord_env) -> None:
+    table = Table.create(simcord_env, 3)
+    alice, bob, carol = table.players
+    await table.open("azul")
+    await table.confirmed(carol, "resign")
+    assert (await table.game()).status == "active"
+    asked = await bob.slash(table.channel, "azul resign")
+    assert "The game ends now" in asked.response.content, asked.response.content
+    await table.confirmed(bob, "resign")
+    game = await table.game()
+    assert game.status == "over" and game.result is not None
+    assert game.result["standings"] == [
+        [game.seat_of(alice.id)],
+        sorted([*game.resigned_seats(), game.seat_of(bob.id) or 0]),
+    ]
+    final = table.channel.last_message.content
+    assert "bob resigned; the game ends." in final and final.count("(resigned)") == 2, final
+
+
+async def test_a_question_expires_when_the_game_moves_and_is_only_for_its_asker(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    await table.open("azul")
+    asked = await alice.slash(table.channel, "azul resign")
+    button = asked.response.components[0]["components"][0]
+    assert button["label"] == "Yes, resign"
+    # Someone else sends the id of Alice's button from another message (as a modified client could): refused.
+    foreign = await forged_click(bob, table.channel.last_message, button["custom_id"])
+    assert foreign.ephemeral and "don't recognise" in foreign.response.content, foreign.response.content
+    assert (await table.game()).status == "active"
+    # A move is made: the question was about a table that no longer exists.
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    late = await alice.click(asked.response, custom_id=button["custom_id"])
+    assert "This question has expired" in late.response.content and "`/azul resign`" in late.response.content
+    assert (await table.game()).status == "active"
+    # Asked again, it works, and in a 2-player game it ends the game.
+    ended = await table.confirmed(alice, "resign")
+    assert ended.response.content.startswith("You resigned"), ended.response.content
+    assert (await table.game()).status == "over"
+
+
+@pytest.mark.parametrize(
+    ("lang", "asked", "expired"),
+    [
+        ("en", "Cancel Azul #", "`/azul abort`"),
+        ("pl", "Anulować grę Azul #", "`/azul anuluj`"),
+        ("uk", "Скасувати гру Азул #", "`/azul скасувати`"),
+    ],
+)
+async def test_abort_asks_first_in_the_users_language(
+    simcord_env, discord_locales, lang: str, asked: str, expired: str
+) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, _ = table.players
+    discord_locales[alice.id] = lang
+    await table.open("azul")
+    question = await alice.slash(table.channel, "azul abort")
+    assert question.response.content.startswith(asked), question.response.content
+    assert (await table.game()).status == "active", "asking changes nothing"
+    button = question.response.components[0]["components"][0]
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    late: Any = await alice.click(question.response, custom_id=button["custom_id"])
+    assert expired in late.response.content, late.response.content
+    done = await table.confirmed(alice, "abort")
+    assert done.response.ephemeral and (await table.game()).status == "aborted"
