@@ -35,6 +35,7 @@ from bot.replies import answer_error
 from bot.service import GameService
 from bot.stats import PageButton, StatsCog
 from bot.store import Store
+from bot.summary import SummaryButton
 from bot.texts import Translator
 from bot.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
 from bot.undo import UndoButton
@@ -47,7 +48,17 @@ BOARD_CHECK_MINUTES = 5
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
 BOARD_LEASE = timedelta(minutes=2)
 """How long posting a missing board stays with one bot process (others skip it meanwhile)."""
-CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton, EndButton)
+CONTROLS = (
+    PlayButton,
+    LobbyButton,
+    PickerSelect,
+    ConfirmButton,
+    PageButton,
+    ReplayButton,
+    UndoButton,
+    EndButton,
+    SummaryButton,
+)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
 

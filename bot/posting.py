@@ -31,8 +31,9 @@ from bot.picker import board_view
 from bot.pictures import Pictures
 from bot.service import Turn, Undone
 from bot.store import GameRow, Store
+from bot.summary import summary_lines, summary_view
 from bot.texts import guild_locale, text
-from bot.words import headline, seat_label, shown_names, standings_text, undo_headline
+from bot.words import headline, seat_label, shown_names, undo_headline
 from engine import Event, GameState
 
 log = logging.getLogger(__name__)
@@ -79,14 +80,16 @@ class Poster:
         by_seat = game.by_seat()
         dm_seats, mention_seats = await self._split_by_dm(game, ping)
         lines = [headline] if headline else []
-        if game.status == "over":
+        if game.status == "over":  # the summary, with its Replay, Animation and Rematch buttons
             lines.append(text("bot.post.game_over", locale))
-            lines.append(standings_text(game, locale))
+            lines += await summary_lines(self.store, game, state, locale)
         else:
             lines.append(self._to_act_line(game, state, locale, mention_seats))
             lines += await away_lines(self.store, game, self.clock.now(), locale)
         content = "\n".join(line for line in lines if line)[:2000]
         view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING
+        if game.status == "over":
+            view = summary_view(game, locale)
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
         message = await self._send(channel, game, content, png, view=view, mentions=mentions)
         try:

@@ -885,6 +885,42 @@ class GameService:
             raise Refusal("raced")
         return await self._changed(game.id)
 
+    async def rematch(self, game_id: int, channel_id: int, user_id: int, name: str) -> GameRow:
+        """A lobby for a rematch of the finished ``game_id``, opened by ``user_id`` (one of its people): the same
+        variant, settings and players, the seat order rotated by one (the second player starts the join order, the
+        first comes last) and kept as joined, computer seats at the same levels."""
+        old = await self.store.game(game_id)
+        if old is None or old.channel_id != channel_id or old.status != "over":
+            raise Refusal("no_such_game", game=game_id)
+        if old.seat_of(user_id) is None:
+            raise Refusal("rematch_not_player", game=game_id)
+        if await self.store.open_game_in(channel_id) is not None:
+            raise Refusal("channel_busy")
+        players = old.by_seat()
+        rotated = [*players[1:], *players[:1]]
+        new_id = await self.store.create_game(
+            guild_id=old.guild_id,
+            channel_id=channel_id,
+            creator_id=user_id,
+            creator_name=name,
+            variant=old.variant,
+            options=old.options,
+            seed=self._seed_source(),
+            max_seats=len(players),
+            seat_order="joined",
+            hints=old.hints,
+            rated=old.rated,
+            undo=old.undo,
+            time_limit_hours=old.time_limit_hours,
+            on_timeout=old.on_timeout,
+        )
+        if new_id is None:
+            raise Refusal("channel_busy")
+        seats = [(seat.user_id, name if seat.user_id == user_id else seat.name, seat.level) for seat in rotated]
+        await self.store.seat_lobby(new_id, [(u, n, level if u is None else None) for u, n, level in seats])
+        log.info("game %s: rematch of game %s opened by %s", new_id, game_id, user_id)
+        return await self._reload(new_id)
+
     # --- results and ratings -----------------------------------------------------------------------------------
     async def settle(self, game: GameRow) -> None:
         """Record a finished game's result and ratings. A failure here must not undo the finished game: it is

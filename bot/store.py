@@ -1013,6 +1013,19 @@ class Store:
             )
             return True
 
+    async def seat_lobby(self, game_id: int, seats: Sequence[tuple[int | None, str, str | None]]) -> None:
+        """Seat ``(user_id, name, level)`` in this joining order in a lobby (a rematch's), replacing its seats."""
+        async with self.transaction() as db:
+            await db.execute(
+                "DELETE FROM seats WHERE game_id = ? AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
+                (game_id, game_id),
+            )
+            for joined, (user_id, name, level) in enumerate(seats):
+                await db.execute(
+                    "INSERT INTO seats (game_id, user_id, name, joined, level) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, user_id, name, joined, level),
+                )
+
     async def remove_computer_seat(self, game_id: int, joined: int) -> bool:
         """Take the computer seat that joined ``joined``-th out of a lobby; False when there is none."""
         async with self.transaction() as db:
@@ -1602,6 +1615,26 @@ class Store:
             (user_id,),
         )
         return [_rating_row(row) for row in rows]
+
+    async def rating_changes(self, game_id: int) -> dict[int, tuple[Skill | None, Skill]]:
+        """Each rated person's rating before and after the finished game ``game_id`` (None before: their first
+        rated game of the family); empty when the game moved no rating."""
+        rows = await self._fetchall(
+            "SELECT h.user_id, h.mu, h.sigma,"
+            " (SELECT p.mu FROM rating_history p WHERE p.user_id = h.user_id AND p.family = h.family"
+            "  AND p.result_id < h.result_id ORDER BY p.result_id DESC LIMIT 1) AS mu_before,"
+            " (SELECT p.sigma FROM rating_history p WHERE p.user_id = h.user_id AND p.family = h.family"
+            "  AND p.result_id < h.result_id ORDER BY p.result_id DESC LIMIT 1) AS sigma_before"
+            " FROM rating_history h JOIN results r ON r.id = h.result_id WHERE r.game_id = ?",
+            (game_id,),
+        )
+        return {
+            int(row["user_id"]): (
+                None if row["mu_before"] is None else (float(row["mu_before"]), float(row["sigma_before"])),
+                (float(row["mu"]), float(row["sigma"])),
+            )
+            for row in rows
+        }
 
     async def rating_history_of(self, user_id: int) -> dict[str, list[Skill]]:
         """Each game family's ratings of ``user_id`` after every rated game, oldest first."""

@@ -161,7 +161,8 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     assert game.status == "over" and game.result is not None
     assert game.result["standings"][-1] == [game.seat_of(alice.id)]
     final = table.channel.last_message
-    assert "alice resigned" in final.content and "Game over" in final.content and not final.components
+    assert "alice resigned" in final.content and "Game over" in final.content
+    assert [button.label for row in final.components for button in row.children] == ["Replay", "Animation", "Rematch"]
     assert not next(m for m in table.channel.history() if m.id == board.id).components, (
         "the board before the final one offers no Play button"
     )

@@ -64,7 +64,8 @@ async def test_resigning_in_a_four_player_game_leaves_the_table_playing(simcord_
     assert any(mover == seat for mover, _ in moves[game.version // 2 :]), "the computer played the seat on"
     assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
     final = table.channel.last_message.content
-    assert "Game over" in final and "alice 🤖" in final and "(resigned)" in final.splitlines()[-1], final
+    last = next(line for line in final.splitlines() if line.startswith("4. "))
+    assert "Game over" in final and last.startswith("4. **alice 🤖** — ") and "(resigned)" in last, final
     result = (await table.bot.service.store.results(channel_id=table.channel.id))[0][0]
     places = {row.user_id: (row.place, row.outcome) for row in result.seats}
     assert places[alice.id] == (4, "resigned") and {places[p.id][1] for p in (bob, carol, dave)} == {"played"}
@@ -137,3 +138,47 @@ async def test_abort_asks_first_in_the_users_language(
     assert expired in late.response.content, late.response.content
     done = await table.confirmed(alice, "abort")
     assert done.response.ephemeral and (await table.game()).status == "aborted"
+
+
+async def test_the_summary_tells_points_by_category_and_ratings_and_its_rematch_rotates_the_seats(simcord_env) -> None:
+    table = Table.create(simcord_env, 3)
+    alice, bob, carol = table.players
+    await table.open("azul")
+    await play_people_to_the_end(table)
+    game, state = await table.state()
+    final = table.channel.last_message
+    lines = final.content.splitlines()
+    assert any(line.startswith(f"Moves: {game.version} · length: ") for line in lines), final.content
+    names = {seat: table.member(game, seat).user.name for seat in range(3)}
+    for seat, score in enumerate(engine.scores(state)):
+        line = next(i for i, line in enumerate(lines) if f"**{names[seat]}** — {score}" in line)
+        parts = dict(part.rsplit(" ", 1) for part in lines[line + 1].removeprefix("-# ").split(" · "))
+        assert list(parts) == ["wall", "floor", "rows", "columns", "colours"], lines[line + 1]
+        assert sum(int(points.replace("−", "-")) for points in parts.values()) == score, (parts, score)
+        assert int(parts["wall"]) > 0 and (parts["floor"] == "0" or parts["floor"].startswith("−"))
+        # The rating change ends at the leaderboard's figure.
+        board = await alice.slash(table.channel, "azul-stats leaderboard", game="azul")
+        shown = next(row for row in board.response.content.splitlines() if f"**{names[seat]}**" in row)
+        after = shown.split("— ", 1)[1].split(" ", 1)[0]
+        assert f"rating 0.0 → {after}" in lines[line], (lines[line], shown)
+    labels = [button.label for row in final.components for button in row.children]
+    assert labels == ["Replay", "Animation", "Rematch"], labels
+    replay = await bob.click(final, label="Replay")
+    assert replay.ephemeral and replay.response.attachments, replay
+
+    order = [game.by_seat()[seat].user_id for seat in range(3)]
+    rematch = await carol.click(final, label="Rematch")
+    assert rematch.ephemeral and "Start" in rematch.response.content, rematch.response.content
+    lobby = table.channel.last_message
+    assert lobby.components and "Rematch of game #" in lobby.content, lobby.content
+    pinged = simcord_env.backend.get_message(table.channel.id, lobby.id).ping_user_ids
+    assert sorted(pinged) == sorted([alice.id, bob.id]), "the others are pinged once; carol asked for it"
+    again = await bob.click(final, label="Rematch")
+    assert "already has an open game" in again.response.content, again.response.content
+    new = await table.game()
+    assert new.id != game.id and new.creator_id == carol.id and new.seat_order == "joined"
+    assert [seat.user_id for seat in new.seats] == [*order[1:], *order[:1]]
+    started = await carol.click(lobby, label="Start")
+    assert started.ephemeral, started
+    new = await table.game()
+    assert new.status == "active" and [seat.user_id for seat in new.by_seat()] == [*order[1:], *order[:1]]
