@@ -36,16 +36,22 @@ from engine.azul import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, complete_rows
 
 CATEGORIES = {
     "azul": ("wall", "floor", "rows", "columns", "colours"),
-    "summer-pavilion": ("placed", "penalties", "stars", "numbers"),
-    "queens-garden": ("placed", "rounds", "penalties", "storage", "gardens"),
+    "summer-pavilion": ("start", "placed", "penalties", "stars", "numbers"),
+    "queens-garden": ("start", "rounds", "gardens", "storage", "penalties"),
 }
 """Each game's scoring categories, in the order the summary names them (catalogue ``bot.summary.part.<name>``)."""
 
 
-def points_by_category(variant: str, events: Iterable[Event], players: int) -> dict[str, list[int]]:
-    """Each category's points per seat, summed from the game's events (penalties are negative)."""
+def points_by_category(
+    variant: str, events: Iterable[Event], start: Sequence[int], final: Sequence[int]
+) -> dict[str, list[int]]:
+    """Each category's points per seat, summed from the game's events (penalties are negative); ``start`` and
+    ``final``: the scores before the first move and at the end. The categories add up to the final score."""
     family = engine.get_variant(variant).game
+    players = len(start)
     parts = {name: [0] * players for name in CATEGORIES[family]}
+    if "start" in parts:
+        parts["start"] = list(start)
     for event in events:
         seat, data = event.seat, event.data
         if family == "azul":
@@ -54,6 +60,13 @@ def points_by_category(variant: str, events: Iterable[Event], players: int) -> d
             _pavilion_points(parts, event.kind, seat, data)
         else:
             _garden_points(parts, event.kind, seat, data)
+    if family == "queens-garden":
+        # Its events give a penalty before the score's floor of 0 cuts it: what penalties and bought expansions
+        # really took is what the other categories leave unexplained.
+        for seat in range(players):
+            parts["penalties"][seat] = final[seat] - sum(
+                points[seat] for name, points in parts.items() if name != "penalties"
+            )
     return parts
 
 
@@ -90,26 +103,21 @@ def _garden_points(parts: dict[str, list[int]], kind: str, seat: int | None, dat
     if kind == "round_scored":
         for index, scored in enumerate(data.get("breakdown") or []):
             parts["rounds"][index] += _number(scored.get("total"))
-        return
-    if seat is None:
-        return
-    if kind == "expansion_placed":
-        parts["placed"][seat] += _number(data.get("points"))
-    elif kind == "pass":
-        parts["penalties"][seat] -= _number(data.get("penalty"))
-    elif kind == "final_scored":
+    elif kind == "final_scored" and seat is not None:
         parts["storage"][seat] += _number(data.get("storage"))
         parts["gardens"][seat] += sum(_number(group.get("points")) for group in data.get("groups") or [])
 
 
-def game_events(game: GameRow, moves: Sequence[tuple[int, str]]) -> list[Event]:
-    """Every event of the game, by replaying its log (takes a moment: run it in a thread)."""
+def game_events(game: GameRow, moves: Sequence[tuple[int, str]]) -> tuple[list[int], list[Event]]:
+    """The scores before the first move, and every event of the game, by replaying its log (takes a moment: run
+    it in a thread)."""
     state = engine.new_game(game.variant, len(game.by_seat()), game.seed, game.options or None)
+    start = engine.scores(state)
     events = list(engine.opening_events(state))
     for seat, notation in moves:
         state, more = engine.apply(state, seat, notation)
         events.extend(more)
-    return events
+    return start, events
 
 
 def length_words(seconds: float, locale: str) -> str:
@@ -171,10 +179,10 @@ async def summary_lines(store: Store, game: GameRow, state: GameState, locale: s
     result = game.result or {}
     players = game.by_seat()
     moves = await store.moves(game.id)
-    events = await asyncio.to_thread(game_events, game, moves)
-    parts = points_by_category(game.variant, events, len(players))
-    changes = await store.rating_changes(game.id)
+    start, events = await asyncio.to_thread(game_events, game, moves)
     scores = list(result.get("scores") or engine.scores(state))
+    parts = points_by_category(game.variant, events, start, scores)
+    changes = await store.rating_changes(game.id)
     outcomes = ratings.outcomes_of(result, len(players))
     standings = result.get("standings") or [[seat] for seat in range(len(players))]
     places = ratings.places_of(standings, outcomes)

@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 import engine
+from bot.summary import CATEGORIES, points_by_category
+from engine.agents import GreedyAgent
 from tests.bot.table import Table
 from tests.bot.test_faults import forged_click
 
@@ -182,3 +184,21 @@ async def test_the_summary_tells_points_by_category_and_ratings_and_its_rematch_
     assert started.ephemeral, started
     new = await table.game()
     assert new.status == "active" and [seat.user_id for seat in new.by_seat()] == [*order[1:], *order[:1]]
+
+
+@pytest.mark.parametrize("variant", engine.variant_names())
+@pytest.mark.parametrize("players", [2, 4])
+def test_points_by_category_add_up_to_the_final_scores(variant: str, players: int) -> None:
+    state = engine.new_game(variant, players, 11)
+    start, events = engine.scores(state), list(engine.opening_events(state))
+    agent = GreedyAgent(11)
+    while not engine.is_over(state):
+        seat = min(engine.to_act(state))
+        state, more = engine.apply(state, seat, agent.choose(engine.variant_of(state), state, seat))
+        events.extend(more)
+    final = engine.scores(state)
+    parts = points_by_category(variant, events, start, final)
+    assert list(parts) == list(CATEGORIES[engine.get_variant(variant).game])
+    assert [sum(points[seat] for points in parts.values()) for seat in range(players)] == final, parts
+    main = {"azul": "wall", "summer-pavilion": "placed", "queens-garden": "rounds"}[engine.get_variant(variant).game]
+    assert all(points > 0 for points in parts[main]), parts
