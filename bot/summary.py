@@ -37,7 +37,7 @@ from engine.azul import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, complete_rows
 CATEGORIES = {
     "azul": ("wall", "floor", "rows", "columns", "colours"),
     "summer-pavilion": ("start", "placed", "penalties", "stars", "numbers"),
-    "queens-garden": ("start", "rounds", "gardens", "storage", "penalties"),
+    "queens-garden": ("start", "rounds", "gardens", "storage", "costs"),
 }
 """Each game's scoring categories, in the order the summary names them (catalogue ``bot.summary.part.<name>``)."""
 
