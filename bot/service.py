@@ -64,10 +64,13 @@ class Turn:
         return self.game.status == "over"
 
     def to_ping(self) -> list[int]:
-        """Seats to mention now: those who must act and were not already waiting; never the mover, and never a
-        seat the computer plays."""
+        """Seats to mention now: those who must act and were not already waiting; never a seat the computer plays,
+        and never the mover, unless the computer moved for them because their time ran out: a turn that comes
+        straight back to them (a round ends and they start it, the grey wall leaves them a column) is a new turn
+        they have not heard of."""
         waiting_before = self.before_to_act - {self.seat}
-        return sorted(self.to_act - waiting_before - {self.seat} - set(self.game.computer_seats()))
+        mover = set() if self.cause == "time_limit" else {self.seat}
+        return sorted(self.to_act - waiting_before - mover - set(self.game.computer_seats()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,9 +64,7 @@ def points_by_category(
         # Its events give a penalty before the score's floor of 0 cuts it: what penalties and bought expansions
         # really took is what the other categories leave unexplained.
         for seat in range(players):
-            parts["costs"][seat] = final[seat] - sum(
-                points[seat] for name, points in parts.items() if name != "costs"
-            )
+            parts["costs"][seat] = final[seat] - sum(points[seat] for name, points in parts.items() if name != "costs")
     return parts
 
 
