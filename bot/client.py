@@ -36,6 +36,7 @@ from bot.service import GameService
 from bot.stats import PageButton, StatsCog
 from bot.store import Store
 from bot.summary import SummaryButton
+from bot.table_cog import TableCog
 from bot.texts import Translator
 from bot.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
 from bot.undo import UndoButton
@@ -150,6 +151,7 @@ class AzulBot(commands.Bot):
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
         await self.add_cog(StatsCog(self))
+        await self.add_cog(TableCog(self))
         self.add_dynamic_items(*CONTROLS)
         settled = await self._service.settle_pending()  # games that ended while a result could not be written
         if settled:

@@ -19,12 +19,12 @@ import secrets
 import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import engine
 from bot import ratings
-from bot.clock import Clock, SystemClock, iso
+from bot.clock import Clock, SystemClock, iso, quiet_until
 from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
 from bot.store import Conflict, GameRow, MoveRow, Store, UndoneRow
@@ -35,6 +35,8 @@ from engine.transcript import export
 
 log = logging.getLogger(__name__)
 
+NUDGE_EVERY = timedelta(hours=12)
+"""How often one seated player may nudge the awaited players of one game."""
 RACE_RETRIES = 8
 """Times a move is checked again on a newer version before it is refused as ``raced`` (each retry means another
 player's move landed meanwhile, so this bounds the work per move, not the number of players)."""
@@ -114,6 +116,18 @@ class Resigned:
     state: GameState
     seat: int
     ended: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Nudged:
+    """A nudge that goes out: to the ``seats`` it reaches now (``resting``: how many awaited players it skipped,
+    being away or in their quiet hours)."""
+
+    game: GameRow
+    state: GameState
+    seat: int
+    seats: list[int]
+    resting: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -924,6 +938,38 @@ class GameService:
         log.info("game %s: rematch of game %s opened by %s", new_id, game_id, user_id)
         return await self._reload(new_id)
 
+    async def nudge(self, channel_id: int, user_id: int) -> Nudged:
+        """A seated player nudges the people the game waits for: once per :data:`NUDGE_EVERY` per game and player,
+        never someone away or in their quiet hours (refused, with when they can be nudged, when nobody is left)."""
+        game = await self.active_game(channel_id)
+        seat = game.seat_of(user_id)
+        if seat is None or game.by_seat()[seat].dropped:
+            raise Refusal("nudge_not_seated")
+        state = self.state_of(game)
+        awaited = sorted(engine.to_act(state) - set(game.computer_seats()) - {seat})
+        if not awaited:
+            raise Refusal("nudge_your_turn" if seat in engine.to_act(state) else "nudge_computer")
+        now = self.clock.now()
+        last = await self.store.last_nudge(game.id, user_id)
+        if last is not None and datetime.fromisoformat(last) + NUDGE_EVERY > now:
+            raise Refusal("nudge_too_soon", at=f"<t:{int((datetime.fromisoformat(last) + NUDGE_EVERY).timestamp())}:R>")
+        reachable, later = [], []
+        for waiting in awaited:
+            prefs = await self.store.user(game.by_seat()[waiting].user_id or 0)
+            if prefs.away_until and prefs.away_until > iso(now):
+                later.append(datetime.fromisoformat(prefs.away_until))
+                continue
+            quiet = quiet_until(now, prefs.timezone, prefs.quiet_start, prefs.quiet_end)
+            if quiet is not None:
+                later.append(quiet)
+                continue
+            reachable.append(waiting)
+        if not reachable:
+            raise Refusal("nudge_resting", at=f"<t:{int(min(later).timestamp())}:R>")
+        if not await self.store.record_nudge(game.id, user_id, iso(now), iso(now - NUDGE_EVERY)):
+            raise Refusal("raced")
+        return Nudged(game, state, seat, reachable, len(later))
+
     # --- results and ratings -----------------------------------------------------------------------------------
     async def settle(self, game: GameRow) -> None:
         """Record a finished game's result and ratings. A failure here must not undo the finished game: it is
@@ -945,6 +991,7 @@ class GameService:
 __all__ = [
     "GameService",
     "Needed",
+    "Nudged",
     "Refusal",
     "Resigned",
     "TimedOut",

@@ -262,10 +262,17 @@ MIGRATIONS: tuple[str, ...] = (
         until TEXT NOT NULL
     );
     """,
-    # 16 (renumbered at merge): resigning leaves the table playing. A seat whose player resigned is dropped (the
-    # computer plays it to the end) and marked ``resigned``, so the final standings put that player last.
+    # 16 (renumbered at merge): games that keep going. A seat whose player resigned is dropped (the computer plays
+    # it to the end) and marked ``resigned``, so the final standings put that player last. ``nudges``: when each
+    # seated player last nudged the awaited players of a game (once per 12 hours).
     """
     ALTER TABLE seats ADD COLUMN resigned INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE nudges (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
     """,
 )
 
@@ -1615,6 +1622,22 @@ class Store:
             (user_id,),
         )
         return [_rating_row(row) for row in rows]
+
+    async def last_nudge(self, game_id: int, user_id: int) -> str | None:
+        """When ``user_id`` last nudged in ``game_id`` (ISO time), or None."""
+        rows = await self._fetchall("SELECT at FROM nudges WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+        return str(rows[0]["at"]) if rows else None
+
+    async def record_nudge(self, game_id: int, user_id: int, at: str, earlier_than: str) -> bool:
+        """Record a nudge at ``at`` unless the user's last one is not earlier than ``earlier_than`` (False then: a
+        nudge sent at the same moment won the race)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO nudges (game_id, user_id, at) VALUES (?, ?, ?) ON CONFLICT (game_id, user_id)"
+                " DO UPDATE SET at = excluded.at WHERE nudges.at < ?",
+                (game_id, user_id, at, earlier_than),
+            )
+            return cursor.rowcount == 1
 
     async def rating_changes(self, game_id: int) -> dict[int, tuple[Skill | None, Skill]]:
         """Each rated person's rating before and after the finished game ``game_id`` (None before: their first

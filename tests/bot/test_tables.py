@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 import engine
+from bot.clock import ManualClock
 from bot.summary import CATEGORIES, points_by_category
 from engine.agents import GreedyAgent
 from tests.bot.table import Table
@@ -202,3 +203,90 @@ def test_points_by_category_add_up_to_the_final_scores(variant: str, players: in
     assert [sum(points[seat] for points in parts.values()) for seat in range(players)] == final, parts
     main = {"azul": "wall", "summer-pavilion": "placed", "queens-garden": "rounds"}[engine.get_variant(variant).game]
     assert all(points > 0 for points in parts[main]), parts
+
+
+LOG = "azul-table log"
+NUDGE = "azul-table nudge"
+
+
+def headline_of(post: Any) -> str:
+    """The first line of a board post: what its move did."""
+    return str(post.content.splitlines()[0])
+
+
+async def test_the_log_tells_the_last_twenty_moves_in_words_to_spectators_too(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    sam = table.guild.add_member(simcord_env.create_user("sam"))
+    await table.open("azul")
+    empty = await sam.slash(table.channel, LOG)
+    assert empty.ephemeral and "Nobody has moved in game #" in empty.response.content
+    said = []
+    for _ in range(24):
+        member, _, move = await table.choose()
+        await table.play_by_slash(member, move)
+        said.append(headline_of(table.channel.last_message))
+    log = await sam.slash(table.channel, LOG)
+    assert log.ephemeral, log
+    lines = log.response.content.splitlines()
+    assert lines[0].endswith("the last 20 moves:"), lines[0]
+    moves = [line for line in lines[1:] if not line.startswith("**Round")]
+    assert moves == said[-len(moves) :] and len(moves) >= 12, "the newest moves, in their posts' words"
+    assert any(line.startswith("**Round ") for line in lines[1:]), "round separators"
+    assert len(log.response.content) <= 2000
+
+
+async def test_a_turn_notice_tells_what_happened_since_the_players_last_move(simcord_env) -> None:
+    table = Table.create(simcord_env, 3)
+    await table.open("azul")
+    said = []
+    for _ in range(3):
+        member, _, move = await table.choose()
+        await table.play_by_slash(member, move)
+        said.append(headline_of(table.channel.last_message))
+    post = table.channel.last_message.content
+    # The third move's post pings the first mover: it tells the second move (its own headline tells the third).
+    assert "Since your last turn:" in post and f"• {said[1]}" in post, post
+    assert f"• {said[2]}" not in post and f"• {said[0]}" not in post, post
+
+    # A player who takes notices by DM gets them all there, their own move excluded.
+    game, state = await table.state()
+    waiting = table.member(game, (min(engine.to_act(state)) + 2) % 3)  # the one who moves after the next player
+    await waiting.slash(table.channel, "azul notify", enabled=True)
+    for _ in range(2):
+        member, _, move = await table.choose()
+        await table.play_by_slash(member, move)
+        said.append(headline_of(table.channel.last_message))
+    dm = waiting.user.dm_channel.last_message
+    assert dm is not None and "Since your last turn:" in dm.content, dm
+    assert f"• {said[-1]}" in dm.content and f"• {said[-2]}" in dm.content, dm.content
+
+
+async def test_nudge_once_per_twelve_hours_and_never_in_quiet_hours(simcord_env, clock: ManualClock) -> None:
+    table = Table.create(simcord_env, 3)
+    await table.open("azul")
+    game, state = await table.state()
+    awaited = table.member(game, min(engine.to_act(state)))
+    others = [player for player in table.players if player.id != awaited.id]
+    refused = await awaited.slash(table.channel, NUDGE)
+    assert "it is your turn" in refused.response.content, refused.response.content
+    stranger = table.guild.add_member(simcord_env.create_user("sam"))
+    refused = await stranger.slash(table.channel, NUDGE)
+    assert "Only players still seated" in refused.response.content
+
+    nudged = await others[0].slash(table.channel, NUDGE)
+    assert nudged.ephemeral and f"Nudged: **{awaited.user.name}**" in nudged.response.content, nudged.response.content
+    post = table.channel.last_message
+    assert post.content.startswith(f"👋 **{others[0].user.name}** is waiting for your move in Azul #{game.id}")
+    assert simcord_env.backend.get_message(table.channel.id, post.id).ping_user_ids == [awaited.id]
+    again = await others[0].slash(table.channel, NUDGE)
+    assert "less than 12 hours ago" in again.response.content and "<t:" in again.response.content
+    assert table.channel.last_message.id == post.id, "nothing was sent"
+
+    # The awaited player has quiet hours now: the next nudge waits for their end.
+    hour = clock.now().hour
+    await awaited.slash(table.channel, "azul me settings", quiet_from=hour, quiet_to=(hour + 2) % 24)
+    resting = await others[1].slash(table.channel, NUDGE)
+    assert "quiet hours" in resting.response.content and "<t:" in resting.response.content, resting.response.content
+    clock.advance(hours=12, minutes=1)
+    later = await others[0].slash(table.channel, NUDGE)
+    assert later.response.content.startswith("Nudged:"), later.response.content
