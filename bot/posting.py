@@ -284,10 +284,17 @@ class Poster:
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             prefs = await store.user(user_id)
-            said = text("bot.post.dm_turn", prefs.locale or locale, link=board.jump_url, game=game.id)
+            lang = prefs.locale or locale
+            said = text("bot.post.dm_turn", lang, link=board.jump_url, game=game.id)
             seat = game.seat_of(user_id)
-            since = await since_lines(store, game, seat, prefs.locale or locale) if seat is not None else []
-            await user.send("\n".join([said, *since])[:2000])
+            since = await since_lines(store, game, seat, lang) if seat is not None else []
+            # The player's close-up and a Play button whose picker works right here; the move goes to the channel.
+            closeup = None
+            if seat is not None and game.state is not None:
+                closeup = await self.pictures.draw_closeup(game, engine.from_json(game.state), seat, lang)
+            files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
+            content = "\n".join([said, *since])[:2000]
+            await user.send(content, files=files, view=board_view(game, lang))
             return
         except (discord.Forbidden, discord.HTTPException):
             log.info("game %s: DM to %s failed; pinging in the channel instead", game.id, user_id)

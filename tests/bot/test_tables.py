@@ -10,7 +10,7 @@ import engine
 from bot.clock import ManualClock
 from bot.summary import CATEGORIES, points_by_category
 from engine.agents import GreedyAgent
-from tests.bot.table import Table
+from tests.bot.table import Table, mentions
 from tests.bot.test_faults import forged_click
 
 # The computer plays a resigned seat between the others' moves: a chain of searches and pictures outlasts
@@ -290,3 +290,44 @@ async def test_nudge_once_per_twelve_hours_and_never_in_quiet_hours(simcord_env,
     clock.advance(hours=12, minutes=1)
     later = await others[0].slash(table.channel, NUDGE)
     assert later.response.content.startswith("Nudged:"), later.response.content
+
+
+async def test_a_player_plays_a_whole_game_from_the_play_button_of_their_dm_notices(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    await bob.slash(table.channel, "azul notify", enabled=True)
+    await table.open("azul")
+    seen: set[int] = set()
+    old_dm, reply = None, None
+    for _ in range(200):
+        game, state = await table.state()
+        if game.status != "active":
+            break
+        seat = min(engine.to_act(state))
+        move = table.agent.choose(engine.variant_of(state), state, seat)
+        if table.member(game, seat).id == alice.id:
+            await table.play_by_slash(alice, move)
+            continue
+        last = await table.bot.service.store.last_move(game.id)
+        if last is not None and last.seat == seat:  # his turn goes on: the reply to his move offers the next step
+            assert reply is not None and reply.response.components, "the next step is offered in the DM"
+            reply = await table.finish_picker(bob.user, reply, move)
+            continue
+        dm = bob.user.dm_channel.last_message
+        assert dm is not None and dm.id not in seen, "every turn of bob's has its own notice"
+        seen.add(dm.id)
+        assert dm.attachments and dm.attachments[0].filename.endswith("-mine.png"), "the close-up comes with it"
+        picker = await bob.user.click(dm, label="Play")  # in the DM: as the user, not as a server member
+        assert picker.ephemeral, picker.response.content
+        reply = await table.finish_picker(bob.user, picker, move)
+        assert (await table.game()).version == game.version + 1
+        assert bob.id not in mentions(table.channel.last_message.content), "bob's move is posted in the channel"
+        if old_dm is not None:  # a notice of an earlier turn no longer plays
+            stale = await bob.user.click(old_dm, label="Play")
+            said = stale.response.content
+            assert stale.ephemeral and any(why in said for why in ("out of date", "already", "is over")), said
+        old_dm = dm
+    game = await table.game()
+    assert game.status == "over" and len(seen) >= 5
+    moves = await table.bot.service.store.moves(game.id)
+    assert sum(1 for seat, _ in moves if seat == game.seat_of(bob.id)) >= len(seen)

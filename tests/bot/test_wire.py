@@ -53,7 +53,7 @@ async def test_login_sync_and_a_reply_with_the_picture(discord_server: FakeDisco
         await asyncio.wait_for(discord_server.identified.wait(), 15)
         synced = await discord_server.wait_for("PUT", "/applications/4242/commands")
         commands = {command["name"]: command for command in synced.json}
-        assert set(commands) == {"azul", "azul-stats"}
+        assert set(commands) == {"azul", "azul-stats", "azul-table"}
         group = commands["azul"]
         assert group["description_localizations"]["pl"].startswith("Graj")
         subcommands = {option["name"]: option for option in group["options"]}
