@@ -103,6 +103,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         undo=described("bot.opt.undo"),
         time_limit=described("bot.opt.time_limit"),
         on_timeout=described("bot.opt.on_timeout"),
+        thread=described("bot.opt.thread"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -124,6 +125,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         undo: bool = True,
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
+        thread: bool | None = None,
     ) -> None:
         service = bot_of(interaction).service
         game = await service.create(
@@ -139,6 +141,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             undo=undo,
             time_limit_hours=int(time_limit.value) if time_limit else None,
             on_timeout=on_timeout.value if on_timeout else None,
+            thread=thread,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(
@@ -257,15 +260,20 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
     # the server
     @app_commands.command(name=named("server"), description=described("bot.cmd.server"))
-    @app_commands.describe(time_limit=described("bot.opt.time_limit"), on_timeout=described("bot.opt.on_timeout"))
+    @app_commands.describe(
+        time_limit=described("bot.opt.time_limit"),
+        on_timeout=described("bot.opt.on_timeout"),
+        threads=described("bot.opt.threads"),
+    )
     @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
     async def server(
         self,
         interaction: discord.Interaction,
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
+        threads: bool | None = None,
     ) -> None:
-        await server_settings(interaction, time_limit, on_timeout)
+        await server_settings(interaction, time_limit, on_timeout, threads)
 
     # help
     @app_commands.command(name=named("rules"), description=described("bot.cmd.rules"))

@@ -22,7 +22,7 @@ from bot.context import BoardPoster, bot_of
 from bot.errors import Refusal
 from bot.replies import is_admin, reply
 from bot.service import GameService, TimedOut
-from bot.store import GameRow
+from bot.store import GameRow, Store
 from bot.texts import described, guild_locale, text, user_locale
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Fired, deadlines
 from bot.words import headline, level_label, limit_line, seat_label, shown
@@ -119,21 +119,31 @@ async def server_settings(
     interaction: discord.Interaction,
     time_limit: app_commands.Choice[str] | None,
     on_timeout: app_commands.Choice[str] | None,
+    threads: bool | None = None,
 ) -> None:
     """``/azul server``: show this server's defaults for new games; a server manager changes those given."""
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     locale = user_locale(interaction)
     hours, action = await service.store.server_defaults(guild_id)
-    if time_limit is None and on_timeout is None:
-        await reply(interaction, text("bot.limit.server.shown", locale, limit=limit_line(hours, action, locale)))
+    if time_limit is None and on_timeout is None and threads is None:
+        said = text("bot.limit.server.shown", locale, limit=limit_line(hours, action, locale))
+        await reply(interaction, f"{said}\n{await threads_line(service.store, guild_id, locale)}")
         return
     if not is_admin(interaction):
         raise Refusal("only_manager_sets_server")
-    hours = int(time_limit.value) if time_limit else hours
-    action = on_timeout.value if on_timeout else action
-    await service.set_server_defaults(guild_id, hours, action)
-    await reply(interaction, text("bot.limit.server.saved", locale, limit=limit_line(hours, action, locale)))
+    if time_limit is not None or on_timeout is not None:
+        hours = int(time_limit.value) if time_limit else hours
+        action = on_timeout.value if on_timeout else action
+        await service.set_server_defaults(guild_id, hours, action)
+    if threads is not None:
+        await service.store.set_server_threads(guild_id, threads)
+    said = text("bot.limit.server.saved", locale, limit=limit_line(hours, action, locale))
+    await reply(interaction, f"{said}\n{await threads_line(service.store, guild_id, locale)}")
+
+
+async def threads_line(store: Store, guild_id: int, locale: str) -> str:
+    return text("bot.thread.server_on" if await store.server_threads(guild_id) else "bot.thread.server_off", locale)
 
 
 __all__ = [

@@ -18,6 +18,7 @@ from bot.controls import NUMBER, Control, bounded, forged
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.store import GameRow
 from bot.texts import guild_locale, text, user_locale
+from bot.threads import open_thread
 from bot.words import ROBOT, level_label, lobby_text, shown_names
 from engine import GameState
 
@@ -108,14 +109,20 @@ async def lobby_action(interaction: discord.Interaction, action: str, *, game_id
     elif action == "start":
         await interaction.response.defer(ephemeral=True, thinking=True)
         game, state = await service.start(channel_id, user.id, is_admin=is_admin(interaction), game_id=game_id)
+        game, channel = await open_thread(interaction, game)  # a thread of its own, when the game wants one
         await refresh_lobby(interaction, game)
-        await post_start(interaction, game, state)
+        await post_start(interaction, game, state, channel)
         await reply(interaction, text("bot.reply.started", locale))
         bot_of(interaction).wake_computer(game.id)
 
 
-async def post_start(interaction: discord.Interaction, game: GameRow, state: GameState) -> None:
-    channel = channel_of(interaction)
+async def post_start(
+    interaction: discord.Interaction,
+    game: GameRow,
+    state: GameState,
+    channel: discord.abc.Messageable | None = None,
+) -> None:
+    channel = channel or channel_of(interaction)
     public = public_locale(interaction)
     order = ", ".join(shown_names(game, public))
     headline = text("bot.post.started", public, order=order, how=text(f"bot.order.{game.seat_order}", public))

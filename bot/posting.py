@@ -34,6 +34,7 @@ from bot.service import Turn, Undone
 from bot.store import GameRow, Store
 from bot.summary import summary_lines, summary_view
 from bot.texts import guild_locale, text, variant_label
+from bot.threads import reopen
 from bot.words import headline, seat_label, shown_names, undo_headline
 from engine import Event, GameState
 
@@ -97,6 +98,9 @@ class Poster:
                 lines += await since_lines(self.store, game, seat, locale, skip_last=bool(headline))
             lines += await away_lines(self.store, game, self.clock.now(), locale)
         content = "\n".join(line for line in lines if line)[:2000]
+        if isinstance(channel, discord.Thread) and not await reopen(channel, game, locale):
+            metrics.post_failed("forbidden")
+            raise BoardNotPosted("forbidden")
         view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING
         if game.status == "over":
             view = summary_view(game, locale)

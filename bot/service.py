@@ -289,8 +289,9 @@ class GameService:
         undo: bool = True,
         time_limit_hours: int | None = None,
         on_timeout: str | None = None,
+        thread: bool | None = None,
     ) -> GameRow:
-        """Open a lobby; a time limit or timeout action not given is the server's default."""
+        """Open a lobby; a time limit, timeout action or thread choice not given is the server's default."""
         spec = engine.get_variant(variant)
         if not spec.min_players <= seats <= spec.max_players:
             raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
@@ -319,6 +320,7 @@ class GameService:
             undo=undo,
             time_limit_hours=limit,
             on_timeout=action,
+            thread=await self.store.server_threads(guild_id) if thread is None else thread,
         )
         if game_id is None:
             raise Refusal("channel_busy")
@@ -625,6 +627,13 @@ class GameService:
             raise Refusal("raced")
         return await self._changed(game.id)
 
+    async def move_to_thread(self, game: GameRow, thread_id: int) -> GameRow:
+        """The started ``game`` is played in ``thread_id`` from now on (its lobby stays in the channel)."""
+        if not await self.store.move_to_thread(game.id, thread_id):
+            raise Refusal("raced")
+        log.info("game %s: moved to thread %s", game.id, thread_id)
+        return await self._changed(game.id)
+
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         check_limit(time_limit_hours, on_timeout)
         await self.store.set_server_defaults(guild_id, time_limit_hours, on_timeout)
@@ -907,8 +916,9 @@ class GameService:
         variant, settings and players, the seat order rotated by one (the second player starts the join order, the
         first comes last) and kept as joined, computer seats at the same levels."""
         old = await self.store.game(game_id)
-        if old is None or old.channel_id != channel_id or old.status != "over":
+        if old is None or channel_id not in (old.channel_id, old.lobby_channel_id) or old.status != "over":
             raise Refusal("no_such_game", game=game_id)
+        channel_id = old.lobby_channel_id or old.channel_id  # a game played in a thread had its lobby outside
         if old.seat_of(user_id) is None:
             raise Refusal("rematch_not_player", game=game_id)
         if await self.store.open_game_in(channel_id) is not None:
@@ -930,6 +940,7 @@ class GameService:
             undo=old.undo,
             time_limit_hours=old.time_limit_hours,
             on_timeout=old.on_timeout,
+            thread=old.thread,
         )
         if new_id is None:
             raise Refusal("channel_busy")

@@ -264,9 +264,14 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 16 (renumbered at merge): games that keep going. A seat whose player resigned is dropped (the computer plays
     # it to the end) and marked ``resigned``, so the final standings put that player last. ``nudges``: when each
-    # seated player last nudged the awaited players of a game (once per 12 hours).
+    # seated player last nudged the awaited players of a game (once per 12 hours). A game opened with ``thread``
+    # moves into a thread of its channel when it starts: ``channel_id`` becomes the thread's and
+    # ``lobby_channel_id`` keeps the channel of its lobby message; ``servers.threads`` is a server's default.
     """
     ALTER TABLE seats ADD COLUMN resigned INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE servers ADD COLUMN threads INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN thread INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN lobby_channel_id INTEGER;
     CREATE TABLE nudges (
         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
         user_id INTEGER NOT NULL,
@@ -340,6 +345,8 @@ class GameRow:
     time_limit_hours: int = 0  # per move; 0: no limit
     on_timeout: str = "computer"  # when the limit runs out: the computer plays the move, or "drop" the player
     undo: bool = True  # players may take back their last move (the creator's choice)
+    thread: bool = False  # played in a thread of its own, opened when it starts
+    lobby_channel_id: int | None = None  # the channel of the lobby message, once the game moved to its thread
 
     @property
     def is_open(self) -> bool:
@@ -738,6 +745,8 @@ class Store:
             time_limit_hours=row["time_limit_hours"],
             on_timeout=row["on_timeout"],
             undo=bool(row["undo"]),
+            thread=bool(row["thread"]),
+            lobby_channel_id=row["lobby_channel_id"],
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -973,6 +982,7 @@ class Store:
         time_limit_hours: int = 0,
         on_timeout: str = "computer",
         undo: bool = True,
+        thread: bool = False,
     ) -> int | None:
         """A new lobby with its creator seated, or None when the channel already has an open game."""
         stamp = now_iso()
@@ -983,9 +993,9 @@ class Store:
                 game_id = await _inserted_id(
                     db,
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
-                    " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout, undo)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo)),
+                    " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout, undo,"
+                    " thread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo), int(thread)),
                 )
                 await db.execute(
                     "INSERT INTO seats (game_id, user_id, name, joined) VALUES (?, ?, ?, 0)",
@@ -1108,6 +1118,32 @@ class Store:
             return 0, "computer"
         rows = await self._fetchall("SELECT time_limit_hours, on_timeout FROM servers WHERE guild_id = ?", (guild_id,))
         return (int(rows[0][0]), str(rows[0][1])) if rows else (0, "computer")
+
+    async def server_threads(self, guild_id: int | None) -> bool:
+        """Whether a server's new games get a thread each unless their creator says otherwise."""
+        if guild_id is None:
+            return False
+        rows = await self._fetchall("SELECT threads FROM servers WHERE guild_id = ?", (guild_id,))
+        return bool(rows and rows[0]["threads"])
+
+    async def set_server_threads(self, guild_id: int, threads: bool) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO servers (guild_id, threads) VALUES (?, ?) ON CONFLICT (guild_id)"
+                " DO UPDATE SET threads = excluded.threads",
+                (guild_id, int(threads)),
+            )
+
+    async def move_to_thread(self, game_id: int, thread_id: int) -> bool:
+        """An active game moves from its channel into ``thread_id`` (a thread of that channel): its lobby message
+        stays in the channel, which is free for another game."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET lobby_channel_id = channel_id, channel_id = ? WHERE id = ? AND status = 'active'"
+                " AND lobby_channel_id IS NULL",
+                (thread_id, game_id),
+            )
+            return cursor.rowcount == 1
 
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         async with self.transaction() as db:

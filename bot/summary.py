@@ -251,6 +251,12 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     others = [seat.user_id for seat in game.people() if seat.user_id not in (None, user.id)]
     ping = text("bot.summary.rematch_post", public, game=game_id, players=" ".join(f"<@{u}>" for u in others))
     channel = channel_of(interaction)
+    if game.channel_id != interaction.channel_id:  # asked in the old game's thread: the lobby goes to its channel
+        found = interaction.client.get_channel(game.channel_id) or await interaction.client.fetch_channel(
+            game.channel_id
+        )
+        if isinstance(found, discord.abc.Messageable):
+            channel = found
     message = await channel.send(
         f"{lobby_text(game, public)}\n{ping}",
         view=lobby_view(game, public),

@@ -123,6 +123,8 @@ def lobby_text(game: GameRow, locale: str) -> str:
         players=players,
         order=text(f"bot.order.{game.seat_order}", locale),
     )
+    if game.lobby_channel_id is not None:  # the game moved to its own thread
+        said += "\n" + text("bot.thread.link", locale, thread=f"<#{game.channel_id}>")
     if game.status == "aborted":
         return said
     kind = text("bot.lobby.rated" if is_rated(game) else "bot.lobby.casual", locale)

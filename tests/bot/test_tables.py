@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
 import engine
@@ -331,3 +332,60 @@ async def test_a_player_plays_a_whole_game_from_the_play_button_of_their_dm_noti
     assert game.status == "over" and len(seen) >= 5
     moves = await table.bot.service.store.moves(game.id)
     assert sum(1 for seat, _ in moves if seat == game.seat_of(bob.id)) >= len(seen)
+
+
+async def test_a_game_with_a_thread_posts_every_board_there_and_the_channel_keeps_only_its_lobby(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    channel = table.channel
+    await alice.slash(channel, "azul new", variant="azul", seats=2, order="joined", thread=True)
+    await bob.slash(channel, "azul join")
+    lobby = channel.last_message
+    started = await alice.click(lobby, label="Start")
+    assert started.ephemeral, started
+    (thread,) = channel.threads
+    game = await table.bot.service.store.latest_game_in(thread.id)
+    assert game is not None and game.channel_id == thread.id and game.lobby_channel_id == channel.id
+    assert thread.name == f"Azul #{game.id} — alice, bob"
+    history = [m for m in channel.history() if m.type is not discord.MessageType.thread_created]  # Discord's own
+    assert [m.id for m in history] == [lobby.id], [(m.type, m.content) for m in history]
+    assert f"🧵 The game is played in <#{thread.id}>." in history[0].content, history[0].content
+    assert alice.id in mentions(thread.last_message.content), "the first board and its ping are in the thread"
+
+    # Played in the thread; another game can open in the channel meanwhile.
+    table.channel = thread
+    for _ in range(3):
+        member, _, move = await table.choose()
+        await table.play_by_slash(member, move)
+        assert "Your turn" in thread.last_message.content
+    other = await bob.slash(channel, "azul new", variant="azul", seats=2)
+    assert not other.ephemeral, "the channel is free for another game"
+    assert next(m.id for m in channel.history()) == lobby.id
+
+    # An archived thread is reopened before the next board.
+    simcord_env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": True})
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    assert not simcord_env.backend.get_channel(thread.id).thread_metadata.archived
+    assert "Your turn" in thread.last_message.content
+
+
+async def test_without_the_thread_permission_the_game_is_played_in_the_channel(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice = table.players[0]
+    mods = table.guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = table.guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    shown = await mod.slash(table.channel, "azul server", threads=True)
+    assert "New games get a thread each." in shown.response.content, shown.response.content
+    refused = await alice.slash(table.channel, "azul server", threads=False)
+    assert "Manage Server" in refused.response.content or "server" in refused.response.content
+    closed = table.guild.create_text_channel(
+        "closed", overwrites={table.bot.user: discord.PermissionOverwrite(create_public_threads=False)}
+    )
+    table.channel = closed
+    await table.open("azul")
+    game = await table.game()
+    assert game.thread and game.channel_id == closed.id and not closed.threads
+    said = [m.content for m in closed.history()]
+    assert any(f"so game #{game.id} is played right here" in line for line in said), said
+    assert "Your turn" in closed.last_message.content
