@@ -74,11 +74,14 @@ class LobbyButton(
 
 async def refresh_lobby(interaction: discord.Interaction, game: GameRow) -> None:
     """Bring the lobby message up to date (buttons gone once the game started or closed)."""
-    if game.lobby_message_id is None or not isinstance(interaction.channel, discord.abc.Messageable):
+    channel = interaction.channel
+    if game.lobby_channel_id is not None:  # the game moved to its thread: the lobby is in the channel above it
+        channel = interaction.client.get_channel(game.lobby_channel_id)  # type: ignore[assignment]
+    if game.lobby_message_id is None or not isinstance(channel, discord.abc.Messageable):
         return
     locale = guild_locale(interaction.guild)
     view = lobby_view(game, locale) if game.status == "lobby" else None
-    message = interaction.channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
+    message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
     try:
         await message.edit(content=lobby_text(game, locale), view=view, allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
