@@ -389,3 +389,25 @@ async def test_without_the_thread_permission_the_game_is_played_in_the_channel(s
     said = [m.content for m in closed.history()]
     assert any(f"so game #{game.id} is played right here" in line for line in said), said
     assert "Your turn" in closed.last_message.content
+
+
+async def test_a_rematch_brings_computer_seats_back_at_their_levels(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    await alice.slash(table.channel, "azul new", variant="azul", seats=3, order="joined", undo=False)
+    lobby = table.channel.last_message
+    await bob.slash(table.channel, "azul join")
+    await alice.slash(table.channel, "azul seat", level="easy")
+    await alice.click(lobby, label="Start")
+    await table.confirmed(bob, "resign")
+    await table.confirmed(alice, "resign")  # only the computer is left: the game ends
+    old = await table.game()
+    assert old.status == "over"
+    final = table.channel.last_message
+    refused = await table.guild.add_member(simcord_env.create_user("sam")).click(final, label="Rematch")
+    assert "Only the players of game" in refused.response.content, refused.response.content
+    await bob.click(final, label="Rematch")
+    new = await table.game()
+    before = [(seat.user_id, seat.level if seat.is_computer else None) for seat in old.by_seat()]  # people: their own
+    assert [(seat.user_id, seat.level) for seat in new.seats] == [*before[1:], *before[:1]]
+    assert (new.undo, new.max_seats, new.creator_id) == (False, 3, bob.id)
