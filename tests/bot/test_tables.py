@@ -411,3 +411,24 @@ async def test_a_rematch_brings_computer_seats_back_at_their_levels(simcord_env)
     before = [(seat.user_id, seat.level if seat.is_computer else None) for seat in old.by_seat()]  # people: their own
     assert [(seat.user_id, seat.level) for seat in new.seats] == [*before[1:], *before[:1]]
     assert (new.undo, new.max_seats, new.creator_id) == (False, 3, bob.id)
+
+
+async def test_a_thread_that_cannot_be_reopened_is_explained_in_its_channel(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    channel = table.guild.create_text_channel(
+        "no-manage",
+        overwrites={table.bot.user: discord.PermissionOverwrite(manage_channels=False, manage_threads=False)},
+    )
+    await alice.slash(channel, "azul new", variant="azul", seats=2, order="joined", thread=True)
+    await bob.slash(channel, "azul join")
+    await alice.click(channel.last_message, label="Start")
+    (thread,) = channel.threads
+    simcord_env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": True, "locked": True})
+    table.channel = thread
+    member, _, move = await table.choose()
+    played = await member.slash(thread, f"azul {move.command}", **dict(move.choices()))
+    assert played.response.content.startswith("Played"), played.response.content
+    assert "I could not post the board" in played.response.content, played.response.content
+    told = channel.last_message.content
+    assert "is archived or locked and I could not reopen it" in told and f"<#{thread.id}>" in told, told
