@@ -22,6 +22,7 @@ from bot.autoplay import ComputerTurns
 from bot.clock import Clock, SystemClock
 from bot.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
 from bot.computer import Computer
+from bot.ending import EndButton
 from bot.errors import BoardNotPosted, Refusal
 from bot.games import check_adapters
 from bot.league_cog import LeagueButton, LeagueRuns
@@ -38,6 +39,7 @@ from bot.replies import answer_error
 from bot.service import GameService
 from bot.stats import PageButton
 from bot.store import Store
+from bot.summary import SummaryButton
 from bot.texts import Translator
 from bot.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
 from bot.undo import UndoButton
@@ -60,6 +62,8 @@ CONTROLS = (
     UndoButton,
     LeagueButton,
     ForgetButton,
+    EndButton,
+    SummaryButton,
 )
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 

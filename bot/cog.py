@@ -22,15 +22,17 @@ from discord.ext import commands
 import engine
 from bot.computer import LEVELS
 from bot.context import bot_of
+from bot.ending import ask_to_abort, ask_to_resign
 from bot.errors import Refusal
 from bot.limits import action_choices, deadline_lines, limit_choices
-from bot.lobby import lobby_action, lobby_view, refresh_lobby
+from bot.lobby import lobby_action, lobby_view
+from bot.movelog import log_text
 from bot.personal import away_lines, seat_notes
 from bot.replays import move_list
-from bot.replies import channel_of, display_name, is_admin, public_locale, reply
+from bot.replies import channel_of, display_name, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
 from bot.undo import undo_last_move
-from bot.words import hint_text, lobby_text, shown, status_text
+from bot.words import hint_text, lobby_text, shown, shown_names, status_text
 
 CHOICE_LIMIT = 25
 MIN_SEATS = min(engine.get_variant(name).min_players for name in engine.variant_names())
@@ -73,6 +75,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         undo=described("bot.opt.undo"),
         time_limit=described("bot.opt.time_limit"),
         on_timeout=described("bot.opt.on_timeout"),
+        thread=described("bot.opt.thread"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -94,6 +97,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         undo: bool = True,
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
+        thread: bool | None = None,
     ) -> None:
         missing = missing_permissions(interaction)
         if missing:  # every board would fail to post: say so now, before anyone joins
@@ -112,6 +116,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             undo=undo,
             time_limit_hours=int(time_limit.value) if time_limit else None,
             on_timeout=on_timeout.value if on_timeout else None,
+            thread=thread,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(
@@ -209,28 +214,11 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
     @app_commands.command(name=named("resign"), description=described("bot.cmd.resign"))
     async def resign(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        game, state = await bot_of(interaction).service.resign(interaction.channel_id or 0, interaction.user.id)
-        channel = interaction.channel
-        if isinstance(channel, discord.abc.Messageable):
-            public = public_locale(interaction)
-            headline = text("bot.post.resigned_headline", public, player=shown(display_name(interaction.user)))
-            await bot_of(interaction).poster.post_board(
-                channel, game, state, guild=interaction.guild, headline=headline
-            )
-        await reply(interaction, text("bot.reply.resigned", user_locale(interaction)))
+        await ask_to_resign(interaction)  # the confirming click resigns (bot.ending)
 
     @app_commands.command(name=named("abort"), description=described("bot.cmd.abort"))
     async def abort(self, interaction: discord.Interaction) -> None:
-        service = bot_of(interaction).service
-        game = await service.abort(interaction.channel_id or 0, interaction.user.id, is_admin=is_admin(interaction))
-        await interaction.response.send_message(
-            text(
-                "bot.post.aborted", public_locale(interaction), user=shown(display_name(interaction.user)), game=game.id
-            ),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await refresh_lobby(interaction, game)
+        await ask_to_abort(interaction)  # the confirming click cancels (bot.ending)
 
     @app_commands.command(name=named("hint"), description=described("bot.cmd.hint"))
     async def hint(self, interaction: discord.Interaction) -> None:
@@ -244,6 +232,32 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     @app_commands.command(name=named("undo"), description=described("bot.cmd.undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
         await undo_last_move(interaction)
+
+    # the table's story
+    @app_commands.command(name=named("log"), description=described("bot.cmd.log"))
+    async def log(self, interaction: discord.Interaction) -> None:
+        """The last moves in words, for anyone in the channel (players and spectators)."""
+        service = bot_of(interaction).service
+        game = await service.shown_game(interaction.channel_id or 0)
+        if game.status == "lobby":
+            raise Refusal("not_started")
+        await interaction.response.defer(ephemeral=True, thinking=True)  # replaying a long game takes a moment
+        await reply(interaction, await log_text(service.store, game, user_locale(interaction)))
+
+    @app_commands.command(name=named("nudge"), description=described("bot.cmd.nudge"))
+    async def nudge(self, interaction: discord.Interaction) -> None:
+        """Remind the players the game waits for, once per 12 hours per game and player."""
+        bot = bot_of(interaction)
+        nudged = await bot.service.nudge(interaction.channel_id or 0, interaction.user.id)
+        player = f"**{shown(display_name(interaction.user))}**"
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await bot.poster.post_nudge(channel_of(interaction), nudged.game, nudged.seats, player, interaction.guild)
+        locale = user_locale(interaction)
+        names = shown_names(nudged.game, locale)
+        said = text("bot.nudge.reply", locale, players=", ".join(f"**{names[seat]}**" for seat in nudged.seats))
+        if nudged.resting:
+            said += "\n" + text("bot.nudge.resting", locale, count=nudged.resting)
+        await reply(interaction, said)
 
 
 __all__ = ["AzulCog", "variant_choices"]

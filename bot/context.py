@@ -30,6 +30,15 @@ class BoardPoster(Protocol):
         ping: Sequence[int] = (),
     ) -> discord.Message: ...
 
+    async def post_nudge(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        seats: Sequence[int],
+        player: str,
+        guild: discord.Guild | None,
+    ) -> None: ...
+
 
 @runtime_checkable
 class BotContext(Protocol):

@@ -23,7 +23,7 @@ from bot.errors import Refusal
 from bot.quotas import GameCaps
 from bot.replies import is_admin, reply
 from bot.service import GameService, TimedOut
-from bot.store import GameRow
+from bot.store import GameRow, Store
 from bot.texts import described, guild_locale, text, user_locale
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Fired, deadlines
 from bot.words import headline, level_label, limit_line, seat_label, shown
@@ -118,10 +118,12 @@ async def warning_params(service: GameService, game: GameRow, seats: Sequence[in
 
 async def server_settings(
     interaction: discord.Interaction,
+    *,
     time_limit: app_commands.Choice[str] | None,
     on_timeout: app_commands.Choice[str] | None,
     member_games: int | None = None,
     server_games: int | None = None,
+    threads: bool | None = None,
 ) -> None:
     """``/azul-server settings``: show this server's defaults for new games and its caps on open games; a server
     manager changes those given."""
@@ -130,24 +132,32 @@ async def server_settings(
     locale = user_locale(interaction)
     hours, action = await service.store.server_defaults(guild_id)
     caps = await service.game_caps(guild_id)
-    if time_limit is None and on_timeout is None and member_games is None and server_games is None:
-        await reply(
-            interaction, text("bot.limit.server.shown", locale, limit=settings_lines(hours, action, caps, locale))
-        )
+    if time_limit is None and on_timeout is None and member_games is None and server_games is None and threads is None:
+        said = settings_lines(hours, action, caps, locale)
+        shown = text("bot.limit.server.shown", locale, limit=said)
+        await reply(interaction, f"{shown}\n{await threads_line(service.store, guild_id, locale)}")
         return
     if not is_admin(interaction):
         raise Refusal("only_manager_sets_server")
     if member_games is not None or server_games is not None:
         caps = await service.set_game_caps(guild_id, member_games, server_games)
-    hours = int(time_limit.value) if time_limit else hours
-    action = on_timeout.value if on_timeout else action
-    await service.set_server_defaults(guild_id, hours, action)
-    await reply(interaction, text("bot.limit.server.saved", locale, limit=settings_lines(hours, action, caps, locale)))
+    if time_limit is not None or on_timeout is not None:
+        hours = int(time_limit.value) if time_limit else hours
+        action = on_timeout.value if on_timeout else action
+        await service.set_server_defaults(guild_id, hours, action)
+    if threads is not None:
+        await service.store.set_server_threads(guild_id, threads)
+    saved = text("bot.limit.server.saved", locale, limit=settings_lines(hours, action, caps, locale))
+    await reply(interaction, f"{saved}\n{await threads_line(service.store, guild_id, locale)}")
 
 
 def settings_lines(hours: int, action: str, caps: GameCaps, locale: str) -> str:
     caps_line = text("bot.quota.caps", locale, member=caps.member, server=caps.server)
     return f"{limit_line(hours, action, locale)}\n{caps_line}"
+
+
+async def threads_line(store: Store, guild_id: int, locale: str) -> str:
+    return text("bot.thread.server_on" if await store.server_threads(guild_id) else "bot.thread.server_off", locale)
 
 
 __all__ = [

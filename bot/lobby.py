@@ -18,6 +18,7 @@ from bot.controls import NUMBER, Control, bounded, forged
 from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.store import GameRow
 from bot.texts import guild_locale, text, user_locale
+from bot.threads import open_thread
 from bot.words import ROBOT, level_label, lobby_text, shown_names
 from engine import GameState
 
@@ -73,11 +74,14 @@ class LobbyButton(
 
 async def refresh_lobby(interaction: discord.Interaction, game: GameRow) -> None:
     """Bring the lobby message up to date (buttons gone once the game started or closed)."""
-    if game.lobby_message_id is None or not isinstance(interaction.channel, discord.abc.Messageable):
+    channel = interaction.channel
+    if game.lobby_channel_id is not None:  # the game moved to its thread: the lobby is in the channel above it
+        channel = interaction.client.get_channel(game.lobby_channel_id)  # type: ignore[assignment]
+    if game.lobby_message_id is None or not isinstance(channel, discord.abc.Messageable):
         return
     locale = guild_locale(interaction.guild)
     view = lobby_view(game, locale) if game.status == "lobby" else None
-    message = interaction.channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
+    message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
     try:
         await message.edit(content=lobby_text(game, locale), view=view, allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
@@ -108,14 +112,20 @@ async def lobby_action(interaction: discord.Interaction, action: str, *, game_id
     elif action == "start":
         await interaction.response.defer(ephemeral=True, thinking=True)
         game, state = await service.start(channel_id, user.id, is_admin=is_admin(interaction), game_id=game_id)
+        game, channel = await open_thread(interaction, game)  # a thread of its own, when the game wants one
         await refresh_lobby(interaction, game)
-        await post_start(interaction, game, state)
+        await post_start(interaction, game, state, channel)
         await reply(interaction, text("bot.reply.started", locale))
         bot_of(interaction).wake_computer(game.id)
 
 
-async def post_start(interaction: discord.Interaction, game: GameRow, state: GameState) -> None:
-    channel = channel_of(interaction)
+async def post_start(
+    interaction: discord.Interaction,
+    game: GameRow,
+    state: GameState,
+    channel: discord.abc.Messageable | None = None,
+) -> None:
+    channel = channel or channel_of(interaction)
     public = public_locale(interaction)
     order = ", ".join(shown_names(game, public))
     headline = text("bot.post.started", public, order=order, how=text(f"bot.order.{game.seat_order}", public))

@@ -8,19 +8,48 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import discord
 
 from bot import logs, metrics
 from bot.context import bot_of
-from bot.errors import BoardNotPosted
-from bot.replies import board_missing, channel_of, display_name, public_locale
+from bot.errors import BoardNotPosted, Refusal
+from bot.replies import board_missing, channel_of, display_name
 from bot.service import Turn
-from bot.texts import text, user_locale
+from bot.texts import guild_locale, text, user_locale
 from bot.undo import offer_undo
 from bot.words import headline
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Where a game is played: its channel's id, the channel to post in, and its server. For an interaction in the
+    channel these are the interaction's own; for a Play button in a DM notice they are the game's."""
+
+    channel_id: int
+    channel: discord.abc.Messageable
+    guild: discord.Guild | None
+
+
+async def table_of(interaction: discord.Interaction, game_id: int | None) -> Table:
+    """The table of ``game_id`` for this interaction: its own channel in a server, the game's channel from a DM
+    (only for a player of the game: anyone else has nothing to play there)."""
+    if interaction.guild_id is not None or game_id is None:
+        return Table(interaction.channel_id or 0, channel_of(interaction), interaction.guild)
+    game = await bot_of(interaction).service.store.game(game_id)
+    if game is None or not game.has_player(interaction.user.id):
+        raise Refusal("not_in_game")
+    client = interaction.client
+    try:
+        channel = client.get_channel(game.channel_id) or await client.fetch_channel(game.channel_id)
+    except discord.HTTPException:
+        raise Refusal("no_channel") from None
+    if not isinstance(channel, discord.abc.Messageable):
+        raise Refusal("no_channel")
+    return Table(game.channel_id, channel, getattr(channel, "guild", None))
 
 
 async def play(
@@ -42,13 +71,13 @@ async def play(
     """
     bot = bot_of(interaction)
     logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
-    channel = channel_of(interaction)
+    table = await table_of(interaction, game_id)
     if update:
         await interaction.response.defer()
     elif not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
     turn = await bot.service.move(
-        interaction.channel_id or 0,
+        table.channel_id,
         interaction.user.id,
         command,
         given,
@@ -68,11 +97,11 @@ async def play(
     else:
         try:
             await bot.poster.post_board(
-                channel,
+                table.channel,
                 told.game,
                 told.state,
-                guild=interaction.guild,
-                headline=headline(told, public_locale(interaction)),
+                guild=table.guild,
+                headline=headline(told, guild_locale(table.guild)),
                 events=told.events,
                 ping=told.to_ping(),
             )
@@ -80,7 +109,7 @@ async def play(
             # The move is saved; only the post failed. Say so, and why, rather than pretend nothing happened.
             said += "\n" + board_missing(missing.reason, locale)
     # The mover may take the move back from here (while it may be: see bot/undo.py); the button goes stale by itself.
-    undo = offer_undo(turn, None, locale)
+    undo = offer_undo(turn, None, locale) if interaction.guild_id is not None else None  # undo is the channel's
     await interaction.edit_original_response(content=said, view=undo)
     bot.wake_computer(turn.game.id)
     answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
@@ -89,4 +118,4 @@ async def play(
     return turn
 
 
-__all__ = ["play"]
+__all__ = ["Table", "play", "table_of"]

@@ -27,7 +27,7 @@ from bot.controls import NUMBER, Control, bounded, forged
 from bot.entry import Entry, Run, Step, plan, repeats, run_ways, shapes_of
 from bot.errors import Refusal
 from bot.games import adapter_of
-from bot.moves import play
+from bot.moves import play, table_of
 from bot.pictures import Pictures
 from bot.service import Turn
 from bot.store import GameRow
@@ -249,7 +249,8 @@ async def _acting_seat(
     """The game, its state and the clicking player's seat, when a picker may be shown to them: refused when their
     own move landed since the board they clicked (``already_played``) or the computer plays their seat."""
     service = bot_of(interaction).service
-    game = await service.active_game(interaction.channel_id or 0, game_id)
+    table = await table_of(interaction, game_id)  # from a DM notice: the game's own channel
+    game = await service.active_game(table.channel_id, game_id)
     await service.check_moved_on(game, interaction.user.id, version)
     state = service.state_of(game)
     seat = service.seat_to_act(game, state, interaction.user.id)
@@ -479,7 +480,9 @@ async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:
     message = await interaction.original_response()
     said = f"{message.content}\n{text('bot.reply.again', locale)}\n{prompt}"
     await interaction.edit_original_response(
-        content=said[:2000], view=offer_undo(turn, view, locale), attachments=files
+        content=said[:2000],
+        view=offer_undo(turn, view, locale) if interaction.guild_id is not None else view,
+        attachments=files,
     )
 
 

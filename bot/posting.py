@@ -26,13 +26,16 @@ from bot import metrics
 from bot.clock import Clock, SystemClock
 from bot.errors import BoardNotPosted
 from bot.games import adapter_of
+from bot.movelog import since_lines
 from bot.personal import away_lines, seat_notes
 from bot.picker import board_view
 from bot.pictures import Pictures
 from bot.service import Turn, Undone
 from bot.store import GameRow, Store
-from bot.texts import guild_locale, text
-from bot.words import headline, seat_label, shown_names, standings_text, undo_headline
+from bot.summary import summary_lines, summary_view
+from bot.texts import guild_locale, text, variant_label
+from bot.threads import reopen
+from bot.words import headline, seat_label, shown_names, undo_headline
 from engine import Event, GameState
 
 log = logging.getLogger(__name__)
@@ -41,6 +44,12 @@ POST_ATTEMPTS = 3
 """Sends of one board; discord.py already retries 500, 502, 504 and 524 itself, with growing pauses."""
 POST_BUDGET_SECONDS = 10.0
 """All attempts together: the player's deferred reply waits for them, and a later sweep posts what is missing."""
+
+
+def board_link(game: GameRow) -> str:
+    """A link to the game's newest board (or its channel before the first board)."""
+    where = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}"
+    return f"{where}/{game.board_message_id}" if game.board_message_id else where
 
 
 def mentioning(user_ids: Sequence[int | None]) -> discord.AllowedMentions:
@@ -79,14 +88,22 @@ class Poster:
         by_seat = game.by_seat()
         dm_seats, mention_seats = await self._split_by_dm(game, ping)
         lines = [headline] if headline else []
-        if game.status == "over":
+        if game.status == "over":  # the summary, with its Replay, Animation and Rematch buttons
             lines.append(text("bot.post.game_over", locale))
-            lines.append(standings_text(game, locale))
+            lines += await summary_lines(self.store, game, state, locale)
         else:
             lines.append(self._to_act_line(game, state, locale, mention_seats))
+            if len(mention_seats) == 1:  # the one player pinged hears what happened since their last move
+                (seat,) = mention_seats
+                lines += await since_lines(self.store, game, seat, locale, skip_last=bool(headline))
             lines += await away_lines(self.store, game, self.clock.now(), locale)
         content = "\n".join(line for line in lines if line)[:2000]
+        if isinstance(channel, discord.Thread) and not await reopen(channel, game, locale):
+            metrics.post_failed("forbidden")
+            raise BoardNotPosted("forbidden")
         view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING
+        if game.status == "over":
+            view = summary_view(game, locale)
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
         message = await self._send(channel, game, content, png, view=view, mentions=mentions)
         try:
@@ -204,6 +221,38 @@ class Poster:
         for seat in dm_seats:
             await self._dm_turn(channel, game, game.by_seat()[seat].user_id or 0, message, locale)
 
+    async def post_nudge(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        seats: Sequence[int],
+        player: str,
+        guild: discord.Guild | None,
+    ) -> None:
+        """One nudge from ``player`` to the awaited ``seats``: a ping in the channel, or a DM for those who take their
+        turn notices by DM (a ping after all when their DMs are closed)."""
+        locale = guild_locale(guild)
+        by_seat = game.by_seat()
+        dm_seats, mention_seats = await self._split_by_dm(game, seats)
+        variant = variant_label(game.variant, locale)
+        for seat in dm_seats:
+            user_id = by_seat[seat].user_id or 0
+            prefs = await self.store.user(user_id)
+            lang = prefs.locale or locale
+            said = text("bot.nudge.dm", lang, player=player, variant=variant_label(game.variant, lang), game=game.id)
+            try:
+                user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+                await user.send(f"{said}\n{board_link(game)}")
+            except discord.HTTPException:
+                log.info("game %s: nudge DM to %s failed; pinging in the channel instead", game.id, user_id)
+                mention_seats.add(seat)
+        if mention_seats:
+            people = ", ".join(f"<@{by_seat[seat].user_id}>" for seat in sorted(mention_seats))
+            await channel.send(
+                text("bot.nudge.post", locale, player=player, variant=variant, game=game.id, players=people),
+                allowed_mentions=mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)]),
+            )
+
     async def _split_by_dm(self, game: GameRow, ping: Sequence[int]) -> tuple[list[int], set[int]]:
         """Seats to reach by DM (opted in, DMs not known closed) and seats to mention in the post; never a seat
         the computer plays (it has no one to ping, or its person handed it over)."""
@@ -239,7 +288,17 @@ class Poster:
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             prefs = await store.user(user_id)
-            await user.send(text("bot.post.dm_turn", prefs.locale or locale, link=board.jump_url, game=game.id))
+            lang = prefs.locale or locale
+            said = text("bot.post.dm_turn", lang, link=board.jump_url, game=game.id)
+            seat = game.seat_of(user_id)
+            since = await since_lines(store, game, seat, lang) if seat is not None else []
+            # The player's close-up and a Play button whose picker works right here; the move goes to the channel.
+            closeup = None
+            if seat is not None and game.state is not None:
+                closeup = await self.pictures.draw_closeup(game, engine.from_json(game.state), seat, lang)
+            files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
+            content = "\n".join([said, *since])[:2000]
+            await user.send(content, files=files, view=board_view(game, lang))
             return
         except (discord.Forbidden, discord.HTTPException):
             log.info("game %s: DM to %s failed; pinging in the channel instead", game.id, user_id)

@@ -30,17 +30,26 @@ class ServerCog(commands.GroupCog, group_name=named("azul-server"), group_descri
         on_timeout=described("bot.opt.on_timeout"),
         member_games=described("bot.opt.member_games"),
         server_games=described("bot.opt.server_games"),
+        threads=described("bot.opt.threads"),
     )
     @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
-    async def settings(
+    async def settings(  # noqa: PLR0917 (discord.py passes a command's options as its parameters)
         self,
         interaction: discord.Interaction,
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
         member_games: app_commands.Range[int, 1, MEMBER_GAMES_MAX] | None = None,
         server_games: app_commands.Range[int, 1, SERVER_GAMES_MAX] | None = None,
+        threads: bool | None = None,
     ) -> None:
-        await server_settings(interaction, time_limit, on_timeout, member_games, server_games)
+        await server_settings(
+            interaction,
+            time_limit=time_limit,
+            on_timeout=on_timeout,
+            member_games=member_games,
+            server_games=server_games,
+            threads=threads,
+        )
 
 
 __all__ = ["ServerCog"]

@@ -19,12 +19,12 @@ import secrets
 import socket
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import engine
 from bot import ratings
-from bot.clock import Clock, SystemClock, iso
+from bot.clock import Clock, SystemClock, iso, quiet_until
 from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
 from bot.league_store import LeagueStore
@@ -37,6 +37,8 @@ from engine.transcript import export
 
 log = logging.getLogger(__name__)
 
+NUDGE_EVERY = timedelta(hours=12)
+"""How often one seated player may nudge the awaited players of one game."""
 RACE_RETRIES = 8
 """Times a move is checked again on a newer version before it is refused as ``raced`` (each retry means another
 player's move landed meanwhile, so this bounds the work per move, not the number of players)."""
@@ -66,10 +68,13 @@ class Turn:
         return self.game.status == "over"
 
     def to_ping(self) -> list[int]:
-        """Seats to mention now: those who must act and were not already waiting; never the mover, and never a
-        seat the computer plays."""
+        """Seats to mention now: those who must act and were not already waiting; never a seat the computer plays,
+        and never the mover, unless the computer moved for them because their time ran out: a turn that comes
+        straight back to them (a round ends and they start it, the grey wall leaves them a column) is a new turn
+        they have not heard of."""
         waiting_before = self.before_to_act - {self.seat}
-        return sorted(self.to_act - waiting_before - {self.seat} - set(self.game.computer_seats()))
+        mover = set() if self.cause == "time_limit" else {self.seat}
+        return sorted(self.to_act - waiting_before - mover - set(self.game.computer_seats()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +107,29 @@ class TimedOut:
     timeouts: int  # in a row, counting this one
     handed_over: bool  # the computer plays the seat from now on (until its player takes it back)
     dropped: bool  # the player is out: ranked last, the computer plays the rest
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned:
+    """A player resigned: the game as saved after it, the state it was in, and whether that ended the game (else
+    the computer plays the seat to the end)."""
+
+    game: GameRow
+    state: GameState
+    seat: int
+    ended: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Nudged:
+    """A nudge that goes out: to the ``seats`` it reaches now (``resting``: how many awaited players it skipped,
+    being away or in their quiet hours)."""
+
+    game: GameRow
+    state: GameState
+    seat: int
+    seats: list[int]
+    resting: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,8 +301,9 @@ class GameService:
         undo: bool = True,
         time_limit_hours: int | None = None,
         on_timeout: str | None = None,
+        thread: bool | None = None,
     ) -> GameRow:
-        """Open a lobby; a time limit or timeout action not given is the server's default."""
+        """Open a lobby; a time limit, timeout action or thread choice not given is the server's default."""
         spec = engine.get_variant(variant)
         if not spec.min_players <= seats <= spec.max_players:
             raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
@@ -308,6 +337,7 @@ class GameService:
             undo=undo,
             time_limit_hours=limit,
             on_timeout=action,
+            thread=await self.store.server_threads(guild_id) if thread is None else thread,
         )
         if game_id is None:
             raise Refusal("channel_busy")
@@ -643,7 +673,7 @@ class GameService:
         if seat is None:
             raise Refusal("not_in_game")
         if game.by_seat()[seat].dropped:
-            raise Refusal("dropped_for_good")
+            raise Refusal("already_resigned" if game.by_seat()[seat].resigned else "dropped_for_good")
         if seat not in game.computer_seats():
             raise Refusal("seat_is_yours")
         if not await self.store.take_back(game.id, seat):
@@ -664,6 +694,13 @@ class GameService:
         self.hints.forget(user_id)
         log.info("erased a person's data on their request (%d finished games anonymised)", played)
         return played
+
+    async def move_to_thread(self, game: GameRow, thread_id: int) -> GameRow:
+        """The started ``game`` is played in ``thread_id`` from now on (its lobby stays in the channel)."""
+        if not await self.store.move_to_thread(game.id, thread_id):
+            raise Refusal("raced")
+        log.info("game %s: moved to thread %s", game.id, thread_id)
+        return await self._changed(game.id)
 
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         check_limit(time_limit_hours, on_timeout)
@@ -686,7 +723,11 @@ class GameService:
         for move in moves:
             new_state, more = engine.apply(new_state, seat, move)
             events.extend(more)
-        finished = self._result(new_state, dropped=game.dropped_seats()) if engine.is_over(new_state) else None
+        finished = (
+            self._result(new_state, resigned=game.resigned_seats(), dropped=game.dropped_seats())
+            if engine.is_over(new_state)
+            else None
+        )
         notations = [str(move) for move in moves]
         try:
             await self.store.record_moves(
@@ -715,19 +756,28 @@ class GameService:
         return Turn(saved, new_state, before, to_act, seat, moves[-1], events, cause, undoable, plies=len(moves))
 
     @staticmethod
-    def _result(state: GameState, resigned: int | None = None, dropped: Sequence[int] = ()) -> dict[str, Any]:
-        """Scores and standings; players dropped for their time share the place after those who stayed, and one
-        who resigned comes last."""
-        gone = {*dropped, *([resigned] if resigned is not None else [])}
+    def _result(state: GameState, resigned: Sequence[int] = (), dropped: Sequence[int] = ()) -> dict[str, Any]:
+        """Scores and standings: those who played to the end by the rules' standings, then the players dropped for
+        their time (sharing a place), then those who resigned, last. ``resigned`` may also be among ``dropped`` (a
+        player who resigned while the others played on was dropped too)."""
+        quit_ = list(dict.fromkeys(resigned))  # in the order they resigned: the last one ended the game
+        timed_out = sorted(set(dropped) - set(quit_))
+        gone = {*timed_out, *quit_}
         standings = [[s for s in group if s not in gone] for group in engine.standings(state)]
         standings = [group for group in standings if group]
-        standings += [sorted(set(dropped) - {resigned})] if set(dropped) - {resigned} else []
-        standings += [[resigned]] if resigned is not None else []
-        result: dict[str, Any] = {"scores": engine.scores(state), "standings": standings, "resigned": resigned}
-        if dropped:
-            outcomes = ["dropped" if seat in dropped else "played" for seat in range(len(result["scores"]))]
-            if resigned is not None and resigned not in dropped:
-                outcomes[resigned] = "resigned"
+        standings += [timed_out] if timed_out else []
+        standings += [sorted(quit_)] if quit_ else []
+        result: dict[str, Any] = {
+            "scores": engine.scores(state),
+            "standings": standings,
+            "resigned": quit_[-1] if quit_ else None,
+        }
+        if timed_out or len(quit_) > 1:
+            outcomes = ["played"] * len(result["scores"])
+            for seat in timed_out:
+                outcomes[seat] = "dropped"
+            for seat in quit_:
+                outcomes[seat] = "resigned"
             result["outcomes"] = outcomes
         return result
 
@@ -882,27 +932,56 @@ class GameService:
         return Undone(game, restored, engine.to_act(after), engine.to_act(restored), undone.seat, move, events)
 
     # --- ending --------------------------------------------------------------------------------------------------
-    async def resign(self, channel_id: int, user_id: int) -> tuple[GameRow, GameState]:
-        """A player gives up: the game ends, the others ranked by score and the resigning player last."""
-        game = await self.active_game(channel_id)
+    async def resign(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, version: int | None = None
+    ) -> Resigned:
+        """A player gives up. With others still playing (three seats or more, at least one other person and one more
+        seat still in) the table plays on: the strongest computer plays the seat to the end and the player ranks
+        last. Otherwise the game ends, the others ranked by score and the resigning player last. ``version``: the
+        one the player confirmed at (a confirmation button's), refused as stale once the game moved on."""
+        game = await self.active_game(channel_id, game_id, version)
         seat = game.seat_of(user_id)
         if seat is None:
             raise Refusal("not_in_game")
         if game.by_seat()[seat].dropped:  # already out: the others play on
-            raise Refusal("dropped_for_good")
+            raise Refusal("already_resigned" if game.by_seat()[seat].resigned else "dropped_for_good")
         state = self.state_of(game)
-        if not await self.store.finish(game.id, "over", self._result(state, seat, game.dropped_seats())):
+        if self.plays_on_without(game, seat):
+            if not await self.store.resign_seat(game.id, seat, STRONGEST, game.version):
+                raise Refusal("stale" if version is not None else "raced")
+            log.info("game %s: seat %s resigned; the computer plays it to the end", game.id, seat)
+            return Resigned(await self._changed(game.id), state, seat, ended=False)
+        result = self._result(state, resigned=[*game.resigned_seats(), seat], dropped=game.dropped_seats())
+        if not await self.store.finish(game.id, "over", result):
             raise Refusal("raced")
         finished = await self._changed(game.id)
         await self.settle(finished)
-        return finished, state
+        return Resigned(finished, state, seat, ended=True)
 
-    async def abort(self, channel_id: int, user_id: int, *, is_admin: bool) -> GameRow:
-        game = await self.open_game(channel_id)
+    @staticmethod
+    def plays_on_without(game: GameRow, seat: int) -> bool:
+        """Whether the table plays on when ``seat`` leaves: three seats or more, and besides it at least two seats
+        still in (not dropped), one of them a person's."""
+        still_in = [s for s in game.by_seat() if s.seat != seat and not s.dropped]
+        return len(game.by_seat()) >= 3 and len(still_in) >= 2 and any(not s.is_computer for s in still_in)
+
+    async def check_may_abort(self, game: GameRow, user_id: int, *, is_admin: bool) -> None:
+        """Refuse unless ``user_id`` may cancel ``game``: its creator or a server manager; a league game, only a
+        server manager (a cancelled league game counts for nobody: the organisers' call)."""
         if user_id != game.creator_id and not is_admin:
             raise Refusal("only_creator_aborts")
         if not is_admin and await LeagueStore(self.store).table_of_game(game.id) is not None:
-            raise Refusal("league_game_abort")  # a cancelled league game counts for nobody: the organisers' call
+            raise Refusal("league_game_abort")
+
+    async def abort(
+        self, channel_id: int, user_id: int, *, is_admin: bool, game_id: int | None = None, version: int | None = None
+    ) -> GameRow:
+        """Cancel the open game (its creator or a server manager). ``game_id`` and ``version``: the ones the user
+        confirmed at (a confirmation button's), refused as stale once the game moved on or is another one."""
+        game = await self.open_game(channel_id)
+        if (game_id is not None and game.id != game_id) or (version is not None and game.version != version):
+            raise Refusal("stale")
+        await self.check_may_abort(game, user_id, is_admin=is_admin)
         if not await self.store.finish(game.id, "aborted", None):
             raise Refusal("raced")
         return await self._changed(game.id)
@@ -920,6 +999,76 @@ class GameService:
             if await self.store.finish(game_id, "aborted", None):
                 closed.append(await self._changed(game_id))
         return closed
+
+    async def rematch(self, game_id: int, channel_id: int, user_id: int, name: str) -> GameRow:
+        """A lobby for a rematch of the finished ``game_id``, opened by ``user_id`` (one of its people): the same
+        variant, settings and players, the seat order rotated by one (the second player starts the join order, the
+        first comes last) and kept as joined, computer seats at the same levels."""
+        old = await self.store.game(game_id)
+        if old is None or channel_id not in (old.channel_id, old.lobby_channel_id) or old.status != "over":
+            raise Refusal("no_such_game", game=game_id)
+        channel_id = old.lobby_channel_id or old.channel_id  # a game played in a thread had its lobby outside
+        if old.seat_of(user_id) is None:
+            raise Refusal("rematch_not_player", game=game_id)
+        if await self.store.open_game_in(channel_id) is not None:
+            raise Refusal("channel_busy")
+        players = old.by_seat()
+        rotated = [*players[1:], *players[:1]]
+        new_id = await self.store.create_game(
+            guild_id=old.guild_id,
+            channel_id=channel_id,
+            creator_id=user_id,
+            creator_name=name,
+            variant=old.variant,
+            options=old.options,
+            seed=self._seed_source(),
+            max_seats=len(players),
+            seat_order="joined",
+            hints=old.hints,
+            rated=old.rated,
+            undo=old.undo,
+            time_limit_hours=old.time_limit_hours,
+            on_timeout=old.on_timeout,
+            thread=old.thread,
+        )
+        if new_id is None:
+            raise Refusal("channel_busy")
+        seats = [(seat.user_id, name if seat.user_id == user_id else seat.name, seat.level) for seat in rotated]
+        await self.store.seat_lobby(new_id, [(u, n, level if u is None else None) for u, n, level in seats])
+        log.info("game %s: rematch of game %s opened by %s", new_id, game_id, user_id)
+        return await self._reload(new_id)
+
+    async def nudge(self, channel_id: int, user_id: int) -> Nudged:
+        """A seated player nudges the people the game waits for: once per :data:`NUDGE_EVERY` per game and player,
+        never someone away or in their quiet hours (refused, with when they can be nudged, when nobody is left)."""
+        game = await self.active_game(channel_id)
+        seat = game.seat_of(user_id)
+        if seat is None or game.by_seat()[seat].dropped:
+            raise Refusal("nudge_not_seated")
+        state = self.state_of(game)
+        awaited = sorted(engine.to_act(state) - set(game.computer_seats()) - {seat})
+        if not awaited:
+            raise Refusal("nudge_your_turn" if seat in engine.to_act(state) else "nudge_computer")
+        now = self.clock.now()
+        last = await self.store.last_nudge(game.id, user_id)
+        if last is not None and datetime.fromisoformat(last) + NUDGE_EVERY > now:
+            raise Refusal("nudge_too_soon", at=f"<t:{int((datetime.fromisoformat(last) + NUDGE_EVERY).timestamp())}:R>")
+        reachable, later = [], []
+        for waiting in awaited:
+            prefs = await self.store.user(game.by_seat()[waiting].user_id or 0)
+            if prefs.away_until and prefs.away_until > iso(now):
+                later.append(datetime.fromisoformat(prefs.away_until))
+                continue
+            quiet = quiet_until(now, prefs.timezone, prefs.quiet_start, prefs.quiet_end)
+            if quiet is not None:
+                later.append(quiet)
+                continue
+            reachable.append(waiting)
+        if not reachable:
+            raise Refusal("nudge_resting", at=f"<t:{int(min(later).timestamp())}:R>")
+        if not await self.store.record_nudge(game.id, user_id, iso(now), iso(now - NUDGE_EVERY)):
+            raise Refusal("raced")
+        return Nudged(game, state, seat, reachable, len(later))
 
     # --- results and ratings -----------------------------------------------------------------------------------
     async def settle(self, game: GameRow) -> None:
@@ -945,7 +1094,9 @@ class GameService:
 __all__ = [
     "GameService",
     "Needed",
+    "Nudged",
     "Refusal",
+    "Resigned",
     "TimedOut",
     "Turn",
     "Undone",

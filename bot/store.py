@@ -336,6 +336,23 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE servers ADD COLUMN member_games INTEGER;
     ALTER TABLE servers ADD COLUMN server_games INTEGER;
     """,
+    # 19: games that keep going. A seat whose player resigned is dropped (the computer plays
+    # it to the end) and marked ``resigned``, so the final standings put that player last. ``nudges``: when each
+    # seated player last nudged the awaited players of a game (once per 12 hours). A game opened with ``thread``
+    # moves into a thread of its channel when it starts: ``channel_id`` becomes the thread's and
+    # ``lobby_channel_id`` keeps the channel of its lobby message; ``servers.threads`` is a server's default.
+    """
+    ALTER TABLE seats ADD COLUMN resigned INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE servers ADD COLUMN threads INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN thread INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN lobby_channel_id INTEGER;
+    CREATE TABLE nudges (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    """,
 )
 
 
@@ -392,7 +409,8 @@ class Seat:
     seat: int | None
     level: str | None = None
     timeouts: int = 0  # the player's time ran out this many times in a row
-    dropped: bool = False  # dropped for running out of time: ranked last, the computer plays the rest
+    dropped: bool = False  # dropped (time ran out, or resigned): ranked last, the computer plays the rest
+    resigned: bool = False  # the player resigned (a dropped seat): ranked after everyone
 
     @property
     def is_computer(self) -> bool:
@@ -431,6 +449,8 @@ class GameRow:
     time_limit_hours: int = 0  # per move; 0: no limit
     on_timeout: str = "computer"  # when the limit runs out: the computer plays the move, or "drop" the player
     undo: bool = True  # players may take back their last move (the creator's choice)
+    thread: bool = False  # played in a thread of its own, opened when it starts
+    lobby_channel_id: int | None = None  # the channel of the lobby message, once the game moved to its thread
 
     @property
     def is_open(self) -> bool:
@@ -452,8 +472,12 @@ class GameRow:
         return sorted(s.seat for s in self.seats if s.computer_plays and s.seat is not None)
 
     def dropped_seats(self) -> list[int]:
-        """Engine seats whose players were dropped for running out of time."""
+        """Engine seats whose players were dropped: for running out of time, or because they resigned."""
         return sorted(s.seat for s in self.seats if s.dropped and s.seat is not None)
+
+    def resigned_seats(self) -> list[int]:
+        """Engine seats whose players resigned while the others played on."""
+        return sorted(s.seat for s in self.seats if s.resigned and s.seat is not None)
 
     def by_seat(self) -> list[Seat]:
         """Seated players in engine seat order (started games only)."""
@@ -799,7 +823,8 @@ class Store:
             return None
         row = rows[0]
         seats = await self._fetchall(
-            "SELECT user_id, name, joined, seat, level, timeouts, dropped FROM seats WHERE game_id = ? ORDER BY joined",
+            "SELECT user_id, name, joined, seat, level, timeouts, dropped, resigned FROM seats WHERE game_id = ?"
+            " ORDER BY joined",
             (row["id"],),
         )
         return GameRow(
@@ -821,7 +846,16 @@ class Store:
             created_at=row["created_at"],
             turn_since=row["turn_since"],
             seats=tuple(
-                Seat(s["user_id"], s["name"], s["joined"], s["seat"], s["level"], s["timeouts"], bool(s["dropped"]))
+                Seat(
+                    s["user_id"],
+                    s["name"],
+                    s["joined"],
+                    s["seat"],
+                    s["level"],
+                    s["timeouts"],
+                    bool(s["dropped"]),
+                    bool(s["resigned"]),
+                )
                 for s in seats
             ),
             hints=bool(row["hints"]),
@@ -830,6 +864,8 @@ class Store:
             time_limit_hours=row["time_limit_hours"],
             on_timeout=row["on_timeout"],
             undo=bool(row["undo"]),
+            thread=bool(row["thread"]),
+            lobby_channel_id=row["lobby_channel_id"],
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -1093,6 +1129,7 @@ class Store:
         time_limit_hours: int = 0,
         on_timeout: str = "computer",
         undo: bool = True,
+        thread: bool = False,
     ) -> int | None:
         """A new lobby with its creator seated, or None when the channel already has an open game."""
         stamp = now_iso()
@@ -1103,9 +1140,9 @@ class Store:
                 game_id = await _inserted_id(
                     db,
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
-                    " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout, undo)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo)),
+                    " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout, undo,"
+                    " thread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo), int(thread)),
                 )
                 await db.execute(
                     "INSERT INTO seats (game_id, user_id, name, joined) VALUES (?, ?, ?, 0)",
@@ -1139,6 +1176,19 @@ class Store:
                 (game_id, user_id, name, last + 1, level),
             )
             return True
+
+    async def seat_lobby(self, game_id: int, seats: Sequence[tuple[int | None, str, str | None]]) -> None:
+        """Seat ``(user_id, name, level)`` in this joining order in a lobby (a rematch's), replacing its seats."""
+        async with self.transaction() as db:
+            await db.execute(
+                "DELETE FROM seats WHERE game_id = ? AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
+                (game_id, game_id),
+            )
+            for joined, (user_id, name, level) in enumerate(seats):
+                await db.execute(
+                    "INSERT INTO seats (game_id, user_id, name, joined, level) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, user_id, name, joined, level),
+                )
 
     async def remove_computer_seat(self, game_id: int, joined: int) -> bool:
         """Take the computer seat that joined ``joined``-th out of a lobby; False when there is none."""
@@ -1183,6 +1233,19 @@ class Store:
                 "UPDATE seats SET dropped = 1, level = ? WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL"
                 " AND dropped = 0 AND (SELECT status FROM games WHERE id = ?) = 'active'",
                 (level, game_id, seat, game_id),
+            )
+            return cursor.rowcount == 1
+
+    async def resign_seat(self, game_id: int, seat: int, level: str, version: int) -> bool:
+        """A person resigns from an active game at ``version`` while the others play on: the seat is dropped and
+        marked resigned, and the computer at ``level`` plays it to the end."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE seats SET dropped = 1, resigned = 1, level = ? WHERE game_id = ? AND seat = ?"
+                " AND user_id IS NOT NULL AND dropped = 0"
+                " AND (SELECT status FROM games WHERE id = ?) = 'active'"
+                " AND (SELECT version FROM games WHERE id = ?) = ?",
+                (level, game_id, seat, game_id, game_id, version),
             )
             return cursor.rowcount == 1
 
@@ -1276,7 +1339,7 @@ class Store:
                 "UPDATE result_seats SET user_id = -(result_id * 8 + seat + 1), name = ? WHERE user_id = ?",
                 (shown_as, user_id),
             )
-            for table in ("ratings", "rating_history", "pickers", "users"):
+            for table in ("ratings", "rating_history", "pickers", "users", "nudges"):
                 await db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
         return int(played)
 
@@ -1284,6 +1347,32 @@ class Store:
         """Lobbies and running games everywhere (for the metrics)."""
         rows = await self._fetchall("SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'active')")
         return int(rows[0][0])
+
+    async def server_threads(self, guild_id: int | None) -> bool:
+        """Whether a server's new games get a thread each unless their creator says otherwise."""
+        if guild_id is None:
+            return False
+        rows = await self._fetchall("SELECT threads FROM servers WHERE guild_id = ?", (guild_id,))
+        return bool(rows and rows[0]["threads"])
+
+    async def set_server_threads(self, guild_id: int, threads: bool) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO servers (guild_id, threads) VALUES (?, ?) ON CONFLICT (guild_id)"
+                " DO UPDATE SET threads = excluded.threads",
+                (guild_id, int(threads)),
+            )
+
+    async def move_to_thread(self, game_id: int, thread_id: int) -> bool:
+        """An active game moves from its channel into ``thread_id`` (a thread of that channel): its lobby message
+        stays in the channel, which is free for another game."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET lobby_channel_id = channel_id, channel_id = ? WHERE id = ? AND status = 'active'"
+                " AND lobby_channel_id IS NULL",
+                (thread_id, game_id),
+            )
+            return cursor.rowcount == 1
 
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         async with self.transaction() as db:
@@ -1801,6 +1890,42 @@ class Store:
             (user_id,),
         )
         return [_rating_row(row) for row in rows]
+
+    async def last_nudge(self, game_id: int, user_id: int) -> str | None:
+        """When ``user_id`` last nudged in ``game_id`` (ISO time), or None."""
+        rows = await self._fetchall("SELECT at FROM nudges WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+        return str(rows[0]["at"]) if rows else None
+
+    async def record_nudge(self, game_id: int, user_id: int, at: str, earlier_than: str) -> bool:
+        """Record a nudge at ``at`` unless the user's last one is not earlier than ``earlier_than`` (False then: a
+        nudge sent at the same moment won the race)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO nudges (game_id, user_id, at) VALUES (?, ?, ?) ON CONFLICT (game_id, user_id)"
+                " DO UPDATE SET at = excluded.at WHERE nudges.at < ?",
+                (game_id, user_id, at, earlier_than),
+            )
+            return cursor.rowcount == 1
+
+    async def rating_changes(self, game_id: int) -> dict[int, tuple[Skill | None, Skill]]:
+        """Each rated person's rating before and after the finished game ``game_id`` (None before: their first
+        rated game of the family); empty when the game moved no rating."""
+        rows = await self._fetchall(
+            "SELECT h.user_id, h.mu, h.sigma,"
+            " (SELECT p.mu FROM rating_history p WHERE p.user_id = h.user_id AND p.family = h.family"
+            "  AND p.result_id < h.result_id ORDER BY p.result_id DESC LIMIT 1) AS mu_before,"
+            " (SELECT p.sigma FROM rating_history p WHERE p.user_id = h.user_id AND p.family = h.family"
+            "  AND p.result_id < h.result_id ORDER BY p.result_id DESC LIMIT 1) AS sigma_before"
+            " FROM rating_history h JOIN results r ON r.id = h.result_id WHERE r.game_id = ?",
+            (game_id,),
+        )
+        return {
+            int(row["user_id"]): (
+                None if row["mu_before"] is None else (float(row["mu_before"]), float(row["sigma_before"])),
+                (float(row["mu"]), float(row["sigma"])),
+            )
+            for row in rows
+        }
 
     async def rating_history_of(self, user_id: int) -> dict[str, list[Skill]]:
         """Each game family's ratings of ``user_id`` after every rated game, oldest first."""

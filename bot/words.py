@@ -63,8 +63,10 @@ def standings_text(game: GameRow, locale: str) -> str:
     for group in result.get("standings") or []:
         for seat in group:
             score = scores[seat] if seat < len(scores) else 0
-            mark = " " + text("bot.post.resigned", locale) if seat == result.get("resigned") else ""
-            if seat in game.dropped_seats():
+            mark = ""
+            if seat == result.get("resigned") or seat in game.resigned_seats():
+                mark = " " + text("bot.post.resigned", locale)
+            elif seat in game.dropped_seats():
                 mark = " " + text("bot.limit.dropped_mark", locale)
             lines.append(text("bot.post.standing", locale, place=place, name=names[seat], score=score) + mark)
         place += len(group)
@@ -121,6 +123,8 @@ def lobby_text(game: GameRow, locale: str) -> str:
         players=players,
         order=text(f"bot.order.{game.seat_order}", locale),
     )
+    if game.lobby_channel_id is not None:  # the game moved to its own thread
+        said += "\n" + text("bot.thread.link", locale, thread=f"<#{game.channel_id}>")
     if game.status == "aborted":
         return said
     kind = text("bot.lobby.rated" if is_rated(game) else "bot.lobby.casual", locale)

@@ -74,6 +74,11 @@ class Table:
         started = await creator.click(lobby, label="Start")
         assert started.ephemeral
 
+    async def confirmed(self, member: Any, command: str) -> Any:
+        """``/azul resign`` or ``/azul abort`` (``command``: "resign" or "abort") and its one confirming click; the
+        click's result (whose ephemeral reply says what was done)."""
+        return await confirmed(member, self.channel, command)
+
     async def game(self) -> GameRow:
         game = await self.bot.service.store.latest_game_in(self.channel.id)
         assert game is not None
@@ -146,3 +151,11 @@ class Table:
                 return result
             result = await self.picker_step(member, result.response, move)
         raise AssertionError(f"the picker did not finish: {result.response.content!r}")
+
+
+async def confirmed(member: Any, channel: Any, command: str) -> Any:
+    """``/azul resign`` or ``/azul abort`` in ``channel`` and its one confirming click; the click's result."""
+    asked = await member.slash(channel, f"azul {command}")
+    assert asked.ephemeral and asked.response.components, asked.response.content
+    button = asked.response.components[0]["components"][0]
+    return await member.click(asked.response, custom_id=button["custom_id"])

@@ -26,7 +26,7 @@ async def test_a_backup_taken_while_the_bot_plays_opens_and_replays_every_game(
     for _ in range(3):
         member, _, move = await table.choose()
         await table.play_by_slash(member, move)
-    await table.players[0].slash(table.channel, "azul resign")
+    await table.confirmed(table.players[0], "resign")
     second = Table.create(simcord_env, 2)
     await second.open("summer-pavilion")
     member, _, move = await second.choose()

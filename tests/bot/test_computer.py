@@ -206,7 +206,7 @@ async def test_refusals_of_computer_seats_and_hints(simcord_env, discord_locales
         assert refused.ephemeral and REFUSALS["hints_off"][lang] in refused.response.content
 
     # A second game, with hints on: only the player whose turn it is may ask.
-    await alice.slash(table.channel, "azul abort")
+    await table.confirmed(alice, "abort")
     await alice.slash(table.channel, "azul new", variant="azul", seats=2, order="joined", hints=True)
     await bob.slash(table.channel, "azul join")
     lobby = next(m for m in reversed(table.channel.history()) if m.components)

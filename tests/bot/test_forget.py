@@ -45,7 +45,7 @@ async def test_forget_erases_a_person_and_keeps_the_others_games(simcord_env) ->
         await table.play_by_slash(member, move)
     await alice.slash(table.channel, "azul-me away", days=3)
     await alice.slash(table.channel, "azul-me quickplay", enabled=True)
-    await alice.slash(table.channel, "azul resign")
+    await table.confirmed(alice, "resign")
     finished = await table.game()
     assert finished.status == "over"
     assert await traces(store, str(alice.id)), "she is in the database before"

@@ -50,8 +50,8 @@ async def test_two_player_game_from_new_to_final_standings(simcord_env) -> None:
     assert "Game over" in final.content
     names = [seat.name for seat in game.by_seat()]
     winner = names[game.result["standings"][0][0]] if game.result else ""
-    assert f"1. {winner}" in final.content
-    assert not final.components, "a finished game has no Play button"
+    assert f"1. **{winner}**" in final.content
+    assert all(b.label != "Play" for row in final.components for b in row.children), "no Play button"
     await check_replay(table)
 
 

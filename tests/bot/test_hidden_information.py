@@ -80,7 +80,7 @@ async def test_a_finished_games_export_replays_to_its_end(simcord_env) -> None:
     await table.open("azul")
     member, _, move = await table.choose()
     await table.play_by_slash(member, move)
-    await table.players[0].slash(table.channel, "azul resign")
+    await table.confirmed(table.players[0], "resign")
     game = await table.game()
     document = await exported(watcher, table.channel)
     assert document["seed"] == game.seed and "state" not in document

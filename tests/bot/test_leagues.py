@@ -15,7 +15,7 @@ import engine
 from bot.clock import ManualClock
 from bot.league_store import LeagueStore, TableRow
 from tests.bot.discord_limits import command_size
-from tests.bot.table import Table, mentions
+from tests.bot.table import Table, confirmed, mentions
 from tests.bot.test_time_limits import computer_done
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
@@ -130,8 +130,14 @@ async def one_move(table: Table, *, buttons: bool) -> None:
 
 
 async def resign(league: League, table: Table, loser: str) -> None:
-    await league.by_name[loser].slash(table.channel, "azul resign")
-    assert (await table.game()).status == "over"
+    """``loser`` resigns; at a table of three or more that plays on (the computer takes the seat), the others play
+    the game out."""
+    await confirmed(league.by_name[loser], table.channel, "resign")
+    while (await table.game()).status == "active":
+        await computer_done(table)
+        if (await table.game()).status == "active":
+            member, _, move = await table.choose()  # the computer answers at once: the version moves on by more
+            await member.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
     await league.tick()  # the settled game woke the league's tick already; this one waits for it
 
 
@@ -376,7 +382,7 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     refused = await carol.slash(thread.channel, "azul abort")  # she opened it (first at the table)
     assert refused.ephemeral
     assert "This is a league game: only a server manager may cancel it" in refused.response.content
-    await league.organiser.slash(thread.channel, "azul abort")
+    await confirmed(league.organiser, thread.channel, "abort")
     await league.tick()
     void = f"🏆 **Autumn Cup**, round 2: game #{(await thread.game()).id} was cancelled and counts for nobody."
     assert [m.content for m in league.channel.history()].count(void) == 1
@@ -412,10 +418,10 @@ async def test_computer_seats_fill_tables_of_three_and_the_imbalance_is_stated(
     await resign(league, table, "bob")
     heading = "🏆 **Autumn Cup**, round 1"
     result = next(m.content for m in reversed(league.channel.history()) if m.content.startswith(heading))
-    # bob resigned with every score still 0: alice and the computer share first place (alice: 2 for bob below her,
-    # 1 for the tie), bob is last.
+    # bob resigned early: the computer played his seat to the end, and he ranks last whatever his seat scored; alice
+    # gets 2 points for bob below her.
     assert result == (
-        "🏆 **Autumn Cup**, round 1: 1. **alice** 0 (+3 points) · 1. **Computer** 0 · 3. **bob** 0 (+0 points)"
+        "🏆 **Autumn Cup**, round 1: 1. **Computer** 66 · 2. **alice** 49 (+2 points) · 3. **bob** 56 (+0 points)"
     )
     for other in (await league.tables(1))[1:]:
         await resign(league, league.table_at(other.channel_id or 0), "dave")
@@ -535,7 +541,7 @@ async def test_swiss_pairs_equal_points_by_rating(simcord_env: Any, clock: Manua
     _, _, carol, dave = league.players
     elsewhere = Table(simcord_env, league.guild, league.guild.create_text_channel("casual"), [carol, dave])
     await elsewhere.open()
-    await dave.slash(elsewhere.channel, "azul resign")  # a rated game: carol's rating rises, dave's falls
+    await confirmed(dave, elsewhere.channel, "resign")  # a rated game: carol's rating rises, dave's falls
     assert (await elsewhere.game()).status == "over"
     await league.create(format="swiss", rounds=2, signup_hours=1)
     clock.advance(hours=1, minutes=1)

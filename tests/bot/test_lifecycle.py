@@ -155,13 +155,14 @@ async def test_resign_ends_the_game_with_the_resigner_last(simcord_env) -> None:
     seat = min(engine.to_act(state))
     to_act = table.member(game, seat)
     picker = await to_act.click(board, label="Play")
-    result = await alice.slash(table.channel, "azul resign")
-    assert result.ephemeral
+    result = await table.confirmed(alice, "resign")
+    assert result.response.ephemeral
     game = await table.game()
     assert game.status == "over" and game.result is not None
     assert game.result["standings"][-1] == [game.seat_of(alice.id)]
     final = table.channel.last_message
-    assert "alice resigned" in final.content and "Game over" in final.content and not final.components
+    assert "alice resigned" in final.content and "Game over" in final.content
+    assert [button.label for row in final.components for button in row.children] == ["Replay", "Animation", "Rematch"]
     assert not next(m for m in table.channel.history() if m.id == board.id).components, (
         "the board before the final one offers no Play button"
     )
@@ -298,7 +299,7 @@ async def test_export_attaches_the_transcript_of_the_logged_moves(simcord_env) -
     assert not document["finished"] and document["resigned"] is None
     assert document["state"] == engine.public_json(engine.from_json(game.state or {}))  # the table as it is
 
-    await table.players[0].slash(table.channel, "azul resign")
+    await table.confirmed(table.players[0], "resign")
     finished = await exported_transcript(await watcher.slash(table.channel, "azul export"))
     assert finished["status"] == "over" and finished["resigned"] == game.seat_of(table.players[0].id)
     assert finished["moves"] == 4

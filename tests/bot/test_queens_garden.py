@@ -52,9 +52,10 @@ async def test_game_from_new_to_final_standings(simcord_env, variant: str) -> No
         assert turns < MAX_TURNS
     assert {"acquire", "tile", "pass"} <= commands
     final = table.channel.last_message
-    assert "Game over" in final.content and not final.components
+    assert "Game over" in final.content
+    assert all(b.label != "Play" for row in final.components for b in row.children), "no Play button"
     names = [seat.name for seat in game.by_seat()]
-    assert f"1. {names[game.result['standings'][0][0]]}" in final.content
+    assert f"1. **{names[game.result['standings'][0][0]]}**" in final.content
     await check_replay(table)
 
 

@@ -12,7 +12,7 @@ import pytest
 import engine
 from bot.clock import ManualClock
 from bot.quotas import MEMBER_GAMES
-from tests.bot.table import Table
+from tests.bot.table import Table, confirmed
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
 
@@ -56,7 +56,7 @@ async def test_the_26th_game_of_a_member_is_refused_with_the_limit_named(simcord
     assert "its limit per member allows (25)" in refused.response.content, refused.response.content
     assert await open_games(table) == 25
 
-    await alice.slash(channels[0], "azul abort")  # a game that ends frees a seat
+    await confirmed(alice, channels[0], "abort")  # a game that ends frees a seat
     assert not (await alice.slash(spare, "azul new", variant="azul", seats=2)).ephemeral
 
 

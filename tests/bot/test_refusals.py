@@ -72,8 +72,8 @@ async def test_manage_server_may_start_and_abort(simcord_env) -> None:
     result = await mod.slash(table.channel, "azul start")
     assert result.ephemeral and "started" in result.response.content
     board = table.channel.last_message
-    result = await mod.slash(table.channel, "azul abort")
-    assert not result.ephemeral and "cancelled" in result.response.content
+    result = await table.confirmed(mod, "abort")
+    assert result.response.ephemeral and "cancelled" in table.channel.last_message.content
     assert (await table.game()).status == "aborted"
     refused(await alice.click(board, label="Play"), "was cancelled")
 

@@ -91,7 +91,7 @@ async def test_the_viewer_keeps_working_after_a_restart(simcord_env, make_bot) -
     for _ in range(3):
         member, _seat, move = await table.choose()
         await table.bot.service.move(table.channel.id, member.id, move.command, dict(move.choices()))
-    await bob.slash(table.channel, "azul resign")
+    await table.confirmed(bob, "resign")
     game = await table.game()
     shown = await alice.slash(table.channel, "azul-stats replay", game=game.id)
     await simcord_env.restart_bot(make_bot())

@@ -39,16 +39,21 @@ async def attachment(result: Any, index: int = 0) -> bytes:
     return data
 
 
-async def resign_game(table: Table, players: list[Any], loser: Any, variant: str = "azul", **options: Any) -> None:
-    """``players[0]`` opens a game for ``players``, all join, it starts, and ``loser`` resigns at once."""
+async def resign_game(
+    table: Table, players: list[Any], loser: Any | list[Any], variant: str = "azul", **options: Any
+) -> None:
+    """``players[0]`` opens a game for ``players``, all join, it starts, and ``loser`` resigns at once (a list:
+    each of them in turn, since a table of three or more plays on after one player resigns)."""
     creator, *others = players
     opened = await creator.slash(table.channel, "azul new", variant=variant, seats=len(players), **options)
     assert not opened.ephemeral, opened
     for player in others:
         await player.slash(table.channel, "azul join")
     await creator.slash(table.channel, "azul start")
-    resigned = await loser.slash(table.channel, "azul resign")
-    assert resigned.ephemeral and (await table.game()).status == "over"
+    for player in loser if isinstance(loser, list) else [loser]:
+        resigned = await table.confirmed(player, "resign")
+        assert resigned.response.ephemeral, resigned
+    assert (await table.game()).status == "over"
 
 
 def expected_after(games: list[list[list[int]]], users: list[int]) -> dict[int, tuple[float, float]]:
@@ -69,26 +74,27 @@ async def test_leaderboard_and_profile_after_a_few_games(simcord_env, lang: str)
     alice, bob, carol = table.players
     for player in table.players:
         USER_LOCALES[player.id] = lang
-    # 1: bob resigns against alice. 2: carol resigns; alice and bob tie on 0 points. 3: carol resigns against bob.
+    # 1: bob resigns against alice. 2: carol, then alice resign; bob wins, the two who left share second place.
+    # 3: carol resigns against bob.
     await resign_game(table, [alice, bob], bob)
-    await resign_game(table, [alice, bob, carol], carol)
+    await resign_game(table, [alice, bob, carol], [carol, alice])
     await resign_game(table, [bob, carol], carol)
     # A casual game and an aborted one change nothing.
     await resign_game(table, [alice, carol], alice, rated=False)
     await alice.slash(table.channel, "azul new", variant="azul", seats=2)
-    await alice.slash(table.channel, "azul abort")
+    await table.confirmed(alice, "abort")
 
     a, b, c = alice.id, bob.id, carol.id
-    expected = expected_after([[[a], [b]], [[a, b], [c]], [[b], [c]]], [a, b, c])
+    expected = expected_after([[[a], [b]], [[b], [a, c]], [[b], [c]]], [a, b, c])
     order = sorted(expected, key=lambda user: expected[user][0] - 3 * expected[user][1], reverse=True)
-    assert order == [a, b, c]
+    assert order == [b, a, c]
 
     board = await alice.slash(table.channel, "azul-stats leaderboard", game="azul")
     assert board.ephemeral
     lines = board.response.content.splitlines()[1:]
     names = {a: "alice", b: "bob", c: "carol"}
     games = {a: 2, b: 3, c: 2}
-    wins = {a: 2, b: 2, c: 0}  # a shared first place is a win for both
+    wins = {a: 1, b: 2, c: 0}
     for rank, (line, user) in enumerate(zip(lines, order, strict=True), start=1):
         mu, sigma = expected[user]
         assert line.startswith(f"{rank}. **{names[user]}** — {mu - 3 * sigma:.1f} ({mu:.1f} ± {sigma:.1f})"), line
@@ -102,13 +108,13 @@ async def test_leaderboard_and_profile_after_a_few_games(simcord_env, lang: str)
     content = profile.response.content
     mu, sigma = expected[a]
     assert "alice" in content and f"{mu:.1f} ± {sigma:.1f}" in content
-    # alice: 3 finished games (two rated, one casual she resigned), 2 wins, average of the games she played out.
+    # alice: 3 finished games (two rated, one casual; she resigned two), 1 win, average of the games she played out.
     assert "Azul" in content or "Азул" in content
     facts = dict(line.rsplit(": ", 1) for line in content.splitlines()[2:])
-    assert list(facts.values())[:3] == ["3", "2", "0.0"], facts
+    assert list(facts.values())[:3] == ["3", "1", "0.0"], facts
     save(f"profile-{lang}.png", await attachment(profile))
 
-    mine = await bob.slash(table.channel, "azul-me profile")  # bob: lost, shared the win, won
+    mine = await bob.slash(table.channel, "azul-me profile")  # bob: lost, won, won
     bob_facts = dict(line.rsplit(": ", 1) for line in mine.response.content.splitlines()[2:])
     streak = list(bob_facts.values())[5]
     assert streak in {"2 wins in a row", "2 wygrane z rzędu", "2 перемоги поспіль"}, streak
@@ -161,9 +167,9 @@ async def test_a_running_game_has_no_replay_yet(simcord_env) -> None:
 async def test_rebuilding_ratings_gives_the_same_numbers(simcord_env, db_path: str) -> None:
     table = Table.create(simcord_env, 3)
     alice, bob, carol = table.players
-    await resign_game(table, [alice, bob, carol], bob)
+    await resign_game(table, [alice, bob, carol], [bob, carol])
     await resign_game(table, [carol, bob], carol, variant="summer-pavilion")
-    await resign_game(table, [bob, alice, carol], alice, variant="azul-grey")
+    await resign_game(table, [bob, alice, carol], [alice, bob], variant="azul-grey")
     await resign_game(table, [alice, carol], carol, variant="queens-garden")
     store = table.bot.service.store
     before = (await store.all_ratings(), await store.all_rating_history())
@@ -236,7 +242,7 @@ async def test_a_game_with_a_computer_seat_is_casual_and_rates_no_one(simcord_en
     lobby = table.channel.last_message
     assert "Casual game" in lobby.content, lobby.content
     await alice.click(lobby, label="Start")
-    await alice.slash(table.channel, "azul resign")
+    await table.confirmed(alice, "resign")
     store = table.bot.service.store
     results, total = await store.results(channel_id=table.channel.id, limit=10, offset=0)
     assert total == 1 and not results[0].rated
@@ -345,7 +351,7 @@ async def test_time_to_move_is_measured_from_the_move_before(simcord_env) -> Non
     times = await store.think_times(game.id)
     first = game.by_seat()[0].user_id == alice.id
     assert times == {0: (2, 2 * 60 + 4 * 60.0), 1: (2, 1 * 60 + 3 * 60.0)}
-    await bob.slash(table.channel, "azul resign")
+    await table.confirmed(bob, "resign")
     profile = await alice.slash(table.channel, "azul-me profile")
     expected = "3 min" if first else "2 min"  # (2 + 4) / 2 minutes for the first seat, (1 + 3) / 2 for the second
     assert f"Average time to move: {expected}" in profile.response.content

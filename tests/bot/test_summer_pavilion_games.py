@@ -71,8 +71,8 @@ async def check_end(table: Table) -> None:
     names = [seat.name for seat in game.by_seat()]
     assert game.result is not None
     winner = names[game.result["standings"][0][0]]
-    assert f"1. {winner}" in final.content
-    assert not final.components, "a finished game has no Play button"
+    assert f"1. **{winner}**" in final.content
+    assert all(b.label != "Play" for row in final.components for b in row.children), "no Play button"
     assert engine.is_over(state) and state.round == 6
     replayed = await table.bot.service.replayed(game)
     assert engine.to_json(replayed) == engine.to_json(state)

@@ -340,7 +340,7 @@ async def test_a_server_default_for_new_games(simcord_env, clock: ManualClock) -
     game = await table.game()
     assert (game.time_limit_hours, game.on_timeout) == (48, "drop")
     assert "Time limit: 48 h per move" in table.channel.last_message.content
-    await alice.slash(table.channel, "azul abort")
+    await table.confirmed(alice, "abort")
     await alice.slash(table.channel, "azul new", variant="azul", seats=2, time_limit="0")
     game = await table.game()
     assert (game.time_limit_hours, game.on_timeout) == (0, "drop")
@@ -395,7 +395,7 @@ async def test_a_dropped_player_finishes_last_whatever_the_score(simcord_env, cl
     assert game.status == "over" and result["standings"][-1] == [seat]
     assert result["outcomes"][seat] == "dropped"
     final = table.channel.last_message.content
-    assert final.splitlines()[-1].endswith("(out of time)") and carol.user.name in final.splitlines()[-1]
+    assert "(out of time)" in final.splitlines()[-2] and carol.user.name in final.splitlines()[-2]
     (row,), _ = await table.bot.service.store.results(channel_id=table.channel.id, limit=1)
     assert [s.outcome for s in row.seats if s.seat == seat] == ["dropped"]
 
@@ -430,3 +430,40 @@ async def test_bad_limits_and_seat_without_a_level_in_a_lobby_are_refused(simcor
     answer = await alice.slash(table.channel, "azul seat")
     assert answer.ephemeral and answer.response.content == "Choose a level: easy, medium or hard."
     assert len((await table.game()).seats) == 1
+
+
+async def test_a_turn_that_comes_straight_back_after_a_timeout_pings_its_player(
+    simcord_env, clock: ManualClock
+) -> None:
+    """On the grey wall a player with two full lines chooses two columns: when their time runs out, the computer
+    chooses one, and the other is their turn again at once. They are pinged, as anyone whose turn starts."""
+    table = Table.create(simcord_env, 2)
+    await open_limited(table, variant="azul-grey")
+    for _ in range(60):  # round 1, until someone must choose columns for two full lines or more
+        game, state = await table.state()
+        full = {
+            seat: sum(1 for line in range(5) if board.line_count[line] == line + 1)
+            for seat, board in enumerate(state.boards)
+        }
+        choosing = [seat for seat in sorted(engine.to_act(state)) if state.phase == "wall" and full[seat] >= 2]
+        if choosing:
+            break
+        seat = min(engine.to_act(state))
+        await play(table, table.member(game, seat), table.agent.choose(engine.variant_of(state), state, seat))
+    else:
+        pytest.skip("no seat had two full lines to tile in this deal")
+    late_seat = choosing[0]
+    late = table.member(game, late_seat)
+    for _ in range(10):  # whoever else chooses columns now does so; only the late player still owes a move
+        game, state = await table.state()
+        others = sorted(engine.to_act(state) - {late_seat})
+        if not others:
+            break
+        seat = others[0]
+        await play(table, table.member(game, seat), table.agent.choose(engine.variant_of(state), state, seat))
+    version = (await table.game()).version
+    await run(table, clock, hours=LIMIT, minutes=1)
+    game, state = await table.state()
+    assert game.version == version + 1 and late_seat in engine.to_act(state), "one column played, one still owed"
+    post = next(m for m in reversed(table.channel.history()) if "did not move within" in m.content)
+    assert late.id in mentions(post.content), post.content

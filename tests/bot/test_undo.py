@@ -195,7 +195,7 @@ async def test_a_finished_game_keeps_its_last_move(simcord_env) -> None:
     member, _, move = await table.choose()
     await table.play_by_slash(member, move)
     other = next(player for player in table.players if player.id != member.id)
-    await other.slash(table.channel, "azul resign")
+    await table.confirmed(other, "resign")
     refused(await member.slash(table.channel, "azul undo"), "The game is over")
 
 

@@ -173,7 +173,7 @@ def test_engine_refusals_name_options_as_people_see_them() -> None:
 
 # The bot speaks to a player as a friend at the table does: Polish "ty", Ukrainian "ти", never the formal or plural
 # "Pan/Pani", "ви". Only a line that really addresses several players at once may use the plural.
-ADDRESSES_SEVERAL = {"bot.post.to_act_many"}
+ADDRESSES_SEVERAL = {"bot.post.to_act_many", "bot.league.game_begins"}  # a post that pings a whole table
 PLURAL_YOU = {
     # pronouns, the formal "Pan/Pani", and the plural imperative (wybierzcie, weźcie, zagrajcie; not "na warsztacie")
     "pl": re.compile(
