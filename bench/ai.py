@@ -18,9 +18,10 @@ Each row is printed as soon as its last game ends. With ``--out FILE`` every fin
 lines) and games already there for the same row and budget are not played again, so a stopped run loses at most
 the games in progress; ``--report`` prints what the file holds (rows not yet complete too) without playing.
 
-Move times are CPU seconds of the playing process (``time.process_time``), so their p50/p95 do not grow when other
-work shares the machine; a budget in ``seconds`` is wall-clock time, as people wait for it, so on a loaded machine
-it buys fewer iterations than on an idle core.
+Move times are printed twice: CPU seconds of the playing process (``time.process_time``), whose p50/p95 do not grow
+when other work shares the machine, and wall-clock seconds, what a person waits. Hard's budget in ``seconds`` counts
+CPU time, so a loaded machine makes a move slower, not weaker; past ten times the budget in wall-clock time the
+search plays the best move found so far (the "capped" column counts such moves).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import math
 import multiprocessing
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,8 @@ class GameResult:
     share: float
     times: dict[str, list[float]]  # level -> CPU seconds per move
     iterations: list[int]  # hard's iterations per move where it searched (empty without a hard seat)
+    walls: dict[str, list[float]] = field(default_factory=dict)  # level -> wall-clock seconds per move
+    capped: int = 0  # hard's moves ended by the wall-clock cap rather than the CPU budget
 
 
 def rows(suites: list[str], variants: list[str]) -> list[Row]:
@@ -125,19 +128,23 @@ def play_game(row: Row, index: int, budget: dict[str, Any]) -> GameResult:
     names = [row.agent if seat == focus else row.opponent for seat in range(row.players)]
     agents = [make_agent(name, index * 8 + seat, **budget) for seat, name in enumerate(names)]
     times: dict[str, list[float]] = {row.agent: [], row.opponent: []}
+    walls: dict[str, list[float]] = {row.agent: [], row.opponent: []}
     iterations: list[int] = []
+    capped = 0
     state = variant.new_game(row.players, index)
     while not variant.is_over(state):
         seat = min(variant.to_act(state))
         agent = agents[seat]
-        start = time.process_time()
+        start, start_wall = time.process_time(), time.perf_counter()
         move = agent.choose(variant, state, seat)
         times[names[seat]].append(time.process_time() - start)
+        walls[names[seat]].append(time.perf_counter() - start_wall)
         if isinstance(agent, HardAgent) and agent.last_iterations:
             iterations.append(agent.last_iterations)
+            capped += agent.last_capped
         state = variant.apply_unchecked(state, seat, move)
     winners = variant.standings(state)[0]
-    return GameResult((1.0 / len(winners) if focus in winners else 0.0), times, iterations)
+    return GameResult((1.0 / len(winners) if focus in winners else 0.0), times, iterations, walls, capped)
 
 
 Job = tuple[Row, int, dict[str, Any]]
@@ -188,7 +195,7 @@ def load(path: Path | None) -> dict[str, GameResult]:
             record = json.loads(line)
             row = Row(**record["row"])
             found[_key(row, record["game"], record["budget"])] = GameResult(
-                record["share"], record["times"], record["iterations"]
+                record["share"], record["times"], record["iterations"], record.get("walls", {}), record.get("capped", 0)
             )
         except (ValueError, KeyError, TypeError):
             continue
@@ -218,22 +225,32 @@ def row_line(row: Row, tally: Tally) -> str:
 
 
 def print_times(games: list[tuple[Row, GameResult]]) -> None:
-    """Move times (CPU ms) per level and variant, and hard's search iterations per move."""
+    """Move times (CPU and wall-clock ms) per level and variant, hard's search iterations per move and how many of
+    its moves the wall-clock cap ended."""
     times: dict[tuple[str, str], list[float]] = {}
+    walls: dict[tuple[str, str], list[float]] = {}
     iterations: dict[str, list[int]] = {}
+    capped: dict[str, int] = {}
     for row, result in games:
         for level, values in result.times.items():
             times.setdefault((level, row.variant), []).extend(values)
+        for level, values in result.walls.items():
+            walls.setdefault((level, row.variant), []).extend(values)
         iterations.setdefault(row.variant, []).extend(result.iterations)
-    print("\nmove times, CPU ms per move")
-    print(f"{'level':<8}{'variant':<22}{'moves':>8}{'p50':>9}{'p95':>9}  hard iterations p50")
+        capped[row.variant] = capped.get(row.variant, 0) + result.capped
+    print("\nmove times, ms per move (CPU, then wall clock)")
+    print(
+        f"{'level':<8}{'variant':<22}{'moves':>8}{'CPU p50':>9}{'p95':>9}{'wall p50':>10}{'p95':>9}"
+        "  hard iterations p50, capped"
+    )
     order = {name: i for i, name in enumerate(LEVEL_ORDER)}
     for level, variant in sorted(times, key=lambda key: (order.get(key[0], 9), key[1])):
-        values = times[level, variant]
+        values, wall = times[level, variant], walls.get((level, variant)) or [math.nan]
         p50, p95 = percentile(values, 0.5) * 1000, percentile(values, 0.95) * 1000
+        w50, w95 = percentile(wall, 0.5) * 1000, percentile(wall, 0.95) * 1000
         searched = iterations.get(variant, []) if level == "hard" else []
-        extra = f"  {percentile([float(n) for n in searched], 0.5):.0f}" if searched else ""
-        print(f"{level:<8}{variant:<22}{len(values):>8}{p50:>9.1f}{p95:>9.1f}{extra}")
+        extra = f"  {percentile([float(n) for n in searched], 0.5):.0f}, {capped[variant]}" if searched else ""
+        print(f"{level:<8}{variant:<22}{len(values):>8}{p50:>9.1f}{p95:>9.1f}{w50:>10.1f}{w95:>9.1f}{extra}")
 
 
 # --- speed ----------------------------------------------------------------------------------------------------------
@@ -298,7 +315,7 @@ def speed(variants: list[str], iterations: int) -> int:
 
 
 def speed_at(variants: list[str], seconds: float) -> int:
-    print(f"hard at {seconds} s per move from each of {len(SPEED_PLIES)} positions (wall-clock budget)")
+    print(f"hard at {seconds} CPU s per move from each of {len(SPEED_PLIES)} positions (wall clock capped at 10x)")
     print(f"{'variant':<24}{'players':>8}{'iterations':>11}{'CPU s':>7}{'wall s':>8}{'iterations/CPU s':>18}")
     for name in variants:
         for players in (2, 4):
