@@ -549,7 +549,8 @@ class GameService:
         state = self.state_of(game)
         if seat not in engine.to_act(state):
             raise Refusal("not_your_turn")
-        move = await self.computer.choose(state, seat, level, move_seed(game.seed, game.version, seat))
+        seed = move_seed(game.seed, game.version, seat)
+        move = await self.computer.choose(state, seat, level, seed, game=game.id)
         return await self._record(game, state, seat, [move], interaction_id=None, cause=cause)
 
     async def hint(self, channel_id: int, user_id: int) -> tuple[GameRow, Move, list[tuple[str, dict[str, Any]]]]:
@@ -576,7 +577,7 @@ class GameService:
             # The search sees one possible world of what is hidden, never the real bag or stacks: a hint's reasons
             # (what the next deal gives, say) must not tell the player what the rules hide.
             world = engine.variant_of(state).redeterminize(state, Rng(seed))
-            found = await self.computer.hint(world, seat, seed)
+            found = await self.computer.hint(world, seat, seed, game=game.id)
             self.hints.searched(key, user_id, now, found)
         move, reasons = found
         return game, move, reasons

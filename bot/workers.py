@@ -10,6 +10,9 @@ A pool of no processes runs the work in a thread of the bot's process instead: f
 fewer in memory. Work whose peak would be the bot's (a whole game's animation) goes to a pool that starts one fresh
 process per job instead (``fresh=True``): the process exits when the job is done, and its memory with it.
 
+:class:`FairQueue` orders the work waiting for a worker fairly between its owners (the search pool's games): first
+in, first out within one owner, round robin across owners, so one game's queue never holds up another game's turn.
+
 :class:`SingleFlight` shares work in progress: every caller asking for the same thing while it is being made waits
 for the one job already running instead of starting its own.
 """
@@ -19,14 +22,70 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Awaitable, Callable, Hashable
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import asynccontextmanager
 from typing import Any, Generic, TypeVar
 
 from bot import metrics
 
 log = logging.getLogger(__name__)
+
+
+class FairQueue:
+    """At most ``slots`` pieces of work at once; the rest wait in one queue per owner (any hashable key). A free slot
+    goes to the owner at the front of the rotation, which then moves to the back: first in, first out per owner,
+    round robin across owners. ``on_start`` (if set) is told each owner as its work starts."""
+
+    def __init__(self, slots: int) -> None:
+        if slots < 1:
+            raise ValueError("a fair queue needs at least one slot")
+        self.slots = slots
+        self.on_start: Callable[[Hashable], object] | None = None
+        self._queues: OrderedDict[Hashable, deque[asyncio.Future[None]]] = OrderedDict()
+        self._running = 0
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(queue) for queue in self._queues.values())
+
+    @asynccontextmanager
+    async def slot(self, owner: Hashable) -> AsyncIterator[None]:
+        """Wait for ``owner``'s turn, hold a slot for the body."""
+        ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queues.setdefault(owner, deque()).append(ticket)
+        self._dispatch()
+        try:
+            await ticket
+        except asyncio.CancelledError:
+            if ticket.done() and not ticket.cancelled():  # given a slot in the same instant: hand it on
+                self._release()
+            raise
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        self._running -= 1
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        while self._running < self.slots and self._queues:
+            owner, queue = next(iter(self._queues.items()))
+            ticket = queue.popleft()
+            if queue:
+                self._queues.move_to_end(owner)  # the others' turn first
+            else:
+                del self._queues[owner]
+            if ticket.cancelled():  # its caller gave up while waiting
+                continue
+            self._running += 1
+            if self.on_start is not None:
+                self.on_start(owner)
+            ticket.set_result(None)
 
 
 class WorkerPool:
@@ -35,10 +94,18 @@ class WorkerPool:
     work first needs it.
 
     A worker that dies (killed, out of memory) breaks its whole executor: the pool is replaced and the work that was
-    cut off is tried once more, so one dead worker costs one retry, not every later picture or search."""
+    cut off is tried once more, so one dead worker costs one retry, not every later picture or search.
+
+    With ``fair``, work waits in a :class:`FairQueue` by its ``owner`` instead of in the executor's single queue."""
 
     def __init__(
-        self, name: str, processes: int, *, warm_up: Callable[[], object] | None = None, fresh: bool = False
+        self,
+        name: str,
+        processes: int,
+        *,
+        warm_up: Callable[[], object] | None = None,
+        fresh: bool = False,
+        fair: bool = False,
     ) -> None:
         if processes < 0:
             raise ValueError(f"a pool of {name} workers cannot have {processes} processes")
@@ -47,6 +114,7 @@ class WorkerPool:
         self.warm_up = warm_up
         self.fresh = fresh
         """Each process runs one job and exits (its peak memory goes with it); started when work arrives."""
+        self.queue = FairQueue(max(processes, 1)) if fair else None
         self._running = False
         self._executor: ProcessPoolExecutor | None = None
 
@@ -71,12 +139,16 @@ class WorkerPool:
                 executor.submit(int)
         return executor
 
-    async def run(self, work: Callable[..., Any], *args: Any) -> Any:
-        """``work(*args)`` in a worker; ``work`` must be a module-level function (a worker imports it by name)."""
+    async def run(self, work: Callable[..., Any], *args: Any, owner: Hashable = None) -> Any:
+        """``work(*args)`` in a worker; ``work`` must be a module-level function (a worker imports it by name).
+        In a fair pool it waits its turn among ``owner``'s work (see :class:`FairQueue`)."""
         if not self._running:
             raise RuntimeError(f"the {self.name} pool is not running")
         with metrics.pool_job(self.name, self.processes):
-            return await self._run(work, *args)
+            if self.queue is None:
+                return await self._run(work, *args)
+            async with self.queue.slot(owner):
+                return await self._run(work, *args)
 
     async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
         if not self.processes:
@@ -133,4 +205,4 @@ class SingleFlight(Generic[K, V]):
         return await asyncio.shield(future)
 
 
-__all__ = ["SingleFlight", "WorkerPool"]
+__all__ = ["FairQueue", "SingleFlight", "WorkerPool"]

@@ -13,6 +13,7 @@ import pytest
 import engine
 from bot.computer import Computer, move_seed
 from bot.store import GameRow
+from bot.workers import FairQueue
 from tests.bot.conftest import COMPUTER_BUDGET
 from tests.bot.table import Table, mentions
 
@@ -291,3 +292,70 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
     assert bob.id in mentions(table.channel.last_message.content), "Bob plays his seat again"
     moves = await table.bot.service.store.moves(game.id)
     assert len(moves) == (await table.game()).version
+
+
+async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> None:
+    """Searches wait for the one search worker first in, first out within a game and round robin across games: a
+    game with many searches queued lets the other game's one search through after its first, not after all."""
+    table = Table.create(simcord_env, 1)
+    busy = await open_with_computers(table, ["easy"])
+    quiet_table = Table(simcord_env, table.guild, table.guild.create_text_channel("azul-2"), table.players)
+    quiet = await open_with_computers(quiet_table, ["easy"])
+    computer = table.bot.service.computer
+    assert computer is not None and computer.pool.queue is not None
+    queue = computer.pool.queue
+    started: list[object] = []
+    queue.on_start = started.append
+
+    async def search(game: GameRow) -> engine.Move:
+        state = engine.from_json(game.state or {})
+        seat = min(engine.to_act(state))
+        return await computer.choose(state, seat, "easy", move_seed(game.seed, game.version, seat), game=game.id)
+
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold_the_worker() -> None:
+        async with queue.slot("elsewhere"):
+            holding.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold_the_worker())
+    await holding.wait()
+    searches = [asyncio.create_task(search(busy)) for _ in range(4)]
+    searches.append(asyncio.create_task(search(quiet)))  # queued last
+    await asyncio.sleep(0)
+    assert queue.waiting == 5
+    release.set()
+    await asyncio.gather(holder, *searches)
+    assert started == ["elsewhere", busy.id, quiet.id, busy.id, busy.id, busy.id]
+    assert queue.waiting == 0
+
+    # The bot's own computer turns wait in their game's queue too.
+    started.clear()
+    game, state = await quiet_table.state()
+    alice = table.players[0]
+    await play(quiet_table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
+    assert started and set(started) == {quiet.id}
+
+
+async def test_a_search_given_up_while_waiting_passes_its_turn_on() -> None:
+    queue = FairQueue(1)
+    started: list[object] = []
+    queue.on_start = started.append
+    release = asyncio.Event()
+
+    async def work(owner: str, hold: bool = False) -> None:
+        async with queue.slot(owner):
+            if hold:
+                await release.wait()
+
+    first = asyncio.create_task(work("a", hold=True))
+    await asyncio.sleep(0)
+    given_up = asyncio.create_task(work("b"))
+    after = asyncio.create_task(work("c"))
+    await asyncio.sleep(0)
+    given_up.cancel()
+    release.set()
+    await asyncio.gather(first, after)
+    assert started == ["a", "c"]
+    assert queue.waiting == 0
