@@ -23,7 +23,7 @@ import engine
 from bot.computer import LEVELS
 from bot.context import bot_of
 from bot.errors import Refusal
-from bot.limits import action_choices, deadline_lines, limit_choices
+from bot.limits import action_choices, deadline_lines, limit_choices, thinking_choices
 from bot.lobby import lobby_action, lobby_view, refresh_lobby
 from bot.personal import away_lines, seat_notes
 from bot.replays import move_list
@@ -73,6 +73,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         undo=described("bot.opt.undo"),
         time_limit=described("bot.opt.time_limit"),
         on_timeout=described("bot.opt.on_timeout"),
+        thinking=described("bot.opt.thinking"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -82,6 +83,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         ],
         time_limit=limit_choices(),
         on_timeout=action_choices(),
+        thinking=thinking_choices(),
     )
     async def new(  # noqa: PLR0917 (discord.py passes a command's options as its parameters)
         self,
@@ -94,6 +96,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         undo: bool = True,
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
+        thinking: app_commands.Choice[str] | None = None,
     ) -> None:
         missing = missing_permissions(interaction)
         if missing:  # every board would fail to post: say so now, before anyone joins
@@ -112,6 +115,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             undo=undo,
             time_limit_hours=int(time_limit.value) if time_limit else None,
             on_timeout=on_timeout.value if on_timeout else None,
+            thinking=int(thinking.value) if thinking else None,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(

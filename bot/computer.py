@@ -25,6 +25,10 @@ from engine.agents import hint, make_agent
 LEVELS = ("easy", "medium", "hard")
 """The levels people choose from, weakest first (the engine's agents of the same names)."""
 STRONGEST = LEVELS[-1]
+THINKING_SECONDS = (1, 5, 30)
+"""How long a game's computer players may think per move (CPU seconds), its creator's or its server's choice: an
+asynchronous game leaves them minutes, and more time makes the hard level stronger."""
+DEFAULT_THINKING = THINKING_SECONDS[0]
 SEED_MASK = (1 << 62) - 1
 
 
@@ -100,4 +104,13 @@ class Computer:
         await self.pool.close()
 
 
-__all__ = ["LEVELS", "STRONGEST", "Computer", "choose_in_worker", "hint_in_worker", "move_seed"]
+__all__ = [
+    "DEFAULT_THINKING",
+    "LEVELS",
+    "STRONGEST",
+    "THINKING_SECONDS",
+    "Computer",
+    "choose_in_worker",
+    "hint_in_worker",
+    "move_seed",
+]

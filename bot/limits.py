@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from bot import metrics
-from bot.computer import STRONGEST
+from bot.computer import STRONGEST, THINKING_SECONDS
 from bot.context import BoardPoster, bot_of
 from bot.errors import Refusal
 from bot.quotas import GameCaps
@@ -26,7 +26,7 @@ from bot.service import GameService, TimedOut
 from bot.store import GameRow
 from bot.texts import described, guild_locale, text, user_locale
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Fired, deadlines
-from bot.words import headline, level_label, limit_line, seat_label, shown
+from bot.words import headline, level_label, limit_line, seat_label, shown, thinking_line
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,13 @@ def limit_choices() -> list[app_commands.Choice[str]]:
 
 def action_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=described(f"bot.limit.action.{action}"), value=action) for action in ON_TIMEOUT]
+
+
+def thinking_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=described(f"bot.thinking.{seconds}"), value=str(seconds))
+        for seconds in THINKING_SECONDS
+    ]
 
 
 def stamp(moment: datetime, style: str = "R") -> str:
@@ -120,8 +127,10 @@ async def server_settings(
     interaction: discord.Interaction,
     time_limit: app_commands.Choice[str] | None,
     on_timeout: app_commands.Choice[str] | None,
+    *,
     member_games: int | None = None,
     server_games: int | None = None,
+    thinking: app_commands.Choice[str] | None = None,
 ) -> None:
     """``/azul-server settings``: show this server's defaults for new games and its caps on open games; a server
     manager changes those given."""
@@ -130,24 +139,28 @@ async def server_settings(
     locale = user_locale(interaction)
     hours, action = await service.store.server_defaults(guild_id)
     caps = await service.game_caps(guild_id)
-    if time_limit is None and on_timeout is None and member_games is None and server_games is None:
-        await reply(
-            interaction, text("bot.limit.server.shown", locale, limit=settings_lines(hours, action, caps, locale))
-        )
+    seconds = await service.server_thinking(guild_id)
+    if all(given is None for given in (time_limit, on_timeout, member_games, server_games, thinking)):
+        lines = settings_lines(hours, action, caps, seconds, locale)
+        await reply(interaction, text("bot.limit.server.shown", locale, limit=lines))
         return
     if not is_admin(interaction):
         raise Refusal("only_manager_sets_server")
     if member_games is not None or server_games is not None:
         caps = await service.set_game_caps(guild_id, member_games, server_games)
+    if thinking is not None:
+        seconds = int(thinking.value)
+        await service.set_server_thinking(guild_id, seconds)
     hours = int(time_limit.value) if time_limit else hours
     action = on_timeout.value if on_timeout else action
     await service.set_server_defaults(guild_id, hours, action)
-    await reply(interaction, text("bot.limit.server.saved", locale, limit=settings_lines(hours, action, caps, locale)))
+    lines = settings_lines(hours, action, caps, seconds, locale)
+    await reply(interaction, text("bot.limit.server.saved", locale, limit=lines))
 
 
-def settings_lines(hours: int, action: str, caps: GameCaps, locale: str) -> str:
+def settings_lines(hours: int, action: str, caps: GameCaps, thinking: int, locale: str) -> str:
     caps_line = text("bot.quota.caps", locale, member=caps.member, server=caps.server)
-    return f"{limit_line(hours, action, locale)}\n{caps_line}"
+    return f"{limit_line(hours, action, locale)}\n{thinking_line(thinking, locale)}\n{caps_line}"
 
 
 __all__ = [

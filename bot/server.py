@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.league_cog import LeagueAdmin
-from bot.limits import action_choices, limit_choices, server_settings
+from bot.limits import action_choices, limit_choices, server_settings, thinking_choices
 from bot.quotas import MEMBER_GAMES_MAX, SERVER_GAMES_MAX
 from bot.texts import described, named
 
@@ -30,17 +30,21 @@ class ServerCog(commands.GroupCog, group_name=named("azul-server"), group_descri
         on_timeout=described("bot.opt.on_timeout"),
         member_games=described("bot.opt.member_games"),
         server_games=described("bot.opt.server_games"),
+        thinking=described("bot.opt.thinking"),
     )
-    @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
-    async def settings(
+    @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices(), thinking=thinking_choices())
+    async def settings(  # noqa: PLR0917 (discord.py passes a command's options as its parameters)
         self,
         interaction: discord.Interaction,
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
         member_games: app_commands.Range[int, 1, MEMBER_GAMES_MAX] | None = None,
         server_games: app_commands.Range[int, 1, SERVER_GAMES_MAX] | None = None,
+        thinking: app_commands.Choice[str] | None = None,
     ) -> None:
-        await server_settings(interaction, time_limit, on_timeout, member_games, server_games)
+        await server_settings(
+            interaction, time_limit, on_timeout, member_games=member_games, server_games=server_games, thinking=thinking
+        )
 
 
 __all__ = ["ServerCog"]

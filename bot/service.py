@@ -25,7 +25,7 @@ from typing import Any
 import engine
 from bot import ratings
 from bot.clock import Clock, SystemClock, iso
-from bot.computer import LEVELS, STRONGEST, Computer, move_seed
+from bot.computer import DEFAULT_THINKING, LEVELS, STRONGEST, THINKING_SECONDS, Computer, move_seed
 from bot.errors import Refusal
 from bot.league_store import LeagueStore
 from bot.quotas import MEMBER_GAMES, MEMBER_GAMES_MAX, SERVER_GAMES, SERVER_GAMES_MAX, GameCaps, Hints
@@ -160,6 +160,11 @@ def seat_order(seed: int, players: int) -> list[int]:
 COMPUTER_CAUSES = ("computer_seat", "stand_in", "time_limit")
 
 
+def check_thinking(seconds: int) -> None:
+    if seconds not in THINKING_SECONDS:
+        raise Refusal("bad_thinking")
+
+
 def check_limit(time_limit_hours: int, on_timeout: str) -> None:
     if time_limit_hours not in LIMIT_HOURS:
         raise Refusal("bad_time_limit", choices=", ".join(f"{hours} h" for hours in LIMIT_HOURS if hours))
@@ -273,8 +278,9 @@ class GameService:
         undo: bool = True,
         time_limit_hours: int | None = None,
         on_timeout: str | None = None,
+        thinking: int | None = None,
     ) -> GameRow:
-        """Open a lobby; a time limit or timeout action not given is the server's default."""
+        """Open a lobby; a time limit, timeout action or thinking time not given is the server's default."""
         spec = engine.get_variant(variant)
         if not spec.min_players <= seats <= spec.max_players:
             raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
@@ -286,6 +292,8 @@ class GameService:
         limit = default_limit if time_limit_hours is None else time_limit_hours
         action = on_timeout or default_action
         check_limit(limit, action)
+        thinking = thinking or await self.store.server_thinking(guild_id) or DEFAULT_THINKING
+        check_thinking(thinking)
         if await self.store.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
         caps = await self.game_caps(guild_id)
@@ -308,6 +316,7 @@ class GameService:
             undo=undo,
             time_limit_hours=limit,
             on_timeout=action,
+            thinking=thinking,
         )
         if game_id is None:
             raise Refusal("channel_busy")
@@ -550,7 +559,8 @@ class GameService:
         if seat not in engine.to_act(state):
             raise Refusal("not_your_turn")
         seed = move_seed(game.seed, game.version, seat)
-        move = await self.computer.choose(state, seat, level, seed, game=game.id)
+        # Its own seats and stand-ins for absent players alike think for the game's time.
+        move = await self.computer.choose(state, seat, level, seed, game=game.id, seconds=game.thinking)
         return await self._record(game, state, seat, [move], interaction_id=None, cause=cause)
 
     async def hint(self, channel_id: int, user_id: int) -> tuple[GameRow, Move, list[tuple[str, dict[str, Any]]]]:
@@ -669,6 +679,14 @@ class GameService:
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         check_limit(time_limit_hours, on_timeout)
         await self.store.set_server_defaults(guild_id, time_limit_hours, on_timeout)
+
+    async def server_thinking(self, guild_id: int | None) -> int:
+        """How long computer players think per move in a server's new games."""
+        return await self.store.server_thinking(guild_id) or DEFAULT_THINKING
+
+    async def set_server_thinking(self, guild_id: int, seconds: int) -> None:
+        check_thinking(seconds)
+        await self.store.set_server_thinking(guild_id, seconds)
 
     async def _record(
         self,

@@ -336,6 +336,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE servers ADD COLUMN member_games INTEGER;
     ALTER TABLE servers ADD COLUMN server_games INTEGER;
     """,
+    # 19: thinking time. ``games.thinking``: the CPU seconds a computer may search per move in this game (1, 5 or
+    # 30); ``servers.thinking``: a server's default for new games (NULL: the bot's, one second).
+    """
+    ALTER TABLE games ADD COLUMN thinking INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE servers ADD COLUMN thinking INTEGER;
+    """,
 )
 
 
@@ -431,6 +437,7 @@ class GameRow:
     time_limit_hours: int = 0  # per move; 0: no limit
     on_timeout: str = "computer"  # when the limit runs out: the computer plays the move, or "drop" the player
     undo: bool = True  # players may take back their last move (the creator's choice)
+    thinking: int = 1  # CPU seconds a computer seat (or a stand-in) may search per move
 
     @property
     def is_open(self) -> bool:
@@ -830,6 +837,7 @@ class Store:
             time_limit_hours=row["time_limit_hours"],
             on_timeout=row["on_timeout"],
             undo=bool(row["undo"]),
+            thinking=row["thinking"],
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -1093,6 +1101,7 @@ class Store:
         time_limit_hours: int = 0,
         on_timeout: str = "computer",
         undo: bool = True,
+        thinking: int = 1,
     ) -> int | None:
         """A new lobby with its creator seated, or None when the channel already has an open game."""
         stamp = now_iso()
@@ -1103,9 +1112,9 @@ class Store:
                 game_id = await _inserted_id(
                     db,
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
-                    " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout, undo)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo)),
+                    " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout, undo,"
+                    " thinking) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo), thinking),
                 )
                 await db.execute(
                     "INSERT INTO seats (game_id, user_id, name, joined) VALUES (?, ?, ?, 0)",
@@ -1215,6 +1224,21 @@ class Store:
             return 0, "computer"
         rows = await self._fetchall("SELECT time_limit_hours, on_timeout FROM servers WHERE guild_id = ?", (guild_id,))
         return (int(rows[0][0]), str(rows[0][1])) if rows else (0, "computer")
+
+    async def server_thinking(self, guild_id: int | None) -> int | None:
+        """A server's default thinking time for new games' computer players (``None``: the bot's default)."""
+        if guild_id is None:
+            return None
+        rows = await self._fetchall("SELECT thinking FROM servers WHERE guild_id = ?", (guild_id,))
+        return rows[0][0] if rows else None
+
+    async def set_server_thinking(self, guild_id: int, seconds: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO servers (guild_id, thinking) VALUES (?, ?) ON CONFLICT (guild_id)"
+                " DO UPDATE SET thinking = excluded.thinking",
+                (guild_id, seconds),
+            )
 
     async def game_caps(self, guild_id: int | None) -> tuple[int | None, int | None]:
         """A server's own caps on open games per member and per server (``None``: the bot's default)."""
