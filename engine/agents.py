@@ -115,6 +115,20 @@ def _squash(lead: float) -> float:
     return 1.0 / (1.0 + math.exp(-lead / SCORE_SCALE))
 
 
+def root_candidates(
+    variant: Variant[Any], state: Any, seat: int, moves: list[Move], *, limit: int, rng: Rng
+) -> list[Move]:
+    """The moves the search considers at its root: all of them, or a seeded sample of ``limit`` where there are
+    more, always with greedy's move among them (a sample of a few hundred of Queen's Garden's thousands of moves
+    would often leave out the move that scores most now, and the search could not play better than greedy)."""
+    picked = _sample(moves, limit, rng)
+    if len(picked) == len(moves):
+        return picked
+    gains = _gains(variant, state, seat, moves)
+    greedy = moves[gains.index(max(gains))]
+    return picked if greedy in picked else [greedy, *picked[: limit - 1]]
+
+
 # --- yardsticks -------------------------------------------------------------------------------------------------
 class RandomAgent:
     name = "random"
@@ -350,7 +364,10 @@ class HardAgent:
     ) -> tuple[Move, _Edge, bool]:
         """UCB over the node's open children that can be played in this world; a new child when widening allows."""
         if not node.ranked:
-            ranked = _sample(moves, self.consider if node is root else self.consider_inner, rng)
+            if node is root:
+                ranked = root_candidates(variant, state, mover, moves, limit=self.consider, rng=rng)
+            else:
+                ranked = _sample(moves, self.consider_inner, rng)
             gains = _gains(variant, state, mover, ranked)
             node.ranked = [ranked[i] for i in sorted(range(len(ranked)), key=lambda i: -gains[i])]
             top = max(gains)

@@ -14,7 +14,17 @@ import bench.ai
 import engine
 from bench.ai import Row, Tally, play, play_game, run, wilson
 from engine.__main__ import play as play_in_terminal
-from engine.agents import AGENT_NAMES, WALL_CAP, Budget, HardAgent, Reason, explain, hint, make_agent
+from engine.agents import (
+    AGENT_NAMES,
+    WALL_CAP,
+    Budget,
+    HardAgent,
+    Reason,
+    explain,
+    hint,
+    make_agent,
+    root_candidates,
+)
 from engine.core import Rng
 
 # Small fixed amounts of work: every move is repeatable and the whole file stays quick.
@@ -149,6 +159,21 @@ def test_a_budget_ends_at_the_cpu_budget_or_the_wall_cap_whichever_comes_first()
     assert not starved.spent()  # 19 s of wall, under 10 x 2 s
     assert starved.spent()
     assert starved.capped
+
+
+def test_greedys_move_is_always_among_the_roots_candidates() -> None:
+    variant = engine.get_variant("queens-garden")
+    state = mid_game("queens-garden", 2, 3, 6)
+    seat = min(variant.to_act(state))
+    moves = variant.legal_moves(state, seat)
+    assert len(moves) > 100
+    gains = [variant.heuristic(variant.apply_unchecked(state, seat, move), seat) for move in moves]
+    greedy = moves[gains.index(max(gains))]
+    for seed in range(5):
+        picked = root_candidates(variant, state, seat, moves, limit=20, rng=Rng(seed))
+        assert len(picked) == 20 and len(set(picked)) == 20 and greedy in picked
+    few = moves[:10]
+    assert root_candidates(variant, state, seat, few, limit=20, rng=Rng(0)) == few  # all of them when there are few
 
 
 def test_make_agent_knows_every_level_and_refuses_bad_options() -> None:
