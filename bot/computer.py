@@ -5,9 +5,10 @@ Pure-Python search holds the GIL, so a thread would stall the event loop and eve
 the bot responsive, and its size (``AZUL_AI_WORKERS``) bounds how many searches run at once. Workers receive the game
 state as JSON and return the move's notation, so nothing but plain data crosses the process boundary.
 
-Computer turns and hints share the pool fairly: each search waits in its game's queue (first in, first out), and the
-games take turns (round robin), so a game never waits behind another game's queue, however long
-(:class:`bot.workers.FairQueue`). A computer move's budget is the game's thinking time in CPU seconds.
+Computer turns and hints share the pool fairly: each search waits in its game's queue (first in, first out), the
+games of one creator take turns (round robin), and so do the creators, so a game never waits behind another game's
+queue, however long, nor a member's game behind the 25 games another member opened (:class:`bot.workers.FairQueue`).
+A computer move's budget is the game's thinking time in CPU seconds.
 
 A move is reproducible: the agent's seed comes from the game's seed, its version and the seat, and the levels derive
 their randomness from the seed and the position, so a search interrupted by a restart plays the same move again.
@@ -80,23 +81,27 @@ class Computer:
         seed: int,
         *,
         game: int | None = None,
+        creator: int | None = None,
         seconds: float | None = None,
     ) -> engine.Move:
-        """The move the computer at ``level`` plays for ``seat``, searched in the pool in ``game``'s turn, thinking
-        for ``seconds`` of CPU time (the hard level; the others do a fixed amount of work)."""
+        """The move the computer at ``level`` plays for ``seat``, searched in the pool in ``game``'s turn (among
+        the games of its ``creator``), thinking for ``seconds`` of CPU time (the hard level; the others do a fixed
+        amount of work)."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
         budget = self.budget_for(seconds)
-        notation = await self.pool.run(choose_in_worker, engine.to_json(state), seat, level, seed, budget, owner=game)
+        args = (engine.to_json(state), seat, level, seed, budget)
+        notation = await self.pool.run(choose_in_worker, *args, owner=game, group=creator)
         return engine.variant_of(state).parse_move(notation)
 
     async def hint(
-        self, state: engine.GameState, seat: int, seed: int, *, game: int | None = None
+        self, state: engine.GameState, seat: int, seed: int, *, game: int | None = None, creator: int | None = None
     ) -> tuple[engine.Move, list[tuple[str, dict[str, Any]]]]:
-        """The strongest level's move for ``seat`` and its reasons, searched in the pool in ``game``'s turn at the
-        default budget (a person is waiting for it)."""
+        """The strongest level's move for ``seat`` and its reasons, searched in the pool in ``game``'s turn (among
+        its ``creator``'s games) at the default budget (a person is waiting for it)."""
         budget = self.budget_for(None)
-        notation, reasons = await self.pool.run(hint_in_worker, engine.to_json(state), seat, seed, budget, owner=game)
+        args = (engine.to_json(state), seat, seed, budget)
+        notation, reasons = await self.pool.run(hint_in_worker, *args, owner=game, group=creator)
         return engine.variant_of(state).parse_move(notation), reasons
 
     async def close(self) -> None:

@@ -560,7 +560,9 @@ class GameService:
             raise Refusal("not_your_turn")
         seed = move_seed(game.seed, game.version, seat)
         # Its own seats and stand-ins for absent players alike think for the game's time.
-        move = await self.computer.choose(state, seat, level, seed, game=game.id, seconds=game.thinking)
+        move = await self.computer.choose(
+            state, seat, level, seed, game=game.id, creator=game.creator_id, seconds=game.thinking
+        )
         return await self._record(game, state, seat, [move], interaction_id=None, cause=cause)
 
     async def hint(self, channel_id: int, user_id: int) -> tuple[GameRow, Move, list[tuple[str, dict[str, Any]]]]:
@@ -587,7 +589,7 @@ class GameService:
             # The search sees one possible world of what is hidden, never the real bag or stacks: a hint's reasons
             # (what the next deal gives, say) must not tell the player what the rules hide.
             world = engine.variant_of(state).redeterminize(state, Rng(seed))
-            found = await self.computer.hint(world, seat, seed, game=game.id)
+            found = await self.computer.hint(world, seat, seed, game=game.id, creator=game.creator_id)
             self.hints.searched(key, user_id, now, found)
         move, reasons = found
         return game, move, reasons

@@ -10,8 +10,9 @@ A pool of no processes runs the work in a thread of the bot's process instead: f
 fewer in memory. Work whose peak would be the bot's (a whole game's animation) goes to a pool that starts one fresh
 process per job instead (``fresh=True``): the process exits when the job is done, and its memory with it.
 
-:class:`FairQueue` orders the work waiting for a worker fairly between its owners (the search pool's games): first
-in, first out within one owner, round robin across owners, so one game's queue never holds up another game's turn.
+:class:`FairQueue` orders the work waiting for a worker fairly between its owners (the search pool's games, grouped
+by the members who opened them): first in, first out within one owner, round robin across owners and groups, so one
+game's queue never holds up another game's turn, nor one member's many games another member's.
 
 :class:`SingleFlight` shares work in progress: every caller asking for the same thing while it is being made waits
 for the one job already running instead of starting its own.
@@ -35,27 +36,31 @@ log = logging.getLogger(__name__)
 
 
 class FairQueue:
-    """At most ``slots`` pieces of work at once; the rest wait in one queue per owner (any hashable key). A free slot
-    goes to the owner at the front of the rotation, which then moves to the back: first in, first out per owner,
-    round robin across owners. ``on_start`` (if set) is told each owner as its work starts."""
+    """At most ``slots`` pieces of work at once; the rest wait in one queue per owner (any hashable key), owners in
+    groups. A free slot goes to the group at the front of the rotation and, within it, to the owner at the front; both
+    then move to the back. So: first in, first out per owner, round robin across a group's owners, and round robin
+    across groups. ``on_start`` (if set) is told each owner as its work starts.
+
+    The search pool's owners are games and its groups the members who opened them: a member who opens 25 games with
+    computer players takes turns with every other member, not 25 turns to their one."""
 
     def __init__(self, slots: int) -> None:
         if slots < 1:
             raise ValueError("a fair queue needs at least one slot")
         self.slots = slots
         self.on_start: Callable[[Hashable], object] | None = None
-        self._queues: OrderedDict[Hashable, deque[asyncio.Future[None]]] = OrderedDict()
+        self._groups: OrderedDict[Hashable, OrderedDict[Hashable, deque[asyncio.Future[None]]]] = OrderedDict()
         self._running = 0
 
     @property
     def waiting(self) -> int:
-        return sum(len(queue) for queue in self._queues.values())
+        return sum(len(queue) for owners in self._groups.values() for queue in owners.values())
 
     @asynccontextmanager
-    async def slot(self, owner: Hashable) -> AsyncIterator[None]:
-        """Wait for ``owner``'s turn, hold a slot for the body."""
+    async def slot(self, owner: Hashable, group: Hashable = None) -> AsyncIterator[None]:
+        """Wait for ``owner``'s turn (in ``group``), hold a slot for the body."""
         ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queues.setdefault(owner, deque()).append(ticket)
+        self._groups.setdefault(group, OrderedDict()).setdefault(owner, deque()).append(ticket)
         self._dispatch()
         try:
             await ticket
@@ -73,19 +78,25 @@ class FairQueue:
         self._dispatch()
 
     def _dispatch(self) -> None:
-        while self._running < self.slots and self._queues:
-            owner, queue = next(iter(self._queues.items()))
+        while self._running < self.slots and self._groups:
+            group, owners = next(iter(self._groups.items()))
+            owner, queue = next(iter(owners.items()))
             ticket = queue.popleft()
-            if queue:
-                self._queues.move_to_end(owner)  # the others' turn first
-            else:
-                del self._queues[owner]
+            _to_the_back(owners, owner, keep=bool(queue))  # the group's other owners first
+            _to_the_back(self._groups, group, keep=bool(owners))  # the other groups first
             if ticket.cancelled():  # its caller gave up while waiting
                 continue
             self._running += 1
             if self.on_start is not None:
                 self.on_start(owner)
             ticket.set_result(None)
+
+
+def _to_the_back(rotation: OrderedDict[Any, Any], key: Hashable, *, keep: bool) -> None:
+    if keep:
+        rotation.move_to_end(key)
+    else:
+        del rotation[key]
 
 
 class WorkerPool:
@@ -139,15 +150,15 @@ class WorkerPool:
                 executor.submit(int)
         return executor
 
-    async def run(self, work: Callable[..., Any], *args: Any, owner: Hashable = None) -> Any:
+    async def run(self, work: Callable[..., Any], *args: Any, owner: Hashable = None, group: Hashable = None) -> Any:
         """``work(*args)`` in a worker; ``work`` must be a module-level function (a worker imports it by name).
-        In a fair pool it waits its turn among ``owner``'s work (see :class:`FairQueue`)."""
+        In a fair pool it waits its turn among ``owner``'s work, ``owner`` in ``group`` (see :class:`FairQueue`)."""
         if not self._running:
             raise RuntimeError(f"the {self.name} pool is not running")
         with metrics.pool_job(self.name, self.processes):
             if self.queue is None:
                 return await self._run(work, *args)
-            async with self.queue.slot(owner):
+            async with self.queue.slot(owner, group):
                 return await self._run(work, *args)
 
     async def _run(self, work: Callable[..., Any], *args: Any) -> Any:

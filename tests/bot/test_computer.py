@@ -295,12 +295,20 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
 
 
 async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> None:
-    """Searches wait for the one search worker first in, first out within a game and round robin across games: a
-    game with many searches queued lets the other game's one search through after its first, not after all."""
-    table = Table.create(simcord_env, 1)
+    """Searches wait for the one search worker first in, first out within a game, round robin across a member's
+    games and round robin across the members who opened them: a game with many searches queued lets the other
+    games through after its first, and a member's game does not wait for every game another member opened."""
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
     busy = await open_with_computers(table, ["easy"])
     quiet_table = Table(simcord_env, table.guild, table.guild.create_text_channel("azul-2"), table.players)
     quiet = await open_with_computers(quiet_table, ["easy"])
+    bobs_channel = table.guild.create_text_channel("azul-3")
+    await bob.slash(bobs_channel, "azul new", variant="azul", seats=2)
+    await table.bot.service.add_computer(bobs_channel.id, bob.id, "easy", is_admin=False)
+    await bob.click(bobs_channel.last_message, label="Start")
+    bobs = await table.bot.service.store.latest_game_in(bobs_channel.id)
+    assert bobs is not None and bobs.status == "active"
     computer = table.bot.service.computer
     assert computer is not None and computer.pool.queue is not None
     queue = computer.pool.queue
@@ -310,7 +318,8 @@ async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> Non
     async def search(game: GameRow) -> engine.Move:
         state = engine.from_json(game.state or {})
         seat = min(engine.to_act(state))
-        return await computer.choose(state, seat, "easy", move_seed(game.seed, game.version, seat), game=game.id)
+        seed = move_seed(game.seed, game.version, seat)
+        return await computer.choose(state, seat, "easy", seed, game=game.id, creator=game.creator_id)
 
     holding, release = asyncio.Event(), asyncio.Event()
 
@@ -322,18 +331,17 @@ async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> Non
     holder = asyncio.create_task(hold_the_worker())
     await holding.wait()
     searches = [asyncio.create_task(search(busy)) for _ in range(4)]
-    searches.append(asyncio.create_task(search(quiet)))  # queued last
+    searches += [asyncio.create_task(search(quiet)), asyncio.create_task(search(bobs))]  # queued last
     await asyncio.sleep(0)
-    assert queue.waiting == 5
+    assert queue.waiting == 6
     release.set()
     await asyncio.gather(holder, *searches)
-    assert started == ["elsewhere", busy.id, quiet.id, busy.id, busy.id, busy.id]
+    assert started == ["elsewhere", busy.id, bobs.id, quiet.id, busy.id, busy.id, busy.id]
     assert queue.waiting == 0
 
     # The bot's own computer turns wait in their game's queue too.
     started.clear()
     game, state = await quiet_table.state()
-    alice = table.players[0]
     await play(quiet_table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
     assert started and set(started) == {quiet.id}
 
