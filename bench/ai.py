@@ -7,6 +7,8 @@
     python -m bench ai --iterations 150 --out ai.jsonl  # every game appended as it ends; run again to resume
     python -m bench ai --speed                          # the hard player's search iterations per CPU second
     python -m bench ai --speed --seconds 1              # what hard's default budget buys: iterations per move
+    python -m bench ai --speed --seconds 5              # ... and what the 5 s thinking time buys
+    python -m bench ai --queue                          # an easy move's wait while 25 games x 3 hard seats think
 
 Rows (``--suite``): ``duel`` is hard vs greedy with two players in every variant; ``ladder`` is hard vs medium,
 medium vs easy and easy vs random with two players; ``table`` is one hard seat against greedy seats with three and
@@ -27,6 +29,7 @@ search plays the best move found so far (the "capped" column counts such moves).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import multiprocessing
@@ -329,6 +332,48 @@ def speed_at(variants: list[str], seconds: float) -> int:
     return 0
 
 
+# --- the search queue -----------------------------------------------------------------------------------------------
+async def queue_waits(workers: int, games: int, seats: int, seconds: float) -> dict[str, float]:
+    """Wall-clock seconds an easy move waits in the bot's search pool (``workers`` processes) while one member's
+    ``games`` games have ``seats`` hard searches each queued: for another member's game, and for a 26th game of the
+    same member. The hard searches think ``seconds`` of CPU time each."""
+    from bot.computer import Computer  # the bot's pool and queue, as the bot runs them
+
+    variant = get_variant("azul")
+    state = variant.new_game(2, 1)
+    computer = Computer(workers)
+    computer.start()
+    waits: dict[str, float] = {}
+    try:
+        await computer.choose(state, 0, "easy", 0)  # the workers' interpreters start before the clock does
+        busy = [
+            asyncio.create_task(computer.choose(state, 0, "hard", game, game=game, creator=1, seconds=seconds))
+            for game in range(games)
+            for _ in range(seats)
+        ]
+        await asyncio.sleep(0)
+        for label, creator in (("another member's game", 2), ("the same member's next game", 1)):
+            start = time.perf_counter()
+            await computer.choose(state, 0, "easy", 1, game=games + creator, creator=creator)
+            waits[label] = time.perf_counter() - start
+        for task in busy:
+            task.cancel()
+        await asyncio.gather(*busy, return_exceptions=True)
+    finally:
+        await computer.close()
+    return waits
+
+
+def queue(workers: int, seconds: float, games: int = 25, seats: int = 3) -> int:
+    print(
+        f"an easy move while one member's {games} games x {seats} hard seats ({seconds:g} CPU s each) wait for"
+        f" {workers} search worker(s); wall-clock seconds"
+    )
+    for label, wait in asyncio.run(queue_waits(workers, games, seats, seconds)).items():
+        print(f"{label:<30}{wait:>8.2f}", flush=True)
+    return 0
+
+
 # --- main -----------------------------------------------------------------------------------------------------------
 def run(  # noqa: PLR0917 (a run is all of these)
     chosen: list[Row], games: int, budget: dict[str, Any], workers: int, out: Path | None, play_more: bool = True
@@ -380,16 +425,22 @@ def main(argv: list[str]) -> int:
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, help="hard's time per move (default 1)")
     budget.add_argument("--iterations", type=int, help="hard's iterations per move (repeatable moves)")
-    parser.add_argument("--jobs", "--workers", dest="workers", type=int, default=2, help="processes playing at once")
+    parser.add_argument(
+        "--jobs", "--workers", dest="workers", type=int, help="processes playing at once (default 2; --queue: 1)"
+    )
     parser.add_argument("--out", type=Path, help="append every finished game here (JSON lines) and resume from it")
     parser.add_argument("--report", action="store_true", help="print what --out holds, playing nothing")
     parser.add_argument("--speed", action="store_true", help="print hard's search speed per variant instead")
+    parser.add_argument("--queue", action="store_true", help="print an easy move's wait behind many hard searches")
     args = parser.parse_args(argv)
     variants = args.variant or variant_names()
+    if args.queue:
+        return queue(args.workers or 1, args.seconds or 1.0)
     if args.speed:
         return speed_at(variants, args.seconds) if args.seconds else speed(variants, args.iterations or 200)
     chosen = [row for row in rows(args.suite or list(SUITES), variants) if row.agent in (args.level or LEVEL_ORDER)]
     hard_budget = {"iterations": args.iterations} if args.iterations else {"seconds": args.seconds or 1.0}
-    print(f"hard budget: {hard_budget}; {args.games} games per row; {args.workers} workers", flush=True)
-    run(chosen, args.games, hard_budget, args.workers, args.out, play_more=not args.report)
+    workers = args.workers or 2
+    print(f"hard budget: {hard_budget}; {args.games} games per row; {workers} workers", flush=True)
+    run(chosen, args.games, hard_budget, workers, args.out, play_more=not args.report)
     return 0
