@@ -7,6 +7,8 @@
     python -m bench ai --iterations 150 --out ai.jsonl  # every game appended as it ends; run again to resume
     python -m bench ai --speed                          # the hard player's search iterations per CPU second
     python -m bench ai --speed --seconds 1              # what hard's default budget buys: iterations per move
+    python -m bench ai --speed --seconds 5              # ... and what the 5 s thinking time buys
+    python -m bench ai --queue                          # an easy move's wait while 25 games x 3 hard seats think
 
 Rows (``--suite``): ``duel`` is hard vs greedy with two players in every variant; ``ladder`` is hard vs medium,
 medium vs easy and easy vs random with two players; ``table`` is one hard seat against greedy seats with three and
@@ -18,20 +20,22 @@ Each row is printed as soon as its last game ends. With ``--out FILE`` every fin
 lines) and games already there for the same row and budget are not played again, so a stopped run loses at most
 the games in progress; ``--report`` prints what the file holds (rows not yet complete too) without playing.
 
-Move times are CPU seconds of the playing process (``time.process_time``), so their p50/p95 do not grow when other
-work shares the machine; a budget in ``seconds`` is wall-clock time, as people wait for it, so on a loaded machine
-it buys fewer iterations than on an idle core.
+Move times are printed twice: CPU seconds of the playing process (``time.process_time``), whose p50/p95 do not grow
+when other work shares the machine, and wall-clock seconds, what a person waits. Hard's budget in ``seconds`` counts
+CPU time, so a loaded machine makes a move slower, not weaker; past ten times the budget in wall-clock time the
+search plays the best move found so far (the "capped" column counts such moves).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import multiprocessing
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +97,8 @@ class GameResult:
     share: float
     times: dict[str, list[float]]  # level -> CPU seconds per move
     iterations: list[int]  # hard's iterations per move where it searched (empty without a hard seat)
+    walls: dict[str, list[float]] = field(default_factory=dict)  # level -> wall-clock seconds per move
+    capped: int = 0  # hard's moves ended by the wall-clock cap rather than the CPU budget
 
 
 def rows(suites: list[str], variants: list[str]) -> list[Row]:
@@ -125,19 +131,23 @@ def play_game(row: Row, index: int, budget: dict[str, Any]) -> GameResult:
     names = [row.agent if seat == focus else row.opponent for seat in range(row.players)]
     agents = [make_agent(name, index * 8 + seat, **budget) for seat, name in enumerate(names)]
     times: dict[str, list[float]] = {row.agent: [], row.opponent: []}
+    walls: dict[str, list[float]] = {row.agent: [], row.opponent: []}
     iterations: list[int] = []
+    capped = 0
     state = variant.new_game(row.players, index)
     while not variant.is_over(state):
         seat = min(variant.to_act(state))
         agent = agents[seat]
-        start = time.process_time()
+        start, start_wall = time.process_time(), time.perf_counter()
         move = agent.choose(variant, state, seat)
         times[names[seat]].append(time.process_time() - start)
+        walls[names[seat]].append(time.perf_counter() - start_wall)
         if isinstance(agent, HardAgent) and agent.last_iterations:
             iterations.append(agent.last_iterations)
+            capped += agent.last_capped
         state = variant.apply_unchecked(state, seat, move)
     winners = variant.standings(state)[0]
-    return GameResult((1.0 / len(winners) if focus in winners else 0.0), times, iterations)
+    return GameResult((1.0 / len(winners) if focus in winners else 0.0), times, iterations, walls, capped)
 
 
 Job = tuple[Row, int, dict[str, Any]]
@@ -188,7 +198,7 @@ def load(path: Path | None) -> dict[str, GameResult]:
             record = json.loads(line)
             row = Row(**record["row"])
             found[_key(row, record["game"], record["budget"])] = GameResult(
-                record["share"], record["times"], record["iterations"]
+                record["share"], record["times"], record["iterations"], record.get("walls", {}), record.get("capped", 0)
             )
         except (ValueError, KeyError, TypeError):
             continue
@@ -218,22 +228,32 @@ def row_line(row: Row, tally: Tally) -> str:
 
 
 def print_times(games: list[tuple[Row, GameResult]]) -> None:
-    """Move times (CPU ms) per level and variant, and hard's search iterations per move."""
+    """Move times (CPU and wall-clock ms) per level and variant, hard's search iterations per move and how many of
+    its moves the wall-clock cap ended."""
     times: dict[tuple[str, str], list[float]] = {}
+    walls: dict[tuple[str, str], list[float]] = {}
     iterations: dict[str, list[int]] = {}
+    capped: dict[str, int] = {}
     for row, result in games:
         for level, values in result.times.items():
             times.setdefault((level, row.variant), []).extend(values)
+        for level, values in result.walls.items():
+            walls.setdefault((level, row.variant), []).extend(values)
         iterations.setdefault(row.variant, []).extend(result.iterations)
-    print("\nmove times, CPU ms per move")
-    print(f"{'level':<8}{'variant':<22}{'moves':>8}{'p50':>9}{'p95':>9}  hard iterations p50")
+        capped[row.variant] = capped.get(row.variant, 0) + result.capped
+    print("\nmove times, ms per move (CPU, then wall clock)")
+    print(
+        f"{'level':<8}{'variant':<22}{'moves':>8}{'CPU p50':>9}{'p95':>9}{'wall p50':>10}{'p95':>9}"
+        "  hard iterations p50, capped"
+    )
     order = {name: i for i, name in enumerate(LEVEL_ORDER)}
     for level, variant in sorted(times, key=lambda key: (order.get(key[0], 9), key[1])):
-        values = times[level, variant]
+        values, wall = times[level, variant], walls.get((level, variant)) or [math.nan]
         p50, p95 = percentile(values, 0.5) * 1000, percentile(values, 0.95) * 1000
+        w50, w95 = percentile(wall, 0.5) * 1000, percentile(wall, 0.95) * 1000
         searched = iterations.get(variant, []) if level == "hard" else []
-        extra = f"  {percentile([float(n) for n in searched], 0.5):.0f}" if searched else ""
-        print(f"{level:<8}{variant:<22}{len(values):>8}{p50:>9.1f}{p95:>9.1f}{extra}")
+        extra = f"  {percentile([float(n) for n in searched], 0.5):.0f}, {capped[variant]}" if searched else ""
+        print(f"{level:<8}{variant:<22}{len(values):>8}{p50:>9.1f}{p95:>9.1f}{w50:>10.1f}{w95:>9.1f}{extra}")
 
 
 # --- speed ----------------------------------------------------------------------------------------------------------
@@ -298,7 +318,7 @@ def speed(variants: list[str], iterations: int) -> int:
 
 
 def speed_at(variants: list[str], seconds: float) -> int:
-    print(f"hard at {seconds} s per move from each of {len(SPEED_PLIES)} positions (wall-clock budget)")
+    print(f"hard at {seconds} CPU s per move from each of {len(SPEED_PLIES)} positions (wall clock capped at 10x)")
     print(f"{'variant':<24}{'players':>8}{'iterations':>11}{'CPU s':>7}{'wall s':>8}{'iterations/CPU s':>18}")
     for name in variants:
         for players in (2, 4):
@@ -309,6 +329,48 @@ def speed_at(variants: list[str], seconds: float) -> int:
                 f"{sum(counts) / sum(cpu):>18.0f}",
                 flush=True,
             )
+    return 0
+
+
+# --- the search queue -----------------------------------------------------------------------------------------------
+async def queue_waits(workers: int, games: int, seats: int, seconds: float) -> dict[str, float]:
+    """Wall-clock seconds an easy move waits in the bot's search pool (``workers`` processes) while one member's
+    ``games`` games have ``seats`` hard searches each queued: for another member's game, and for a 26th game of the
+    same member. The hard searches think ``seconds`` of CPU time each."""
+    from bot.computer import Computer  # the bot's pool and queue, as the bot runs them
+
+    variant = get_variant("azul")
+    state = variant.new_game(2, 1)
+    computer = Computer(workers)
+    computer.start()
+    waits: dict[str, float] = {}
+    try:
+        await computer.choose(state, 0, "easy", 0)  # the workers' interpreters start before the clock does
+        busy = [
+            asyncio.create_task(computer.choose(state, 0, "hard", game, game=game, creator=1, seconds=seconds))
+            for game in range(games)
+            for _ in range(seats)
+        ]
+        await asyncio.sleep(0)
+        for label, creator in (("another member's game", 2), ("the same member's next game", 1)):
+            start = time.perf_counter()
+            await computer.choose(state, 0, "easy", 1, game=games + creator, creator=creator)
+            waits[label] = time.perf_counter() - start
+        for task in busy:
+            task.cancel()
+        await asyncio.gather(*busy, return_exceptions=True)
+    finally:
+        await computer.close()
+    return waits
+
+
+def queue(workers: int, seconds: float, games: int = 25, seats: int = 3) -> int:
+    print(
+        f"an easy move while one member's {games} games x {seats} hard seats ({seconds:g} CPU s each) wait for"
+        f" {workers} search worker(s); wall-clock seconds"
+    )
+    for label, wait in asyncio.run(queue_waits(workers, games, seats, seconds)).items():
+        print(f"{label:<30}{wait:>8.2f}", flush=True)
     return 0
 
 
@@ -363,16 +425,22 @@ def main(argv: list[str]) -> int:
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, help="hard's time per move (default 1)")
     budget.add_argument("--iterations", type=int, help="hard's iterations per move (repeatable moves)")
-    parser.add_argument("--jobs", "--workers", dest="workers", type=int, default=2, help="processes playing at once")
+    parser.add_argument(
+        "--jobs", "--workers", dest="workers", type=int, help="processes playing at once (default 2; --queue: 1)"
+    )
     parser.add_argument("--out", type=Path, help="append every finished game here (JSON lines) and resume from it")
     parser.add_argument("--report", action="store_true", help="print what --out holds, playing nothing")
     parser.add_argument("--speed", action="store_true", help="print hard's search speed per variant instead")
+    parser.add_argument("--queue", action="store_true", help="print an easy move's wait behind many hard searches")
     args = parser.parse_args(argv)
     variants = args.variant or variant_names()
+    if args.queue:
+        return queue(args.workers or 1, args.seconds or 1.0)
     if args.speed:
         return speed_at(variants, args.seconds) if args.seconds else speed(variants, args.iterations or 200)
     chosen = [row for row in rows(args.suite or list(SUITES), variants) if row.agent in (args.level or LEVEL_ORDER)]
     hard_budget = {"iterations": args.iterations} if args.iterations else {"seconds": args.seconds or 1.0}
-    print(f"hard budget: {hard_budget}; {args.games} games per row; {args.workers} workers", flush=True)
-    run(chosen, args.games, hard_budget, args.workers, args.out, play_more=not args.report)
+    workers = args.workers or 2
+    print(f"hard budget: {hard_budget}; {args.games} games per row; {workers} workers", flush=True)
+    run(chosen, args.games, hard_budget, workers, args.out, play_more=not args.report)
     return 0

@@ -24,7 +24,7 @@ from bot.computer import LEVELS
 from bot.context import bot_of
 from bot.ending import ask_to_abort, ask_to_resign
 from bot.errors import Refusal
-from bot.limits import action_choices, deadline_lines, limit_choices
+from bot.limits import action_choices, deadline_lines, limit_choices, thinking_choices
 from bot.lobby import lobby_action, lobby_view
 from bot.movelog import log_text
 from bot.personal import away_lines, seat_notes
@@ -76,6 +76,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         time_limit=described("bot.opt.time_limit"),
         on_timeout=described("bot.opt.on_timeout"),
         thread=described("bot.opt.thread"),
+        thinking=described("bot.opt.thinking"),
     )
     @app_commands.choices(
         variant=variant_choices(),
@@ -85,6 +86,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         ],
         time_limit=limit_choices(),
         on_timeout=action_choices(),
+        thinking=thinking_choices(),
     )
     async def new(  # noqa: PLR0917 (discord.py passes a command's options as its parameters)
         self,
@@ -98,6 +100,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         time_limit: app_commands.Choice[str] | None = None,
         on_timeout: app_commands.Choice[str] | None = None,
         thread: bool | None = None,
+        thinking: app_commands.Choice[str] | None = None,
     ) -> None:
         missing = missing_permissions(interaction)
         if missing:  # every board would fail to post: say so now, before anyone joins
@@ -117,6 +120,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             time_limit_hours=int(time_limit.value) if time_limit else None,
             on_timeout=on_timeout.value if on_timeout else None,
             thread=thread,
+            thinking=int(thinking.value) if thinking else None,
         )
         locale = public_locale(interaction)
         await interaction.response.send_message(

@@ -155,9 +155,17 @@ def lease_seconds_of(environ: Mapping[str, str]) -> float | None:
     return seconds
 
 
+def cores() -> int:
+    """The CPU cores this process may use (its affinity where the system tells it, else every core)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def ai_workers_of(environ: Mapping[str, str]) -> int:
-    """How many processes search for computer players at once (each takes one core while it thinks)."""
-    workers = environ.get("AZUL_AI_WORKERS", "").strip() or "1"
+    """How many processes search for computer players at once (each takes one core while it thinks). By default
+    every core but one (the bot's own), and at least one."""
+    workers = environ.get("AZUL_AI_WORKERS", "").strip() or str(min(64, max(1, cores() - 1)))
     if not (workers.isascii() and workers.isdigit() and 1 <= int(workers) <= 64):
         raise ConfigError(f"AZUL_AI_WORKERS must be a number of worker processes (1-64), not {workers!r}")
     return int(workers)

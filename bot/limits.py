@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from bot import metrics
-from bot.computer import STRONGEST
+from bot.computer import STRONGEST, THINKING_SECONDS
 from bot.context import BoardPoster, bot_of
 from bot.errors import Refusal
 from bot.quotas import GameCaps
@@ -26,7 +26,7 @@ from bot.service import GameService, TimedOut
 from bot.store import GameRow, Store
 from bot.texts import described, guild_locale, text, user_locale
 from bot.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Fired, deadlines
-from bot.words import headline, level_label, limit_line, seat_label, shown
+from bot.words import headline, level_label, limit_line, seat_label, shown, thinking_line
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,13 @@ def limit_choices() -> list[app_commands.Choice[str]]:
 
 def action_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=described(f"bot.limit.action.{action}"), value=action) for action in ON_TIMEOUT]
+
+
+def thinking_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=described(f"bot.thinking.{seconds}"), value=str(seconds))
+        for seconds in THINKING_SECONDS
+    ]
 
 
 def stamp(moment: datetime, style: str = "R") -> str:
@@ -124,6 +131,7 @@ async def server_settings(
     member_games: int | None = None,
     server_games: int | None = None,
     threads: bool | None = None,
+    thinking: app_commands.Choice[str] | None = None,
 ) -> None:
     """``/azul-server settings``: show this server's defaults for new games and its caps on open games; a server
     manager changes those given."""
@@ -132,9 +140,10 @@ async def server_settings(
     locale = user_locale(interaction)
     hours, action = await service.store.server_defaults(guild_id)
     caps = await service.game_caps(guild_id)
-    if time_limit is None and on_timeout is None and member_games is None and server_games is None and threads is None:
-        said = settings_lines(hours, action, caps, locale)
-        shown = text("bot.limit.server.shown", locale, limit=said)
+    seconds = await service.server_thinking(guild_id)
+    if all(given is None for given in (time_limit, on_timeout, member_games, server_games, threads, thinking)):
+        lines = settings_lines(hours, action, caps, seconds, locale)
+        shown = text("bot.limit.server.shown", locale, limit=lines)
         await reply(interaction, f"{shown}\n{await threads_line(service.store, guild_id, locale)}")
         return
     if not is_admin(interaction):
@@ -147,13 +156,16 @@ async def server_settings(
         await service.set_server_defaults(guild_id, hours, action)
     if threads is not None:
         await service.store.set_server_threads(guild_id, threads)
-    saved = text("bot.limit.server.saved", locale, limit=settings_lines(hours, action, caps, locale))
+    if thinking is not None:
+        seconds = int(thinking.value)
+        await service.set_server_thinking(guild_id, seconds)
+    saved = text("bot.limit.server.saved", locale, limit=settings_lines(hours, action, caps, seconds, locale))
     await reply(interaction, f"{saved}\n{await threads_line(service.store, guild_id, locale)}")
 
 
-def settings_lines(hours: int, action: str, caps: GameCaps, locale: str) -> str:
+def settings_lines(hours: int, action: str, caps: GameCaps, thinking: int, locale: str) -> str:
     caps_line = text("bot.quota.caps", locale, member=caps.member, server=caps.server)
-    return f"{limit_line(hours, action, locale)}\n{caps_line}"
+    return f"{limit_line(hours, action, locale)}\n{thinking_line(thinking, locale)}\n{caps_line}"
 
 
 async def threads_line(store: Store, guild_id: int, locale: str) -> str:

@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.league_cog import LeagueAdmin
-from bot.limits import action_choices, limit_choices, server_settings
+from bot.limits import action_choices, limit_choices, server_settings, thinking_choices
 from bot.quotas import MEMBER_GAMES_MAX, SERVER_GAMES_MAX
 from bot.texts import described, named
 
@@ -31,8 +31,9 @@ class ServerCog(commands.GroupCog, group_name=named("azul-server"), group_descri
         member_games=described("bot.opt.member_games"),
         server_games=described("bot.opt.server_games"),
         threads=described("bot.opt.threads"),
+        thinking=described("bot.opt.thinking"),
     )
-    @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices())
+    @app_commands.choices(time_limit=limit_choices(), on_timeout=action_choices(), thinking=thinking_choices())
     async def settings(  # noqa: PLR0917 (discord.py passes a command's options as its parameters)
         self,
         interaction: discord.Interaction,
@@ -41,6 +42,7 @@ class ServerCog(commands.GroupCog, group_name=named("azul-server"), group_descri
         member_games: app_commands.Range[int, 1, MEMBER_GAMES_MAX] | None = None,
         server_games: app_commands.Range[int, 1, SERVER_GAMES_MAX] | None = None,
         threads: bool | None = None,
+        thinking: app_commands.Choice[str] | None = None,
     ) -> None:
         await server_settings(
             interaction,
@@ -49,6 +51,7 @@ class ServerCog(commands.GroupCog, group_name=named("azul-server"), group_descri
             member_games=member_games,
             server_games=server_games,
             threads=threads,
+            thinking=thinking,
         )
 
 

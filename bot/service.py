@@ -25,7 +25,7 @@ from typing import Any
 import engine
 from bot import ratings
 from bot.clock import Clock, SystemClock, iso, quiet_until
-from bot.computer import LEVELS, STRONGEST, Computer, move_seed
+from bot.computer import DEFAULT_THINKING, LEVELS, STRONGEST, THINKING_SECONDS, Computer, move_seed
 from bot.errors import Refusal
 from bot.league_store import LeagueStore
 from bot.quotas import MEMBER_GAMES, MEMBER_GAMES_MAX, SERVER_GAMES, SERVER_GAMES_MAX, GameCaps, Hints
@@ -188,6 +188,11 @@ def seat_order(seed: int, players: int) -> list[int]:
 COMPUTER_CAUSES = ("computer_seat", "stand_in", "time_limit")
 
 
+def check_thinking(seconds: int) -> None:
+    if seconds not in THINKING_SECONDS:
+        raise Refusal("bad_thinking")
+
+
 def check_limit(time_limit_hours: int, on_timeout: str) -> None:
     if time_limit_hours not in LIMIT_HOURS:
         raise Refusal("bad_time_limit", choices=", ".join(f"{hours} h" for hours in LIMIT_HOURS if hours))
@@ -302,8 +307,10 @@ class GameService:
         time_limit_hours: int | None = None,
         on_timeout: str | None = None,
         thread: bool | None = None,
+        thinking: int | None = None,
     ) -> GameRow:
-        """Open a lobby; a time limit, timeout action or thread choice not given is the server's default."""
+        """Open a lobby; a time limit, timeout action, thread choice or thinking time not given is the server's
+        default."""
         spec = engine.get_variant(variant)
         if not spec.min_players <= seats <= spec.max_players:
             raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
@@ -315,6 +322,8 @@ class GameService:
         limit = default_limit if time_limit_hours is None else time_limit_hours
         action = on_timeout or default_action
         check_limit(limit, action)
+        thinking = thinking or await self.store.server_thinking(guild_id) or DEFAULT_THINKING
+        check_thinking(thinking)
         if await self.store.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
         caps = await self.game_caps(guild_id)
@@ -338,6 +347,7 @@ class GameService:
             time_limit_hours=limit,
             on_timeout=action,
             thread=await self.store.server_threads(guild_id) if thread is None else thread,
+            thinking=thinking,
         )
         if game_id is None:
             raise Refusal("channel_busy")
@@ -579,7 +589,11 @@ class GameService:
         state = self.state_of(game)
         if seat not in engine.to_act(state):
             raise Refusal("not_your_turn")
-        move = await self.computer.choose(state, seat, level, move_seed(game.seed, game.version, seat))
+        seed = move_seed(game.seed, game.version, seat)
+        # Its own seats and stand-ins for absent players alike think for the game's time.
+        move = await self.computer.choose(
+            state, seat, level, seed, game=game.id, creator=game.creator_id, seconds=game.thinking
+        )
         return await self._record(game, state, seat, [move], interaction_id=None, cause=cause)
 
     async def hint(self, channel_id: int, user_id: int) -> tuple[GameRow, Move, list[tuple[str, dict[str, Any]]]]:
@@ -606,7 +620,7 @@ class GameService:
             # The search sees one possible world of what is hidden, never the real bag or stacks: a hint's reasons
             # (what the next deal gives, say) must not tell the player what the rules hide.
             world = engine.variant_of(state).redeterminize(state, Rng(seed))
-            found = await self.computer.hint(world, seat, seed)
+            found = await self.computer.hint(world, seat, seed, game=game.id, creator=game.creator_id)
             self.hints.searched(key, user_id, now, found)
         move, reasons = found
         return game, move, reasons
@@ -705,6 +719,14 @@ class GameService:
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         check_limit(time_limit_hours, on_timeout)
         await self.store.set_server_defaults(guild_id, time_limit_hours, on_timeout)
+
+    async def server_thinking(self, guild_id: int | None) -> int:
+        """How long computer players think per move in a server's new games."""
+        return await self.store.server_thinking(guild_id) or DEFAULT_THINKING
+
+    async def set_server_thinking(self, guild_id: int, seconds: int) -> None:
+        check_thinking(seconds)
+        await self.store.set_server_thinking(guild_id, seconds)
 
     async def _record(
         self,
@@ -1030,6 +1052,7 @@ class GameService:
             time_limit_hours=old.time_limit_hours,
             on_timeout=old.on_timeout,
             thread=old.thread,
+            thinking=old.thinking,
         )
         if new_id is None:
             raise Refusal("channel_busy")

@@ -353,6 +353,12 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, user_id)
     );
     """,
+    # 20: thinking time. ``games.thinking``: the CPU seconds a computer may search per move in this game (1, 5 or
+    # 30); ``servers.thinking``: a server's default for new games (NULL: the bot's, one second).
+    """
+    ALTER TABLE games ADD COLUMN thinking INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE servers ADD COLUMN thinking INTEGER;
+    """,
 )
 
 
@@ -451,6 +457,7 @@ class GameRow:
     undo: bool = True  # players may take back their last move (the creator's choice)
     thread: bool = False  # played in a thread of its own, opened when it starts
     lobby_channel_id: int | None = None  # the channel of the lobby message, once the game moved to its thread
+    thinking: int = 1  # CPU seconds a computer seat (or a stand-in) may search per move
 
     @property
     def is_open(self) -> bool:
@@ -866,6 +873,7 @@ class Store:
             undo=bool(row["undo"]),
             thread=bool(row["thread"]),
             lobby_channel_id=row["lobby_channel_id"],
+            thinking=row["thinking"],
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -1130,6 +1138,7 @@ class Store:
         on_timeout: str = "computer",
         undo: bool = True,
         thread: bool = False,
+        thinking: int = 1,
     ) -> int | None:
         """A new lobby with its creator seated, or None when the channel already has an open game."""
         stamp = now_iso()
@@ -1141,8 +1150,9 @@ class Store:
                     db,
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
                     " seat_order, status, created_at, turn_since, hints, rated, time_limit_hours, on_timeout, undo,"
-                    " thread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo), int(thread)),
+                    " thread, thinking)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (*row, stamp, int(hints), choice, time_limit_hours, on_timeout, int(undo), int(thread), thinking),
                 )
                 await db.execute(
                     "INSERT INTO seats (game_id, user_id, name, joined) VALUES (?, ?, ?, 0)",
@@ -1278,6 +1288,21 @@ class Store:
             return 0, "computer"
         rows = await self._fetchall("SELECT time_limit_hours, on_timeout FROM servers WHERE guild_id = ?", (guild_id,))
         return (int(rows[0][0]), str(rows[0][1])) if rows else (0, "computer")
+
+    async def server_thinking(self, guild_id: int | None) -> int | None:
+        """A server's default thinking time for new games' computer players (``None``: the bot's default)."""
+        if guild_id is None:
+            return None
+        rows = await self._fetchall("SELECT thinking FROM servers WHERE guild_id = ?", (guild_id,))
+        return rows[0][0] if rows else None
+
+    async def set_server_thinking(self, guild_id: int, seconds: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO servers (guild_id, thinking) VALUES (?, ?) ON CONFLICT (guild_id)"
+                " DO UPDATE SET thinking = excluded.thinking",
+                (guild_id, seconds),
+            )
 
     async def game_caps(self, guild_id: int | None) -> tuple[int | None, int | None]:
         """A server's own caps on open games per member and per server (``None``: the bot's default)."""

@@ -110,6 +110,11 @@ def limit_line(hours: int, action: str, locale: str) -> str:
     return text("bot.limit.line", locale, hours=hours, then=text(f"bot.limit.then.{action}", locale))
 
 
+def thinking_line(seconds: int, locale: str) -> str:
+    """How long a game's (or a server's new games') computer players think per move."""
+    return text("bot.thinking.line", locale, seconds=seconds)
+
+
 def lobby_text(game: GameRow, locale: str) -> str:
     players = "\n".join(f"{i}. {seat_label(game, seat, locale)}" for i, seat in enumerate(game.seats, start=1))
     key = "bot.lobby.open" if game.status == "lobby" else f"bot.lobby.{game.status}"
@@ -131,7 +136,9 @@ def lobby_text(game: GameRow, locale: str) -> str:
     hints = "\n" + text("bot.lobby.hints_on", locale) if game.hints and game.status == "lobby" else ""
     undo = "\n" + text("bot.lobby.undo_off", locale) if not game.undo and game.status == "lobby" else ""
     limit = "\n" + limit_line(game.time_limit_hours, game.on_timeout, locale) if game.status == "lobby" else ""
-    return f"{said}\n{kind}{hints}{limit}{undo}"
+    # The default thinking time goes without saying; a longer one tells players the computer's turns take a while.
+    thinking = "\n" + thinking_line(game.thinking, locale) if game.thinking > 1 and game.status == "lobby" else ""
+    return f"{said}\n{kind}{hints}{limit}{thinking}{undo}"
 
 
 def move_words(game: GameRow, state: GameState, seat: int, move: Move, locale: str) -> str:

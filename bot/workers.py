@@ -10,6 +10,10 @@ A pool of no processes runs the work in a thread of the bot's process instead: f
 fewer in memory. Work whose peak would be the bot's (a whole game's animation) goes to a pool that starts one fresh
 process per job instead (``fresh=True``): the process exits when the job is done, and its memory with it.
 
+:class:`FairQueue` orders the work waiting for a worker fairly between its owners (the search pool's games, grouped
+by the members who opened them): first in, first out within one owner, round robin across owners and groups, so one
+game's queue never holds up another game's turn, nor one member's many games another member's.
+
 :class:`SingleFlight` shares work in progress: every caller asking for the same thing while it is being made waits
 for the one job already running instead of starting its own.
 """
@@ -19,14 +23,80 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Awaitable, Callable, Hashable
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import asynccontextmanager
 from typing import Any, Generic, TypeVar
 
 from bot import metrics
 
 log = logging.getLogger(__name__)
+
+
+class FairQueue:
+    """At most ``slots`` pieces of work at once; the rest wait in one queue per owner (any hashable key), owners in
+    groups. A free slot goes to the group at the front of the rotation and, within it, to the owner at the front; both
+    then move to the back. So: first in, first out per owner, round robin across a group's owners, and round robin
+    across groups. ``on_start`` (if set) is told each owner as its work starts.
+
+    The search pool's owners are games and its groups the members who opened them: a member who opens 25 games with
+    computer players takes turns with every other member, not 25 turns to their one."""
+
+    def __init__(self, slots: int) -> None:
+        if slots < 1:
+            raise ValueError("a fair queue needs at least one slot")
+        self.slots = slots
+        self.on_start: Callable[[Hashable], object] | None = None
+        self._groups: OrderedDict[Hashable, OrderedDict[Hashable, deque[asyncio.Future[None]]]] = OrderedDict()
+        self._running = 0
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(queue) for owners in self._groups.values() for queue in owners.values())
+
+    @asynccontextmanager
+    async def slot(self, owner: Hashable, group: Hashable = None) -> AsyncIterator[None]:
+        """Wait for ``owner``'s turn (in ``group``), hold a slot for the body."""
+        ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._groups.setdefault(group, OrderedDict()).setdefault(owner, deque()).append(ticket)
+        self._dispatch()
+        try:
+            await ticket
+        except asyncio.CancelledError:
+            if ticket.done() and not ticket.cancelled():  # given a slot in the same instant: hand it on
+                self._release()
+            raise
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        self._running -= 1
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        while self._running < self.slots and self._groups:
+            group, owners = next(iter(self._groups.items()))
+            owner, queue = next(iter(owners.items()))
+            ticket = queue.popleft()
+            _to_the_back(owners, owner, keep=bool(queue))  # the group's other owners first
+            _to_the_back(self._groups, group, keep=bool(owners))  # the other groups first
+            if ticket.cancelled():  # its caller gave up while waiting
+                continue
+            self._running += 1
+            if self.on_start is not None:
+                self.on_start(owner)
+            ticket.set_result(None)
+
+
+def _to_the_back(rotation: OrderedDict[Any, Any], key: Hashable, *, keep: bool) -> None:
+    if keep:
+        rotation.move_to_end(key)
+    else:
+        del rotation[key]
 
 
 class WorkerPool:
@@ -35,10 +105,18 @@ class WorkerPool:
     work first needs it.
 
     A worker that dies (killed, out of memory) breaks its whole executor: the pool is replaced and the work that was
-    cut off is tried once more, so one dead worker costs one retry, not every later picture or search."""
+    cut off is tried once more, so one dead worker costs one retry, not every later picture or search.
+
+    With ``fair``, work waits in a :class:`FairQueue` by its ``owner`` instead of in the executor's single queue."""
 
     def __init__(
-        self, name: str, processes: int, *, warm_up: Callable[[], object] | None = None, fresh: bool = False
+        self,
+        name: str,
+        processes: int,
+        *,
+        warm_up: Callable[[], object] | None = None,
+        fresh: bool = False,
+        fair: bool = False,
     ) -> None:
         if processes < 0:
             raise ValueError(f"a pool of {name} workers cannot have {processes} processes")
@@ -47,6 +125,7 @@ class WorkerPool:
         self.warm_up = warm_up
         self.fresh = fresh
         """Each process runs one job and exits (its peak memory goes with it); started when work arrives."""
+        self.queue = FairQueue(max(processes, 1)) if fair else None
         self._running = False
         self._executor: ProcessPoolExecutor | None = None
 
@@ -71,12 +150,16 @@ class WorkerPool:
                 executor.submit(int)
         return executor
 
-    async def run(self, work: Callable[..., Any], *args: Any) -> Any:
-        """``work(*args)`` in a worker; ``work`` must be a module-level function (a worker imports it by name)."""
+    async def run(self, work: Callable[..., Any], *args: Any, owner: Hashable = None, group: Hashable = None) -> Any:
+        """``work(*args)`` in a worker; ``work`` must be a module-level function (a worker imports it by name).
+        In a fair pool it waits its turn among ``owner``'s work, ``owner`` in ``group`` (see :class:`FairQueue`)."""
         if not self._running:
             raise RuntimeError(f"the {self.name} pool is not running")
         with metrics.pool_job(self.name, self.processes):
-            return await self._run(work, *args)
+            if self.queue is None:
+                return await self._run(work, *args)
+            async with self.queue.slot(owner, group):
+                return await self._run(work, *args)
 
     async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
         if not self.processes:
@@ -133,4 +216,4 @@ class SingleFlight(Generic[K, V]):
         return await asyncio.shield(future)
 
 
-__all__ = ["SingleFlight", "WorkerPool"]
+__all__ = ["FairQueue", "SingleFlight", "WorkerPool"]

@@ -18,8 +18,11 @@ does not change the game's deals and the same agent seed plays the same game aga
 generator from their seed *and the position*, so the same seed and iteration budget always choose the same move in
 the same position, whatever was played before (a restarted computer turn plays the move it would have played).
 
-A budget is ``seconds`` (wall clock, the default for ``hard``: about one second) or ``iterations`` (fixed work:
-deterministic, for tests and benchmarks); only ``hard`` searches, the other levels do a fixed amount of work.
+A budget is ``seconds`` or ``iterations`` (fixed work: deterministic, for tests and benchmarks); only ``hard``
+searches, the other levels do a fixed amount of work. ``seconds`` (about one by default) counts the CPU time of the
+searching process, so a busy host delays a move rather than weakening it; a search that cannot get that much CPU
+within :data:`WALL_CAP` times the budget in wall-clock time plays the best move found so far, so the wait a person
+sees stays bounded.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,6 +42,8 @@ LEVELS = ("easy", "medium", "hard")
 """The levels people choose from (weakest first); ``random`` and ``greedy`` are yardsticks."""
 
 DEFAULT_SECONDS = 1.0
+WALL_CAP = 10.0
+"""How many times its CPU budget a search may take in wall-clock time before it plays the best move found so far."""
 SCORE_SCALE = 10.0
 """Points of lead that make a position look clearly (73%) won: the slope of the search's value of a lead."""
 PRIOR_SCALE = 2.0
@@ -110,6 +115,20 @@ def _squash(lead: float) -> float:
     return 1.0 / (1.0 + math.exp(-lead / SCORE_SCALE))
 
 
+def root_candidates(
+    variant: Variant[Any], state: Any, seat: int, moves: list[Move], *, limit: int, rng: Rng
+) -> list[Move]:
+    """The moves the search considers at its root: all of them, or a seeded sample of ``limit`` where there are
+    more, always with greedy's move among them (a sample of a few hundred of Queen's Garden's thousands of moves
+    would often leave out the move that scores most now, and the search could not play better than greedy)."""
+    picked = _sample(moves, limit, rng)
+    if len(picked) == len(moves):
+        return picked
+    gains = _gains(variant, state, seat, moves)
+    greedy = moves[gains.index(max(gains))]
+    return picked if greedy in picked else [greedy, *picked[: limit - 1]]
+
+
 # --- yardsticks -------------------------------------------------------------------------------------------------
 class RandomAgent:
     name = "random"
@@ -131,6 +150,34 @@ class GreedyAgent(RandomAgent):
         best_value = max(gains)
         best = [move for move, gain in zip(moves, gains, strict=True) if gain == best_value]
         return best[self.rng.below(len(best))]
+
+
+class Budget:
+    """A search's time: ``seconds`` of CPU time (``cpu_clock``), but never more than :data:`WALL_CAP` times that in
+    wall-clock time (``wall_clock``). The clocks are injectable so tests need not wait."""
+
+    def __init__(
+        self,
+        seconds: float,
+        cpu_clock: Callable[[], float] = time.process_time,
+        wall_clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.seconds, self.cpu_clock, self.wall_clock = seconds, cpu_clock, wall_clock
+        self.cpu_start, self.wall_start = cpu_clock(), wall_clock()
+        self.capped = False
+        """True once the wall-clock cap, not the CPU budget, ended the search."""
+
+    def cpu(self) -> float:
+        return self.cpu_clock() - self.cpu_start
+
+    def wall(self) -> float:
+        return self.wall_clock() - self.wall_start
+
+    def spent(self) -> bool:
+        if self.cpu() >= self.seconds:
+            return True
+        self.capped = self.wall() >= WALL_CAP * self.seconds
+        return self.capped
 
 
 # --- levels -----------------------------------------------------------------------------------------------------
@@ -225,6 +272,7 @@ class HardAgent:
     every position offers hundreds of moves the rollout stays short); ``rollout_samples`` is how many random moves
     the rollout compares by heuristic at each step (a dozen: near-greedy rollouts won clearly more games than
     near-random ones at the same number of iterations, as opponents in these games mostly take the points on offer).
+    ``cpu_clock`` and ``wall_clock`` measure a ``seconds`` budget (see :class:`Budget`).
     """
 
     name = "hard"
@@ -243,6 +291,8 @@ class HardAgent:
         rollout_plies: int = 12,
         rollout_moves: int = 500,
         rollout_samples: int = 12,
+        cpu_clock: Callable[[], float] = time.process_time,
+        wall_clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -252,8 +302,11 @@ class HardAgent:
         self.exploration, self.widening, self.bias = exploration, widening, bias
         self.consider, self.consider_inner = consider, consider_inner
         self.rollout_plies, self.rollout_moves, self.rollout_samples = rollout_plies, rollout_moves, rollout_samples
+        self.cpu_clock, self.wall_clock = cpu_clock, wall_clock
         self.last_iterations = 0
         self.last_value = 0.5
+        self.last_capped = False
+        """Whether the last search was ended by the wall-clock cap rather than by its CPU budget."""
 
     def choose(self, variant: Variant[Any], state: Any, seat: int) -> Move:
         return self.search(variant, state, seat)[0]
@@ -262,16 +315,16 @@ class HardAgent:
         """The chosen move and its estimated value for ``seat`` (0 = sure loss, 1 = sure win)."""
         moves = _legal(variant, state, seat)
         if len(moves) == 1:
-            self.last_iterations, self.last_value = 0, 0.5
+            self.last_iterations, self.last_value, self.last_capped = 0, 0.5, False
             return moves[0], 0.5
         rng = _position_rng(self.seed, variant, state, seat)
         root = _Node()
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        budget = None if self.seconds is None else Budget(self.seconds, self.cpu_clock, self.wall_clock)
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if budget is not None and done and budget.spent():
                 break
             self._iterate(variant, variant.redeterminize(state, rng), seat, root, rng)
             done += 1
@@ -279,6 +332,7 @@ class HardAgent:
         edges = [(move, edge) for move, edge in root.edges.items() if move in legal and edge.visits]
         move, edge = max(edges, key=lambda pair: (pair[1].visits, pair[1].total / pair[1].visits))
         self.last_iterations, self.last_value = done, edge.total / edge.visits
+        self.last_capped = budget is not None and budget.capped
         return move, self.last_value
 
     def _iterate(self, variant: Variant[Any], state: Any, seat: int, root: _Node, rng: Rng) -> None:
@@ -310,7 +364,10 @@ class HardAgent:
     ) -> tuple[Move, _Edge, bool]:
         """UCB over the node's open children that can be played in this world; a new child when widening allows."""
         if not node.ranked:
-            ranked = _sample(moves, self.consider if node is root else self.consider_inner, rng)
+            if node is root:
+                ranked = root_candidates(variant, state, mover, moves, limit=self.consider, rng=rng)
+            else:
+                ranked = _sample(moves, self.consider_inner, rng)
             gains = _gains(variant, state, mover, ranked)
             node.ranked = [ranked[i] for i in sorted(range(len(ranked)), key=lambda i: -gains[i])]
             top = max(gains)

@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
+import bench.ai
 import engine
 from bot.computer import Computer, move_seed
 from bot.store import GameRow
+from bot.workers import FairQueue
 from tests.bot.conftest import COMPUTER_BUDGET
 from tests.bot.table import Table, mentions
 
@@ -291,3 +293,84 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
     assert bob.id in mentions(table.channel.last_message.content), "Bob plays his seat again"
     moves = await table.bot.service.store.moves(game.id)
     assert len(moves) == (await table.game()).version
+
+
+async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> None:
+    """Searches wait for the one search worker first in, first out within a game, round robin across a member's
+    games and round robin across the members who opened them: a game with many searches queued lets the other
+    games through after its first, and a member's game does not wait for every game another member opened."""
+    table = Table.create(simcord_env, 2)
+    alice, bob = table.players
+    busy = await open_with_computers(table, ["easy"])
+    quiet_table = Table(simcord_env, table.guild, table.guild.create_text_channel("azul-2"), table.players)
+    quiet = await open_with_computers(quiet_table, ["easy"])
+    bobs_channel = table.guild.create_text_channel("azul-3")
+    await bob.slash(bobs_channel, "azul new", variant="azul", seats=2)
+    await table.bot.service.add_computer(bobs_channel.id, bob.id, "easy", is_admin=False)
+    await bob.click(bobs_channel.last_message, label="Start")
+    bobs = await table.bot.service.store.latest_game_in(bobs_channel.id)
+    assert bobs is not None and bobs.status == "active"
+    computer = table.bot.service.computer
+    assert computer is not None and computer.pool.queue is not None
+    queue = computer.pool.queue
+    started: list[object] = []
+    queue.on_start = started.append
+
+    async def search(game: GameRow) -> engine.Move:
+        state = engine.from_json(game.state or {})
+        seat = min(engine.to_act(state))
+        seed = move_seed(game.seed, game.version, seat)
+        return await computer.choose(state, seat, "easy", seed, game=game.id, creator=game.creator_id)
+
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold_the_worker() -> None:
+        async with queue.slot("elsewhere"):
+            holding.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold_the_worker())
+    await holding.wait()
+    searches = [asyncio.create_task(search(busy)) for _ in range(4)]
+    searches += [asyncio.create_task(search(quiet)), asyncio.create_task(search(bobs))]  # queued last
+    await asyncio.sleep(0)
+    assert queue.waiting == 6
+    release.set()
+    await asyncio.gather(holder, *searches)
+    assert started == ["elsewhere", busy.id, bobs.id, quiet.id, busy.id, busy.id, busy.id]
+    assert queue.waiting == 0
+
+    # The bot's own computer turns wait in their game's queue too.
+    started.clear()
+    game, state = await quiet_table.state()
+    await play(quiet_table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
+    assert started and set(started) == {quiet.id}
+
+
+async def test_a_search_given_up_while_waiting_passes_its_turn_on() -> None:
+    queue = FairQueue(1)
+    started: list[object] = []
+    queue.on_start = started.append
+    release = asyncio.Event()
+
+    async def work(owner: str, hold: bool = False) -> None:
+        async with queue.slot(owner):
+            if hold:
+                await release.wait()
+
+    first = asyncio.create_task(work("a", hold=True))
+    await asyncio.sleep(0)
+    given_up = asyncio.create_task(work("b"))
+    after = asyncio.create_task(work("c"))
+    await asyncio.sleep(0)
+    given_up.cancel()
+    release.set()
+    await asyncio.gather(first, after)
+    assert started == ["a", "c"]
+    assert queue.waiting == 0
+
+
+async def test_the_queue_bench_measures_both_waits() -> None:
+    waits = await bench.ai.queue_waits(workers=1, games=2, seats=1, seconds=0.05)
+    assert set(waits) == {"another member's game", "the same member's next game"}
+    assert all(wait >= 0 for wait in waits.values())

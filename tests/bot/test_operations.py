@@ -25,7 +25,7 @@ from dotenv import dotenv_values
 
 from bot import logs
 from bot.__main__ import EXIT_CONFIG, EXIT_STORE, INVITE_PERMISSIONS, run
-from bot.config import Config, load_dotenv_file, read_config
+from bot.config import Config, cores, load_dotenv_file, read_config
 from bot.health import check
 from bot.metrics import Endpoint
 from tests.bot.fake_discord import APP_ID, BOT_ID, GOOD_TOKEN, FakeDiscord
@@ -107,7 +107,8 @@ def test_bad_settings_name_the_variable() -> None:
             read_config({**base, name: value})
     config = read_config({**base, "AZUL_LOG_FORMAT": "JSON", "AZUL_METRICS_PORT": "9108", "AZUL_DB": "/d/a.db"})
     assert (config.log_format, config.metrics_port, config.heartbeat_path) == ("json", 9108, "/d/a.db.heartbeat")
-    assert (config.ai_workers, config.picture_workers) == (1, 0)  # a small bot draws in its own process
+    assert config.picture_workers == 0  # a small bot draws in its own process
+    assert config.ai_workers == max(1, cores() - 1)  # searches leave the bot's process a core
     assert read_config({**base, "AZUL_PICTURE_WORKERS": "2"}).picture_workers == 2
     assert config.lease_seconds is None  # each kind of background work keeps its own lease
     assert read_config({**base, "AZUL_LEASE_SECONDS": " 4.5 "}).lease_seconds == 4.5

@@ -115,9 +115,9 @@ async def test_a_hint_is_searched_once_per_version_and_a_player_waits_between_tw
     searches: list[Any] = []
     original = computer.hint
 
-    async def counted(state: Any, seat: int, seed: int) -> Any:
+    async def counted(state: Any, seat: int, seed: int, **options: Any) -> Any:
         searches.append(engine.to_json(state))
-        return await original(state, seat, seed)
+        return await original(state, seat, seed, **options)
 
     monkeypatch.setattr(computer, "hint", counted)
     _, state = await table.state()

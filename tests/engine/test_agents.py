@@ -14,7 +14,17 @@ import bench.ai
 import engine
 from bench.ai import Row, Tally, play, play_game, run, wilson
 from engine.__main__ import play as play_in_terminal
-from engine.agents import AGENT_NAMES, HardAgent, Reason, explain, hint, make_agent
+from engine.agents import (
+    AGENT_NAMES,
+    WALL_CAP,
+    Budget,
+    HardAgent,
+    Reason,
+    explain,
+    hint,
+    make_agent,
+    root_candidates,
+)
 from engine.core import Rng
 
 # Small fixed amounts of work: every move is repeatable and the whole file stays quick.
@@ -106,6 +116,64 @@ def test_a_budget_in_iterations_is_exact() -> None:
     state = engine.new_game("azul", 2, seed=1)
     agent.choose(engine.get_variant("azul"), state, 0)
     assert agent.last_iterations == 17
+
+
+class Ticks:
+    """A clock that moves on by ``step`` every time it is read: a search's time without waiting for it."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_a_budget_in_seconds_counts_cpu_time_not_wall_time() -> None:
+    # The host is busy: for every 0.01 s of CPU the search gets, 0.05 s pass on the wall (under the 10x cap).
+    cpu, wall = Ticks(0.01), Ticks(0.05)
+    agent = HardAgent(1, seconds=1.0, cpu_clock=cpu, wall_clock=wall, **FAST["hard"] | {"iterations": None})
+    agent.choose(engine.get_variant("azul"), engine.new_game("azul", 2, seed=1), 0)
+    # One CPU reading before the search and one after each iteration: the search stops at one CPU second.
+    assert agent.last_iterations == 100
+    assert not agent.last_capped
+
+
+def test_a_search_starved_of_cpu_plays_its_best_move_at_the_wall_clock_cap() -> None:
+    # The host gives the search almost nothing: 0.001 s of CPU per 0.5 s of wall clock.
+    cpu, wall = Ticks(0.001), Ticks(0.5)
+    variant, state = engine.get_variant("azul"), engine.new_game("azul", 2, seed=1)
+    agent = HardAgent(1, seconds=1.0, cpu_clock=cpu, wall_clock=wall, **FAST["hard"] | {"iterations": None})
+    move = agent.choose(variant, state, 0)
+    assert agent.last_capped
+    assert agent.last_iterations == WALL_CAP / 0.5  # ten seconds of wall clock at half a second per iteration
+    assert move in variant.legal_moves(state, 0)
+
+
+def test_a_budget_ends_at_the_cpu_budget_or_the_wall_cap_whichever_comes_first() -> None:
+    budget = Budget(2.0, cpu_clock=Ticks(1.0), wall_clock=Ticks(1.0))
+    assert not budget.spent()  # 1 s of CPU, 1 s of wall
+    assert budget.spent()  # 2 s of CPU
+    assert not budget.capped
+    starved = Budget(2.0, cpu_clock=Ticks(0.0), wall_clock=Ticks(19.0))
+    assert not starved.spent()  # 19 s of wall, under 10 x 2 s
+    assert starved.spent()
+    assert starved.capped
+
+
+def test_greedys_move_is_always_among_the_roots_candidates() -> None:
+    variant = engine.get_variant("queens-garden")
+    state = mid_game("queens-garden", 2, 3, 6)
+    seat = min(variant.to_act(state))
+    moves = variant.legal_moves(state, seat)
+    assert len(moves) > 100
+    gains = [variant.heuristic(variant.apply_unchecked(state, seat, move), seat) for move in moves]
+    greedy = moves[gains.index(max(gains))]
+    for seed in range(5):
+        picked = root_candidates(variant, state, seat, moves, limit=20, rng=Rng(seed))
+        assert len(picked) == 20 and len(set(picked)) == 20 and greedy in picked
+    few = moves[:10]
+    assert root_candidates(variant, state, seat, few, limit=20, rng=Rng(0)) == few  # all of them when there are few
 
 
 def test_make_agent_knows_every_level_and_refuses_bad_options() -> None:
