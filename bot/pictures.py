@@ -23,7 +23,7 @@ from bot.drawing import (
 )
 from bot.store import GameRow
 from bot.texts import text
-from bot.words import level_label
+from bot.words import level_label, level_number
 from bot.workers import WorkerPool
 from engine import Event, GameState, Move
 from render.animation import Frame
@@ -35,7 +35,8 @@ log = logging.getLogger(__name__)
 
 def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo | None]]:
     """Names and notes of the seats as the picture shows them: a seat the computer plays gets the drawn robot and
-    its level (no font we ship has the emoji), and a computer seat is named by its number."""
+    its level (no font we ship has the emoji; "3" for hard where room is short), and a computer seat is named by
+    its number."""
     names, info = [], []
     for seat in game.by_seat():
         if seat.is_computer:
@@ -43,7 +44,8 @@ def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo 
             names.append(text("bot.computer.short", locale, number=number))
         else:
             names.append(seat.name)
-        info.append(SeatInfo(robot=level_label(seat.level, locale)) if seat.level else None)
+        level = seat.level
+        info.append(SeatInfo(robot=level_label(level, locale), robot_short=level_number(level)) if level else None)
     return names, info
 
 

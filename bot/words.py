@@ -18,12 +18,18 @@ from bot.store import GameRow, Seat
 from bot.texts import text, variant_label
 from data.i18n import has
 from engine import GameState, Move
+from engine.agents import LEVELS
 
 ROBOT = "🤖"
 
 
 def level_label(level: str, locale: str) -> str:
     return text(f"bot.level.{level}", locale)
+
+
+def level_number(level: str) -> str:
+    """A computer level as the picture's short form shows it: "1" easy, "2" medium, "3" hard."""
+    return str(LEVELS.index(level) + 1) if level in LEVELS else level
 
 
 def seat_label(game: GameRow, seat: Seat, locale: str, *, escape: bool = True) -> str:
