@@ -85,10 +85,10 @@ def test_every_name_stays_readable_with_every_note_at_once(variant: str, locale:
             kept = max(shown, key=len).rstrip(ELLIPSIS)
             assert kept == whole or len(kept) >= MIN_KEPT, f"{variant} {locale}: {whole!r} drawn as {kept!r}…"
         for box, texts in headers.items():  # the name keeps its share of the header
-            name = next(
+            drawn_name = next(
                 t for t in texts if any(printable(n).startswith(t.text.rstrip(ELLIPSIS)) for n in LONG_NAMES[locale])
             )
-            others = [t for t in texts if t is not name]
+            others = [t for t in texts if t is not drawn_name]
             room = min((t.box[0] for t in others), default=box[2]) - box[0]
             assert room >= c.NAME_SHARE * (box[2] - box[0]) - 1, f"{variant}: the notes leave the name {room} px"
 
@@ -101,9 +101,9 @@ def test_no_text_leaves_its_box(variant: str, locale: str) -> None:
         assert drawn
         for text in drawn:
             x0, y0, x1, y1 = text.box
-            assert 0 <= x0 and 0 <= y0 and x1 <= w and y1 <= h, f"{variant}: {text.text!r} at {text.box} is cut off"
+            assert x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h, f"{variant}: {text.text!r} at {text.box} is cut off"
             if text.inside is not None:
-                left, top, right, bottom = text.inside
+                left, _top, right, _bottom = text.inside
                 assert left <= x0 and x1 <= right, (
                     f"{variant}: {text.text!r} {text.box} leaves its header {text.inside}"
                 )
