@@ -410,6 +410,14 @@ class Memo(Generic[K, V]):
         return value
 
 
+def storage_value(comp: Components, player: QGPlayer) -> int:
+    """What ``player``'s storage would score if the game ended now: each joker's final value, minus each hexagon's
+    pattern value (tiles and face-up expansions alike)."""
+    return int(comp.joker_final_value * player.jokers) - sum(
+        pattern_of(item.kind) * count for item, count in _storage_items(player).items()
+    )
+
+
 def _storage_items(player: QGPlayer) -> dict[Item, int]:
     items = {TILE_ITEMS[kind]: count for kind, count in enumerate(player.tiles) if count}
     for kind in player.expansions:
@@ -1148,9 +1156,7 @@ class QueensGarden(Variant[QGState]):
         side = comp.sides[self.side_name]
         state.final = []
         for player in state.players:
-            storage = comp.joker_final_value * player.jokers - sum(
-                pattern_of(item.kind) * count for item, count in _storage_items(player).items()
-            )
+            storage = storage_value(comp, player)
             player.score = max(0, player.score + storage)
             groups = []
             for category, value in comp.evaluation_order:

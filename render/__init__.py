@@ -130,10 +130,20 @@ def render_closeup_image(
     locale: str = "en",
     info: Info = (),
 ) -> Image.Image:
-    """``seat``'s own board at full size under the shared area (factories and centre, or the game's display) shown
-    as small as in the whole table: about half as wide as the table, so a phone shows the board twice as large."""
-    if not 0 <= seat < len(engine.scores(state)):
+    """``seat``'s personal view, one board wide so a phone shows it twice as large as the whole table. With three or
+    four players (a game module with ``draw_personal``): the shared area laid out at that width on top, the
+    player's own board below, and a row for each other player. With two (the table is one board wide already):
+    the shared area and the player's own board cut from the table."""
+    players = len(engine.scores(state))
+    if not 0 <= seat < players:
         raise ValueError(f"no seat {seat} at this table")
+    module = _module_of(_game(state))
+    if players >= 3 and callable(getattr(module, "draw_personal", None)):
+        with _drawing:
+            personal: Image.Image = module.draw_personal(
+                state, seat, names=names, events=events, locale=locale, info=info
+            )
+        return personal
     draw_table = renderer_of(_game(state))
     with _drawing:  # the other boards are cut away: drawing them would only cost time
         table = draw_table(state, names=names, events=events, locale=locale, info=info, seats={seat})

@@ -119,6 +119,70 @@ def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
     return shared, board
 
 
+def draw_personal(
+    state: Any,
+    seat: int,
+    *,
+    names: Sequence[str],
+    events: Sequence[Any] = (),
+    locale: str = "en",
+    info: Sequence[c.SeatInfo | None] = (),
+) -> Image.Image:
+    """``seat``'s view of a table of three or four, one board wide so a phone shows it large: the shared area laid
+    out at that width (factories in rows of five, the centre in rows), the player's own board, and one row for
+    each other player (floor penalty and score)."""
+    image, d = c.canvas(NARROW, _personal_height(state))
+    acting = _acting(state)
+    table = Table(image, d, state, names, locale, read_events(events), info=info, acting=acting)
+    y = _draw_strip(table)
+    if state.phase == "over":
+        _draw_standings(table, (MARGIN, y, NARROW - MARGIN, y))
+        y += _standings_height(state.players) + MARGIN
+    else:
+        count = len(state.factories)
+        for first in range(0, count, 5):
+            y = c.factory_row(
+                table,
+                y,
+                COLORS,
+                highlighted=table.last.source,
+                diameter=NARROW_FACTORY_D,
+                tile_size=NARROW_FACTORY_TILE,
+                margin=MARGIN,
+                step=(NARROW - 2 * MARGIN) // 5,
+                indices=range(first, min(count, first + 5)),
+                span=(0, NARROW),
+            )
+        _draw_centre(table, (MARGIN, y, NARROW - MARGIN, y + _centre_height(2)))
+        y += _centre_height(2) + MARGIN
+    _draw_board(table, seat, (MARGIN, y + 4), acting=seat in acting)
+    others = [other for other in range(state.players) if other != seat]
+    c.opponent_rows(
+        table, (MARGIN, y + 4 + BOARD_H + MARGIN + 4, NARROW - MARGIN), others, lambda s: _floor_words(table, s)
+    )
+    return image
+
+
+def _personal_height(state: Any) -> int:
+    top = MARGIN + STRIP_H + 8
+    if state.phase == "over":
+        top += _standings_height(state.players) + MARGIN
+    else:
+        top += -(-len(state.factories) // 5) * (NARROW_FACTORY_D + 26) + _centre_height(2) + MARGIN
+    return top + 4 + BOARD_H + MARGIN + 4 + c.opponents_height(state.players - 1) + MARGIN
+
+
+def _floor_words(table: Table, seat: int) -> list[str]:
+    """What an opponent's floor costs now, when it costs anything."""
+    floor = floor_penalty(table.state.boards[seat])
+    return [table.label("floor_total", points=c.signed(floor))] if floor else []
+
+
+def floor_penalty(board: Any) -> int:
+    """The points the tiles on ``board``'s floor will cost at the end of the round (0 or less)."""
+    return sum(FLOOR_PENALTIES[: min(len(board.floor), FLOOR_SIZE)])
+
+
 def _width(players: int) -> int:
     return NARROW if players == 2 else WIDTH
 
@@ -206,7 +270,7 @@ def _draw_strip(table: Table) -> int:
     if MARGIN + 4 + c.width(title, bold) + 16 + c.width("   ".join(counts), regular) <= right:
         c.text_at(d, (right, mid), "   ".join(counts), regular, fill=c.MUTED, anchor="rm")
     else:  # one column and a long title (the grey wall in Ukrainian): stack the counts, never overlap the title
-        stacked = c.font(16)
+        stacked = c.font(19)
         c.text_at(d, (right, mid - 1), counts[0], stacked, fill=c.MUTED, anchor="rd")
         c.text_at(d, (right, mid + 1), counts[1], stacked, fill=c.MUTED, anchor="ra")
     return y + STRIP_H + 8
@@ -271,7 +335,7 @@ def _empty_board(grey: bool) -> Image.Image:
     image = Image.new("RGBA", (BOARD_W, BOARD_H), (0, 0, 0, 0))
     d = ImageDraw.Draw(image)
     c.panel(d, (0, 0, BOARD_W - 1, BOARD_H - 1))
-    number = c.font(17, bold=True)
+    number = c.font(19, bold=True)
     for row in range(LINES):
         y = _line_y(row)
         for k in range(row + 1):
@@ -360,7 +424,7 @@ def _draw_header(table: Table, score: int, seat: int, origin: tuple[int, int]) -
 
 def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple[int, int], last: LastMove) -> None:
     ox, oy = origin
-    small = c.font(18, bold=True)
+    small = c.font(19, bold=True)
     if last.seat == seat and last.line is not None and last.line_added:
         filled = board.line_count[last.line]
         first = max(0, filled - last.line_added)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -89,6 +89,8 @@ __all__ = [
     "grid_origin",
     "highlight",
     "mark_to_act",
+    "opponent_rows",
+    "opponents_height",
     "palette_png",
     "panel",
     "paste",
@@ -320,7 +322,7 @@ def to_act_frame(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 14) -> None:
 def mark_to_act(d: ImageDraw.ImageDraw, box: Box, label: str, *, radius: int = 14) -> None:
     """Frame a player's panel in green and hang a pill with ``label`` (e.g. ``picture.to_act``) on its bottom edge."""
     to_act_frame(d, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), radius=radius + 2)
-    badge(d, ((box[0] + box[2]) // 2, box[3]), label, font(16, bold=True), fill=ACCENT)
+    badge(d, ((box[0] + box[2]) // 2, box[3]), label, font(19, bold=True), fill=ACCENT)
 
 
 # --- what the bot knows about a seat ---------------------------------------------------------------------------------
@@ -456,7 +458,7 @@ def seat_header(table: Table, seat: int, box: Box, score: int, *, notes: Sequenc
     d = table.d
     left, top, right, bottom = box
     middle = (top + bottom) // 2
-    score_face, name_face, note_face = font(28, bold=True), font(22, bold=True), font(16, bold=True)
+    score_face, name_face, note_face = font(28, bold=True), font(22, bold=True), font(19, bold=True)
     score_text = str(score)
     with within(box):
         text_at(d, (right, middle), score_text, score_face, fill=HIGHLIGHT, anchor="rm")
@@ -604,6 +606,11 @@ class Table:
     names: Sequence[str]
     locale: str
     info: Sequence[SeatInfo | None] = field(default=(), kw_only=True)
+    acting: Collection[int] = field(default=(), kw_only=True)  # who must act now (for the personal view's rows)
+
+    def state_score(self, seat: int) -> int:
+        """``seat``'s score; games whose state keeps it elsewhere override this."""
+        return int(self.state.boards[seat].score)
 
     def seat_info(self, seat: int) -> SeatInfo:
         """What the bot told about ``seat`` (empty when nothing)."""
@@ -679,6 +686,40 @@ def factory_row(
                 on_tile(color, xy, tile_size)
         text_at(d, (cx, cy + r + 1), str(index + 1), label, anchor="ma")
     return y + diameter + 26
+
+
+OPPONENT_ROW = 36
+
+
+def opponents_height(count: int) -> int:
+    """How tall :func:`opponent_rows` draws ``count`` players."""
+    return 10 + OPPONENT_ROW * count
+
+
+def opponent_rows(
+    table: Table, box: tuple[int, int, int], seats: Sequence[int], numbers: Callable[[int], Sequence[str]]
+) -> int:
+    """The other players of a personal view in one panel (``box``: left, top, right), one row each: a green dot for
+    whoever must act, the name, the game's one or two numbers that matter (``numbers(seat)``, already worded) and
+    the score. Returns the panel's bottom."""
+    d = table.d
+    left, top, right = box
+    bottom = top + opponents_height(len(seats))
+    panel(d, (left, top, right, bottom))
+    name_face, number_face, score_face = font(20, bold=True), font(20), font(24, bold=True)
+    with within((left, top, right, bottom)):
+        for row, seat in enumerate(seats):
+            middle = top + 5 + OPPONENT_ROW * row + OPPONENT_ROW // 2
+            score = str(table.state_score(seat))
+            text_at(d, (right - 14, middle), score, score_face, fill=HIGHLIGHT, anchor="rm")
+            x = right - 14 - width(score, score_face) - 16
+            for number in reversed(numbers(seat)):
+                text_at(d, (x, middle), number, number_face, fill=MUTED, anchor="rm")
+                x -= width(number, number_face) + 14
+            if seat in table.acting:
+                d.ellipse((left + 10, middle - 6, left + 22, middle + 6), fill=ACCENT)
+            text_at(d, (left + 30, middle), table.name(seat, name_face, x - left - 36), name_face, anchor="lm")
+    return bottom
 
 
 def closeup(table: Image.Image, shared: Sequence[Box], board: Box) -> Image.Image:
