@@ -21,6 +21,7 @@ from bot.drawing import (
     preview_in_worker,
     warm_up,
 )
+from bot.games import adapter_of
 from bot.store import GameRow
 from bot.texts import text
 from bot.words import level_label, level_number
@@ -49,6 +50,12 @@ def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo 
     return names, info
 
 
+def move_caption(variant: str, events: Sequence[Event], names: Sequence[str], locale: str) -> str:
+    """The last move in words, as the post says it, for the line under the picture (plain text: no markdown)."""
+    said = adapter_of(variant).describe(events, names, locale)
+    return said.replace("**", "").replace("`", "")
+
+
 class Pictures:
     """Draws the bot's pictures in ``workers`` processes (0: in a thread of the bot's process); started with the bot
     and closed when it stops."""
@@ -75,13 +82,12 @@ class Pictures:
         for seat, note in enumerate(notes):
             robot = info[seat] if seat < len(info) else None
             if note is not None and seat < len(info):
-                info[seat] = (
-                    note if robot is None else replace(robot, away=note.away, clock=note.clock, urgent=note.urgent)
-                )
+                info[seat] = note if robot is None else replace(note, robot=robot.robot, robot_short=robot.robot_short)
         document, happened = engine.to_json(state), [event.to_json() for event in events]
+        caption = move_caption(game.variant, events, names, locale)
         try:
             with metrics.picture_timer(game.variant):
-                png: bytes = await self.pool.run(board_in_worker, document, names, happened, locale, info)
+                png: bytes = await self.pool.run(board_in_worker, document, names, happened, locale, info, caption)
                 return png
         except Exception:
             log.exception("game %s: the board picture could not be drawn", game.id)

@@ -26,7 +26,7 @@ from typing import Protocol, cast
 from PIL import Image
 
 import engine
-from render.common import Box, SeatInfo, closeup, to_png
+from render.common import Box, SeatInfo, captioned, closeup, to_png
 from render.palette import FAST, palette_image, png_level
 
 __all__ = [
@@ -100,12 +100,14 @@ def render_table(
     events: Sequence[engine.Event] = (),
     locale: str = "en",
     info: Info = (),
+    caption: str = "",
 ) -> Image.Image:
-    """The whole table of ``state`` as one RGB image; ``names[seat]`` are the players' display names and
-    ``info[seat]`` (optional) what else to show beside a name."""
+    """The whole table of ``state`` as one RGB image; ``names[seat]`` are the players' display names,
+    ``info[seat]`` (optional) what else to show beside a name and ``caption`` (optional) the last move in words,
+    drawn in a line under the table."""
     draw_table = renderer_of(_game(state))
     with _drawing:
-        return draw_table(state, names=names, events=events, locale=locale, info=info)
+        return captioned(draw_table(state, names=names, events=events, locale=locale, info=info), caption)
 
 
 def render_png(
@@ -115,9 +117,10 @@ def render_png(
     events: Sequence[engine.Event] = (),
     locale: str = "en",
     info: Info = (),
+    caption: str = "",
 ) -> bytes:
     """The same picture as :func:`render_table`, encoded as small, deterministic PNG bytes."""
-    image = render_table(state, names=names, events=events, locale=locale, info=info)
+    image = render_table(state, names=names, events=events, locale=locale, info=info, caption=caption)
     return _encode(image, _game(state), png_level(_game(state)))
 
 

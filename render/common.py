@@ -78,6 +78,7 @@ __all__ = [
     "around",
     "badge",
     "canvas",
+    "captioned",
     "closeup",
     "digit_height",
     "draw_mark",
@@ -720,6 +721,24 @@ def opponent_rows(
                 d.ellipse((left + 10, middle - 6, left + 22, middle + 6), fill=ACCENT)
             text_at(d, (left + 30, middle), table.name(seat, name_face, x - left - 36), name_face, anchor="lm")
     return bottom
+
+
+CAPTION_H = 44
+
+
+def captioned(image: Image.Image, caption: str) -> Image.Image:
+    """``image`` with ``caption`` (the last move in words) in a line under it, so a picture forwarded alone, a replay
+    frame or a board shown again still says what happened; a long caption ends in an ellipsis."""
+    text = printable(caption)
+    if not text:
+        return image
+    result = Image.new("RGB", (image.width, image.height + CAPTION_H), BG)
+    result.paste(image, (0, 0))
+    d = ImageDraw.Draw(result)
+    face = font(24, bold=True)
+    middle = image.height + CAPTION_H // 2 - 4
+    text_at(d, (16, middle), fit(text, face, image.width - 32), face, fill=TEXT, anchor="lm")
+    return result
 
 
 def closeup(table: Image.Image, shared: Sequence[Box], board: Box) -> Image.Image:

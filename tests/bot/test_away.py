@@ -32,9 +32,9 @@ async def test_away_pauses_reminders_and_shows_in_status_and_under_the_board(
     drawn: list[Any] = []
     original = bot.drawing.render_png
 
-    def spy(state: Any, names: Any, events: Any, locale: str, info: Any = ()) -> bytes:
+    def spy(state: Any, names: Any, events: Any, locale: str, info: Any = (), caption: str = "") -> bytes:  # noqa: PLR0917
         drawn.append(list(info))
-        return original(state, names, events, locale, info)
+        return original(state, names, events, locale, info, caption)
 
     monkeypatch.setattr(bot.drawing, "render_png", spy)
     table = Table.create(simcord_env, 3)

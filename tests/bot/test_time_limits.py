@@ -76,9 +76,9 @@ def spy_pictures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     drawn: list[Any] = []
     original = bot.drawing.render_png
 
-    def spy(state: Any, names: Any, events: Any, locale: str, info: Any = ()) -> bytes:
+    def spy(state: Any, names: Any, events: Any, locale: str, info: Any = (), caption: str = "") -> bytes:  # noqa: PLR0917
         drawn.append(list(info))
-        return original(state, names, events, locale, info)
+        return original(state, names, events, locale, info, caption)
 
     monkeypatch.setattr(bot.drawing, "render_png", spy)
     return drawn

@@ -1,0 +1,38 @@
+"""The board picture says the last move in words under the table, as the post does, so a picture forwarded alone
+or looked at later still tells what happened; the opening board has no such line."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from render.common import CAPTION_H
+from tests.bot.table import Table
+
+
+async def test_the_board_after_a_move_carries_the_move_in_words(simcord_env, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.drawing
+
+    captions: list[str] = []
+    original = bot.drawing.render_png
+
+    def spy(state: Any, names: Any, events: Any, locale: str, info: Any = (), caption: str = "") -> bytes:  # noqa: PLR0917
+        captions.append(caption)
+        return original(state, names, events, locale, info, caption)
+
+    monkeypatch.setattr(bot.drawing, "render_png", spy)
+    table = Table.create(simcord_env, 3)
+    await table.open("azul")
+    opening = Image.open(io.BytesIO(await table.channel.last_message.attachments[0].read()))
+    assert captions[-1] == "", "nothing has happened yet"
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    post = table.channel.last_message
+    after = Image.open(io.BytesIO(await post.attachments[0].read()))
+    said = captions[-1]
+    assert member.user.name in said and ("factory" in said.lower() or "centre" in said.lower()), said
+    assert "**" not in said and said.replace(" ", "") in post.content.replace("*", "").replace(" ", "")
+    assert after.height == opening.height + CAPTION_H, "one line under the table"
