@@ -478,8 +478,13 @@ def _draw_standings(table: Table, box: c.Box) -> None:
     narrow = box[2] - box[0] <= WIDTH // 2  # beside the last board or in one column: no room for the badge
     head, body, bold = c.font(14 if narrow else 16, bold=True), c.font(20), c.font(20, bold=True)
     columns = _standings_columns(box)
+    room = min(b - a for a, b in zip(columns.values(), list(columns.values())[1:], strict=False)) - 8
     for key, x in columns.items():
-        c.text_at(d, (x, y + 10), table.label(f"head.{key}"), head, fill=c.MUTED, anchor="ra")
+        title = table.label(f"head.{key}")
+        face = head
+        while c.width(title, face) > room and face.size > 11:  # a long word (Ukrainian) never runs into the next
+            face = c.font(int(face.size) - 1, bold=True)
+        c.text_at(d, (x, y + 10), title, face, fill=c.MUTED, anchor="ra")
     ry = y + 34
     place = 1
     for group in engine.standings(state):
