@@ -133,7 +133,9 @@ def lobby_text(game: GameRow, locale: str) -> str:
     hints = "\n" + text("bot.lobby.hints_on", locale) if game.hints and game.status == "lobby" else ""
     undo = "\n" + text("bot.lobby.undo_off", locale) if not game.undo and game.status == "lobby" else ""
     limit = "\n" + limit_line(game.time_limit_hours, game.on_timeout, locale) if game.status == "lobby" else ""
-    return f"{said}\n{kind}{hints}{limit}{undo}"
+    note_key = f"bot.lobby.note.{game.variant}"  # what a player should know about this variant before joining
+    note = "\n" + text(note_key, locale) if game.status == "lobby" and has(note_key, locale) else ""
+    return f"{said}\n{kind}{note}{hints}{limit}{undo}"
 
 
 def move_words(game: GameRow, state: GameState, seat: int, move: Move, locale: str) -> str:

@@ -662,6 +662,11 @@ class QueensGarden(Variant[QGState]):
             return self.split_set(command, option, self.notation.bag(_storage_items(state.players[seat])))
         return super().set_pool(state, seat, command, option, chosen)
 
+    def largest_set(self, state: QGState, seat: int, command: str, option: str, chosen: Mapping[str, str]) -> int:
+        if command == "pass":  # any part of the storage may be discarded, all of it too
+            return sum(self.set_pool(state, seat, command, option, chosen).values())
+        return super().largest_set(state, seat, command, option, chosen)
+
     def is_legal_set(self, state: QGState, seat: int, command: str, option: str, chosen: Mapping[str, str]) -> bool:
         if command != "pass":
             return super().is_legal_set(state, seat, command, option, chosen)

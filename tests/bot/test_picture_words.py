@@ -36,3 +36,17 @@ async def test_the_board_after_a_move_carries_the_move_in_words(simcord_env, mon
     assert member.user.name in said and ("factory" in said.lower() or "centre" in said.lower()), said
     assert "**" not in said and said.replace(" ", "") in post.content.replace("*", "").replace(" ", "")
     assert after.height == opening.height + CAPTION_H, "one line under the table"
+
+
+async def test_the_variant_sides_lobby_says_which_values_it_is_played_with(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    creator = table.players[0]
+    opened = await creator.slash(table.channel, "azul new", variant="queens-garden-variant", seats=2)
+    assert not opened.ephemeral
+    lobby = table.channel.last_message.content
+    assert "played here with the standard side's values" in lobby, lobby
+    assert ".json" not in lobby
+    await creator.slash(table.channel, "azul abort")
+    other = Table.create(simcord_env, 2)
+    await other.players[0].slash(other.channel, "azul new", variant="queens-garden", seats=2)
+    assert "standard side's values" not in other.channel.last_message.content

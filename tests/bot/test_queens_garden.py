@@ -91,17 +91,17 @@ def test_every_token_of_a_position_has_a_label_that_keeps_the_token() -> None:
             chosen[option] = token
 
 
-def test_rules_text_names_the_unverified_values() -> None:
+def test_rules_say_in_player_words_which_values_the_variant_side_uses() -> None:
     adapter = adapter_of("queens-garden")
     for locale in ("en", "pl", "uk"):
         for variant in ("queens-garden", "queens-garden-variant"):
             text = adapter.rules(variant, locale)
             assert len(text) <= 2000
-            assert t("bot.qg.defaults_head", locale) in text
-            assert text.split("\n")[-1].startswith("• ")
-    assert "pavilion 3" in adapter.rules("queens-garden", "en")
-    assert "group bonus" in adapter.rules("queens-garden-variant", "en")
-    assert "group bonus" not in adapter.rules("queens-garden", "en")
+            assert ".json" not in text and "data/" not in text, "no file names, no developer notes"
+        note = t("bot.lobby.note.queens-garden-variant", locale)
+        assert adapter.rules("queens-garden-variant", locale).endswith(note)
+        assert note not in adapter.rules("queens-garden", locale)
+    assert "standard side's values" in adapter.rules("queens-garden-variant", "en")
 
 
 def test_events_are_described_in_words() -> None:
