@@ -150,12 +150,15 @@ class QueensGardenAdapter(GameAdapter):
             )
         elif event.kind == "pass":
             discarded = str(data["discarded"])
+            # The event's penalty is the whole loss: the discarded hexagons plus the first pass's; each said once.
+            marker = _variant().components.first_pass_penalty if data["marker"] else 0
+            discard = int(data.get("penalty", 0)) - marker
             params["what"] = (
                 ""
                 if discarded == NONE
-                else t("bot.qg.discarded", locale, what=self.bag(discarded, locale), penalty=data.get("penalty", 0))
+                else t("bot.qg.discarded", locale, what=self.bag(discarded, locale), penalty=discard)
             )
-            params["marker_text"] = t("bot.qg.took_marker", locale) if data["marker"] else ""
+            params["marker_text"] = t("bot.qg.took_marker", locale, points=marker) if data["marker"] else ""
         elif event.kind == "joker_earned":
             params["ornament_name"] = t(f"bot.qg.ornament.{str(data['ornament'])[0]}", locale, name=data["ornament"])
             params["lost_text"] = t("bot.qg.jokers_lost", locale, count=data["lost"]) if data["lost"] else ""

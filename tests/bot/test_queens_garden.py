@@ -123,3 +123,27 @@ def test_every_text_exists_in_every_language(name: str) -> None:
         lang: set(json.loads(path("locale", lang, name).read_text(encoding="utf-8"))) for lang in ("en", "pl", "uk")
     }
     assert keys["pl"] == keys["en"] == keys["uk"]
+
+
+def test_a_first_pass_says_each_loss_once_and_they_add_up_to_the_score_change() -> None:
+    """Discarding and taking the first-player marker are two losses: the post names each once, and together they
+    are what the score lost (the engine's pass penalty is their sum)."""
+    from engine.agents import RandomAgent
+
+    variant = engine.get_variant("queens-garden")
+    state, agent = variant.new_game(2, seed=4), RandomAgent(4)
+    while True:
+        seat = min(engine.to_act(state))
+        passes = [m for m in engine.legal_moves(state, seat) if m.command == "pass" and str(m) != "pass"]
+        if state.marker < 0 and passes and state.players[seat].score >= 10:
+            break
+        state, _ = engine.apply(state, seat, agent.choose(variant, state, seat))
+    move = passes[0]
+    before = state.players[seat].score
+    after, events = engine.apply(state, seat, move)
+    (passed,) = [e for e in events if e.kind == "pass"]
+    said = adapter_of("queens-garden").describe([passed], ["Ala", "Bob"], "en")
+    lost = before - after.players[seat].score
+    first = variant.components.first_pass_penalty
+    assert f"(−{lost - first})" in said and f"first-player marker (−{first})" in said, said
+    assert said.count("−") == 2, said
