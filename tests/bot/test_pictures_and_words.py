@@ -1,5 +1,6 @@
-"""The board picture says the last move in words under the table, as the post does, so a picture forwarded alone
-or looked at later still tells what happened; the opening board has no such line."""
+"""Pictures and words a player never stumbles on, through the bot: the board says the last move in words under the
+table (a picture forwarded alone still tells what happened); the variant side's lobby says which values it uses;
+history in a direct message points to what works there."""
 
 from __future__ import annotations
 
@@ -50,3 +51,11 @@ async def test_the_variant_sides_lobby_says_which_values_it_is_played_with(simco
     other = Table.create(simcord_env, 2)
     await other.players[0].slash(other.channel, "azul new", variant="queens-garden", seats=2)
     assert "standard side's values" not in other.channel.last_message.content
+
+
+async def test_history_in_a_direct_message_points_to_what_works_there(simcord_env) -> None:
+    user = simcord_env.create_user("loner")
+    for scope in ("server", "channel"):
+        answer = await user.slash("azul-stats history", scope=scope)
+        said = answer.response.content
+        assert "everywhere" not in said and "`/azul me games`" in said, (scope, said)
