@@ -29,7 +29,9 @@ from engine.azul import (
     MARKER,
     ROW_BONUS,
     WALL_SIZE,
+    placement_points,
     wall_color,
+    wall_column,
 )
 from render import common as c
 
@@ -176,6 +178,19 @@ def _floor_words(table: Table, seat: int) -> list[str]:
     """What an opponent's floor costs now, when it costs anything."""
     floor = floor_penalty(table.state.boards[seat])
     return [table.label("floor_total", points=c.signed(floor))] if floor else []
+
+
+def projected_score(board: Any) -> int:
+    """``board``'s score after this round's tiling as it stands: each full pattern line's tile placed on the
+    coloured wall (top to bottom, scored as placed), then the floor; never below 0."""
+    wall = [list(row) for row in board.wall]
+    score = int(board.score)
+    for row in range(LINES):
+        if board.line_count[row] == row + 1 and board.line_color[row] >= 0:
+            col = wall_column(row, board.line_color[row])
+            wall[row][col] = board.line_color[row]
+            score += placement_points(wall, row, col)[0]
+    return max(0, score + floor_penalty(board))
 
 
 def floor_penalty(board: Any) -> int:
@@ -419,7 +434,19 @@ def _draw_column_choices(table: Table, seat: int, origin: tuple[int, int]) -> No
 
 def _draw_header(table: Table, score: int, seat: int, origin: tuple[int, int]) -> None:
     ox, oy = origin
-    c.seat_header(table, seat, (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4), score)
+    notes = []
+    board = table.state.boards[seat]
+    projected = projected_score(board)
+    if table.state.phase == "offer" and not table.state.variant.endswith("grey") and projected != score:
+        # What this round's tiling would make of the score, as BGA shows it: muted, it is not yet won.
+        words = table.label("after_round", score=projected)
+        notes.append(c.Pill(words, fill=c.PANEL_EDGE, ink=c.MUTED, short=f"→ {projected}"))
+    box = (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4)
+    c.seat_header(table, seat, box, score, notes=notes)
+    floor = floor_penalty(board)
+    if floor and table.state.phase != "over":  # the floor's cost this round, summed
+        x, y = ox + _floor_x(FLOOR_SIZE) + 8, oy + _floor_y() + TILE // 2
+        c.text_at(table.d, (x, y), c.signed(floor), c.font(24, bold=True), fill=PENALTY_INK, anchor="lm")
 
 
 def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple[int, int], last: LastMove) -> None:
