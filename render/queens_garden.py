@@ -574,6 +574,12 @@ def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int
     d = table.d
     label = c.font(14, bold=True)
     c.text_at(d, (left, top), table.label("qg.storage"), label, fill=c.MUTED)
+    if table.state.phase != "over":  # what the storage would score now, not only at the end
+        comp = engine.get_variant(table.state.variant).components  # type: ignore[attr-defined]
+        value = storage_value(comp, player)
+        x = left + c.width(table.label("qg.storage"), label) + 8
+        ink = c.LOSS if value < 0 else c.MUTED
+        c.text_at(d, (x, top - 4), c.signed(value), c.font(19, bold=True), fill=ink)
     step = SMALL * 2
     row_h = int(SMALL * 1.8)
     spaces: list[int | None] = [kind for kind in range(36) for _ in range(player.tiles[kind])]

@@ -28,6 +28,7 @@ from engine.summer_pavilion import (
     CENTRE,
     COLORS,
     FRONT_STAR_COLORS,
+    MAX_KEEP,
     ROUNDS,
     SPACES,
     STARS,
@@ -606,7 +607,11 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int]) -> None:
     header = (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4)
     last = table.last
     change = last.score_change + (last.placed[2] if last.placed else 0)
-    c.seat_header(table, seat, header, board.score, delta=change if last.seat == seat else 0)
+    notes = []
+    if _keep_rule_applies(state, board):  # what passing with this hand costs, as BGA labels the hand
+        rule = table.label("sp.keep_rule", most=MAX_KEEP)
+        notes.append(c.Pill(rule, fill=c.PANEL_EDGE, ink=c.MUTED, short=f"≤ {MAX_KEEP}, −1"))
+    c.seat_header(table, seat, header, board.score, notes=notes, delta=change if last.seat == seat else 0)
     _draw_cluster(table, seat, origin)
     _draw_hand(table, seat, (ox + PAD, oy + BOARD_H - PAD - HAND_H, ox + BOARD_W - PAD, oy + BOARD_H - PAD))
     if state.phase != "over" and state.current == seat:
@@ -652,6 +657,11 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
         right -= 8
     if board.passed and table.state.phase != "over":
         c.badge(d, (right, mid), table.label("sp.passed"), c.font(18, bold=True), fill=c.MUTED, anchor="rm")
+
+
+def _keep_rule_applies(state: Any, board: Any) -> bool:
+    """A hand of more than the tiles one may keep, before the last round's end (nothing is kept after it)."""
+    return bool(state.phase == "play" and state.round < ROUNDS and sum(board.hand) > MAX_KEEP)
 
 
 # --- end of game -----------------------------------------------------------------------------------------------------
