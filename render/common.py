@@ -57,6 +57,7 @@ __all__ = [
     "DARK_INK",
     "GAIN",
     "HIGHLIGHT",
+    "HIGHLIGHT_WIDTH",
     "LOSS",
     "MARK_SHAPES",
     "MUTED",
@@ -67,6 +68,7 @@ __all__ = [
     "SLOT_EDGE",
     "STYLES",
     "TEXT",
+    "TO_ACT_WIDTH",
     "Box",
     "DrawnText",
     "Font",
@@ -315,9 +317,13 @@ def slot(d: ImageDraw.ImageDraw, xy: tuple[int, int], size: int) -> None:
     d.rounded_rectangle((x, y, x + size - 1, y + size - 1), size // 7, fill=SLOT, outline=SLOT_EDGE, width=1)
 
 
+TO_ACT_WIDTH = 5  # "to move" is a thicker frame than any "last move" ring: told apart without hue
+HIGHLIGHT_WIDTH = 4
+
+
 def to_act_frame(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 14) -> None:
     """The thick green frame around the panel of a player who must act now."""
-    d.rounded_rectangle(box, radius, outline=ACCENT, width=5)
+    d.rounded_rectangle(box, radius, outline=ACCENT, width=TO_ACT_WIDTH)
 
 
 def mark_to_act(d: ImageDraw.ImageDraw, box: Box, label: str, *, radius: int = 14) -> None:
@@ -473,8 +479,10 @@ def seat_header(table: Table, seat: int, box: Box, score: int, *, notes: Sequenc
         text_at(d, (left, middle), table.name(seat, name_face, x - left - 6), name_face, anchor="lm")
 
 
-def highlight(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 8, width: int = 4) -> None:
-    """The gold ring marking what the last move changed (drawn just outside ``box``)."""
+def highlight(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 8, width: int = HIGHLIGHT_WIDTH) -> None:
+    """The gold ring marking what the last move changed (drawn just outside ``box``), never as thick as the frame
+    of a player who must act."""
+    width = min(width, HIGHLIGHT_WIDTH)
     x0, y0, x1, y1 = box
     d.rounded_rectangle((x0 - width, y0 - width, x1 + width, y1 + width), radius, outline=HIGHLIGHT, width=width)
 
