@@ -19,15 +19,15 @@ from PIL import Image
 __all__ = ["FAST", "PALETTES", "palette_image", "png_level"]
 
 # zlib-ng's level: the smallest files in the time a picture may take (``python -m bench render`` prints both). At 6
-# Summer Pavilion and Queen's Garden tables come out smaller than at 7 (two-board-wide ones smaller than with a
-# palette made for each picture) and a third faster; Azul's flat tables need 8 for that, and are quick enough to
-# draw to afford it. Close-ups and previews are drawn from a whole table's parts: they take 6 to stay fast.
-FAST, TIGHT = 6, 8
+# every table comes out within 1.5x of the time Pillow takes for a blank PNG of its size (Azul's flat tables were
+# 1.6-1.9x at 8, for 3 % fewer bytes; PNG compression was half the bot's busy time under load). Personal views and
+# previews take 6 too.
+FAST = 6
 
 
 def png_level(game: str) -> int:
     """The zlib-ng level for a whole table of ``game``."""
-    return TIGHT if game == "azul" else FAST
+    return FAST
 
 
 @cache
