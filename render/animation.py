@@ -20,14 +20,15 @@ a 4-player table stays readable when opened on a phone), all frames share one ad
 pixel that did not change keeps its index), and the GIF encoder stores only the rectangle that changed with
 unchanged pixels transparent: a 173-move 4-player game is about 1 MB. When a budget is still too tight, the frames
 thin out (one per turn instead of one per move, then every other turn) and shrink, in at most ``len(STEPS)`` tries;
-the round ends and the final table are always kept.
+the round ends and the final table are always kept. A long game is also thinned to play in about a minute
+(``MAX_MS``).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image
@@ -55,6 +56,7 @@ MOVE_MS = 500
 ROUND_END_MS = 2500
 FIRST_MS = 1500
 LAST_MS = 8000
+MAX_MS = 60_000  # a whole game at most: longer ones show fewer moves (round ends and the final table always)
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,7 @@ def animate_frames(
     tried: set[tuple[int, tuple[int, ...]]] = set()
     gif = b""
     for step in STEPS:
-        chosen = _choose(frames, step)
+        chosen = _within_time(frames, step)
         if (step.width, tuple(chosen)) in tried:  # e.g. one frame per turn is one per move in Azul
             continue
         tried.add((step.width, tuple(chosen)))
@@ -190,6 +192,17 @@ def _choose(frames: Sequence[Frame], step: _Step) -> list[int]:
             kept.append(k)
     must = {0, len(frames) - 1} | {k for k in kept if frames[k].ends_round}
     return [k for n, k in enumerate(kept) if k in must or n % step.stride == 0]
+
+
+def _within_time(frames: Sequence[Frame], step: _Step) -> list[int]:
+    """The frames of ``step``, thinned further (a larger stride) until the whole game plays in ``MAX_MS`` at most:
+    a long game is watched, not skipped through."""
+    stride = step.stride
+    chosen = _choose(frames, step)
+    while sum(_duration(frames, k) for k in chosen) > MAX_MS and stride < len(frames):
+        stride += 1
+        chosen = _choose(frames, replace(step, stride=stride))
+    return chosen
 
 
 def _duration(frames: Sequence[Frame], k: int) -> int:
