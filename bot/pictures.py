@@ -119,9 +119,11 @@ class Pictures:
 
     # Replays and ratings: a failure here is the command's (answered by the one error path), not a game's.
     async def replay_frame(self, frame: Frame, names: Sequence[str], locale: str) -> bytes:
-        """One table of a replay (:func:`render.animation.frame_png`)."""
+        """One table of a replay (:func:`render.animation.frame_png`), its move said under it."""
         events = [event.to_json() for event in frame.events]
-        png: bytes = await self.pool.run(board_in_worker, engine.to_json(frame.state), list(names), events, locale, [])
+        caption = move_caption(frame.state.variant, frame.events, names, locale)
+        document = engine.to_json(frame.state)
+        png: bytes = await self.pool.run(board_in_worker, document, list(names), events, locale, [], caption)
         return png
 
     async def animation(

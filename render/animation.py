@@ -122,9 +122,10 @@ def previous_round(frames: Sequence[Frame], index: int) -> int:
     return max((k for k in round_starts(frames) if k < index), default=0)
 
 
-def frame_png(frame: Frame, *, names: Sequence[str], locale: str = "en") -> bytes:
-    """The full-size picture of one table, its last move highlighted: one page of a move-by-move viewer."""
-    return render.render_png(frame.state, names=names, events=frame.events, locale=locale)
+def frame_png(frame: Frame, *, names: Sequence[str], locale: str = "en", caption: str = "") -> bytes:
+    """The full-size picture of one table, its last move highlighted (and said in ``caption``, when given): one page
+    of a move-by-move viewer."""
+    return render.render_png(frame.state, names=names, events=frame.events, locale=locale, caption=caption)
 
 
 # --- the animation --------------------------------------------------------------------------------------------------
