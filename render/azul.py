@@ -147,7 +147,7 @@ def draw_personal(
                 table,
                 y,
                 COLORS,
-                highlighted=table.last.source,
+                highlighted=None,  # the caption says where tiles came from; only moved tiles are outlined
                 diameter=NARROW_FACTORY_D,
                 tile_size=NARROW_FACTORY_TILE,
                 margin=MARGIN,
@@ -297,14 +297,20 @@ def _draw_factories(table: Table, y: int) -> int:
             table,
             y,
             COLORS,
-            highlighted=table.last.source,
+            highlighted=None,  # the caption says where tiles came from; only moved tiles are outlined
             diameter=NARROW_FACTORY_D,
             tile_size=NARROW_FACTORY_TILE,
             margin=MARGIN,
             step=(NARROW - 2 * MARGIN) // 5,
         )
     return c.factory_row(
-        table, y, COLORS, highlighted=table.last.source, diameter=FACTORY_D, tile_size=FACTORY_TILE, margin=MARGIN
+        table,
+        y,
+        COLORS,
+        highlighted=None,  # the caption says where tiles came from; only moved tiles are outlined
+        diameter=FACTORY_D,
+        tile_size=FACTORY_TILE,
+        margin=MARGIN,
     )
 
 
@@ -313,8 +319,6 @@ def _draw_centre(table: Table, box: c.Box) -> None:
     label when the box is the space beside the last board."""
     image, d, state = table.image, table.d, table.state
     c.panel(d, box)
-    if table.last.from_centre:
-        c.highlight(d, box, radius=16)
     tall = box[3] - box[1] > 2 * CENTRE_H  # beside the last board: room for larger tiles in rows
     size = CENTRE_TILE * 3 // 2 if tall else CENTRE_TILE
     label = c.font(24 if tall else 20, bold=True)

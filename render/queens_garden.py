@@ -79,6 +79,7 @@ class LastMove:
     locations: set[str] = field(default_factory=set)
     storage: bool = False
     delta: int = 0
+    taken: dict[tuple[str, bool], int] = field(default_factory=dict)  # (kind's code, expansion) -> how many acquired
 
 
 @dataclass
@@ -245,6 +246,9 @@ def read_events(events: Sequence[Any]) -> LastMove:
         if event.kind == "acquire":
             last.seat, last.storage = event.seat, True
             last.locations = {str(item["location"]) for item in data["taken"]}
+            for item in data["taken"]:
+                key = (str(item["kind"]), bool(item["expansion"]))
+                last.taken[key] = last.taken.get(key, 0) + 1
         elif event.kind == "tile_placed":
             last.seat = event.seat
             last.cells.add(str(data["cell"]))
@@ -498,8 +502,6 @@ def _draw_display(table: Table, box: c.Box) -> None:
 def _location_box(table: Table, location: str, x: int, y: int, width: int) -> None:
     box = (x, y - 4, x + width, y + 78)
     table.d.rounded_rectangle(box, 8, fill=c.PANEL, outline=c.PANEL_EDGE, width=1)
-    if location in table.last.locations:
-        c.highlight(table.d, box, width=3)
 
 
 # --- a player's panel ------------------------------------------------------------------------------------------------
@@ -585,14 +587,23 @@ def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int
     spaces: list[int | None] = [kind for kind in range(36) for _ in range(player.tiles[kind])]
     spaces += [None] * player.jokers
     y0 = top + 24 + SMALL
-    for i in range(12):
+    notation = engine.get_variant(table.state.variant).notation  # type: ignore[attr-defined]
+    new: dict[tuple[int, bool], int] = {}  # only what the last move brought is outlined
+    if table.last.seat == seat:
+        for (code, expansion), count in table.last.taken.items():
+            new[notation.parse_kind(code), expansion] = count
+    for i in reversed(range(12)):  # the newest of a kind are the last of its run
         cx, cy = left + SMALL + (i % 6) * step, y0 + (i // 6) * row_h
         if i >= len(spaces):
             _hexagon(d, cx, cy, SMALL, FREE, FREE_EDGE, 1)
         elif spaces[i] is None:
             draw_joker(table, cx, cy, SMALL)
         else:
-            draw_hexagon(table, cx, cy, SMALL, int(spaces[i] or 0))
+            kind = int(spaces[i] or 0)
+            draw_hexagon(table, cx, cy, SMALL, kind)
+            if new.get((kind, False), 0) > 0:
+                new[kind, False] -= 1
+                d.polygon(_corners(cx, cy, SMALL + 2), outline=c.HIGHLIGHT, width=3)
     ex = left + 6 * step + 28
     c.text_at(d, (ex, top), table.label("qg.expansions"), label, fill=c.MUTED)
     big = SMALL + 6
@@ -601,10 +612,11 @@ def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int
         if i < len(player.expansions):
             draw_hexagon(table, cx, cy, big, player.expansions[i], printed=True)
             _pavilion(d, cx + big + 10, cy - big + 4, 12, c.TEXT)
+            if new.get((player.expansions[i], True), 0) > 0:
+                new[player.expansions[i], True] -= 1
+                d.polygon(_corners(cx, cy, big + 2), outline=c.HIGHLIGHT, width=3)
         else:
             _hexagon(d, cx, cy, big, FREE, FREE_EDGE, 1)
-    if table.last.seat == seat and table.last.storage:
-        c.highlight(d, (left - 6, top + 18, ex + 4 * big + 40, y0 + row_h + SMALL + 6), width=3)
 
 
 STANDING_H = 36

@@ -323,7 +323,7 @@ def _draw_factories(table: Table, y: int, span: tuple[int, int]) -> int:
             table,
             y,
             COLORS,
-            highlighted=table.last.source,
+            highlighted=None,  # the caption says where tiles came from; only moved tiles are outlined
             on_tile=lambda color, xy, size: _mark_wild(table, color, xy, size),
             diameter=NARROW_FACTORY_D if narrow else FACTORY_D,
             tile_size=NARROW_FACTORY_TILE if narrow else FACTORY_TILE,
@@ -365,8 +365,6 @@ def _draw_centre(table: Table, y: int, span: tuple[int, int]) -> int:
     state, d = table.state, table.d
     box = (span[0], y, span[1], y + _span_row_height(span))
     c.panel(d, box)
-    if table.last.from_centre:
-        c.highlight(d, box, radius=16)
     title = table.label("centre")
     if state.start_tile < 0:
         label = c.font(20, bold=True)
@@ -382,8 +380,6 @@ def _draw_supply(table: Table, y: int, span: tuple[int, int]) -> None:
     d = table.d
     box = (span[0], y, span[1], y + _span_row_height(span))
     c.panel(d, box)
-    if table.last.supply_changed:
-        c.highlight(d, box, radius=16)
     _draw_counts_row(table, box, table.label("sp.supply"), table.state.supply)
 
 
