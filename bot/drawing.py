@@ -68,9 +68,21 @@ def animation_in_worker(  # noqa: PLR0917
     names: list[str],
     locale: str,
     max_bytes: int,
+    captions: list[str] | None = None,
 ) -> bytes:
-    """A whole game replayed from its log and drawn as an animated GIF of at most ``max_bytes``."""
-    return animate(variant, players, seed, moves, names=names, options=options, locale=locale, max_bytes=max_bytes)
+    """A whole game replayed from its log and drawn as an animated GIF of at most ``max_bytes``, each table with
+    its move in words (``captions``) under it."""
+    return animate(
+        variant,
+        players,
+        seed,
+        moves,
+        names=names,
+        options=options,
+        locale=locale,
+        max_bytes=max_bytes,
+        captions=captions or (),
+    )
 
 
 def warm_up() -> None:

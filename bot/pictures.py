@@ -8,9 +8,11 @@ is returned, so a renderer bug never blocks a game: the post goes out without it
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 import engine
 from bot import metrics
@@ -23,11 +25,11 @@ from bot.drawing import (
 )
 from bot.games import adapter_of
 from bot.store import GameRow
-from bot.texts import text
+from bot.texts import text, variant_label
 from bot.words import level_label, level_number
 from bot.workers import WorkerPool
 from engine import Event, GameState, Move
-from render.animation import Frame
+from render.animation import Frame, replay_states
 from render.common import SeatInfo
 from render.stats import Standing, leaderboard_png, profile_png
 
@@ -54,6 +56,20 @@ def move_caption(variant: str, events: Sequence[Event], names: Sequence[str], lo
     """The last move in words, as the post says it, for the line under the picture (plain text: no markdown)."""
     said = adapter_of(variant).describe(events, names, locale)
     return said.replace("**", "").replace("`", "")
+
+
+def replay_captions(  # noqa: PLR0917
+    variant: str,
+    players: int,
+    seed: int,
+    moves: list[tuple[int, str]],
+    options: dict[str, Any] | None,
+    names: list[str],
+    locale: str,
+) -> list[str]:
+    """Each table's line for an animation: the game's name on the opening deal, then every move in words."""
+    frames = replay_states(variant, players, seed, moves, options)
+    return [variant_label(variant, locale)] + [move_caption(variant, f.events, names, locale) for f in frames[1:]]
 
 
 class Pictures:
@@ -133,8 +149,9 @@ class Pictures:
         players = len(game.by_seat())
         options = dict(game.options) if game.options else None
         log_of = [(seat, notation) for seat, notation in moves]
-        work = (game.variant, players, game.seed, log_of, options, list(names), locale, max_bytes)
-        gif: bytes = await self.pool.run(animation_in_worker, *work)
+        replay = (game.variant, players, game.seed, log_of, options, list(names), locale)
+        captions = await asyncio.to_thread(replay_captions, *replay)  # the engine replays fast; words need the bot
+        gif: bytes = await self.pool.run(animation_in_worker, *replay, max_bytes, captions)
         return gif
 
     async def leaderboard(self, title: str, subtitle: str, standings: Sequence[Standing], locale: str) -> bytes:

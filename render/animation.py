@@ -157,17 +157,24 @@ def animate(
     options: Mapping[str, engine.JSON] | None = None,
     locale: str = "en",
     max_bytes: int = MAX_BYTES,
+    captions: Sequence[str] = (),
 ) -> bytes:
-    """The whole game as an animated GIF of at most ``max_bytes`` (raises :class:`AnimationTooLarge` otherwise)."""
+    """The whole game as an animated GIF of at most ``max_bytes`` (raises :class:`AnimationTooLarge` otherwise);
+    ``captions[k]`` (optional) says the move that led to table ``k`` under it."""
     frames = replay_states(variant, players, seed, moves, options)
-    return animate_frames(frames, names=names, locale=locale, max_bytes=max_bytes)
+    return animate_frames(frames, names=names, locale=locale, max_bytes=max_bytes, captions=captions)
 
 
 def animate_frames(
-    frames: Sequence[Frame], *, names: Sequence[str], locale: str = "en", max_bytes: int = MAX_BYTES
+    frames: Sequence[Frame],
+    *,
+    names: Sequence[str],
+    locale: str = "en",
+    max_bytes: int = MAX_BYTES,
+    captions: Sequence[str] = (),
 ) -> bytes:
     """:func:`animate` for tables already replayed by :func:`replay_states`."""
-    tables = _Tables(frames, names, locale, STEPS[0].width)
+    tables = _Tables(frames, names, locale, STEPS[0].width, captions)
     tried: set[tuple[int, tuple[int, ...]]] = set()
     gif = b""
     for step in STEPS:
@@ -218,14 +225,20 @@ class _Tables:
     """Each table drawn once, scaled to the first step's width and kept in palette mode (a third of the memory of
     RGB: a long 4-player game holds ~80 MB instead of ~240 MB); smaller steps scale those down."""
 
-    def __init__(self, frames: Sequence[Frame], names: Sequence[str], locale: str, width: int) -> None:
+    def __init__(
+        self, frames: Sequence[Frame], names: Sequence[str], locale: str, width: int, captions: Sequence[str] = ()
+    ) -> None:
         self.frames, self.names, self.locale, self.width = frames, names, locale, width
+        self.captions = captions
         self._kept: dict[int, Image.Image] = {}
         self._palette: Image.Image | None = None
 
     def _draw(self, k: int) -> Image.Image:
         frame = self.frames[k]
-        table = render.render_table(frame.state, names=self.names, events=frame.events, locale=self.locale)
+        caption = self.captions[k] if k < len(self.captions) else ""
+        table = render.render_table(
+            frame.state, names=self.names, events=frame.events, locale=self.locale, caption=caption
+        )
         return _scaled(table, self.width)
 
     def _shared_palette(self) -> Image.Image:
