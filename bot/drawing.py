@@ -17,10 +17,10 @@ from render.common import SeatInfo
 WARM_UP_VARIANT = "azul"
 
 
-def render_png(
-    state: GameState, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None]
+def render_png(  # noqa: PLR0917
+    state: GameState, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None], caption: str = ""
 ) -> bytes:
-    return render.render_png(state, names=names, events=events, locale=locale, info=info)
+    return render.render_png(state, names=names, events=events, locale=locale, info=info, caption=caption)
 
 
 def render_closeup(  # noqa: PLR0917
@@ -29,11 +29,17 @@ def render_closeup(  # noqa: PLR0917
     return render.render_closeup(state, seat, names=names, events=events, locale=locale, info=info)
 
 
-def board_in_worker(
-    state: dict[str, Any], names: list[str], events: list[dict[str, Any]], locale: str, info: list[SeatInfo | None]
+def board_in_worker(  # noqa: PLR0917
+    state: dict[str, Any],
+    names: list[str],
+    events: list[dict[str, Any]],
+    locale: str,
+    info: list[SeatInfo | None],
+    caption: str = "",
 ) -> bytes:
-    """The whole table's picture."""
-    return render_png(engine.from_json(state), names, [Event.from_json(event) for event in events], locale, info)
+    """The whole table's picture, with the last move in words under it."""
+    happened = [Event.from_json(event) for event in events]
+    return render_png(engine.from_json(state), names, happened, locale, info, caption)
 
 
 def closeup_in_worker(
@@ -62,9 +68,21 @@ def animation_in_worker(  # noqa: PLR0917
     names: list[str],
     locale: str,
     max_bytes: int,
+    captions: list[str] | None = None,
 ) -> bytes:
-    """A whole game replayed from its log and drawn as an animated GIF of at most ``max_bytes``."""
-    return animate(variant, players, seed, moves, names=names, options=options, locale=locale, max_bytes=max_bytes)
+    """A whole game replayed from its log and drawn as an animated GIF of at most ``max_bytes``, each table with
+    its move in words (``captions``) under it."""
+    return animate(
+        variant,
+        players,
+        seed,
+        moves,
+        names=names,
+        options=options,
+        locale=locale,
+        max_bytes=max_bytes,
+        captions=captions or (),
+    )
 
 
 def warm_up() -> None:

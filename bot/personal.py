@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
@@ -229,13 +229,19 @@ async def seat_notes(store: Store, game: GameRow, now: datetime, locale: str) ->
             continue
         prefs = await store.user(seat.user_id)
         away = prefs.away_until if prefs.away_until and prefs.away_until > iso(now) else None
-        date = datetime.fromisoformat(away).date().isoformat() if away else ""
-        note = SeatInfo(away=text("bot.picture.away", locale, date=date)) if away else None
+        note = _away_note(datetime.fromisoformat(away).date(), locale) if away else None
         if number in due and not away:  # an away player's clock stands still: the away note says so
-            clock = text("bot.limit.left", locale, left=time_left(due[number], now, locale))
-            note = replace(note or SeatInfo(), clock=clock, urgent=due[number] - now <= URGENT)
+            left = time_left(due[number], now, locale)
+            clock = text("bot.limit.left", locale, left=left)
+            note = replace(note or SeatInfo(), clock=clock, clock_short=left, urgent=due[number] - now <= URGENT)
         notes.append(note)
     return notes
+
+
+def _away_note(until: date, locale: str) -> SeatInfo:
+    """ "away until 2026-12-03", and "3.12" for a crowded header."""
+    short = text("bot.picture.away_short", locale, day=until.day, month=until.month)
+    return SeatInfo(away=text("bot.picture.away", locale, date=until.isoformat()), away_short=short)
 
 
 def time_left(due: datetime, now: datetime, locale: str) -> str:

@@ -277,7 +277,7 @@ async def next_step(
         command = commands[0]
     if command is None:
         options = [discord.SelectOption(label=adapter.command_label(c, locale)[:100], value=c) for c in commands]
-        placeholder = text("bot.picker.placeholder", locale, option=adapter.option_label("command", locale))
+        placeholder = text("bot.picker.placeholder_command", locale)
         view = await picker_view(interaction, game, None, {}, option="command", pages=[(options, placeholder)])
         return view, text("bot.picker.command", locale), None
     if repeats(state, command):
@@ -294,9 +294,10 @@ async def next_step(
         view = discord.ui.View(timeout=None)
         view.add_item(ConfirmButton(picker_id, text("bot.button.confirm", locale)))
         return view, text("bot.picker.confirm", locale, move=so_far), step
-    names = adapter.option_label(step.options[0], locale)
-    for option in step.options[1:]:
-        names = text("bot.picker.and", locale, first=names, second=adapter.option_label(option, locale))
+    labels = [adapter.option_label(option, locale) for option in step.options]
+    names = labels[0]  # "the star, space and number": one "and", before the last
+    if len(labels) > 1:
+        names = text("bot.picker.and", locale, first=", ".join(labels[:-1]), second=labels[-1])
     if step.is_set:
         entry = Entry(state, seat, command, step.options[0], locale, shapes)
         units = [
@@ -317,6 +318,7 @@ async def next_step(
             option=step.options[0],
             pages=[(units, placeholder)],
             is_set=True,
+            largest_set=engine.variant_of(state).largest_set(state, seat, command, step.options[0], step.chosen),
         )
     else:
         labels = [step_label(state, seat, step, token, locale) for token in step.tokens]
@@ -495,6 +497,7 @@ async def picker_view(
     option: str,
     pages: list[tuple[list[discord.SelectOption], str]],
     is_set: bool = False,
+    largest_set: int | None = None,
 ) -> discord.ui.View:
     """One step of the picker, saved as a row: a select per page of choices with its placeholder (a multi-select
     for a set). Every step's selects are built here: the command, an option, a set, a run's lines."""
@@ -506,7 +509,8 @@ async def picker_view(
     first = option.split("+", maxsplit=1)[0]
     for part, (page, placeholder) in enumerate(pages):
         # A set's multi-select may be left empty, even with one item to tick: the engine judges the set.
-        most, fewest = (len(page), 0) if is_set else (1, 1)
+        # ``largest_set`` caps the ticks at what a legal set may hold (Summer Pavilion keeps at most 4 tiles).
+        most, fewest = (min(len(page), largest_set or len(page)), 0) if is_set else (1, 1)
         view.add_item(PickerSelect(picker_id, first, part, page, placeholder[:150], most=most, fewest=fewest))
     return view
 

@@ -8,6 +8,7 @@ is returned, so a renderer bug never blocks a game: the post goes out without it
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -22,12 +23,13 @@ from bot.drawing import (
     preview_in_worker,
     warm_up,
 )
+from bot.games import adapter_of
 from bot.store import GameRow
-from bot.texts import text
-from bot.words import level_label
+from bot.texts import text, variant_label
+from bot.words import level_label, level_number
 from bot.workers import SingleFlight, WorkerPool
 from engine import Event, GameState, Move
-from render.animation import Frame
+from render.animation import Frame, replay_states
 from render.common import SeatInfo
 from render.stats import Standing, leaderboard_png, profile_png
 
@@ -36,7 +38,8 @@ log = logging.getLogger(__name__)
 
 def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo | None]]:
     """Names and notes of the seats as the picture shows them: a seat the computer plays gets the drawn robot and
-    its level (no font we ship has the emoji), and a computer seat is named by its number."""
+    its level (no font we ship has the emoji; "3" for hard where room is short), and a computer seat is named by
+    its number."""
     names, info = [], []
     for seat in game.by_seat():
         if seat.is_computer:
@@ -44,8 +47,29 @@ def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo 
             names.append(text("bot.computer.short", locale, number=number))
         else:
             names.append(seat.name)
-        info.append(SeatInfo(robot=level_label(seat.level, locale)) if seat.level else None)
+        level = seat.level
+        info.append(SeatInfo(robot=level_label(level, locale), robot_short=level_number(level)) if level else None)
     return names, info
+
+
+def move_caption(variant: str, events: Sequence[Event], names: Sequence[str], locale: str) -> str:
+    """The last move in words, as the post says it, for the line under the picture (plain text: no markdown)."""
+    said = adapter_of(variant).describe(events, names, locale)
+    return said.replace("**", "").replace("`", "")
+
+
+def replay_captions(  # noqa: PLR0917
+    variant: str,
+    players: int,
+    seed: int,
+    moves: list[tuple[int, str]],
+    options: dict[str, Any] | None,
+    names: list[str],
+    locale: str,
+) -> list[str]:
+    """Each table's line for an animation: the game's name on the opening deal, then every move in words."""
+    frames = replay_states(variant, players, seed, moves, options)
+    return [variant_label(variant, locale)] + [move_caption(variant, f.events, names, locale) for f in frames[1:]]
 
 
 class Pictures:
@@ -82,13 +106,12 @@ class Pictures:
         for seat, note in enumerate(notes):
             robot = info[seat] if seat < len(info) else None
             if note is not None and seat < len(info):
-                info[seat] = (
-                    note if robot is None else replace(robot, away=note.away, clock=note.clock, urgent=note.urgent)
-                )
+                info[seat] = note if robot is None else replace(note, robot=robot.robot, robot_short=robot.robot_short)
         document, happened = engine.to_json(state), [event.to_json() for event in events]
+        caption = move_caption(game.variant, events, names, locale)
         try:
             with metrics.picture_timer(game.variant):
-                png: bytes = await self.pool.run(board_in_worker, document, names, happened, locale, info)
+                png: bytes = await self.pool.run(board_in_worker, document, names, happened, locale, info, caption)
                 return png
         except Exception:
             log.exception("game %s: the board picture could not be drawn", game.id)
@@ -120,9 +143,11 @@ class Pictures:
 
     # Replays and ratings: a failure here is the command's (answered by the one error path), not a game's.
     async def replay_frame(self, frame: Frame, names: Sequence[str], locale: str) -> bytes:
-        """One table of a replay (:func:`render.animation.frame_png`)."""
+        """One table of a replay (:func:`render.animation.frame_png`), its move said under it."""
         events = [event.to_json() for event in frame.events]
-        png: bytes = await self.pool.run(board_in_worker, engine.to_json(frame.state), list(names), events, locale, [])
+        caption = move_caption(frame.state.variant, frame.events, names, locale)
+        document = engine.to_json(frame.state)
+        png: bytes = await self.pool.run(board_in_worker, document, list(names), events, locale, [], caption)
         return png
 
     async def animation(
@@ -133,10 +158,11 @@ class Pictures:
         players = len(game.by_seat())
         options = dict(game.options) if game.options else None
         log_of = [(seat, notation) for seat, notation in moves]
-        work = (game.variant, players, game.seed, log_of, options, list(names), locale, max_bytes)
+        replay = (game.variant, players, game.seed, log_of, options, list(names), locale)
 
         async def draw() -> bytes:
-            gif: bytes = await self.heavy.run(animation_in_worker, *work)
+            captions = await asyncio.to_thread(replay_captions, *replay)  # the engine replays fast; words need the bot
+            gif: bytes = await self.heavy.run(animation_in_worker, *replay, max_bytes, captions)
             return gif
 
         return await self._animations.run((game.id, game.version, locale, max_bytes, tuple(names)), draw)

@@ -184,13 +184,13 @@ async def history_answer(interaction: discord.Interaction, scope: str, page: int
     locale = user_locale(interaction)
     store = bot_of(interaction).service.store
     if scope == "server":
-        if interaction.guild_id is None:
-            raise Refusal("server_scope_in_dm")
+        if interaction.guild_id is None:  # no choice works here: say where a server's history is
+            raise Refusal("history_server_in_dm")
         results, total = await store.results(guild_id=interaction.guild_id, limit=PAGE, offset=page * PAGE)
     else:
         results, total = await store.results(channel_id=interaction.channel_id or 0, limit=PAGE, offset=page * PAGE)
     if total == 0:
-        raise Refusal(f"no_history_{scope}")
+        raise Refusal("no_history_dm" if interaction.guild_id is None else f"no_history_{scope}")
     pages = pages_of(total)
     if not 0 <= page < pages:
         raise Refusal("no_such_page", page=page + 1, pages=pages)

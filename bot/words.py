@@ -18,12 +18,18 @@ from bot.store import GameRow, Seat
 from bot.texts import text, variant_label
 from data.i18n import has
 from engine import GameState, Move
+from engine.agents import LEVELS
 
 ROBOT = "🤖"
 
 
 def level_label(level: str, locale: str) -> str:
     return text(f"bot.level.{level}", locale)
+
+
+def level_number(level: str) -> str:
+    """A computer level as the picture's short form shows it: "1" easy, "2" medium, "3" hard."""
+    return str(LEVELS.index(level) + 1) if level in LEVELS else level
 
 
 def seat_label(game: GameRow, seat: Seat, locale: str, *, escape: bool = True) -> str:
@@ -136,9 +142,11 @@ def lobby_text(game: GameRow, locale: str) -> str:
     hints = "\n" + text("bot.lobby.hints_on", locale) if game.hints and game.status == "lobby" else ""
     undo = "\n" + text("bot.lobby.undo_off", locale) if not game.undo and game.status == "lobby" else ""
     limit = "\n" + limit_line(game.time_limit_hours, game.on_timeout, locale) if game.status == "lobby" else ""
+    note_key = f"bot.lobby.note.{game.variant}"  # what a player should know about this variant before joining
+    note = "\n" + text(note_key, locale) if game.status == "lobby" and has(note_key, locale) else ""
     # The default thinking time goes without saying; a longer one tells players the computer's turns take a while.
     thinking = "\n" + thinking_line(game.thinking, locale) if game.thinking > 1 and game.status == "lobby" else ""
-    return f"{said}\n{kind}{hints}{limit}{thinking}{undo}"
+    return f"{said}\n{kind}{note}{hints}{limit}{thinking}{undo}"
 
 
 def move_words(game: GameRow, state: GameState, seat: int, move: Move, locale: str) -> str:

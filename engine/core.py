@@ -263,6 +263,12 @@ class Variant(ABC, Generic[S]):
         """Whether ``chosen[option]`` (a canonical set token) is legal given the options chosen before it."""
         return chosen.get(option) in self.set_tokens(state, seat, command, option, chosen)
 
+    def largest_set(self, state: S, seat: int, command: str, option: str, chosen: Mapping[str, str]) -> int:
+        """The most items a legal set of ``option`` holds (a menu of items is capped there: Summer Pavilion keeps at
+        most 4 of a larger hand)."""
+        tokens = self.set_tokens(state, seat, command, option, chosen)
+        return max((sum(self.split_set(command, option, token).values()) for token in tokens), default=0)
+
     def opening_events(self, state: S) -> list[Event]:
         """Events describing a new game's starting position (e.g. the first deal), as ``apply`` describes later
         ones: transcripts and the first board post start from them."""

@@ -410,6 +410,14 @@ class Memo(Generic[K, V]):
         return value
 
 
+def storage_value(comp: Components, player: QGPlayer) -> int:
+    """What ``player``'s storage would score if the game ended now: each joker's final value, minus each hexagon's
+    pattern value (tiles and face-up expansions alike)."""
+    return int(comp.joker_final_value * player.jokers) - sum(
+        pattern_of(item.kind) * count for item, count in _storage_items(player).items()
+    )
+
+
 def _storage_items(player: QGPlayer) -> dict[Item, int]:
     items = {TILE_ITEMS[kind]: count for kind, count in enumerate(player.tiles) if count}
     for kind in player.expansions:
@@ -653,6 +661,11 @@ class QueensGarden(Variant[QGState]):
         if command == "pass":
             return self.split_set(command, option, self.notation.bag(_storage_items(state.players[seat])))
         return super().set_pool(state, seat, command, option, chosen)
+
+    def largest_set(self, state: QGState, seat: int, command: str, option: str, chosen: Mapping[str, str]) -> int:
+        if command == "pass":  # any part of the storage may be discarded, all of it too
+            return sum(self.set_pool(state, seat, command, option, chosen).values())
+        return super().largest_set(state, seat, command, option, chosen)
 
     def is_legal_set(self, state: QGState, seat: int, command: str, option: str, chosen: Mapping[str, str]) -> bool:
         if command != "pass":
@@ -1148,9 +1161,7 @@ class QueensGarden(Variant[QGState]):
         side = comp.sides[self.side_name]
         state.final = []
         for player in state.players:
-            storage = comp.joker_final_value * player.jokers - sum(
-                pattern_of(item.kind) * count for item, count in _storage_items(player).items()
-            )
+            storage = storage_value(comp, player)
             player.score = max(0, player.score + storage)
             groups = []
             for category, value in comp.evaluation_order:

@@ -26,7 +26,7 @@ from typing import Protocol, cast
 from PIL import Image
 
 import engine
-from render.common import Box, SeatInfo, closeup, to_png
+from render.common import Box, SeatInfo, captioned, closeup, to_png
 from render.palette import FAST, palette_image, png_level
 
 __all__ = [
@@ -100,12 +100,14 @@ def render_table(
     events: Sequence[engine.Event] = (),
     locale: str = "en",
     info: Info = (),
+    caption: str = "",
 ) -> Image.Image:
-    """The whole table of ``state`` as one RGB image; ``names[seat]`` are the players' display names and
-    ``info[seat]`` (optional) what else to show beside a name."""
+    """The whole table of ``state`` as one RGB image; ``names[seat]`` are the players' display names,
+    ``info[seat]`` (optional) what else to show beside a name and ``caption`` (optional) the last move in words,
+    drawn in a line under the table."""
     draw_table = renderer_of(_game(state))
     with _drawing:
-        return draw_table(state, names=names, events=events, locale=locale, info=info)
+        return captioned(draw_table(state, names=names, events=events, locale=locale, info=info), caption)
 
 
 def render_png(
@@ -115,9 +117,10 @@ def render_png(
     events: Sequence[engine.Event] = (),
     locale: str = "en",
     info: Info = (),
+    caption: str = "",
 ) -> bytes:
     """The same picture as :func:`render_table`, encoded as small, deterministic PNG bytes."""
-    image = render_table(state, names=names, events=events, locale=locale, info=info)
+    image = render_table(state, names=names, events=events, locale=locale, info=info, caption=caption)
     return _encode(image, _game(state), png_level(_game(state)))
 
 
@@ -130,10 +133,20 @@ def render_closeup_image(
     locale: str = "en",
     info: Info = (),
 ) -> Image.Image:
-    """``seat``'s own board at full size under the shared area (factories and centre, or the game's display) shown
-    as small as in the whole table: about half as wide as the table, so a phone shows the board twice as large."""
-    if not 0 <= seat < len(engine.scores(state)):
+    """``seat``'s personal view, one board wide so a phone shows it twice as large as the whole table. With three or
+    four players (a game module with ``draw_personal``): the shared area laid out at that width on top, the
+    player's own board below, and a row for each other player. With two (the table is one board wide already):
+    the shared area and the player's own board cut from the table."""
+    players = len(engine.scores(state))
+    if not 0 <= seat < players:
         raise ValueError(f"no seat {seat} at this table")
+    module = _module_of(_game(state))
+    if players >= 3 and callable(getattr(module, "draw_personal", None)):
+        with _drawing:
+            personal: Image.Image = module.draw_personal(
+                state, seat, names=names, events=events, locale=locale, info=info
+            )
+        return personal
     draw_table = renderer_of(_game(state))
     with _drawing:  # the other boards are cut away: drawing them would only cost time
         table = draw_table(state, names=names, events=events, locale=locale, info=info, seats={seat})

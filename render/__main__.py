@@ -1,5 +1,7 @@
 """``python -m render demo <dir> [--locale pl]``: write the sample pictures as PNG files for people to look at.
-``python -m render palettes``: rebuild the games' fixed palettes after changing how they are drawn."""
+``python -m render palettes``: rebuild the games' fixed palettes after changing how they are drawn.
+``python -m render phone <dir>``: a 4-player table of each game and one player's personal view, 400 px wide, as a
+phone shows them (the README's pictures in ``data/readme/phone``)."""
 
 from __future__ import annotations
 
@@ -23,15 +25,61 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("directory", type=Path)
     demo.add_argument("--locale", default="en", help="en, pl or uk")
     commands.add_parser("palettes", help="rebuild every game's fixed palette (render/palette.py) from its samples")
+    phone = commands.add_parser("phone", help="write 4-player tables and personal views at 400 px")
+    phone.add_argument("directory", type=Path)
     args = parser.parse_args(argv)
     if args.command == "palettes":
         return rebuild_palettes()
+    if args.command == "phone":
+        return phone_pictures(args.directory)
     args.directory.mkdir(parents=True, exist_ok=True)
     for sample in samples():
         png = render_png(sample.state, names=sample.names, events=sample.events, locale=args.locale)
         target = args.directory / f"{sample.name}.png"
         target.write_bytes(png)
         print(f"{target}  {len(png) // 1024} KB")
+    return 0
+
+
+PHONE_WIDTH = 400
+PHONE_TABLES = (  # game, locale, names, the seat whose personal view is shown
+    ("azul", "pl", ("Bartłomiej Grzegorzewski", "Małgorzata Szczepańska", "Komputer 1", "Zoë Żółtowska 🎲"), 0),
+    ("summer-pavilion", "uk", ("Олександра Коваленко", "Святослав", "Комп'ютер 1", "Ярослава Григоренко"), 0),
+    ("queens-garden", "pl", ("Przemysław Chrząszczewski", "Kasia", "Komputer 1", "Katarzyna Brzęczyszczykiewicz"), 1),
+)
+
+
+def phone_pictures(directory: Path) -> int:
+    """Mid-game 4-player tables, with a computer seat, an absent player and a running clock, and a personal view."""
+    from render.common import SeatInfo
+    from render.samples import play
+
+    directory.mkdir(parents=True, exist_ok=True)
+    words = {
+        "pl": ("zostało 23 h", "23 h", "nieobecność do 2026-12-03", "trudny"),
+        "uk": ("лишилося 23 год", "23 год", "відсутність до 2026-12-03", "складний"),
+    }
+    for game, locale, names, seat in PHONE_TABLES:
+        states = list(play(game, 4, 11))
+        state, events = states[len(states) // 2]
+        clock, clock_short, away, level = words[locale]
+        info: list[SeatInfo | None] = [None] * 4
+        info[2] = SeatInfo(robot=level, robot_short="3")  # the computer seat
+        acting = min(engine.to_act(state))
+        if acting != 2:  # a computer has no clock
+            info[acting] = SeatInfo(clock=clock, clock_short=clock_short)
+        info[3 if acting != 3 else 1] = SeatInfo(away=away, away_short="3.12")
+        pictures = {
+            f"{game}-4p": render_table(state, names=names, events=events, locale=locale, info=info),
+            f"{game}-4p-mine": render_closeup_image(state, seat, names=names, events=events, locale=locale, info=info),
+        }
+        for name, image in pictures.items():
+            small = image.resize(
+                (PHONE_WIDTH, round(image.height * PHONE_WIDTH / image.width)), Image.Resampling.LANCZOS
+            )
+            target = directory / f"{name}.png"
+            small.save(target, optimize=True)
+            print(f"{target}  {small.width}x{small.height}")
     return 0
 
 

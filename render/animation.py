@@ -20,14 +20,15 @@ a 4-player table stays readable when opened on a phone), all frames share one ad
 pixel that did not change keeps its index), and the GIF encoder stores only the rectangle that changed with
 unchanged pixels transparent: a 173-move 4-player game is about 1 MB. When a budget is still too tight, the frames
 thin out (one per turn instead of one per move, then every other turn) and shrink, in at most ``len(STEPS)`` tries;
-the round ends and the final table are always kept.
+the round ends and the final table are always kept. A long game is also thinned to play in about a minute
+(``MAX_MS``).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image
@@ -55,6 +56,7 @@ MOVE_MS = 500
 ROUND_END_MS = 2500
 FIRST_MS = 1500
 LAST_MS = 8000
+MAX_MS = 60_000  # a whole game at most: longer ones show fewer moves (round ends and the final table always)
 
 
 @dataclass(frozen=True)
@@ -120,9 +122,10 @@ def previous_round(frames: Sequence[Frame], index: int) -> int:
     return max((k for k in round_starts(frames) if k < index), default=0)
 
 
-def frame_png(frame: Frame, *, names: Sequence[str], locale: str = "en") -> bytes:
-    """The full-size picture of one table, its last move highlighted: one page of a move-by-move viewer."""
-    return render.render_png(frame.state, names=names, events=frame.events, locale=locale)
+def frame_png(frame: Frame, *, names: Sequence[str], locale: str = "en", caption: str = "") -> bytes:
+    """The full-size picture of one table, its last move highlighted (and said in ``caption``, when given): one page
+    of a move-by-move viewer."""
+    return render.render_png(frame.state, names=names, events=frame.events, locale=locale, caption=caption)
 
 
 # --- the animation --------------------------------------------------------------------------------------------------
@@ -154,21 +157,28 @@ def animate(
     options: Mapping[str, engine.JSON] | None = None,
     locale: str = "en",
     max_bytes: int = MAX_BYTES,
+    captions: Sequence[str] = (),
 ) -> bytes:
-    """The whole game as an animated GIF of at most ``max_bytes`` (raises :class:`AnimationTooLarge` otherwise)."""
+    """The whole game as an animated GIF of at most ``max_bytes`` (raises :class:`AnimationTooLarge` otherwise);
+    ``captions[k]`` (optional) says the move that led to table ``k`` under it."""
     frames = replay_states(variant, players, seed, moves, options)
-    return animate_frames(frames, names=names, locale=locale, max_bytes=max_bytes)
+    return animate_frames(frames, names=names, locale=locale, max_bytes=max_bytes, captions=captions)
 
 
 def animate_frames(
-    frames: Sequence[Frame], *, names: Sequence[str], locale: str = "en", max_bytes: int = MAX_BYTES
+    frames: Sequence[Frame],
+    *,
+    names: Sequence[str],
+    locale: str = "en",
+    max_bytes: int = MAX_BYTES,
+    captions: Sequence[str] = (),
 ) -> bytes:
     """:func:`animate` for tables already replayed by :func:`replay_states`."""
-    tables = _Tables(frames, names, locale, STEPS[0].width)
+    tables = _Tables(frames, names, locale, STEPS[0].width, captions)
     tried: set[tuple[int, tuple[int, ...]]] = set()
     gif = b""
     for step in STEPS:
-        chosen = _choose(frames, step)
+        chosen = _within_time(frames, step)
         if (step.width, tuple(chosen)) in tried:  # e.g. one frame per turn is one per move in Azul
             continue
         tried.add((step.width, tuple(chosen)))
@@ -192,6 +202,17 @@ def _choose(frames: Sequence[Frame], step: _Step) -> list[int]:
     return [k for n, k in enumerate(kept) if k in must or n % step.stride == 0]
 
 
+def _within_time(frames: Sequence[Frame], step: _Step) -> list[int]:
+    """The frames of ``step``, thinned further (a larger stride) until the whole game plays in ``MAX_MS`` at most:
+    a long game is watched, not skipped through."""
+    stride = step.stride
+    chosen = _choose(frames, step)
+    while sum(_duration(frames, k) for k in chosen) > MAX_MS and stride < len(frames):
+        stride += 1
+        chosen = _choose(frames, replace(step, stride=stride))
+    return chosen
+
+
 def _duration(frames: Sequence[Frame], k: int) -> int:
     if k == len(frames) - 1:
         return LAST_MS
@@ -204,14 +225,20 @@ class _Tables:
     """Each table drawn once, scaled to the first step's width and kept in palette mode (a third of the memory of
     RGB: a long 4-player game holds ~80 MB instead of ~240 MB); smaller steps scale those down."""
 
-    def __init__(self, frames: Sequence[Frame], names: Sequence[str], locale: str, width: int) -> None:
+    def __init__(
+        self, frames: Sequence[Frame], names: Sequence[str], locale: str, width: int, captions: Sequence[str] = ()
+    ) -> None:
         self.frames, self.names, self.locale, self.width = frames, names, locale, width
+        self.captions = captions
         self._kept: dict[int, Image.Image] = {}
         self._palette: Image.Image | None = None
 
     def _draw(self, k: int) -> Image.Image:
         frame = self.frames[k]
-        table = render.render_table(frame.state, names=self.names, events=frame.events, locale=self.locale)
+        caption = self.captions[k] if k < len(self.captions) else ""
+        table = render.render_table(
+            frame.state, names=self.names, events=frame.events, locale=self.locale, caption=caption
+        )
         return _scaled(table, self.width)
 
     def _shared_palette(self) -> Image.Image:

@@ -29,7 +29,9 @@ from engine.azul import (
     MARKER,
     ROW_BONUS,
     WALL_SIZE,
+    placement_points,
     wall_color,
+    wall_column,
 )
 from render import common as c
 
@@ -119,6 +121,83 @@ def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
     return shared, board
 
 
+def draw_personal(
+    state: Any,
+    seat: int,
+    *,
+    names: Sequence[str],
+    events: Sequence[Any] = (),
+    locale: str = "en",
+    info: Sequence[c.SeatInfo | None] = (),
+) -> Image.Image:
+    """``seat``'s view of a table of three or four, one board wide so a phone shows it large: the shared area laid
+    out at that width (factories in rows of five, the centre in rows), the player's own board, and one row for
+    each other player (floor penalty and score)."""
+    image, d = c.canvas(NARROW, _personal_height(state))
+    acting = _acting(state)
+    table = Table(image, d, state, names, locale, read_events(events), info=info, acting=acting)
+    y = _draw_strip(table)
+    if state.phase == "over":
+        _draw_standings(table, (MARGIN, y, NARROW - MARGIN, y))
+        y += _standings_height(state.players) + MARGIN
+    else:
+        count = len(state.factories)
+        for first in range(0, count, 5):
+            y = c.factory_row(
+                table,
+                y,
+                COLORS,
+                highlighted=None,  # the caption says where tiles came from; only moved tiles are outlined
+                diameter=NARROW_FACTORY_D,
+                tile_size=NARROW_FACTORY_TILE,
+                margin=MARGIN,
+                step=(NARROW - 2 * MARGIN) // 5,
+                indices=range(first, min(count, first + 5)),
+                span=(0, NARROW),
+            )
+        _draw_centre(table, (MARGIN, y, NARROW - MARGIN, y + _centre_height(2)))
+        y += _centre_height(2) + MARGIN
+    _draw_board(table, seat, (MARGIN, y + 4), acting=seat in acting)
+    others = [other for other in range(state.players) if other != seat]
+    c.opponent_rows(
+        table, (MARGIN, y + 4 + BOARD_H + MARGIN + 4, NARROW - MARGIN), others, lambda s: _floor_words(table, s)
+    )
+    return image
+
+
+def _personal_height(state: Any) -> int:
+    top = MARGIN + STRIP_H + 8
+    if state.phase == "over":
+        top += _standings_height(state.players) + MARGIN
+    else:
+        top += -(-len(state.factories) // 5) * (NARROW_FACTORY_D + 26) + _centre_height(2) + MARGIN
+    return top + 4 + BOARD_H + MARGIN + 4 + c.opponents_height(state.players - 1) + MARGIN
+
+
+def _floor_words(table: Table, seat: int) -> list[str]:
+    """What an opponent's floor costs now, when it costs anything."""
+    floor = floor_penalty(table.state.boards[seat])
+    return [table.label("floor_total", points=c.signed(floor))] if floor else []
+
+
+def projected_score(board: Any) -> int:
+    """``board``'s score after this round's tiling as it stands: each full pattern line's tile placed on the
+    coloured wall (top to bottom, scored as placed), then the floor; never below 0."""
+    wall = [list(row) for row in board.wall]
+    score = int(board.score)
+    for row in range(LINES):
+        if board.line_count[row] == row + 1 and board.line_color[row] >= 0:
+            col = wall_column(row, board.line_color[row])
+            wall[row][col] = board.line_color[row]
+            score += placement_points(wall, row, col)[0]
+    return max(0, score + floor_penalty(board))
+
+
+def floor_penalty(board: Any) -> int:
+    """The points the tiles on ``board``'s floor will cost at the end of the round (0 or less)."""
+    return sum(FLOOR_PENALTIES[: min(len(board.floor), FLOOR_SIZE)])
+
+
 def _width(players: int) -> int:
     return NARROW if players == 2 else WIDTH
 
@@ -206,7 +285,7 @@ def _draw_strip(table: Table) -> int:
     if MARGIN + 4 + c.width(title, bold) + 16 + c.width("   ".join(counts), regular) <= right:
         c.text_at(d, (right, mid), "   ".join(counts), regular, fill=c.MUTED, anchor="rm")
     else:  # one column and a long title (the grey wall in Ukrainian): stack the counts, never overlap the title
-        stacked = c.font(16)
+        stacked = c.font(19)
         c.text_at(d, (right, mid - 1), counts[0], stacked, fill=c.MUTED, anchor="rd")
         c.text_at(d, (right, mid + 1), counts[1], stacked, fill=c.MUTED, anchor="ra")
     return y + STRIP_H + 8
@@ -218,14 +297,20 @@ def _draw_factories(table: Table, y: int) -> int:
             table,
             y,
             COLORS,
-            highlighted=table.last.source,
+            highlighted=None,  # the caption says where tiles came from; only moved tiles are outlined
             diameter=NARROW_FACTORY_D,
             tile_size=NARROW_FACTORY_TILE,
             margin=MARGIN,
             step=(NARROW - 2 * MARGIN) // 5,
         )
     return c.factory_row(
-        table, y, COLORS, highlighted=table.last.source, diameter=FACTORY_D, tile_size=FACTORY_TILE, margin=MARGIN
+        table,
+        y,
+        COLORS,
+        highlighted=None,  # the caption says where tiles came from; only moved tiles are outlined
+        diameter=FACTORY_D,
+        tile_size=FACTORY_TILE,
+        margin=MARGIN,
     )
 
 
@@ -234,8 +319,6 @@ def _draw_centre(table: Table, box: c.Box) -> None:
     label when the box is the space beside the last board."""
     image, d, state = table.image, table.d, table.state
     c.panel(d, box)
-    if table.last.from_centre:
-        c.highlight(d, box, radius=16)
     tall = box[3] - box[1] > 2 * CENTRE_H  # beside the last board: room for larger tiles in rows
     size = CENTRE_TILE * 3 // 2 if tall else CENTRE_TILE
     label = c.font(24 if tall else 20, bold=True)
@@ -271,7 +354,7 @@ def _empty_board(grey: bool) -> Image.Image:
     image = Image.new("RGBA", (BOARD_W, BOARD_H), (0, 0, 0, 0))
     d = ImageDraw.Draw(image)
     c.panel(d, (0, 0, BOARD_W - 1, BOARD_H - 1))
-    number = c.font(17, bold=True)
+    number = c.font(19, bold=True)
     for row in range(LINES):
         y = _line_y(row)
         for k in range(row + 1):
@@ -355,12 +438,24 @@ def _draw_column_choices(table: Table, seat: int, origin: tuple[int, int]) -> No
 
 def _draw_header(table: Table, score: int, seat: int, origin: tuple[int, int]) -> None:
     ox, oy = origin
-    c.seat_header(table, seat, (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4), score)
+    notes = []
+    board = table.state.boards[seat]
+    projected = projected_score(board)
+    if table.state.phase == "offer" and not table.state.variant.endswith("grey") and projected != score:
+        # What this round's tiling would make of the score, as BGA shows it: muted, it is not yet won.
+        words = table.label("after_round", score=projected)
+        notes.append(c.Pill(words, fill=c.PANEL_EDGE, ink=c.MUTED, short=f"→ {projected}"))
+    box = (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4)
+    c.seat_header(table, seat, box, score, notes=notes)
+    floor = floor_penalty(board)
+    if floor and table.state.phase != "over":  # the floor's cost this round, summed
+        x, y = ox + _floor_x(FLOOR_SIZE) + 8, oy + _floor_y() + TILE // 2
+        c.text_at(table.d, (x, y), c.signed(floor), c.font(24, bold=True), fill=PENALTY_INK, anchor="lm")
 
 
 def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple[int, int], last: LastMove) -> None:
     ox, oy = origin
-    small = c.font(18, bold=True)
+    small = c.font(19, bold=True)
     if last.seat == seat and last.line is not None and last.line_added:
         filled = board.line_count[last.line]
         first = max(0, filled - last.line_added)
@@ -414,8 +509,13 @@ def _draw_standings(table: Table, box: c.Box) -> None:
     narrow = box[2] - box[0] <= WIDTH // 2  # beside the last board or in one column: no room for the badge
     head, body, bold = c.font(14 if narrow else 16, bold=True), c.font(20), c.font(20, bold=True)
     columns = _standings_columns(box)
+    room = min(b - a for a, b in zip(columns.values(), list(columns.values())[1:], strict=False)) - 8
     for key, x in columns.items():
-        c.text_at(d, (x, y + 10), table.label(f"head.{key}"), head, fill=c.MUTED, anchor="ra")
+        title = table.label(f"head.{key}")
+        face = head
+        while c.width(title, face) > room and face.size > 11:  # a long word (Ukrainian) never runs into the next
+            face = c.font(int(face.size) - 1, bold=True)
+        c.text_at(d, (x, y + 10), title, face, fill=c.MUTED, anchor="ra")
     ry = y + 34
     place = 1
     for group in engine.standings(state):

@@ -38,7 +38,9 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
@@ -55,6 +57,7 @@ __all__ = [
     "DARK_INK",
     "GAIN",
     "HIGHLIGHT",
+    "HIGHLIGHT_WIDTH",
     "LOSS",
     "MARK_SHAPES",
     "MUTED",
@@ -65,7 +68,9 @@ __all__ = [
     "SLOT_EDGE",
     "STYLES",
     "TEXT",
+    "TO_ACT_WIDTH",
     "Box",
+    "DrawnText",
     "Font",
     "Ink",
     "Pill",
@@ -75,7 +80,9 @@ __all__ = [
     "around",
     "badge",
     "canvas",
+    "captioned",
     "closeup",
+    "digit_height",
     "draw_mark",
     "factory_row",
     "fit",
@@ -85,12 +92,15 @@ __all__ = [
     "grid_origin",
     "highlight",
     "mark_to_act",
+    "opponent_rows",
+    "opponents_height",
     "palette_png",
     "panel",
     "paste",
     "pill",
     "points",
     "printable",
+    "recording",
     "seat_header",
     "signed",
     "slot",
@@ -99,6 +109,7 @@ __all__ = [
     "to_act_frame",
     "to_png",
     "width",
+    "within",
 ]
 
 RGB = tuple[int, int, int]
@@ -306,15 +317,19 @@ def slot(d: ImageDraw.ImageDraw, xy: tuple[int, int], size: int) -> None:
     d.rounded_rectangle((x, y, x + size - 1, y + size - 1), size // 7, fill=SLOT, outline=SLOT_EDGE, width=1)
 
 
+TO_ACT_WIDTH = 5  # "to move" is a thicker frame than any "last move" ring: told apart without hue
+HIGHLIGHT_WIDTH = 4
+
+
 def to_act_frame(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 14) -> None:
     """The thick green frame around the panel of a player who must act now."""
-    d.rounded_rectangle(box, radius, outline=ACCENT, width=5)
+    d.rounded_rectangle(box, radius, outline=ACCENT, width=TO_ACT_WIDTH)
 
 
 def mark_to_act(d: ImageDraw.ImageDraw, box: Box, label: str, *, radius: int = 14) -> None:
     """Frame a player's panel in green and hang a pill with ``label`` (e.g. ``picture.to_act``) on its bottom edge."""
     to_act_frame(d, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), radius=radius + 2)
-    badge(d, ((box[0] + box[2]) // 2, box[3]), label, font(16, bold=True), fill=ACCENT)
+    badge(d, ((box[0] + box[2]) // 2, box[3]), label, font(19, bold=True), fill=ACCENT)
 
 
 # --- what the bot knows about a seat ---------------------------------------------------------------------------------
@@ -323,33 +338,50 @@ class SeatInfo:
     """What the table knows about a seat beyond the game, drawn as small pills beside the player's name.
 
     The caller (the bot) passes short texts already in the picture's language; renderers never look inside them, so
-    a new kind of note needs no change in any game's module. Every field is optional.
+    a new kind of note needs no change in any game's module. Every field is optional. Each note has a short form
+    (``robot_short`` "3", ``away_short`` "3.12", ``clock_short`` "23 h") that the header uses after its icon when
+    the full text would squeeze the name; without one, the icon alone stands for the note.
     """
 
     robot: str | None = None  # a computer seat's level, e.g. "hard": drawn after a robot icon
     away: str | None = None  # e.g. "away until 3 Dec": drawn after a moon
     clock: str | None = None  # the time left to move for whoever must act, e.g. "5 h left": drawn after a clock
     urgent: bool = False  # the clock is nearly out: the clock pill turns red
+    robot_short: str | None = None
+    away_short: str | None = None
+    clock_short: str | None = None
 
     def pills(self) -> list[Pill]:
         result = []
         if self.robot:
-            result.append(Pill(self.robot, fill=(92, 108, 150), ink=TEXT, icon="robot"))
+            result.append(Pill(self.robot, fill=(92, 108, 150), ink=TEXT, icon="robot", short=self.robot_short))
         if self.away:
-            result.append(Pill(self.away, fill=PANEL_EDGE, ink=TEXT, icon="moon"))
+            result.append(Pill(self.away, fill=PANEL_EDGE, ink=TEXT, icon="moon", short=self.away_short))
         if self.clock:
-            result.append(Pill(self.clock, fill=LOSS if self.urgent else ACCENT, ink=DARK_INK, icon="clock"))
+            fill = LOSS if self.urgent else ACCENT
+            result.append(Pill(self.clock, fill=fill, ink=DARK_INK, icon="clock", short=self.clock_short))
         return result
 
 
 @dataclass(frozen=True, slots=True)
 class Pill:
-    """A note in a player's header: text on a rounded fill, optionally after a small drawn icon."""
+    """A note in a player's header: text on a rounded fill, optionally after a small drawn icon; ``short`` is the
+    text drawn when the name needs the room (an icon's pill may also drop its text altogether)."""
 
     text: str
     fill: RGB = PANEL_EDGE
     ink: RGB = TEXT
     icon: str | None = None
+    short: str | None = None
+
+    def forms(self) -> list[Pill]:
+        """This note from the longest to the shortest way of drawing it."""
+        result = [self]
+        if self.short is not None and self.short != self.text:
+            result.append(Pill(self.short, self.fill, self.ink, self.icon))
+        if self.icon and result[-1].text:
+            result.append(Pill("", self.fill, self.ink, self.icon))
+        return result
 
 
 def _robot_icon(d: ImageDraw.ImageDraw, x: float, y: float, size: int, ink: Ink, fill: RGB) -> None:  # noqa: PLR0917
@@ -377,48 +409,80 @@ def _moon_icon(d: ImageDraw.ImageDraw, x: float, y: float, size: int, ink: Ink, 
     d.ellipse((x - s * 0.35, y - s * 1.05, x + s * 1.25, y + s * 0.55), fill=fill)
 
 
+def pill_width(note: Pill, face: Font) -> int:
+    """How wide :func:`pill` draws ``note`` in ``face``."""
+    size = int(face.size)
+    icon_w = size + 4 if note.icon else 0
+    if not note.text:  # an icon alone: a round pill around it
+        return icon_w + size // 2
+    return width(note.text, face) + size + icon_w
+
+
 def pill(d: ImageDraw.ImageDraw, right: int, middle: int, note: Pill, face: Font) -> int:
     """Draw ``note`` ending at ``right``, centred on ``middle``; returns its left edge."""
     size = int(face.size)
     icon_w = size + 4 if note.icon else 0
-    w, h = width(note.text, face) + size + icon_w, int(size * 1.45)
+    w, h = pill_width(note, face), int(size * 1.45)
     box = (right - w, middle - h // 2, right, middle - h // 2 + h)
     d.rounded_rectangle(box, h // 2, fill=note.fill)
     text_x = box[0] + size // 2 + icon_w
     if note.icon:
-        ix = box[0] + size // 2 + size // 2
+        ix = box[0] + size // 2 + size // 2 - (0 if note.text else size // 4)
         if note.icon == "robot":
             _robot_icon(d, ix, middle, size, note.ink, note.fill)
         elif note.icon == "clock":
             _clock_icon(d, ix, middle, size, note.ink)
         else:
             _moon_icon(d, ix, middle, size, note.ink, note.fill)
-    text_at(d, (text_x, middle), note.text, face, fill=note.ink, anchor="lm")
+    if note.text:
+        text_at(d, (text_x, middle), note.text, face, fill=note.ink, anchor="lm")
     return box[0]
+
+
+NAME_SHARE = 0.45  # of a header's width, always left to the player's name
+PILL_GAP = 6
+
+
+def fitting_notes(notes: Sequence[Pill], room: int, face: Font) -> list[Pill]:
+    """The ``notes`` drawn in at most ``room`` pixels: all in full if they fit, else each in its short form, else
+    the icons alone; the last ones left out only when even that does not fit."""
+    forms = [note.forms() for note in notes]
+    for depth in range(max((len(f) for f in forms), default=1)):
+        chosen = [f[min(depth, len(f) - 1)] for f in forms]
+        if sum(pill_width(note, face) + PILL_GAP for note in chosen) <= room:
+            return chosen
+    chosen = [f[-1] for f in forms]
+    while chosen and sum(pill_width(note, face) + PILL_GAP for note in chosen) > room:
+        chosen.pop()
+    return chosen
 
 
 def seat_header(table: Table, seat: int, box: Box, score: int, *, notes: Sequence[Pill] = (), delta: int = 0) -> None:
     """A player's header, the same in every game: the name on the left and the score in gold on the right, with
     between them the last move's points (``delta``), the game's own ``notes`` (winner, passed...) and the pills of
-    the seat's :class:`SeatInfo` (robot level, away, time left). The name gives way first."""
+    the seat's :class:`SeatInfo` (robot level, away, time left). The name always keeps ``NAME_SHARE`` of the width
+    (or all it needs, when shorter): the notes shrink to their short forms, then to icons, before they take it."""
     d = table.d
     left, top, right, bottom = box
     middle = (top + bottom) // 2
-    score_face, name_face, note_face = font(28, bold=True), font(22, bold=True), font(16, bold=True)
+    score_face, name_face, note_face = font(28, bold=True), font(22, bold=True), font(19, bold=True)
     score_text = str(score)
-    text_at(d, (right, middle), score_text, score_face, fill=HIGHLIGHT, anchor="rm")
-    x = right - width(score_text, score_face) - 10
-    if delta:
-        x = points(d, (x, middle), delta, note_face, anchor="rm")[0] - 6
-    for note in [*notes, *table.seat_info(seat).pills()]:
-        if x - left < 110:  # keep room for a readable start of the name
-            break
-        x = pill(d, x, middle, note, note_face) - 6
-    text_at(d, (left, middle), table.name(seat, name_face, x - left - 6), name_face, anchor="lm")
+    with within(box):
+        text_at(d, (right, middle), score_text, score_face, fill=HIGHLIGHT, anchor="rm")
+        x = right - width(score_text, score_face) - 10
+        if delta:
+            x = points(d, (x, middle), delta, note_face, anchor="rm")[0] - PILL_GAP
+        whole = width(table.name(seat, name_face, right - left), name_face) + 6
+        name_room = min(int(NAME_SHARE * (right - left)), whole)  # a short name leaves the notes more room
+        for note in fitting_notes([*notes, *table.seat_info(seat).pills()], x - left - name_room, note_face):
+            x = pill(d, x, middle, note, note_face) - PILL_GAP
+        text_at(d, (left, middle), table.name(seat, name_face, x - left - 6), name_face, anchor="lm")
 
 
-def highlight(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 8, width: int = 4) -> None:
-    """The gold ring marking what the last move changed (drawn just outside ``box``)."""
+def highlight(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 8, width: int = HIGHLIGHT_WIDTH) -> None:
+    """The gold ring marking what the last move changed (drawn just outside ``box``), never as thick as the frame
+    of a player who must act."""
+    width = min(width, HIGHLIGHT_WIDTH)
     x0, y0, x1, y1 = box
     d.rounded_rectangle((x0 - width, y0 - width, x1 + width, y1 + width), radius, outline=HIGHLIGHT, width=width)
 
@@ -471,11 +535,65 @@ def text_at(
     rendered once per text, face, anchor and sub-pixel start (FreeType rendering was a third of a picture's drawing)."""
     if not text or "\n" in text:
         d.text(xy, text, font=face, fill=fill, anchor=anchor)
+        if text:
+            x0, y0, x1, y1 = d.textbbox(xy, text, font=face, anchor=anchor)
+            _record(text, (int(x0), int(y0), int(x1), int(y1)), face)
         return
     x, y = xy
     start = (math.modf(x)[0], math.modf(y)[0])
     mask, (dx, dy) = _text_mask(text, face, anchor, start)
     d.bitmap((int(x) + dx, int(y) + dy), mask, fill=fill)
+    _record(text, (int(x) + dx, int(y) + dy, int(x) + dx + mask.size[0], int(y) + dy + mask.size[1]), face)
+
+
+# --- what was drawn, for the tests: every text's box and size ------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class DrawnText:
+    """One text as a picture drew it: where its glyphs' box lies (in the picture's pixels), its face's size, and
+    the box it must stay inside (a player's header), when it has one."""
+
+    text: str
+    box: Box
+    size: int
+    inside: Box | None
+
+
+_drawn: ContextVar[list[DrawnText] | None] = ContextVar("drawn_texts", default=None)
+_inside: ContextVar[Box | None] = ContextVar("text_container", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[DrawnText]]:
+    """Collect every text drawn (on the table's canvas or a layer drawn meanwhile) while the block runs."""
+    drawn: list[DrawnText] = []
+    token = _drawn.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _drawn.reset(token)
+
+
+@contextmanager
+def within(box: Box) -> Iterator[None]:
+    """Texts drawn in the block belong inside ``box`` (recorded for the tests; drawing is unchanged)."""
+    token = _inside.set(box)
+    try:
+        yield
+    finally:
+        _inside.reset(token)
+
+
+def _record(text: str, box: Box, face: Font) -> None:
+    drawn = _drawn.get()
+    if drawn is not None:
+        drawn.append(DrawnText(text, box, int(face.size), _inside.get()))
+
+
+@cache
+def digit_height(size: int, bold: bool = False) -> int:
+    """How tall digits are, in pixels, in the bundled font at ``size``: what a number's readability depends on."""
+    box = font(size, bold).getbbox("0123456789", anchor="ls")
+    return int(box[3] - box[1])
 
 
 @lru_cache(maxsize=8192)
@@ -497,6 +615,11 @@ class Table:
     names: Sequence[str]
     locale: str
     info: Sequence[SeatInfo | None] = field(default=(), kw_only=True)
+    acting: Collection[int] = field(default=(), kw_only=True)  # who must act now (for the personal view's rows)
+
+    def state_score(self, seat: int) -> int:
+        """``seat``'s score; games whose state keeps it elsewhere override this."""
+        return int(self.state.boards[seat].score)
 
     def seat_info(self, seat: int) -> SeatInfo:
         """What the bot told about ``seat`` (empty when nothing)."""
@@ -572,6 +695,58 @@ def factory_row(
                 on_tile(color, xy, tile_size)
         text_at(d, (cx, cy + r + 1), str(index + 1), label, anchor="ma")
     return y + diameter + 26
+
+
+OPPONENT_ROW = 36
+
+
+def opponents_height(count: int) -> int:
+    """How tall :func:`opponent_rows` draws ``count`` players."""
+    return 10 + OPPONENT_ROW * count
+
+
+def opponent_rows(
+    table: Table, box: tuple[int, int, int], seats: Sequence[int], numbers: Callable[[int], Sequence[str]]
+) -> int:
+    """The other players of a personal view in one panel (``box``: left, top, right), one row each: a green dot for
+    whoever must act, the name, the game's one or two numbers that matter (``numbers(seat)``, already worded) and
+    the score. Returns the panel's bottom."""
+    d = table.d
+    left, top, right = box
+    bottom = top + opponents_height(len(seats))
+    panel(d, (left, top, right, bottom))
+    name_face, number_face, score_face = font(20, bold=True), font(20), font(24, bold=True)
+    with within((left, top, right, bottom)):
+        for row, seat in enumerate(seats):
+            middle = top + 5 + OPPONENT_ROW * row + OPPONENT_ROW // 2
+            score = str(table.state_score(seat))
+            text_at(d, (right - 14, middle), score, score_face, fill=HIGHLIGHT, anchor="rm")
+            x = right - 14 - width(score, score_face) - 16
+            for number in reversed(numbers(seat)):
+                text_at(d, (x, middle), number, number_face, fill=MUTED, anchor="rm")
+                x -= width(number, number_face) + 14
+            if seat in table.acting:
+                d.ellipse((left + 10, middle - 6, left + 22, middle + 6), fill=ACCENT)
+            text_at(d, (left + 30, middle), table.name(seat, name_face, x - left - 36), name_face, anchor="lm")
+    return bottom
+
+
+CAPTION_H = 44
+
+
+def captioned(image: Image.Image, caption: str) -> Image.Image:
+    """``image`` with ``caption`` (the last move in words) in a line under it, so a picture forwarded alone, a replay
+    frame or a board shown again still says what happened; a long caption ends in an ellipsis."""
+    text = printable(caption)
+    if not text:
+        return image
+    result = Image.new("RGB", (image.width, image.height + CAPTION_H), BG)
+    result.paste(image, (0, 0))
+    d = ImageDraw.Draw(result)
+    face = font(24, bold=True)
+    middle = image.height + CAPTION_H // 2 - 4
+    text_at(d, (16, middle), fit(text, face, image.width - 32), face, fill=TEXT, anchor="lm")
+    return result
 
 
 def closeup(table: Image.Image, shared: Sequence[Box], board: Box) -> Image.Image:

@@ -31,6 +31,7 @@ from engine.queens_garden import (
     area_of,
     color_of,
     pattern_of,
+    storage_value,
 )
 from render import common as c
 
@@ -78,6 +79,7 @@ class LastMove:
     locations: set[str] = field(default_factory=set)
     storage: bool = False
     delta: int = 0
+    taken: dict[tuple[str, bool], int] = field(default_factory=dict)  # (kind's code, expansion) -> how many acquired
 
 
 @dataclass
@@ -88,6 +90,9 @@ class Table(c.Table):
     last: LastMove
     codes: tuple[str, ...]
     colors: tuple[str, ...]
+
+    def state_score(self, seat: int) -> int:
+        return int(self.state.players[seat].score)
 
 
 def draw_table(
@@ -112,6 +117,50 @@ def draw_table(
             continue
         _draw_player(table, seat, *_panel_origin(state, seat))
     return image
+
+
+def draw_personal(
+    state: QGState,
+    seat: int,
+    *,
+    names: Sequence[str],
+    events: Sequence[Any] = (),
+    locale: str = "en",
+    info: Sequence[c.SeatInfo | None] = (),
+) -> Image.Image:
+    """``seat``'s view of a table of three or four, one garden wide so a phone shows it large: the strip, the
+    display (or the standings), the player's own garden and storage, and one row for each other player (what their
+    storage would score now, and their score)."""
+    image, d = c.canvas(NARROW, _personal_height(state))
+    table = _table(image, d, state, names, locale, info, events)
+    table.acting = set(engine.to_act(state)) if state.phase != "over" else set()
+    _draw_strip(table, engine.get_variant(state.variant).components)  # type: ignore[attr-defined]
+    top = MARGIN + NARROW_STRIP_H + MARGIN
+    shared = (MARGIN, top, NARROW - MARGIN, top + _shared_height(state, MARGIN, NARROW - MARGIN))
+    if state.phase == "over":
+        _draw_standings(table, shared)
+    else:
+        _draw_display(table, shared)
+    y = shared[3] + MARGIN + 4
+    _draw_player(table, seat, MARGIN, y)
+    others = [other for other in range(state.player_count) if other != seat]
+    rows_top = y + _panel_height(state) + MARGIN + 4
+    c.opponent_rows(table, (MARGIN, rows_top, NARROW - MARGIN), others, lambda s: _storage_words(table, s))
+    return image
+
+
+def _personal_height(state: QGState) -> int:
+    top = MARGIN + NARROW_STRIP_H + MARGIN + _shared_height(state, MARGIN, NARROW - MARGIN) + MARGIN + 4
+    return top + _panel_height(state) + MARGIN + 4 + c.opponents_height(state.player_count - 1) + MARGIN
+
+
+def _storage_words(table: Table, seat: int) -> list[str]:
+    """What an opponent's storage would score now, while the game goes on."""
+    if table.state.phase == "over":
+        return []
+    comp = engine.get_variant(table.state.variant).components  # type: ignore[attr-defined]
+    value = storage_value(comp, table.state.players[seat])
+    return [table.label("qg.storage_now", points=c.signed(value))]
 
 
 def _table(  # noqa: PLR0917
@@ -197,6 +246,9 @@ def read_events(events: Sequence[Any]) -> LastMove:
         if event.kind == "acquire":
             last.seat, last.storage = event.seat, True
             last.locations = {str(item["location"]) for item in data["taken"]}
+            for item in data["taken"]:
+                key = (str(item["kind"]), bool(item["expansion"]))
+                last.taken[key] = last.taken.get(key, 0) + 1
         elif event.kind == "tile_placed":
             last.seat = event.seat
             last.cells.add(str(data["cell"]))
@@ -277,7 +329,7 @@ def _hexagon_sprite(colors: tuple[str, ...], kind: int, size: float, printed: bo
     pattern = pattern_of(kind)
     icon = size * 0.36
     draw_pattern(d, cx - size * 0.3, cy + size * 0.12, icon, pattern, ink)
-    face = c.font(max(15, int(size * 0.8)), bold=True)  # the value decides moves: readable on a phone
+    face = c.font(max(19, int(size * 0.8)), bold=True)  # the value decides moves: readable on a phone
     c.text_at(d, (cx + size * 0.36, cy + size * 0.14), str(pattern), face, fill=ink, anchor="mm")
     m = size * 0.27  # the mark tells light from dark green and purple: as large as the top of the hexagon allows
     mx, my = cx - size * 0.05, cy - size * 0.66
@@ -300,7 +352,7 @@ def _unlaid_area(area: int) -> Image.Image:
     for p in range(7):
         px, py = _xy(CELL_COORDS[area_cell(area, p)], HEX)
         _hexagon(d, side // 2 + px - mx, side // 2 + py - my, HEX, UNLAID, FREE_EDGE, 1)
-    d.text((side // 2, side // 2), f"A{area + 1}", font=c.font(16, bold=True), fill=c.MUTED, anchor="mm")
+    c.text_at(d, (side // 2, side // 2), f"A{area + 1}", c.font(19, bold=True), fill=c.MUTED, anchor="mm")
     return image
 
 
@@ -317,18 +369,18 @@ def _ornament(name: str, kind: str, done: bool) -> Image.Image:
     else:
         m = HEX * 0.32
         c.draw_mark(d, (int(x - m), int(y - 5 - m), int(x + m), int(y - 5 + m)), ORNAMENT_MARK[kind], c.TEXT)
-    d.text((x, y + HEX * 0.55), name, font=c.font(11, bold=True), fill=c.TEXT, anchor="mm")
+    c.text_at(d, (x, y + HEX * 0.55), name, c.font(19, bold=True), fill=c.TEXT, anchor="mm")
     return image
 
 
 @cache
 def _free_cell(name: str) -> Image.Image:
-    """An empty garden cell with its name (as the moves write it): a cached sprite."""
+    """An empty garden cell with its name (as the moves write it; none when nobody needs to type it): cached."""
     side = 2 * HEX + 4
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     d = ImageDraw.Draw(image)
     _hexagon(d, side // 2, side // 2, HEX, FREE, FREE_EDGE, 1)
-    d.text((side // 2, side // 2), name, font=c.font(14, bold=True), fill=c.MUTED, anchor="mm")
+    c.text_at(d, (side // 2, side // 2), name, c.font(16, bold=True), fill=c.MUTED, anchor="mm")
     return image
 
 
@@ -347,10 +399,10 @@ def _pavilion(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float, ink: An
 # --- strip and display ---------------------------------------------------------------------------------------------
 def _draw_strip(table: Table, comp: Any) -> None:
     d, state = table.d, table.state
-    narrow = state.player_count == 2
-    box = (MARGIN, MARGIN, table.image.width - MARGIN, MARGIN + _strip_height(state))
+    narrow = table.image.width <= NARROW  # one column (two players, or a personal view)
+    box = (MARGIN, MARGIN, table.image.width - MARGIN, MARGIN + (NARROW_STRIP_H if narrow else STRIP_H))
     c.panel(d, box)
-    face, small = c.font(22, bold=True), c.font(16)
+    face, small = c.font(22, bold=True), c.font(19)
     y = MARGIN + STRIP_H // 2
     side = table.label("qg.variant_side" if state.variant.endswith("variant") else "qg.standard_side")
     title = table.label("game_over") if state.phase == "over" else table.label("round", round=state.round)
@@ -365,7 +417,9 @@ def _draw_strip(table: Table, comp: Any) -> None:
     x += c.width(table.label("qg.wheel"), small) + 10
     wheel = comp.sides["variant" if state.variant.endswith("variant") else "standard"].wheel[state.round - 1]
     for criterion in wheel:
-        x = _draw_criterion(table, x, y, criterion) + 14
+        x = _draw_criterion(table, x, y, criterion) + 8
+    if any(criterion.points is None for criterion in wheel):  # said once, after the hexagons it is about
+        c.text_at(d, (x, y), table.label("qg.points_value"), c.font(16), fill=c.MUTED, anchor="lm")
     info = " · ".join(
         [
             table.label("qg.supply", count=len(state.supply)),
@@ -387,10 +441,10 @@ def _draw_criterion(table: Table, x: int, y: int, criterion: Any) -> int:
     else:
         _hexagon(d, cx, y, size, JOKER, (20, 22, 28))
         draw_pattern(d, cx, y, size * 0.5, criterion.pattern, (20, 22, 28))
-    label = "= " + ("1-6" if criterion.points is None else str(criterion.points))
-    if criterion.points is None:
-        label = table.label("qg.points_value")
-    face = c.font(14)
+    if criterion.points is None:  # the strip says once that these score their value
+        return int(cx + size)
+    label = f"= {criterion.points}"
+    face = c.font(19)
     c.text_at(d, (cx + size + 4, y), label, face, anchor="lm")
     return int(cx + size + 6 + c.width(label, face))
 
@@ -423,7 +477,7 @@ def _draw_display(table: Table, box: c.Box) -> None:
     d, state = table.d, table.state
     left, top = box[0], box[1]
     c.panel(d, box)
-    label, small = c.font(15, bold=True), c.font(14)
+    label, small = c.font(19, bold=True), c.font(19)
     step = SMALL * 2 + 2
     for location, x, row, width in _display_boxes(state, box[0], box[2]):
         y = top + 12 + row * DISPLAY_ROW_H
@@ -448,8 +502,6 @@ def _draw_display(table: Table, box: c.Box) -> None:
 def _location_box(table: Table, location: str, x: int, y: int, width: int) -> None:
     box = (x, y - 4, x + width, y + 78)
     table.d.rounded_rectangle(box, 8, fill=c.PANEL, outline=c.PANEL_EDGE, width=1)
-    if location in table.last.locations:
-        c.highlight(table.d, box, width=3)
 
 
 # --- a player's panel ------------------------------------------------------------------------------------------------
@@ -501,6 +553,8 @@ def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int)
         px, py = _xy(ornament.coord, HEX)
         done = all(player.hexes[cell] >= 0 for cell in ornament.ring)
         _put_centred(table.image, _ornament(ornament.name, ornament.kind, done), ox + px, oy + py)
+    state = table.state
+    choosing = state.phase != "over" and seat == state.current and sum(player.tiles) > 0  # may place a tile now
     for cell, name in enumerate(CELLS):
         area = area_of(cell)
         if area >= 0 and player.areas[area] < 0:
@@ -512,7 +566,7 @@ def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int)
             printed = area >= 0 and player.rotations[area] >= 0 and cell == area_cell(area, player.rotations[area] + 1)
             draw_hexagon(table, cx, cy, HEX, kind, printed=printed)
         elif player.is_free(cell):
-            _put_centred(table.image, _free_cell(name), cx, cy)
+            _put_centred(table.image, _free_cell(name if choosing else ""), cx, cy)  # codes only to type them
         if table.last.seat == seat and name in table.last.cells:
             d.polygon(_corners(cx, cy, HEX + 1), outline=c.HIGHLIGHT, width=3)
 
@@ -522,19 +576,34 @@ def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int
     d = table.d
     label = c.font(14, bold=True)
     c.text_at(d, (left, top), table.label("qg.storage"), label, fill=c.MUTED)
+    if table.state.phase != "over":  # what the storage would score now, not only at the end
+        comp = engine.get_variant(table.state.variant).components  # type: ignore[attr-defined]
+        value = storage_value(comp, player)
+        x = left + c.width(table.label("qg.storage"), label) + 8
+        ink = c.LOSS if value < 0 else c.MUTED
+        c.text_at(d, (x, top - 4), c.signed(value), c.font(19, bold=True), fill=ink)
     step = SMALL * 2
     row_h = int(SMALL * 1.8)
     spaces: list[int | None] = [kind for kind in range(36) for _ in range(player.tiles[kind])]
     spaces += [None] * player.jokers
     y0 = top + 24 + SMALL
-    for i in range(12):
+    notation = engine.get_variant(table.state.variant).notation  # type: ignore[attr-defined]
+    new: dict[tuple[int, bool], int] = {}  # only what the last move brought is outlined
+    if table.last.seat == seat:
+        for (code, expansion), count in table.last.taken.items():
+            new[notation.parse_kind(code), expansion] = count
+    for i in reversed(range(12)):  # the newest of a kind are the last of its run
         cx, cy = left + SMALL + (i % 6) * step, y0 + (i // 6) * row_h
         if i >= len(spaces):
             _hexagon(d, cx, cy, SMALL, FREE, FREE_EDGE, 1)
         elif spaces[i] is None:
             draw_joker(table, cx, cy, SMALL)
         else:
-            draw_hexagon(table, cx, cy, SMALL, int(spaces[i] or 0))
+            kind = int(spaces[i] or 0)
+            draw_hexagon(table, cx, cy, SMALL, kind)
+            if new.get((kind, False), 0) > 0:
+                new[kind, False] -= 1
+                d.polygon(_corners(cx, cy, SMALL + 2), outline=c.HIGHLIGHT, width=3)
     ex = left + 6 * step + 28
     c.text_at(d, (ex, top), table.label("qg.expansions"), label, fill=c.MUTED)
     big = SMALL + 6
@@ -543,10 +612,11 @@ def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int
         if i < len(player.expansions):
             draw_hexagon(table, cx, cy, big, player.expansions[i], printed=True)
             _pavilion(d, cx + big + 10, cy - big + 4, 12, c.TEXT)
+            if new.get((player.expansions[i], True), 0) > 0:
+                new[player.expansions[i], True] -= 1
+                d.polygon(_corners(cx, cy, big + 2), outline=c.HIGHLIGHT, width=3)
         else:
             _hexagon(d, cx, cy, big, FREE, FREE_EDGE, 1)
-    if table.last.seat == seat and table.last.storage:
-        c.highlight(d, (left - 6, top + 18, ex + 4 * big + 40, y0 + row_h + SMALL + 6), width=3)
 
 
 STANDING_H = 36
@@ -602,7 +672,7 @@ def _draw_standings(table: Table, box: c.Box) -> None:
 
 def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> None:
     d = table.d
-    face = c.font(15)
+    face = c.font(19)
     storage = int(final["storage"])
     c.text_at(d, (left, top), table.label("qg.final_storage", points=f"{storage:+d}"), face, fill=c.TEXT)
     groups = list(final.get("groups", []))

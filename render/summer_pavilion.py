@@ -28,6 +28,7 @@ from engine.summer_pavilion import (
     CENTRE,
     COLORS,
     FRONT_STAR_COLORS,
+    MAX_KEEP,
     ROUNDS,
     SPACES,
     STARS,
@@ -122,6 +123,53 @@ def draw_table(
     return image
 
 
+def draw_personal(
+    state: Any,
+    seat: int,
+    *,
+    names: Sequence[str],
+    events: Sequence[Any] = (),
+    locale: str = "en",
+    info: Sequence[c.SeatInfo | None] = (),
+) -> Image.Image:
+    """``seat``'s view of a table of three or four, one board wide so a phone shows it large: the strip with the
+    round track on its own line, the factories in rows of at most five, the centre and supply, the player's own
+    board, and one row for each other player (tiles in hand and score)."""
+    image, d = c.canvas(NARROW, _personal_height(state))
+    acting = {state.current} if state.phase != "over" else set()
+    table = Table(image, d, state, names, locale, read_events(events), info=info, acting=acting)
+    y = _draw_strip(table)
+    span = (MARGIN, NARROW - MARGIN)
+    if state.phase == "over":
+        _draw_standings(table, (MARGIN, y, NARROW - MARGIN, y))
+        y += _standings_height(state.players)
+    else:
+        y = _draw_centre(table, _draw_factories(table, y, span), span)
+        _draw_supply(table, y + 8, span)
+        y += 8 + _span_row_height(span)
+    y += MARGIN + 4
+    _draw_board(table, seat, (MARGIN, y))
+    others = [other for other in range(state.players) if other != seat]
+    c.opponent_rows(table, (MARGIN, y + BOARD_H + MARGIN + 4, NARROW - MARGIN), others, lambda s: _hand_words(table, s))
+    return image
+
+
+def _personal_height(state: Any) -> int:
+    top = MARGIN + _strip_height(2) + 8
+    if state.phase == "over":
+        top += _standings_height(state.players)
+    else:
+        factory_rows = 1 if len(state.factories) <= 5 else 2
+        top += factory_rows * (NARROW_FACTORY_D + 26) + 2 * _row_height(2) + 8
+    return top + MARGIN + 4 + BOARD_H + MARGIN + 4 + c.opponents_height(state.players - 1) + MARGIN
+
+
+def _hand_words(table: Table, seat: int) -> list[str]:
+    """How many tiles an opponent holds, while the game goes on."""
+    held = sum(table.state.boards[seat].hand)
+    return [table.label("sp.hand_count", count=held)] if held and table.state.phase != "over" else []
+
+
 def _height(state: Any) -> int:
     rows = state.players if state.players == 2 else (state.players + 1) // 2
     return int(MARGIN + _top_height(state) + MARGIN + rows * (BOARD_H + MARGIN))
@@ -135,6 +183,11 @@ def _row_height(players: int) -> int:
     """The centre and supply rows: one board wide (one column, or beside the last board) their tiles take two
     lines."""
     return ROW_H if players == 4 else 2 * ROW_H - 12
+
+
+def _span_row_height(span: tuple[int, int]) -> int:
+    """A centre or supply row as wide as ``span``: one board wide, its tiles take two lines."""
+    return _row_height(2 if span[1] - span[0] <= WIDTH // 2 else 4)
 
 
 def _beside_last_board(state: Any) -> c.Box | None:
@@ -218,7 +271,8 @@ def _draw_strip(table: Table) -> int:
     c.text_at(d, (MARGIN + 4, mid), title, bold, anchor="lm")
     x = MARGIN + 4 + c.width(title, bold) + 18
     title_end = x
-    if state.players == 2:
+    narrow = image.width <= NARROW  # one column: the round track gets its own line
+    if narrow:
         x, mid = MARGIN + 4, mid + TRACK_LINE
     small = 26
     c.text_at(d, (x, mid), table.label("sp.wild"), c.font(18), fill=c.MUTED, anchor="lm")
@@ -238,15 +292,15 @@ def _draw_strip(table: Table) -> int:
         x += size + 8
     counts = [table.label("bag", count=sum(state.bag)), table.label("sp.tower", count=sum(state.tower))]
     right = table.image.width - MARGIN - 4
-    if state.players == 2:
+    if narrow:
         x, mid = title_end, mid - TRACK_LINE  # the counts stay beside the title
     if right - c.width("   ".join(counts), regular) > x + 4:
         c.text_at(d, (right, mid), "   ".join(counts), regular, fill=c.MUTED, anchor="rm")
     else:  # a long title (Ukrainian, say) leaves no room for one line: stack the counts, never overlap the track
-        stacked = c.font(16)
+        stacked = c.font(19)
         c.text_at(d, (right, mid - 1), counts[0], stacked, fill=c.MUTED, anchor="rd")
         c.text_at(d, (right, mid + 1), counts[1], stacked, fill=c.MUTED, anchor="ra")
-    return y + _strip_height(state.players) + 8
+    return y + _strip_height(2 if narrow else state.players) + 8
 
 
 def _mark_wild(table: Table, color: int, xy: tuple[int, int], size: int) -> None:
@@ -269,7 +323,7 @@ def _draw_factories(table: Table, y: int, span: tuple[int, int]) -> int:
             table,
             y,
             COLORS,
-            highlighted=table.last.source,
+            highlighted=None,  # the caption says where tiles came from; only moved tiles are outlined
             on_tile=lambda color, xy, size: _mark_wild(table, color, xy, size),
             diameter=NARROW_FACTORY_D if narrow else FACTORY_D,
             tile_size=NARROW_FACTORY_TILE if narrow else FACTORY_TILE,
@@ -309,10 +363,8 @@ def _draw_counts_row(table: Table, box: tuple[int, int, int, int], title: str, c
 
 def _draw_centre(table: Table, y: int, span: tuple[int, int]) -> int:
     state, d = table.state, table.d
-    box = (span[0], y, span[1], y + _row_height(state.players))
+    box = (span[0], y, span[1], y + _span_row_height(span))
     c.panel(d, box)
-    if table.last.from_centre:
-        c.highlight(d, box, radius=16)
     title = table.label("centre")
     if state.start_tile < 0:
         label = c.font(20, bold=True)
@@ -326,10 +378,8 @@ def _draw_centre(table: Table, y: int, span: tuple[int, int]) -> int:
 
 def _draw_supply(table: Table, y: int, span: tuple[int, int]) -> None:
     d = table.d
-    box = (span[0], y, span[1], y + _row_height(table.state.players))
+    box = (span[0], y, span[1], y + _span_row_height(span))
     c.panel(d, box)
-    if table.last.supply_changed:
-        c.highlight(d, box, radius=16)
     _draw_counts_row(table, box, table.label("sp.supply"), table.state.supply)
 
 
@@ -482,7 +532,7 @@ def _structure_icon(kind: str, bonus: int, done: bool) -> Sprite:
             d.regular_polygon((x, y, r + 2), 4, rotation=45, fill=fill, outline=c.PANEL_EDGE)
         else:
             d.rounded_rectangle((x - r, y - r, x + r, y + r), 6, fill=fill, outline=c.PANEL_EDGE, width=2)
-        c.text_at(d, (x, y), str(bonus), c.font(17, bold=True), fill=ink, anchor="mm")
+        c.text_at(d, (x, y), str(bonus), c.font(19, bold=True), fill=ink, anchor="mm")
 
     return _sprite(40, draw)
 
@@ -553,7 +603,11 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int]) -> None:
     header = (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4)
     last = table.last
     change = last.score_change + (last.placed[2] if last.placed else 0)
-    c.seat_header(table, seat, header, board.score, delta=change if last.seat == seat else 0)
+    notes = []
+    if _keep_rule_applies(state, board):  # what passing with this hand costs, as BGA labels the hand
+        rule = table.label("sp.keep_rule", most=MAX_KEEP)
+        notes.append(c.Pill(rule, fill=c.PANEL_EDGE, ink=c.MUTED, short=f"≤ {MAX_KEEP}, −1"))
+    c.seat_header(table, seat, header, board.score, notes=notes, delta=change if last.seat == seat else 0)
     _draw_cluster(table, seat, origin)
     _draw_hand(table, seat, (ox + PAD, oy + BOARD_H - PAD - HAND_H, ox + BOARD_W - PAD, oy + BOARD_H - PAD))
     if state.phase != "over" and state.current == seat:
@@ -601,6 +655,11 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
         c.badge(d, (right, mid), table.label("sp.passed"), c.font(18, bold=True), fill=c.MUTED, anchor="rm")
 
 
+def _keep_rule_applies(state: Any, board: Any) -> bool:
+    """A hand of more than the tiles one may keep, before the last round's end (nothing is kept after it)."""
+    return bool(state.phase == "play" and state.round < ROUNDS and sum(board.hand) > MAX_KEEP)
+
+
 # --- end of game -----------------------------------------------------------------------------------------------------
 STANDING_H = 36
 
@@ -615,7 +674,7 @@ def _draw_standings(table: Table, box: c.Box) -> None:
     box = (box[0], y, box[2], y + _standings_height(state.players))
     c.panel(d, box, outline=c.HIGHLIGHT)
     narrow = box[2] - box[0] <= WIDTH // 2  # one board wide: closer columns, the winner in gold instead of a badge
-    head, body, bold = c.font(16, bold=True), c.font(20), c.font(20, bold=True)
+    head, body, bold = c.font(19, bold=True), c.font(20), c.font(20, bold=True)
     right = box[2] - 18
     stars_x, costs_x = (right - 180, right - 90) if narrow else (right - 250, right - 120)
     columns = {"sp.head.stars": stars_x, "sp.head.costs": costs_x, "head.score": right}

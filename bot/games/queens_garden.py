@@ -12,7 +12,7 @@ from typing import Any
 
 import engine
 from bot.games.base import GameAdapter
-from data.i18n import Word, agree, normalize, t, word
+from data.i18n import Word, agree, has, normalize, t, word
 from engine import Event
 from engine.queens_garden import NONE, SUPPLY, QGState, QueensGarden, color_of, pattern_of
 
@@ -128,39 +128,9 @@ class QueensGardenAdapter(GameAdapter):
 
     # --- rules ----------------------------------------------------------------------------------------------------
     def rules(self, variant: str, locale: str | None) -> str:
-        """The rules summary, then every component value that is a default rather than read in the rulebook."""
-        comp = _variant(variant).components
-        side = _side(variant)
-        entries = {entry for entry, _ in comp.defaults}
-        lines = [t(f"bot.rules.{variant}", locale), t("bot.qg.defaults_head", locale)]
-        names = [n for n in range(1, 7) if f"patterns[{n}]" in entries]
-        if names:
-            shown = ", ".join(f"{n} {self.pattern_name(n, locale)}" for n in names)
-            lines.append("• " + t("bot.qg.default.patterns", locale, value=shown))
-        if any(entry.startswith("joker_rewards.") for entry in entries):
-            shown = ", ".join(
-                f"{t(f'bot.qg.ornament_kind.{kind}', locale)} {count}" for kind, count in comp.joker_rewards.items()
-            )
-            lines.append("• " + t("bot.qg.default.jokers", locale, value=shown))
-        for part in ("wheel", "group_min_size", "group_bonuses"):
-            if f"sides.{side}.{part}" in entries:
-                value = self._side_value(comp.sides[side], part, locale)
-                lines.append("• " + t(f"bot.qg.default.{part}", locale, value=value))
-        return "\n".join(lines)
-
-    def _side_value(self, side: Any, part: str, locale: str | None) -> str:
-        if part == "wheel":
-            rounds = []
-            for number, criteria in enumerate(side.wheel, start=1):
-                names = [
-                    self.color_name(c.color, locale) if c.color is not None else self.pattern_name(c.pattern, locale)
-                    for c in criteria
-                ]
-                rounds.append(f"{number}: {', '.join(names)}")
-            return "; ".join(rounds)
-        if part == "group_bonuses":
-            return ", ".join(f"{size} → +{points}" for size, points in sorted(side.group_bonuses.items()))
-        return str(side.group_min_size)
+        """The rules summary; for the variant side, which values it is played with (its rulebook prints none)."""
+        note = f"bot.lobby.note.{variant}"
+        return t(f"bot.rules.{variant}", locale) + ("\n" + t(note, locale) if has(note, locale) else "")
 
     # --- events ---------------------------------------------------------------------------------------------------
     def event_params(self, event: Event, names: Sequence[str], locale: str | None) -> dict[str, Any]:
@@ -180,12 +150,15 @@ class QueensGardenAdapter(GameAdapter):
             )
         elif event.kind == "pass":
             discarded = str(data["discarded"])
+            # The event's penalty is the whole loss: the discarded hexagons plus the first pass's; each said once.
+            marker = _variant().components.first_pass_penalty if data["marker"] else 0
+            discard = int(data.get("penalty", 0)) - marker
             params["what"] = (
                 ""
                 if discarded == NONE
-                else t("bot.qg.discarded", locale, what=self.bag(discarded, locale), penalty=data.get("penalty", 0))
+                else t("bot.qg.discarded", locale, what=self.bag(discarded, locale), penalty=discard)
             )
-            params["marker_text"] = t("bot.qg.took_marker", locale) if data["marker"] else ""
+            params["marker_text"] = t("bot.qg.took_marker", locale, points=marker) if data["marker"] else ""
         elif event.kind == "joker_earned":
             params["ornament_name"] = t(f"bot.qg.ornament.{str(data['ornament'])[0]}", locale, name=data["ornament"])
             params["lost_text"] = t("bot.qg.jokers_lost", locale, count=data["lost"]) if data["lost"] else ""

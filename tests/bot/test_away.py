@@ -32,9 +32,9 @@ async def test_away_pauses_reminders_and_shows_in_status_and_under_the_board(
     drawn: list[Any] = []
     original = bot.drawing.render_png
 
-    def spy(state: Any, names: Any, events: Any, locale: str, info: Any = ()) -> bytes:
+    def spy(state: Any, names: Any, events: Any, locale: str, info: Any = (), caption: str = "") -> bytes:  # noqa: PLR0917
         drawn.append(list(info))
-        return original(state, names, events, locale, info)
+        return original(state, names, events, locale, info, caption)
 
     monkeypatch.setattr(bot.drawing, "render_png", spy)
     table = Table.create(simcord_env, 3)
@@ -53,6 +53,8 @@ async def test_away_pauses_reminders_and_shows_in_status_and_under_the_board(
     assert [note.away if note else None for note in drawn[-1]] == [
         f"away until {until}" if number == seat else None for number in range(3)
     ], "the picture shows the away note beside their name"
+    day = clock.now() + timedelta(days=3)
+    assert drawn[-1][seat].away_short == f"{day.month}/{day.day}", "and its short form for a crowded header"
 
     clock.advance(hours=25)
     assert await table.bot.run_due() == 0, "the reminder waits for the vacation's end"

@@ -182,7 +182,7 @@ REFUSALS = {
         "pl": "W tej grze podpowiedzi są wyłączone",
         "uk": "У цій грі підказки вимкнено",
     },
-    "not_your_turn": {"en": "It is not your turn.", "pl": "Teraz nie twoja kolej.", "uk": "Зараз не твій хід."},
+    "not_your_turn": {"en": "It is not your turn.", "pl": "Teraz nie twoja tura.", "uk": "Зараз не твій хід."},
 }
 
 

@@ -135,7 +135,7 @@ async def test_replies_follow_the_user_and_posts_follow_the_server(simcord_env, 
     discord_locales[bob.id] = "uk"
     await table.open("azul")
     board = table.channel.last_message
-    assert "Twoja kolej" in board.content, board.content  # the server speaks Polish
+    assert "Twoja tura" in board.content, board.content  # the server speaks Polish
     game, state = await table.state()
     waiting = table.member(game, 1 - min(engine.to_act(state)))
     result = await waiting.slash(table.channel, "azul-move take", source="1")

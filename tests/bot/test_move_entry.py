@@ -47,7 +47,7 @@ async def test_queens_garden_discards_are_ticked_in_one_multi_select_then_confir
     version = (await table.game()).version
     opened = await member.click(table.channel.last_message, label="Play")
     commands = opened.response.components[0]["components"][0]
-    assert commands["placeholder"] == "Choose the action…", "a placeholder says what to choose"
+    assert commands["placeholder"] == "Choose what to do…", "a placeholder says what to choose"
     step = await member.select(opened.response, ["pass"], custom_id=commands["custom_id"])
     rows = step.response.components
     assert len(rows) == 1, "one multi-select, not pages of combinations"
@@ -156,3 +156,24 @@ async def test_summer_pavilion_keep_completes_counts_typed_as_2x(simcord_env) ->
     for typed in (f"2x {colour}", f"2× {colour}", f"2{letter}"):
         offered = await member.autocomplete(table.channel, "azul-move pass", "keep", typed)
         assert f"2{letter}" in [choice["value"] for choice in offered], (typed, offered)
+
+
+async def test_summer_pavilion_keep_menu_caps_the_ticks_at_four(simcord_env) -> None:
+    """Ticking more tiles than may be kept would throw the picker away: the menu itself stops at 4."""
+    table = Table.create(simcord_env, 2)
+    await table.open("summer-pavilion")
+    for _ in range(300):
+        game, state = await table.state()
+        seat = min(engine.to_act(state))
+        if state.phase == "play" and state.round < 6 and sum(state.boards[seat].hand) > 5:
+            break
+        member, _, move = await table.choose()
+        await table.play_by_slash(member, move)
+    else:
+        raise AssertionError("no hand of more than five tiles")
+    member = table.member(game, seat)
+    opened = await member.click(table.channel.last_message, label="Play")
+    commands = opened.response.components[0]["components"][0]
+    step = await member.select(opened.response, ["pass"], custom_id=commands["custom_id"])
+    select = step.response.components[0]["components"][0]
+    assert len(select["options"]) > 4 and select["max_values"] == 4, select["max_values"]

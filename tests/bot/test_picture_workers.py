@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from bot.client import AzulBot
-from bot.pictures import Pictures
+from bot.pictures import Pictures, move_caption, replay_captions
 from bot.replays import UPLOAD_MARGIN
 from bot.words import names_by_seat
 from bot.workers import WorkerPool
@@ -139,10 +139,15 @@ async def test_replays_and_ratings_are_drawn_in_the_workers_as_in_the_bots_proce
 
     shown = await alice.slash(table.channel, "azul-stats replay", game=game.id)
     step = await alice.click(shown.response, label="▶")
-    assert await step.response.attachments[0].read() == frame_png(frames[1], names=names, locale="en")
+    caption = move_caption(game.variant, frames[1].events, names, "en")
+    assert caption, "a replay page says its move under the table"
+    assert await step.response.attachments[0].read() == frame_png(frames[1], names=names, locale="en", caption=caption)
     animation = await alice.click(step.response, label="Animation")
     gif = await animation.response.attachments[0].read()
-    assert gif == animate_frames(frames, names=names, locale="en", max_bytes=upload_limit_of(table))
+    captions = replay_captions(game.variant, 2, game.seed, list(moves), game.options or None, names, "en")
+    assert captions[0] == "Azul" and captions[1] == caption, "every table of the animation says its move"
+    limit = upload_limit_of(table)
+    assert gif == animate_frames(frames, names=names, locale="en", max_bytes=limit, captions=captions)
 
     board = await alice.slash(table.channel, "azul-stats leaderboard", game="azul")
     assert Image.open(io.BytesIO(await board.response.attachments[0].read())).width == 800

@@ -92,17 +92,17 @@ def test_every_token_of_a_position_has_a_label_that_keeps_the_token() -> None:
             chosen[option] = token
 
 
-def test_rules_text_names_the_unverified_values() -> None:
+def test_rules_say_in_player_words_which_values_the_variant_side_uses() -> None:
     adapter = adapter_of("queens-garden")
     for locale in ("en", "pl", "uk"):
         for variant in ("queens-garden", "queens-garden-variant"):
             text = adapter.rules(variant, locale)
             assert len(text) <= 2000
-            assert t("bot.qg.defaults_head", locale) in text
-            assert text.split("\n")[-1].startswith("• ")
-    assert "pavilion 3" in adapter.rules("queens-garden", "en")
-    assert "group bonus" in adapter.rules("queens-garden-variant", "en")
-    assert "group bonus" not in adapter.rules("queens-garden", "en")
+            assert ".json" not in text and "data/" not in text, "no file names, no developer notes"
+        note = t("bot.lobby.note.queens-garden-variant", locale)
+        assert adapter.rules("queens-garden-variant", locale).endswith(note)
+        assert note not in adapter.rules("queens-garden", locale)
+    assert "standard side's values" in adapter.rules("queens-garden-variant", "en")
 
 
 def test_events_are_described_in_words() -> None:
@@ -124,3 +124,27 @@ def test_every_text_exists_in_every_language(name: str) -> None:
         lang: set(json.loads(path("locale", lang, name).read_text(encoding="utf-8"))) for lang in ("en", "pl", "uk")
     }
     assert keys["pl"] == keys["en"] == keys["uk"]
+
+
+def test_a_first_pass_says_each_loss_once_and_they_add_up_to_the_score_change() -> None:
+    """Discarding and taking the first-player marker are two losses: the post names each once, and together they
+    are what the score lost (the engine's pass penalty is their sum)."""
+    from engine.agents import RandomAgent
+
+    variant = engine.get_variant("queens-garden")
+    state, agent = variant.new_game(2, seed=4), RandomAgent(4)
+    while True:
+        seat = min(engine.to_act(state))
+        passes = [m for m in engine.legal_moves(state, seat) if m.command == "pass" and str(m) != "pass"]
+        if state.marker < 0 and passes and state.players[seat].score >= 10:
+            break
+        state, _ = engine.apply(state, seat, agent.choose(variant, state, seat))
+    move = passes[0]
+    before = state.players[seat].score
+    after, events = engine.apply(state, seat, move)
+    (passed,) = [e for e in events if e.kind == "pass"]
+    said = adapter_of("queens-garden").describe([passed], ["Ala", "Bob"], "en")
+    lost = before - after.players[seat].score
+    first = variant.components.first_pass_penalty
+    assert f"(−{lost - first})" in said and f"first-player marker (−{first})" in said, said
+    assert said.count("−") == 2, said

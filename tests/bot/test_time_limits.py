@@ -76,9 +76,9 @@ def spy_pictures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     drawn: list[Any] = []
     original = bot.drawing.render_png
 
-    def spy(state: Any, names: Any, events: Any, locale: str, info: Any = ()) -> bytes:
+    def spy(state: Any, names: Any, events: Any, locale: str, info: Any = (), caption: str = "") -> bytes:  # noqa: PLR0917
         drawn.append(list(info))
-        return original(state, names, events, locale, info)
+        return original(state, names, events, locale, info, caption)
 
     monkeypatch.setattr(bot.drawing, "render_png", spy)
     return drawn
@@ -109,6 +109,7 @@ async def test_the_limit_shows_in_the_lobby_in_status_and_on_the_board(
     await table.players[1].slash(table.channel, "azul board")
     note = drawn[-1][seat]
     assert note.clock == "40 min left" and note.urgent, "the last hour is red"
+    assert note.clock_short == "40 min", "and the short form for a crowded header"
 
 
 async def test_warnings_at_half_time_and_an_hour_before_then_the_computer_plays_the_move(

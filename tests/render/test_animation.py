@@ -191,3 +191,16 @@ def test_thinner_steps_keep_the_opening_round_ends_and_the_end() -> None:
         for k in chosen[:-1]:
             # one frame per turn: the table after a player's last move of a run (or a round's end)
             assert k == 0 or k in round_ends or frames[k + 1].seat != frames[k].seat
+
+
+def test_a_long_game_is_thinned_to_play_in_a_minute(azul_game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    game, moves = azul_game
+    frames = animation.replay_states("azul", 2, game["seed"], moves)
+    everything = animation._within_time(frames, animation.STEPS[0])
+    assert len(everything) == len(frames), "a game that plays within the limit keeps every move"
+    monkeypatch.setattr(animation, "MAX_MS", 30_000)
+    chosen = animation._within_time(frames, animation.STEPS[0])
+    assert sum(animation._duration(frames, k) for k in chosen) <= 30_000
+    assert chosen[0] == 0 and chosen[-1] == len(frames) - 1, "the opening and the final table stay"
+    assert {k for k in range(len(frames)) if frames[k].ends_round} <= set(chosen), "every round end stays"
+    assert len(chosen) < len(frames)

@@ -29,5 +29,5 @@ def test_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> Non
     assert "median" in out and "blank" in out and "old KB" in out and "worst ratio" in out
     for variant in engine.variant_names():  # every picture the bot sends: tables, final tables, close-ups
         assert all(f"{variant}-{players}p-{moment}" in out for players in (2, 3, 4) for moment in ("late", "final"))
-        assert f"{variant}-closeup" in out
+        assert f"{variant}-4p-mine" in out
     assert all(kind in out for kind in ("queens-garden-expansions", "leaderboard", "profile"))
