@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 import render
 from bot import logs
@@ -26,6 +26,7 @@ from bot.errors import BoardNotPosted, Refusal
 from bot.games import check_adapters
 from bot.limits import run_deadlines, warning_key, warning_params
 from bot.lobby import LobbyButton
+from bot.loops import Loop
 from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.pictures import Pictures
 from bot.posting import Poster
@@ -41,7 +42,7 @@ from bot.undo import UndoButton
 log = logging.getLogger(__name__)
 
 TIMER_CHECK_SECONDS = 60
-BOARD_CHECK_MINUTES = 5
+BOARD_CHECK_SECONDS = 5 * 60
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted, and
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
 BOARD_LEASE = timedelta(minutes=2)
@@ -100,6 +101,13 @@ class AzulBot(commands.Bot):
         self.pictures = pictures or Pictures()
         self._computer_turns: ComputerTurns | None = None
         self._store_closing: asyncio.Task[None] | None = None
+        self.timer_loop = Loop("timers", self.run_due, TIMER_CHECK_SECONDS, before=self.wait_until_ready)
+        self.boards_loop = Loop("boards", self._sweep, BOARD_CHECK_SECONDS, before=self.wait_until_ready)
+
+    @property
+    def loops(self) -> tuple[Loop, ...]:
+        """Every background loop, for the heartbeat (:mod:`bot.health`)."""
+        return (self.timer_loop, self.boards_loop)
 
     @property
     def service(self) -> GameService:
@@ -174,15 +182,12 @@ class AzulBot(commands.Bot):
             log.info("unknown component id %r", custom_id[:120])
             await answer_error(interaction, Refusal("bad_control"))
 
-    @tasks.loop(minutes=BOARD_CHECK_MINUTES)
-    async def boards_loop(self) -> None:
+    async def _sweep(self) -> None:
+        """The boards loop's pass: missing boards, then games another bot process stopped playing when it died
+        (the first pass follows start-up, which resumes this process's own computer turns already)."""
         await self.post_missing_boards()
-        if self._computer_turns is not None and self.boards_loop.current_loop > 0:
-            await self._computer_turns.resume_all()  # games another bot process stopped playing when it died
-
-    @boards_loop.before_loop
-    async def _before_boards(self) -> None:
-        await self.wait_until_ready()
+        if self._computer_turns is not None and self.boards_loop.passes > 0:
+            await self._computer_turns.resume_all()
 
     async def post_missing_boards(self) -> int:
         """Post the board of every game whose newest version has none, pinging its waiting players once; the first
@@ -211,14 +216,6 @@ class AzulBot(commands.Bot):
         game = await self.service.game(game_id)
         return game is None or game.board_version >= version
 
-    @tasks.loop(seconds=TIMER_CHECK_SECONDS)
-    async def timer_loop(self) -> None:
-        await self.run_due()
-
-    @timer_loop.before_loop
-    async def _before_timers(self) -> None:
-        await self.wait_until_ready()
-
     async def run_due(self) -> int:
         """Run every timer that is due by the bot's clock (the loop's body; tests call it after moving the clock).
         Returns how many games had timers fire."""
@@ -246,8 +243,8 @@ class AzulBot(commands.Bot):
             self.wake_computer(game.id)  # seats the computer plays now, or computer seats after these moves
 
     async def close(self) -> None:
-        self.boards_loop.cancel()  # a sweep in the middle of a post would meet a closed HTTP session
-        self.timer_loop.cancel()
+        for loop in self.loops:  # a sweep in the middle of a post would meet a closed HTTP session
+            loop.cancel()
         await super().close()
         await self.close_store()
 
