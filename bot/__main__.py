@@ -1,6 +1,7 @@
 """``python -m bot`` (or ``azul-bot``): run the bot; ``python -m bot health``: check its heartbeat (exit 0 or 1);
 ``python -m bot ratings rebuild``: recompute every rating from the stored results (the bot may keep running);
-``python -m bot copy-db SQLITE_FILE postgresql://…``: copy a bot's SQLite database into an empty PostgreSQL one.
+``python -m bot copy-db SQLITE_FILE postgresql://…``: copy a bot's SQLite database into an empty PostgreSQL one;
+``python -m bot check``: list the games quarantined because their stored state cannot be read (exit 1 when any).
 
 Settings come from environment variables, after ``.env`` in the working directory (the environment wins); README.md
 lists them. Exit codes: 0 after a clean stop, 2 when the configuration is missing or wrong, 3 when Discord rejects
@@ -141,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
         return health.main(environ)
     if args == ["ratings", "rebuild"]:
         return asyncio.run(rebuild_ratings(database_path(environ)))
+    if args == ["check"]:
+        from bot.quarantine import check
+
+        return asyncio.run(check(database_path(environ)))
     if args[:1] == ["copy-db"] and len(args) == 3:
         return asyncio.run(copy_db(args[1], args[2]))
     if args:

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import render
-from bot import logs
+from bot import logs, quarantine
 from bot.autoplay import ComputerTurns
 from bot.clock import Clock, SystemClock
 from bot.cog import AzulCog, needs_server
@@ -31,7 +31,7 @@ from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.pictures import Pictures
 from bot.posting import Poster
 from bot.replays import ReplayButton
-from bot.replies import answer_error
+from bot.replies import Deliveries, answer_error, is_repeat
 from bot.service import GameService
 from bot.stats import PageButton, StatsCog
 from bot.store import Store
@@ -45,8 +45,6 @@ TIMER_CHECK_SECONDS = 60
 BOARD_CHECK_SECONDS = 5 * 60
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted, and
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
-BOARD_LEASE = timedelta(minutes=2)
-"""How long posting a missing board stays with one bot process (others skip it meanwhile)."""
 CONTROLS = (PlayButton, LobbyButton, PickerSelect, ConfirmButton, PageButton, ReplayButton, UndoButton)
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""
 
@@ -58,6 +56,8 @@ class Tree(app_commands.CommandTree["AzulBot"]):
         await answer_error(interaction, error)
 
     async def interaction_check(self, interaction: discord.Interaction[AzulBot], /) -> bool:
+        if is_repeat(interaction):  # delivered again: answered the first time
+            return False
         if needs_server(interaction):  # `/azul new` in a DM would open a lobby nobody else can join
             await answer_error(interaction, Refusal("server_only"))
             return False
@@ -101,6 +101,7 @@ class AzulBot(commands.Bot):
         self.pictures = pictures or Pictures()
         self._computer_turns: ComputerTurns | None = None
         self._store_closing: asyncio.Task[None] | None = None
+        self.deliveries = Deliveries()
         self.timer_loop = Loop("timers", self.run_due, TIMER_CHECK_SECONDS, before=self.wait_until_ready)
         self.boards_loop = Loop("boards", self._sweep, BOARD_CHECK_SECONDS, before=self.wait_until_ready)
 
@@ -140,8 +141,11 @@ class AzulBot(commands.Bot):
             remind_after=self.remind_after,
             lease=self.lease,
         )
+        broken = await quarantine.quarantine_all(self._store)  # a bad row harms only its game, never the start
+        if broken:
+            log.error("%d games are quarantined: their stored state cannot be read (python -m bot check)", broken)
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
-        self._poster = Poster(self, self._store, self.pictures, self.clock)
+        self._poster = Poster(self, self._store, self.pictures, self.clock, claims=self._service)
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
         await self.tree.set_translator(Translator())
         await self.add_cog(AzulCog(self))
@@ -191,30 +195,24 @@ class AzulBot(commands.Bot):
 
     async def post_missing_boards(self) -> int:
         """Post the board of every game whose newest version has none, pinging its waiting players once; the first
-        run follows start-up, so a crash between saving a move and posting its board leaves no game without one."""
+        run follows start-up, so a crash between saving a move and posting its board leaves no game without one.
+        A board another poster is posting (the move's own reply, another bot process) is left to it."""
         posted = 0
         for game, state, turn in await self.service.boards_to_post():
-            work = f"board:{game.id}:{game.version}"
             with logs.context(game=game.id, channel=game.channel_id):
-                # Another bot process may be posting it (a sweep of its own, or the move's reply still under way).
-                if not await self.service.claim(work, BOARD_LEASE) or await self._board_posted(game.id, game.version):
-                    continue
                 try:
                     channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
                     if not isinstance(channel, discord.abc.Messageable):
                         continue
-                    await self.poster.post_late(channel, game, state, turn, guild=getattr(channel, "guild", None))
-                    posted += 1
-                    log.info("posted the missing board of version %s", game.version)
+                    guild = getattr(channel, "guild", None)
+                    if await self.poster.post_late(channel, game, state, turn, guild=guild) is not None:
+                        posted += 1
+                        log.info("posted the missing board of version %s", game.version)
                 except (BoardNotPosted, discord.HTTPException) as error:
                     log.warning("the missing board of version %s could not be posted (%s)", game.version, error)
-                finally:
-                    await self.service.release(work)
+                except Exception as error:  # this game's fault (or a store outage: raised again, for the loop)
+                    await quarantine.after_fault(self.service.store, game.id, error)
         return posted
-
-    async def _board_posted(self, game_id: int, version: int) -> bool:
-        game = await self.service.game(game_id)
-        return game is None or game.board_version >= version
 
     async def run_due(self) -> int:
         """Run every timer that is due by the bot's clock (the loop's body; tests call it after moving the clock).
@@ -225,6 +223,8 @@ class AzulBot(commands.Bot):
                 await self._fire(due)
             except discord.HTTPException:
                 log.warning("game %s: the %s timer could not be posted", due.game.id, due.kind)
+            except Exception as error:  # one game's fault must not hold back the others' timers
+                await quarantine.after_fault(self.service.store, due.game.id, error)
         return len(fired)
 
     async def _fire(self, due: Fired) -> None:

@@ -313,3 +313,9 @@ class SqliteFile:
                 raise ValueError(f"foreign keys in a cycle among {sorted(set(names) - set(ordered))}")
             ordered.extend(ready)
         return ordered
+
+
+def is_store_fault(error: BaseException) -> bool:
+    """Whether ``error`` is the database failing (unreachable, full, locked, gone) rather than a row or a bug: such a
+    fault is not one game's, so a sweep stops and its loop reports it once."""
+    return isinstance(error, sqlite3.DatabaseError | asyncpg.PostgresError | asyncpg.InterfaceError | OSError)

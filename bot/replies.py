@@ -8,6 +8,7 @@ tree's ``on_error`` (see :mod:`bot.client`) and every control's callback (see :m
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -20,6 +21,33 @@ from bot.texts import explain, guild_locale, text, user_locale
 from engine import EngineError
 
 log = logging.getLogger(__name__)
+
+
+class Deliveries:
+    """The ids of the latest interactions this process took up: Discord may deliver one again (a gateway resume),
+    and a second answer would be refused by Discord (and a second act could only be a refusal)."""
+
+    def __init__(self, remembered: int = 10_000) -> None:
+        self._seen: OrderedDict[int, None] = OrderedDict()
+        self._remembered = remembered
+
+    def first(self, interaction_id: int) -> bool:
+        """True the first time an id is seen, False after."""
+        if interaction_id in self._seen:
+            return False
+        self._seen[interaction_id] = None
+        if len(self._seen) > self._remembered:
+            self._seen.popitem(last=False)
+        return True
+
+
+def is_repeat(interaction: discord.Interaction) -> bool:
+    """Whether this interaction was delivered before and taken up then: leave it unanswered."""
+    deliveries = getattr(interaction.client, "deliveries", None)
+    if not isinstance(deliveries, Deliveries) or deliveries.first(interaction.id):
+        return False
+    log.info("interaction %s was delivered again; it was taken up already", interaction.id)
+    return True
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -100,11 +128,13 @@ async def _game_id_here(interaction: discord.Interaction) -> int | None:
 
 
 __all__ = [
+    "Deliveries",
     "answer_error",
     "board_missing",
     "channel_of",
     "display_name",
     "is_admin",
+    "is_repeat",
     "public_locale",
     "reply",
     "unwrap",

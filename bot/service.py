@@ -23,7 +23,7 @@ from datetime import timedelta
 from typing import Any
 
 import engine
-from bot import ratings
+from bot import quarantine, ratings
 from bot.clock import Clock, SystemClock, iso
 from bot.computer import LEVELS, STRONGEST, Computer, move_seed
 from bot.errors import Refusal
@@ -197,18 +197,33 @@ class GameService:
         await self.store.release(work, self.worker)
 
     # --- loading -------------------------------------------------------------------------------------------------
-    async def open_game(self, channel_id: int) -> GameRow:
+    async def open_game(self, channel_id: int, *, broken_too: bool = False) -> GameRow:
+        """The channel's open game; a quarantined one only for ``broken_too`` (abort and export), else refused."""
         game = await self.store.open_game_in(channel_id)
         if game is None:
             raise Refusal("no_game")
+        if not broken_too:
+            await self.refuse_broken(game)
         return game
 
-    async def shown_game(self, channel_id: int) -> GameRow:
+    async def shown_game(self, channel_id: int, *, broken_too: bool = False) -> GameRow:
         """The game ``/azul board`` and ``status`` describe: the open one, else the last one that was played out."""
         game = await self.store.open_game_in(channel_id) or await self.store.latest_game_in(channel_id)
         if game is None or game.status == "aborted":
             raise Refusal("no_game")
+        if not broken_too:
+            await self.refuse_broken(game)
         return game
+
+    async def refuse_broken(self, game: GameRow) -> None:
+        """Refuse to act on a quarantined game (:mod:`bot.quarantine`), quarantining it if it has just turned out to
+        be broken."""
+        why = quarantine.diagnose(game)
+        if why is None:
+            return
+        if not game.broken:
+            await quarantine.quarantine(self.store, game, why)
+        raise Refusal("game_broken", game=game.id)
 
     async def game(self, game_id: int) -> GameRow | None:
         return await self.store.game(game_id)
@@ -223,6 +238,18 @@ class GameService:
         """The state reached by replaying the whole move log: must equal the snapshot."""
         moves = await self.store.moves(game.id)
         return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
+
+    async def raw_record(self, game: GameRow, user_id: int, *, is_admin: bool) -> dict[str, Any]:
+        """A quarantined game's row exactly as stored, with its seats and move log: for its creator or an admin."""
+        if user_id != game.creator_id and not is_admin:
+            raise Refusal("broken_export_creator")
+        return {
+            "game": game.id,
+            "broken": game.broken,
+            "row": await self.store.raw_game(game.id),
+            "seats": [{"user_id": s.user_id, "name": s.name, "seat": s.seat, "level": s.level} for s in game.seats],
+            "log": [{"seat": seat, "notation": notation} for seat, notation in await self.store.moves(game.id)],
+        }
 
     async def transcript(self, channel_id: int) -> tuple[GameRow, dict[str, Any]]:
         """The JSON transcript of the game ``/azul board`` shows (running or the last finished one), from its log."""
@@ -765,19 +792,28 @@ class GameService:
             game = await self.store.game(game_id)
             if game is None or game.state is None:
                 continue
-            undone = await self.store.undone(game.id, game.version - 1)
-            rows = await self.store.move_rows(game.id)
-            if undone is not None and undone.ply < game.board_version:  # a move on a board was taken back: say so
-                moves = [(row.seat, row.notation) for row in rows]
-                turn: Turn | Undone | None = await asyncio.to_thread(self._last_undo, game, moves, undone)
-            else:
-                if undone is not None and all(row.ply < game.board_version for row in rows):
-                    continue  # a held move was taken back: the board on show is this position
-                turn = await asyncio.to_thread(self._since_board, game, rows)  # a replay takes a moment
-                if turn is not None and self.holds_board(turn):
-                    continue
-            missing.append((game, self.state_of(game), turn))
+            try:
+                found = await self._board_to_post(game)
+            except Exception as error:
+                await quarantine.after_fault(self.store, game.id, error)
+                continue
+            if found is not None:
+                missing.append(found)
         return missing
+
+    async def _board_to_post(self, game: GameRow) -> tuple[GameRow, GameState, Turn | Undone | None] | None:
+        undone = await self.store.undone(game.id, game.version - 1)
+        rows = await self.store.move_rows(game.id)
+        if undone is not None and undone.ply < game.board_version:  # a move on a board was taken back: say so
+            moves = [(row.seat, row.notation) for row in rows]
+            turn: Turn | Undone | None = await asyncio.to_thread(self._last_undo, game, moves, undone)
+        else:
+            if undone is not None and all(row.ply < game.board_version for row in rows):
+                return None  # a held move was taken back: the board on show is this position
+            turn = await asyncio.to_thread(self._since_board, game, rows)  # a replay takes a moment
+            if turn is not None and self.holds_board(turn):
+                return None
+        return game, self.state_of(game), turn
 
     @classmethod
     def _since_board(cls, game: GameRow, rows: list[MoveRow]) -> Turn | None:
@@ -830,7 +866,7 @@ class GameService:
         return finished, state
 
     async def abort(self, channel_id: int, user_id: int, *, is_admin: bool) -> GameRow:
-        game = await self.open_game(channel_id)
+        game = await self.open_game(channel_id, broken_too=True)  # a quarantined game can still be ended
         if user_id != game.creator_id and not is_admin:
             raise Refusal("only_creator_aborts")
         if not await self.store.finish(game.id, "aborted", None):

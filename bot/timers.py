@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import engine
+from bot import quarantine
 from bot.clock import Clock, iso, quiet_until
 from bot.store import GameRow, Store, TimerRow
 from engine import GameState
@@ -177,12 +178,16 @@ class Timers:
         await self.store.bring_forward_timers(user_id, away_until, iso(self.clock.now()))
 
     async def sync_all(self) -> int:
-        """Sync every active game (at start-up); returns how many there are."""
+        """Sync every active game (at start-up); returns how many there are. A game whose row cannot be read is
+        quarantined, and the others are synced."""
         ids = await self.store.active_game_ids()
         for game_id in ids:
-            game = await self.store.game(game_id)
-            if game is not None:
-                await self.sync(game)
+            try:
+                game = await self.store.game(game_id)
+                if game is not None:
+                    await self.sync(game)
+            except Exception as error:
+                await quarantine.after_fault(self.store, game_id, error)
         return len(ids)
 
     async def run_due(self) -> list[Fired]:
@@ -194,15 +199,18 @@ class Timers:
         # A limit's warning that comes due with its deadline (the bot was down) would only be noise: the deadline runs.
         expiring = {(t.game_id, t.seat, t.version) for t in due if t.kind == DEADLINE}
         for timer in due:
-            game = games.get(timer.game_id) or await self.store.game(timer.game_id)
-            if game is None:
-                continue
-            games[game.id] = game
-            late = timer.kind in {LIMIT_HALF, LIMIT_HOUR} and (game.id, timer.seat, timer.version) in expiring
-            if late or not self._applies(timer, self._waiting(game), await self.store.last_plies(game.id)):
-                await self.store.end_timer(timer.id, "cancelled", now)
-            elif await self._claim(game, timer):
-                fired.setdefault((game.id, timer.kind), {})[timer.seat] = timer.version
+            try:
+                game = games.get(timer.game_id) or await self.store.game(timer.game_id)
+                if game is None:
+                    continue
+                late = timer.kind in {LIMIT_HALF, LIMIT_HOUR} and (game.id, timer.seat, timer.version) in expiring
+                if late or not self._applies(timer, self._waiting(game), await self.store.last_plies(game.id)):
+                    await self.store.end_timer(timer.id, "cancelled", now)
+                elif await self._claim(game, timer):
+                    games[game.id] = game
+                    fired.setdefault((game.id, timer.kind), {})[timer.seat] = timer.version
+            except Exception as error:  # one game's bad row must not hold back the others' timers
+                await quarantine.after_fault(self.store, timer.game_id, error)
         return [
             Fired(games[game_id], engine.from_json(games[game_id].state or {}), kind, tuple(sorted(seats)), seats)
             for (game_id, kind), seats in fired.items()

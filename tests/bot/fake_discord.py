@@ -25,6 +25,8 @@ APP_ID = 4242
 BOT_ID = 4343
 GOOD_TOKEN = "good-token"
 _ids = itertools.count(10_000)
+NONCE_SECONDS = 300.0
+"""How long Discord remembers a message's nonce for ``enforce_nonce`` ("a few minutes")."""
 
 
 def snowflake() -> str:
@@ -64,6 +66,8 @@ class FakeDiscord:
         self.posted: dict[str, list[Request]] = {}  # channel message posts by channel id
         self.guild_of: dict[str, str] = {}  # channel id → guild id, for GET /channels/{id}
         self.fail_posts = 0  # answer this many channel message posts with a 500, as a failing Discord would
+        self.fail_after_create = 0  # create this many channel messages, then answer with a 500 all the same
+        self.nonces: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}  # (channel, nonce) → when, message
 
     # --- lifecycle -------------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -112,7 +116,30 @@ class FakeDiscord:
             self.fail_posts -= 1
             return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
         self.note_answer(record)
-        return as_json(self.answer(record))
+        answered = self.answer(record)
+        if self.created_then_failed(record):
+            return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
+        return as_json(answered)
+
+    def created_then_failed(self, record: Request) -> bool:
+        """Whether to fail a channel message post that did create its message (Discord sometimes does)."""
+        if not (self.fail_after_create and record.method == "POST" and record.path.endswith("/messages")):
+            return False
+        self.fail_after_create -= 1
+        return True
+
+    def sent_before(self, channel_id: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Discord's ``enforce_nonce``: a message post with the nonce of one sent in the last few minutes to the same
+        channel creates nothing and answers with that message."""
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        seen = self.nonces.get((channel_id, str(nonce)))
+        return seen[1] if seen is not None and time.monotonic() - seen[0] < NONCE_SECONDS else None
+
+    def note_nonce(self, channel_id: str, body: dict[str, Any], posted: dict[str, Any]) -> None:
+        if body.get("nonce") is not None and body.get("enforce_nonce"):
+            self.nonces[(channel_id, str(body["nonce"]))] = (time.monotonic(), posted)
 
     def note_answer(self, record: Request) -> None:
         """Keep the interaction answers (by interaction id, or by token for edits and follow-ups)."""
@@ -172,9 +199,13 @@ class FakeDiscord:
         parts = record.path.split("/")  # /channels/{channel}/messages[/{message}]
         channel_id = parts[2]
         if record.method == "POST":
+            earlier = self.sent_before(channel_id, record.json or {})
+            if earlier is not None:
+                return earlier
             posted = message(channel_id, record.json or {})
             self.messages[posted["id"]] = posted
             self.posted.setdefault(channel_id, []).append(record)
+            self.note_nonce(channel_id, record.json or {}, posted)
             return posted
         if len(parts) > 4 and parts[4] in self.messages:
             kept = self.messages[parts[4]]

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -22,6 +25,7 @@ from bot import health
 from bot.client import AzulBot, create_bot
 from bot.db import SqliteFile
 from tests.bot import wire_games as wire
+from tests.bot.bot_process import ROOT
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 
 SETTLE = 30.0  # seconds: a guard against a hang, never a measure
@@ -116,3 +120,140 @@ async def test_every_loop_survives_a_store_outage_and_health_says_so(
         assert healthy, said
         recorded = json.loads(beat.read_text())["loops"]
         assert set(recorded) == {"timers", "boards"} and all(loop["last_pass"] for loop in recorded.values())
+
+
+def boards_of(db: str) -> dict[int, int]:
+    """Each game's newest version with a board posted (read without parsing the games' state)."""
+    with sqlite3.connect(db) as read:
+        return dict(read.execute("SELECT id, board_version FROM games ORDER BY id").fetchall())
+
+
+async def answer(server: FakeDiscord, interaction: str) -> str:
+    found = server.answers[interaction]
+    await asyncio.wait_for(found.done.wait(), SETTLE)
+    return found.texts[-1]
+
+
+async def test_a_damaged_game_is_quarantined_and_harms_only_itself(discord_server: FakeDiscord, tmp_path: Path) -> None:
+    db = str(tmp_path / "azul.sqlite3")
+    await wire.prepare_games(db, 3)
+    with sqlite3.connect(db) as damage:  # game 1: its JSON is cut off; game 2: a variant no longer known
+        damage.execute("UPDATE games SET state = substr(state, 1, 40) WHERE id = 1")
+        damage.execute("UPDATE games SET variant = 'azul-retired' WHERE id = 2")
+    broken_channel, creator, stranger = wire.FIRST_CHANNEL, wire.FIRST_USER, wire.FIRST_USER + 1
+
+    def slash(sub: str, user: int, channel: int = broken_channel) -> Any:
+        return discord_server.slash(
+            guild_id=wire.GUILD, channel_id=channel, user_id=user, command="azul", sub=sub, locale="en-US"
+        )
+
+    async with running(discord_server, db, lease=timedelta(seconds=1)) as bot:  # it starts, whatever the rows
+        await until(lambda: bot.boards_loop.passes >= 1, "the first sweep")
+        assert boards_of(db) == {1: -1, 2: -1, 3: 0}, "a board for the sound game only"
+        broken = {game.id: game.broken for game in await bot.service.store.broken_games()}
+        assert set(broken) == {1, 2} and "JSON" in (broken[1] or "") and "azul-retired" in (broken[2] or "")
+
+        said = await answer(discord_server, await slash("board", creator))
+        assert "is damaged" in said and "#1" in said, said
+        said = await answer(discord_server, await slash("export", stranger))
+        assert said.startswith("Only the player who opened the game"), said
+        exported = await slash("export", creator)
+        assert "raw record of damaged game #1" in await answer(discord_server, exported)
+        upload = await discord_server.wait_for("PATCH", f"/webhooks/{4242}/tok{exported}/messages/@original")
+        (raw,) = upload.files.values()
+        record = json.loads(raw)
+        assert record["game"] == 1 and record["row"]["state"].startswith("{") and record["broken"]
+        said = await answer(discord_server, await slash("status", creator, wire.FIRST_CHANNEL + 2))
+        assert "damaged" not in said, "the other games play on"
+
+        said = await answer(discord_server, await slash("abort", creator))
+        assert "#1" in said and "damaged" not in said, said
+        with sqlite3.connect(db) as read:
+            assert read.execute("SELECT status FROM games WHERE id = 1").fetchone() == ("aborted",)
+
+    checked = subprocess.run(
+        [sys.executable, "-m", "bot", "check"],
+        check=False,
+        cwd=ROOT,
+        env={**os.environ, "AZUL_DB": db},
+        capture_output=True,
+        text=True,
+        timeout=SETTLE,
+    )
+    assert checked.returncode == 1, checked.stderr
+    out = checked.stdout
+    assert "game 2 (channel 6001, azul-retired, active)" in out and "game 1 " not in out, "game 1 was aborted"
+
+
+def board_posts(server: FakeDiscord, channel: int) -> list[Any]:
+    """Every request that asked Discord to create a board in ``channel`` (a picture attached)."""
+    path = f"/channels/{channel}/messages"
+    return [r for r in server.requests if r.method == "POST" and r.path == path and r.files]
+
+
+async def play_moves(server: FakeDiscord, db: str, count: int) -> None:
+    """``count`` moves in the first game, each answered "Played" before the next."""
+    for _ in range(count):
+        game = wire.game_in(db, wire.FIRST_CHANNEL)
+        user, move = wire.moves_now(game)[0]
+        said = await wire.answer(server, await wire.send_move(server, game, user, move), SETTLE)
+        assert wire.played(said), said
+
+
+async def test_a_board_in_flight_is_never_posted_again_by_the_sweep(
+    discord_server: FakeDiscord, tmp_path: Path
+) -> None:
+    """A sweep every second, and pictures that take longer than that to draw: the sweep sees each version without a
+    board while the move's own post is under way, and must leave it."""
+    db = str(tmp_path / "azul.sqlite3")
+    await wire.prepare_games(db, 1)
+    async with running(discord_server, db, lease=timedelta(seconds=1)) as bot:
+        await until(lambda: boards_of(db)[1] == 0, "the opening board")
+        drawn = bot.pictures.draw
+
+        async def slowly(*args: Any, **kwargs: Any) -> bytes | None:
+            await asyncio.sleep(2.5)
+            return await drawn(*args, **kwargs)
+
+        bot.pictures.draw = slowly  # type: ignore[method-assign]
+        await play_moves(discord_server, db, 3)
+        passes = bot.boards_loop.passes
+        await until(lambda: bot.boards_loop.passes >= passes + 2, "two more sweeps")
+    assert boards_of(db)[1] == 3
+    assert len(board_posts(discord_server, wire.FIRST_CHANNEL)) == 4, "one board per version, asked for once"
+
+
+async def test_a_board_whose_create_failed_after_it_was_made_goes_out_once(
+    discord_server: FakeDiscord, tmp_path: Path
+) -> None:
+    """Discord made the message, then answered 500: the retry carries the same nonce, and Discord drops it."""
+    db = str(tmp_path / "azul.sqlite3")
+    await wire.prepare_games(db, 1)
+    async with running(discord_server, db, lease=timedelta(seconds=1)) as bot:
+        await until(lambda: boards_of(db)[1] == 0, "the opening board")
+        discord_server.fail_after_create = 2
+        await play_moves(discord_server, db, 2)
+        passes = bot.boards_loop.passes
+        await until(lambda: bot.boards_loop.passes >= passes + 2, "two more sweeps")
+    asked = board_posts(discord_server, wire.FIRST_CHANNEL)
+    assert len(asked) >= 5, "each failed create was sent again"
+    assert len(discord_server.posted[str(wire.FIRST_CHANNEL)]) == 3, "one board per version"
+    assert boards_of(db)[1] == 2
+    nonces = [r.json["nonce"] for r in asked]
+    assert all(r.json["enforce_nonce"] for r in asked) and len(set(nonces)) == 3, nonces
+
+
+async def test_an_interaction_delivered_twice_is_answered_once(discord_server: FakeDiscord, tmp_path: Path) -> None:
+    db = str(tmp_path / "azul.sqlite3")
+    await wire.prepare_games(db, 1)
+    async with running(discord_server, db) as bot:
+        await until(lambda: boards_of(db)[1] == 0, "the opening board")
+        game = wire.game_in(db, wire.FIRST_CHANNEL)
+        user, move = wire.moves_now(game)[0]
+        first = await wire.send_move(discord_server, game, user, move)
+        assert wire.played(await wire.answer(discord_server, first, SETTLE))
+        await wire.send_move(discord_server, game, user, move, interaction_id=first)  # Discord delivers it again
+        await asyncio.sleep(1.0)
+        callbacks = [r for r in discord_server.requests if r.path == f"/interactions/{first}/tok{first}/callback"]
+        assert len(callbacks) == 1, "answered once"
+        assert len(wire.moves_of(db, game.id)) == 1 and bot.deliveries.first(int(first)) is False
