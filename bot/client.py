@@ -122,6 +122,14 @@ class AzulBot(commands.Bot):
             raise RuntimeError("the bot has not been set up yet")
         return self._poster
 
+    def identity(self) -> str:
+        """Who this process is, the same across its restarts: the shards it runs (several processes on one database
+        each run their own shards; see README's "Scaling out")."""
+        shards = getattr(self, "shard_ids", None)
+        if shards:
+            return f"shards {','.join(map(str, sorted(shards)))} of {self.shard_count}"
+        return "unsharded"
+
     def wake_computer(self, game_id: int) -> None:
         if self._computer_turns is not None:
             self._computer_turns.wake(game_id)
@@ -140,7 +148,11 @@ class AzulBot(commands.Bot):
             clock=self.clock,
             remind_after=self.remind_after,
             lease=self.lease,
+            identity=self.identity(),
         )
+        taken = await self._service.take_over_own()
+        if taken:
+            log.info("took back %d claims of this process's previous life", taken)
         broken = await quarantine.quarantine_all(self._store)  # a bad row harms only its game, never the start
         if broken:
             log.error("%d games are quarantined: their stored state cannot be read (python -m bot check)", broken)

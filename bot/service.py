@@ -17,6 +17,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -175,6 +176,7 @@ class GameService:
         clock: Clock | None = None,
         remind_after: timedelta | None = None,
         lease: timedelta | None = None,
+        identity: str | None = None,
     ) -> None:
         self.store = store
         self.lease = lease
@@ -182,8 +184,10 @@ class GameService:
         self.computer = computer
         self.clock = clock or SystemClock()
         self.timers = Timers(store, self.clock, remind_after, lease)
-        # Who holds a claim: this service in this process (a restarted process is someone else).
-        self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        # Who holds a claim: this process's durable identity (its shards) and this life of it (a generation), so a
+        # restarted process takes its own claims back at once (:meth:`take_over_own`) and waits only for others'.
+        self.identity = identity or f"{socket.gethostname()}:{os.getpid()}"
+        self.worker = f"{self.identity}#{time.time_ns():x}{secrets.token_hex(2)}"
 
     # --- background work shared by several bot processes --------------------------------------------------------
     async def claim(self, work: str, lease: timedelta) -> bool:
@@ -195,6 +199,10 @@ class GameService:
 
     async def release(self, work: str) -> None:
         await self.store.release(work, self.worker)
+
+    async def take_over_own(self) -> int:
+        """At start-up: take back the claims this process's previous life held (it died holding them)."""
+        return await self.store.take_over(self.identity, self.worker)
 
     # --- loading -------------------------------------------------------------------------------------------------
     async def open_game(self, channel_id: int, *, broken_too: bool = False) -> GameRow:

@@ -961,6 +961,16 @@ class Store:
         async with self.transaction() as db:
             await db.execute("DELETE FROM claims WHERE work = ? AND owner = ?", (work, owner))
 
+    async def take_over(self, identity: str, owner: str) -> int:
+        """At start-up: the claims an earlier life of this process left (owners ``identity#…``) become ``owner``'s,
+        so it resumes that work at once instead of waiting out its own lease; returns how many."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE claims SET owner = ? WHERE owner LIKE ? AND owner <> ?",
+                (owner, identity.replace("%", "").replace("_", "") + "#%", owner),
+            )
+            return max(cursor.rowcount, 0)
+
     async def reschedule_timer(self, timer_id: int, was_due: str, due_at: str) -> bool:
         """Move a pending timer to ``due_at``, only if it is still pending at ``was_due`` (so one runner does it)."""
         async with self.transaction() as db:

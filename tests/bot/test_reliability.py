@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +21,15 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+import engine
 from bot import health
 from bot.client import AzulBot, create_bot
+from bot.clock import iso
+from bot.computer import Computer
 from bot.db import SqliteFile
+from bot.service import GameService
+from bot.store import Store
+from engine.agents import GreedyAgent
 from tests.bot import wire_games as wire
 from tests.bot.bot_process import ROOT
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
@@ -257,3 +263,28 @@ async def test_an_interaction_delivered_twice_is_answered_once(discord_server: F
         callbacks = [r for r in discord_server.requests if r.path == f"/interactions/{first}/tok{first}/callback"]
         assert len(callbacks) == 1, "answered once"
         assert len(wire.moves_of(db, game.id)) == 1 and bot.deliveries.first(int(first)) is False
+
+
+async def test_a_restarted_bot_takes_back_its_own_claims_at_once(discord_server: FakeDiscord, tmp_path: Path) -> None:
+    """The previous life of this process died holding a game's computer turn (a two-minute lease); another process's
+    claim must still wait for its lease."""
+    db = str(tmp_path / "azul.sqlite3")
+    store = await Store.open(db)
+    service = GameService(store, lambda: 5)
+    channel, human = wire.FIRST_CHANNEL, wire.FIRST_USER
+    game = await service.create(
+        guild_id=wire.GUILD, channel_id=channel, user_id=human, name="p", variant="azul", seats=2, order="joined"
+    )
+    await service.add_computer(channel, human, "easy", is_admin=False)
+    state = (await service.start(channel, human, is_admin=False))[1]
+    first = GreedyAgent(1).choose(engine.variant_of(state), state, 0)
+    await service.move(channel, human, first.command, dict(first.choices()))
+    later = iso(datetime.now(UTC) + timedelta(minutes=2))
+    await store.claim(f"computer:{game.id}", "unsharded#1f00", iso(datetime.now(UTC)), later)
+    await store.claim("board:99:1", "shards 1 of 2#2f00", iso(datetime.now(UTC)), later)
+    await store.close()
+
+    async with running(discord_server, db, computer=Computer(1, {"iterations": 8})):
+        await until(lambda: len(wire.moves_of(db, game.id)) >= 2, "the computer's move, long before the lease ends")
+    (owners,) = wire._query(db, [("SELECT work, owner FROM claims ORDER BY work", ())])
+    assert [tuple(row) for row in owners] == [("board:99:1", "shards 1 of 2#2f00")], "only its own claims were taken"
