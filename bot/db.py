@@ -318,4 +318,6 @@ class SqliteFile:
 def is_store_fault(error: BaseException) -> bool:
     """Whether ``error`` is the database failing (unreachable, full, locked, gone) rather than a row or a bug: such a
     fault is not one game's, so a sweep stops and its loop reports it once."""
+    if isinstance(error, sqlite3.IntegrityError | asyncpg.IntegrityConstraintViolationError):
+        return False  # a refused write: the store's own logic, not an outage
     return isinstance(error, sqlite3.DatabaseError | asyncpg.PostgresError | asyncpg.InterfaceError | OSError)

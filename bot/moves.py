@@ -7,13 +7,13 @@ Refusals are raised to the one error path.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 
 import discord
 
 from bot import logs, metrics
 from bot.context import bot_of
-from bot.errors import BoardNotPosted
+from bot.errors import BoardNotPosted, MoveSaved
 from bot.replies import board_missing, channel_of, display_name, public_locale
 from bot.service import Turn
 from bot.texts import text, user_locale
@@ -42,7 +42,7 @@ async def play(
     """
     bot = bot_of(interaction)
     logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
-    channel = channel_of(interaction)
+    channel_of(interaction)  # a move where no board can go is refused before it is saved
     if update:
         await interaction.response.defer()
     elif not interaction.response.is_done():
@@ -60,6 +60,22 @@ async def play(
     )
     logs.bind(game=turn.game.id, variant=turn.game.variant)
     metrics.moved(turn.game.variant)
+    try:
+        await _tell(interaction, turn)
+    except Exception as error:  # the move is saved: whatever failed, the player must hear that it stands
+        raise MoveSaved() from error
+    finally:
+        bot.wake_computer(turn.game.id)
+    answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    metrics.answered(answered_after)
+    log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})
+    return turn
+
+
+async def _tell(interaction: discord.Interaction, turn: Turn) -> None:
+    """After the commit: the board in the channel and the mover's reply."""
+    bot = bot_of(interaction)
+    channel = channel_of(interaction)
     locale = user_locale(interaction)
     said = text("bot.reply.played", locale, what=headline(turn, locale))
     told = await bot.service.told(turn)
@@ -82,11 +98,14 @@ async def play(
     # The mover may take the move back from here (while it may be: see bot/undo.py); the button goes stale by itself.
     undo = offer_undo(turn, None, locale)
     await interaction.edit_original_response(content=said, view=undo)
-    bot.wake_computer(turn.game.id)
-    answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    metrics.answered(answered_after)
-    log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})
-    return turn
 
 
-__all__ = ["play"]
+async def after_move(step: Awaitable[None]) -> None:
+    """A step that follows a saved move (the picker's next step): whatever it raises, the move stands."""
+    try:
+        await step
+    except Exception as error:
+        raise MoveSaved() from error
+
+
+__all__ = ["after_move", "play"]

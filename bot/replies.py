@@ -8,6 +8,7 @@ tree's ``on_error`` (see :mod:`bot.client`) and every control's callback (see :m
 from __future__ import annotations
 
 import logging
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -16,7 +17,8 @@ from discord import app_commands
 
 from bot import logs, metrics
 from bot.context import bot_of
-from bot.errors import BoardNotPosted, Refusal
+from bot.db import is_store_fault
+from bot.errors import BoardNotPosted, MoveSaved, Refusal
 from bot.texts import explain, guild_locale, text, user_locale
 from engine import EngineError
 
@@ -48,6 +50,30 @@ def is_repeat(interaction: discord.Interaction) -> bool:
         return False
     log.info("interaction %s was delivered again; it was taken up already", interaction.id)
     return True
+
+
+class Outage:
+    """Requests refused because the database failed are logged once per outage (an outage: faults less than
+    ``QUIET_SECONDS`` apart), with how many were refused, not once per request."""
+
+    QUIET_SECONDS = 60.0
+
+    def __init__(self) -> None:
+        self.last: float | None = None
+        self.refused = 0
+
+    def note(self, error: BaseException) -> None:
+        now = time.monotonic()
+        if self.last is None or now - self.last > self.QUIET_SECONDS:
+            if self.refused > 1:
+                log.warning("the previous database outage refused %d requests", self.refused)
+            log.error("the database failed; requests are refused until it works again: %s", error)
+            self.refused = 0
+        self.last = now
+        self.refused += 1
+
+
+outage = Outage()
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -106,6 +132,12 @@ async def answer_error(interaction: discord.Interaction, error: Exception, *, re
         error = Refusal("server_only")
     if isinstance(error, BoardNotPosted):  # what was asked is done and saved; only its board is missing
         said = text("bot.reply.saved", locale) + "\n" + board_missing(error.reason, locale)
+    elif isinstance(error, MoveSaved):  # a step after the commit failed: the move stands all the same
+        log.warning("a step after a saved move failed", exc_info=error.__cause__ or error)
+        said = text("bot.reply.move_stands", locale)
+    elif is_store_fault(error):  # nothing was saved: the database is unreachable, full or gone
+        outage.note(error)
+        said = text("bot.refuse.store_down", locale)
     elif isinstance(error, Refusal | EngineError):
         metrics.refused(error.key)
         said = explain(error, locale)

@@ -66,6 +66,7 @@ class FakeDiscord:
         self.posted: dict[str, list[Request]] = {}  # channel message posts by channel id
         self.guild_of: dict[str, str] = {}  # channel id → guild id, for GET /channels/{id}
         self.fail_posts = 0  # answer this many channel message posts with a 500, as a failing Discord would
+        self.fail_edits = 0  # refuse this many edits of an interaction's reply with a 400
         self.fail_after_create = 0  # create this many channel messages, then answer with a 500 all the same
         self.nonces: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}  # (channel, nonce) → when, message
 
@@ -115,11 +116,20 @@ class FakeDiscord:
         if self.fail_posts and record.method == "POST" and path.startswith("/channels/"):
             self.fail_posts -= 1
             return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
+        if self.refused_edit(record):
+            return as_json({"message": "400: Bad Request", "code": 50035}, status=400)
         self.note_answer(record)
         answered = self.answer(record)
         if self.created_then_failed(record):
             return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
         return as_json(answered)
+
+    def refused_edit(self, record: Request) -> bool:
+        """Whether to refuse this edit of an interaction's reply (``fail_edits``)."""
+        if not (self.fail_edits and record.method == "PATCH" and record.path.endswith("/messages/@original")):
+            return False
+        self.fail_edits -= 1
+        return True
 
     def created_then_failed(self, record: Request) -> bool:
         """Whether to fail a channel message post that did create its message (Discord sometimes does)."""

@@ -288,3 +288,41 @@ async def test_a_restarted_bot_takes_back_its_own_claims_at_once(discord_server:
         await until(lambda: len(wire.moves_of(db, game.id)) >= 2, "the computer's move, long before the lease ends")
     (owners,) = wire._query(db, [("SELECT work, owner FROM claims ORDER BY work", ())])
     assert [tuple(row) for row in owners] == [("board:99:1", "shards 1 of 2#2f00")], "only its own claims were taken"
+
+
+async def test_a_failure_at_any_step_after_the_commit_says_the_move_stands(
+    discord_server: FakeDiscord, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "azul.sqlite3")
+    await wire.prepare_games(db, 1)
+    async with running(discord_server, db) as bot:
+        await until(lambda: boards_of(db)[1] == 0, "the opening board")
+
+        async def store_fails(*args: Any, **kwargs: Any) -> Any:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        async def bug(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("a bug after the commit")
+
+        def edit_refused(_: pytest.MonkeyPatch) -> None:
+            discord_server.fail_edits = 1
+
+        steps: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
+            "reading the move back": lambda patch: patch.setattr(bot.service, "told", store_fails),
+            "posting the board": lambda patch: patch.setattr(bot.poster, "post_board", bug),
+            "editing the reply": edit_refused,
+            "the picker's next step": lambda patch: patch.setattr("bot.move_commands.offer_next", bug),
+        }
+        for number, (step, fail) in enumerate(steps.items(), start=1):
+            with pytest.MonkeyPatch.context() as patch:
+                fail(patch)
+                game = wire.game_in(db, wire.FIRST_CHANNEL)
+                user, move = wire.moves_now(game)[0]
+                sent = await wire.send_move(discord_server, game, user, move)
+                texts = discord_server.answers[sent].texts
+                said = await until(lambda t=texts: next((x for x in t if "stands" in x), None), f"an answer ({step})")
+                await asyncio.sleep(0.3)
+                assert texts[-1] == said, (step, texts)  # the last word the player sees
+            assert said is not None and "Your move is saved and stands" in said, (step, said)
+            assert "Nothing" not in said, (step, said)
+            assert len(wire.moves_of(db, game.id)) == number, step
