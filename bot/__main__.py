@@ -116,7 +116,9 @@ async def run(config: Config) -> int:
         await asyncio.gather(heartbeat, return_exceptions=True)
         if endpoint is not None:
             endpoint.close()
-    return 0
+    if bot.exit_code:  # the bot stopped itself: its database file was deleted or replaced
+        print(f"azul-bot: the database file {config.db_path} was lost while running", file=sys.stderr)
+    return bot.exit_code
 
 
 def serve_metrics(config: Config) -> Endpoint | None:

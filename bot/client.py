@@ -42,6 +42,10 @@ from bot.undo import UndoButton
 log = logging.getLogger(__name__)
 
 TIMER_CHECK_SECONDS = 60
+STORE_WATCH_SECONDS = 2.0
+"""How often the SQLite file is checked to be still the one opened (not deleted, not replaced)."""
+EXIT_STORE_LOST = 5
+"""The store's exit code (``bot.__main__.EXIT_STORE``): the database file was lost while running."""
 BOARD_CHECK_SECONDS = 5 * 60
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted, and
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
@@ -104,11 +108,30 @@ class AzulBot(commands.Bot):
         self.deliveries = Deliveries()
         self.timer_loop = Loop("timers", self.run_due, TIMER_CHECK_SECONDS, before=self.wait_until_ready)
         self.boards_loop = Loop("boards", self._sweep, BOARD_CHECK_SECONDS, before=self.wait_until_ready)
+        self.store_watch = Loop("store file", self._watch_store, STORE_WATCH_SECONDS)
+        self.exit_code = 0
+        self._closing_for_store: asyncio.Task[None] | None = None
+        """What ``python -m bot`` exits with once the bot has closed: the store's code when its file was lost."""
 
     @property
     def loops(self) -> tuple[Loop, ...]:
         """Every background loop, for the heartbeat (:mod:`bot.health`)."""
-        return (self.timer_loop, self.boards_loop)
+        return (self.timer_loop, self.boards_loop, self.store_watch)
+
+    async def _watch_store(self) -> None:
+        """An SQLite file deleted or replaced under the running bot: whatever it wrote now would be lost at the next
+        start. Refuse every read and write from now on (the store does), say so once, and stop with the store's
+        exit code, so the operator (or the container's restart policy) opens the database anew."""
+        why = self._store.lost() if self._store is not None else None
+        if why is None or self.exit_code:
+            return
+        log.error(
+            "%s while the bot was running: it stops now (exit code %d); restore the file and start it",
+            why,
+            EXIT_STORE_LOST,
+        )
+        self.exit_code = EXIT_STORE_LOST
+        self._closing_for_store = asyncio.create_task(self.close(), name="stop: the database file is gone")
 
     @property
     def service(self) -> GameService:
@@ -178,6 +201,7 @@ class AzulBot(commands.Bot):
             self.timer_loop.change_interval(seconds=min(TIMER_CHECK_SECONDS, self.lease.total_seconds()))
         self.timer_loop.start()
         self.boards_loop.start()
+        self.store_watch.start()
         self._resuming = asyncio.create_task(self._resume_computer_turns(), name="resume computer turns")
 
     async def _resume_computer_turns(self) -> None:

@@ -601,7 +601,7 @@ class Store:
             for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "foreign_keys = ON", "synchronous = NORMAL"):
                 async with db.execute(f"PRAGMA {pragma}"):
                     pass
-            engine = SqliteFile(db)
+            engine = SqliteFile(db, path)
             await engine.migrate(MIGRATIONS, newer=lambda current: _newer_schema(path, current))
             await engine.probe_write()
         except BaseException as error:
@@ -637,6 +637,10 @@ class Store:
 
     async def close(self) -> None:
         await self._engine.close()
+
+    def lost(self) -> str | None:
+        """For SQLite: why the file opened is no longer the database (deleted, replaced), else None."""
+        return self._engine.check_file() if isinstance(self._engine, SqliteFile) else None
 
     async def schema_version(self) -> int:
         return await self._engine.schema_version()

@@ -31,7 +31,7 @@ from bot.service import GameService
 from bot.store import Store
 from engine.agents import GreedyAgent
 from tests.bot import wire_games as wire
-from tests.bot.bot_process import ROOT
+from tests.bot.bot_process import ROOT, spawn
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 
 SETTLE = 30.0  # seconds: a guard against a hang, never a measure
@@ -100,8 +100,8 @@ async def test_every_loop_survives_a_store_outage_and_health_says_so(
     beat = tmp_path / "heartbeat"
     monkeypatch.setattr(health, "LOOP_MARGIN_SECONDS", 1.5)
     async with running(discord_server, db, lease=timedelta(seconds=1), remind_after=timedelta(hours=1)) as bot:
-        loops = {loop.name: loop for loop in bot.loops}
-        assert set(loops) == {"timers", "boards"}
+        assert {loop.name for loop in bot.loops} == {"timers", "boards", "store file"}
+        loops = {loop.name: loop for loop in bot.loops if loop.name != "store file"}  # it reads no rows
         await until(lambda: all(loop.passes >= 1 for loop in loops.values()), "a first pass of every loop")
         assert wire.read_games(db)[0].board_version == 0, "the first pass posted the missing board"
         outage = StoreOutage(bot.service.store._engine, monkeypatch)  # type: ignore[arg-type]
@@ -114,7 +114,7 @@ async def test_every_loop_survives_a_store_outage_and_health_says_so(
         await asyncio.sleep(2.0)  # beyond each loop's period plus the margin
         health.write_heartbeat(beat, bot, time.time())
         healthy, said = health.check(beat, time.time())
-        assert not healthy and "boards" in said and "timers" in said, said
+        assert not healthy and "boards" in said and "timers" in said and "store file" not in said, said
         failed = [r for r in caplog.records if r.name == "bot.loops" and r.levelname == "ERROR"]
         assert len(failed) == 2, "one error per loop for the whole outage, not one per pass"
 
@@ -125,7 +125,8 @@ async def test_every_loop_survives_a_store_outage_and_health_says_so(
         healthy, said = health.check(beat, time.time())
         assert healthy, said
         recorded = json.loads(beat.read_text())["loops"]
-        assert set(recorded) == {"timers", "boards"} and all(loop["last_pass"] for loop in recorded.values())
+        assert set(recorded) == {"timers", "boards", "store file"}
+        assert all(loop["last_pass"] for loop in recorded.values())
 
 
 def boards_of(db: str) -> dict[int, int]:
@@ -326,3 +327,35 @@ async def test_a_failure_at_any_step_after_the_commit_says_the_move_stands(
             assert said is not None and "Your move is saved and stands" in said, (step, said)
             assert "Nothing" not in said, (step, said)
             assert len(wire.moves_of(db, game.id)) == number, step
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+async def test_a_database_file_lost_while_running_stops_the_bot_with_code_5(
+    discord_server: FakeDiscord, tmp_path: Path, how: str
+) -> None:
+    """The real bot process: its SQLite file is deleted, or replaced by another; it refuses to write into a file
+    nobody will open again, says so once, and exits with the store's code."""
+    db = tmp_path / "azul.sqlite3"
+    await wire.prepare_games(str(db), 1)
+    log = tmp_path / "bot.log"
+    env = {"DISCORD_TOKEN": GOOD_TOKEN, "AZUL_DB": str(db), "AZUL_HEARTBEAT_FILE": str(tmp_path / "beat")}
+    process = spawn(discord_server.api, discord_server.gateway_url, env, log=log)
+    try:
+        await until(lambda: discord_server.identifies >= 1 and boards_of(str(db))[1] == 0, "the bot at work")
+        if how == "deleted":
+            for path in tmp_path.glob("azul.sqlite3*"):
+                path.unlink()
+        else:
+            other = tmp_path / "other.sqlite3"
+            await wire.prepare_games(str(other), 1)
+            other.replace(db)
+        code = await asyncio.to_thread(process.wait, SETTLE)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    written = log.read_text()
+    assert code == 5, written[-2000:]
+    assert written.count(f"was {how}") == 1, "one log line"
+    assert written.count(" ERROR ") == 1, written[-2000:]
+    assert written.rstrip().endswith("was lost while running"), "and the one line of the exit"
+    assert "Traceback" not in written, written[-2000:]
