@@ -108,7 +108,7 @@ class AzulBot(commands.Bot):
         self.deliveries = Deliveries()
         self.timer_loop = Loop("timers", self.run_due, TIMER_CHECK_SECONDS, before=self.wait_until_ready)
         self.boards_loop = Loop("boards", self._sweep, BOARD_CHECK_SECONDS, before=self.wait_until_ready)
-        self.store_watch = Loop("store file", self._watch_store, STORE_WATCH_SECONDS)
+        self.store_watch = Loop("store file", self._watch_store, STORE_WATCH_SECONDS, before=self.wait_until_ready)
         self.exit_code = 0
         self._closing_for_store: asyncio.Task[None] | None = None
         """What ``python -m bot`` exits with once the bot has closed: the store's code when its file was lost."""
@@ -257,10 +257,12 @@ class AzulBot(commands.Bot):
         for due in fired:
             try:
                 await self._fire(due)
-            except discord.HTTPException:
+            except discord.HTTPException:  # refused for good (a deleted channel, no permission): not tried again
                 log.warning("game %s: the %s timer could not be posted", due.game.id, due.kind)
             except Exception as error:  # one game's fault must not hold back the others' timers
                 await quarantine.after_fault(self.service.store, due.game.id, error)
+                continue  # left pending: it runs again when its lease ends
+            await self.service.timers.finish(due)  # only now: a crash before the post leaves it to run again
         return len(fired)
 
     async def _fire(self, due: Fired) -> None:

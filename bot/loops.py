@@ -10,11 +10,12 @@ and one line when it recovers, not one per pass.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from discord.ext import tasks
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +25,8 @@ FIRST_RETRY_SECONDS = 1.0
 
 class Loop:
     """One supervised background loop: ``start`` runs ``body`` now and then every ``every`` seconds (after
-    ``before``, e.g. waiting for the gateway), until ``stop``."""
+    ``before``, e.g. waiting for the gateway), until ``cancel``. It runs on discord.py's ``tasks.Loop`` (its
+    scheduling, and the emulated Discord of the tests knows its sleeps); the supervision is :meth:`run_once`."""
 
     def __init__(
         self,
@@ -37,7 +39,6 @@ class Loop:
         self.name = name
         self.body = body
         self.every = every
-        self.before = before
         self.passes = 0
         """Completed passes since the start (a pass that raised does not count)."""
         self.failures = 0
@@ -45,40 +46,33 @@ class Loop:
         self.last_pass: float | None = None
         """When the last pass completed (wall time), None before the first."""
         self.started: float | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._loop: tasks.Loop[Any] = tasks.loop(seconds=every)(self._pass)
+        if before is not None:
+            self._loop.before_loop(before)  # type: ignore[type-var]
+
+    async def _pass(self) -> None:
+        pause = await self.run_once()
+        if pause != self._loop.seconds:
+            self._loop.change_interval(seconds=pause)
 
     def change_interval(self, *, seconds: float) -> None:
         self.every = seconds
+        self._loop.change_interval(seconds=seconds)
 
     def is_running(self) -> bool:
-        return self._task is not None and not self._task.done()
+        return self._loop.is_running()
 
     def start(self) -> None:
-        if self.is_running():
-            return
-        self.started = time.time()
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"{self.name} loop")
+        if not self.is_running():
+            self.started = time.time()
+            self._loop.start()
 
     def cancel(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-
-    async def stop(self) -> None:
-        self.cancel()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        self._loop.cancel()
 
     def report(self) -> dict[str, Any]:
         """What the heartbeat records of this loop."""
         return {"every": self.every, "last_pass": self.last_pass, "started": self.started, "failures": self.failures}
-
-    async def _run(self) -> None:
-        if self.before is not None:
-            await self.before()
-        while True:
-            pause: float = await self.run_once()
-            await asyncio.sleep(pause)
 
     async def run_once(self) -> float:
         """One pass; returns how long to wait before the next."""

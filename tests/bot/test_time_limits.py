@@ -430,3 +430,19 @@ async def test_bad_limits_and_seat_without_a_level_in_a_lobby_are_refused(simcor
     answer = await alice.slash(table.channel, "azul seat")
     assert answer.ephemeral and answer.response.content == "Choose a level: easy, medium or hard."
     assert len((await table.game()).seats) == 1
+
+
+async def test_a_warning_claimed_by_a_runner_that_died_before_its_post_is_posted_later(
+    simcord_env, clock: ManualClock
+) -> None:
+    table = Table.create(simcord_env, 2)
+    await open_limited(table)
+    before = len(table.channel.history())
+    clock.advance(hours=LIMIT / 2, minutes=1)
+    claimed = await table.bot.service.timers.run_due()  # claims the half-time warning, then "dies" before posting
+    assert [due.kind for due in claimed] == ["limit_half"]
+    assert len(table.channel.history()) == before
+    assert await run(table, clock, minutes=1) == 0, "the lease holds"
+    assert await run(table, clock, minutes=5) == 1, "the lease ended: the warning runs again"
+    assert len(table.channel.history()) == before + 1
+    assert await run(table, clock, minutes=10) == 0 and len(table.channel.history()) == before + 1, "once"
