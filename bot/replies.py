@@ -102,6 +102,7 @@ async def reply(interaction: discord.Interaction, content: str, *, replace: bool
 
     ``replace``: the interaction came from an ephemeral picker, whose message the answer replaces.
     """
+    content = content[:2000]  # Discord's limit: a longer answer would not be an answer at all
     if interaction.response.is_done():
         kwargs.setdefault("view", None)  # a refused picker step must not leave its selects behind
         await interaction.edit_original_response(content=content, **kwargs)

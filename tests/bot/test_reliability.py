@@ -359,3 +359,25 @@ async def test_a_database_file_lost_while_running_stops_the_bot_with_code_5(
     assert written.count(" ERROR ") == 1, written[-2000:]
     assert written.rstrip().endswith("was lost while running"), "and the one line of the exit"
     assert "Traceback" not in written, written[-2000:]
+
+
+async def test_a_huge_option_gets_a_short_answer_quoting_a_prefix(discord_server: FakeDiscord, tmp_path: Path) -> None:
+    db = str(tmp_path / "azul.sqlite3")
+    await wire.prepare_games(db, 1)
+    async with running(discord_server, db):
+        await until(lambda: boards_of(db)[1] == 0, "the opening board")
+        game = wire.game_in(db, wire.FIRST_CHANNEL)
+        user, move = wire.moves_now(game)[0]
+        options = {**dict(move.choices()), "color": "x" * 6000}
+        sent = await discord_server.slash(
+            guild_id=wire.GUILD,
+            channel_id=wire.FIRST_CHANNEL,
+            user_id=user,
+            command="azul",
+            sub=move.command,
+            options=options,
+            locale="en-US",
+        )
+        said = await wire.answer(discord_server, sent, SETTLE)
+    assert said is not None and len(said) < 2000 and "x" * 61 not in said, said
+    assert len(wire.moves_of(db, game.id)) == 0
