@@ -22,6 +22,7 @@ column name or position on both (``sqlite3.Row``, ``asyncpg.Record``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import sqlite3
@@ -292,7 +293,7 @@ class SqliteFile:
         meanwhile (checked before every commit: a write nobody will read again must never be acknowledged)."""
         self._refuse_if_lost()
         async with self._lock:
-            await self.raw.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 yield SqliteConnection(self.raw)
                 self._refuse_if_lost(checked=True)
@@ -300,6 +301,19 @@ class SqliteFile:
                 await self.raw.execute("ROLLBACK")
                 raise
             await self.raw.execute("COMMIT")
+
+    async def _begin(self) -> None:
+        """BEGIN, never left half-done: a task cancelled while it waits (a claim's keep-alive when its post ends)
+        must not leave a transaction open on the shared connection, or every later BEGIN would fail."""
+        begin = asyncio.ensure_future(self.raw.execute("BEGIN IMMEDIATE"))
+        try:
+            await asyncio.shield(begin)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await begin
+                if self.raw.in_transaction:
+                    await self.raw.execute("ROLLBACK")
+            raise
 
     async def pragma(self, name: str) -> Any:
         async with self.raw.execute(f"PRAGMA {name}") as cursor:

@@ -90,6 +90,7 @@ async def holding(claims: Claims, work: str, lease: timedelta) -> AsyncIterator[
         yield True
     finally:
         keeping.cancel()
+        await asyncio.gather(keeping, return_exceptions=True)  # its last renewal ends before the release
         with contextlib.suppress(Exception):
             await claims.release(work)
 
