@@ -2,7 +2,8 @@
 ``python -m bot sync``: sync the slash commands with Discord now (the bot syncs by itself when they changed);
 ``python -m bot ratings rebuild``: recompute every rating from the stored results (the bot may keep running);
 ``python -m bot copy-db SQLITE_FILE postgresql://…``: copy a bot's SQLite database into an empty PostgreSQL one;
-``python -m bot backup PATH``: an online copy of the SQLite database, checked (for PostgreSQL: the pg_dump command).
+``python -m bot backup PATH``: an online copy of the SQLite database, checked (for PostgreSQL: the pg_dump command);
+``python -m bot check``: list the games quarantined because their stored state cannot be read (exit 1 when any).
 ``python -m bot --help`` and ``python -m bot COMMAND --help`` say the same. A command is a function of the parsed
 arguments and the environment, registered in :func:`parser` (a few lines each).
 
@@ -147,7 +148,9 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
         await asyncio.gather(heartbeat, return_exceptions=True)
         if endpoint is not None:
             endpoint.close()
-    return 0
+    if bot.exit_code:  # the bot stopped itself: its database file was deleted or replaced
+        print(f"azul-bot: the database file {config.db_path} was lost while running", file=sys.stderr)
+    return bot.exit_code
 
 
 def serve_metrics(config: Config) -> Endpoint | None:
@@ -193,6 +196,7 @@ def parser() -> argparse.ArgumentParser:
     copy = add("copy-db", copy_database, "Copy a bot's SQLite database into an empty PostgreSQL database.")
     copy.add_argument("source", metavar="SQLITE_FILE")
     copy.add_argument("target", metavar="POSTGRESQL_URL", help="postgresql://user:password@host:port/database")
+    add("check", check_games, "List the games quarantined because their stored state cannot be read (exit 1 if any).")
     copy_to = add("backup", backup, "An online, checked copy of the SQLite database (PostgreSQL: says how to dump).")
     copy_to.add_argument("path", metavar="PATH", help="the new file (an existing one is never overwritten)")
     return top
@@ -216,6 +220,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def check_health(_args: argparse.Namespace, environ: MutableMapping[str, str]) -> int:
     return health.main(environ)
+
+
+def check_games(_args: argparse.Namespace, environ: MutableMapping[str, str]) -> int:
+    from bot.quarantine import check
+
+    return asyncio.run(check(database_path(environ)))
 
 
 def copy_database(args: argparse.Namespace, _environ: MutableMapping[str, str]) -> int:

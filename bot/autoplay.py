@@ -21,7 +21,7 @@ import discord
 
 from bot import metrics
 from bot.context import BoardPoster
-from bot.errors import Refusal
+from bot.errors import BoardNotPosted, Refusal
 from bot.service import GameService, Turn
 from bot.texts import guild_locale, text
 from bot.words import headline, level_label, seat_label
@@ -128,7 +128,7 @@ class ComputerTurns:
                 events=turn.events,
                 ping=turn.to_ping(),
             )
-        except discord.HTTPException:
+        except (BoardNotPosted, discord.HTTPException):  # the sweep posts it later; the computer plays on
             log.warning("game %s: the computer's move is saved but its board could not be posted", game.id)
             metrics.post_failed("computer")
 

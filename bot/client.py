@@ -14,10 +14,10 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 import render
-from bot import logs, metrics
+from bot import logs, metrics, quarantine
 from bot.autoplay import ComputerTurns
 from bot.clock import Clock, SystemClock
 from bot.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
@@ -28,6 +28,7 @@ from bot.games import check_adapters
 from bot.league_cog import LeagueButton, LeagueRuns
 from bot.limits import run_deadlines, warning_key, warning_params
 from bot.lobby import LobbyButton
+from bot.loops import Loop
 from bot.picker import ConfirmButton, PickerSelect, PlayButton
 from bot.pictures import Pictures
 from bot.places import GonePlaces
@@ -35,7 +36,7 @@ from bot.posting import Poster
 from bot.privacy import ForgetButton
 from bot.ratelimits import ChannelPacer, patient, patient_replies, rate_limit_trace
 from bot.replays import ReplayButton
-from bot.replies import answer_error
+from bot.replies import Deliveries, answer_error, is_repeat
 from bot.service import GameService
 from bot.stats import PageButton
 from bot.store import Store
@@ -47,11 +48,13 @@ from bot.undo import UndoButton
 log = logging.getLogger(__name__)
 
 TIMER_CHECK_SECONDS = 60
-BOARD_CHECK_MINUTES = 5
+STORE_WATCH_SECONDS = 2.0
+"""How often the SQLite file is checked to be still the one opened (not deleted, not replaced)."""
+EXIT_STORE_LOST = 5
+"""The store's exit code (``bot.__main__.EXIT_STORE``): the database file was lost while running."""
+BOARD_CHECK_SECONDS = 5 * 60
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted, and
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
-BOARD_LEASE = timedelta(minutes=2)
-"""How long posting a missing board stays with one bot process (others skip it meanwhile)."""
 CONTROLS = (
     PlayButton,
     LobbyButton,
@@ -75,6 +78,8 @@ class Tree(app_commands.CommandTree["AzulBot"]):
         await answer_error(interaction, error)
 
     async def interaction_check(self, interaction: discord.Interaction[AzulBot], /) -> bool:
+        if is_repeat(interaction):  # delivered again: answered the first time
+            return False
         if needs_server(interaction, self):  # `/azul new` in a DM would open a lobby nobody else can join
             await answer_error(interaction, Refusal("server_only"))
             return False
@@ -129,6 +134,33 @@ class AzulBot(commands.Bot):
         self._computer_turns: ComputerTurns | None = None
         self.league_runs = LeagueRuns(self)
         self._store_closing: asyncio.Task[None] | None = None
+        self.deliveries = Deliveries()
+        self.timer_loop = Loop("timers", self._timers_pass, TIMER_CHECK_SECONDS, before=self.wait_until_ready)
+        self.boards_loop = Loop("boards", self._sweep, BOARD_CHECK_SECONDS, before=self.wait_until_ready)
+        self.store_watch = Loop("store file", self._watch_store, STORE_WATCH_SECONDS, before=self.wait_until_ready)
+        self.exit_code = 0
+        self._closing_for_store: asyncio.Task[None] | None = None
+        """What ``python -m bot`` exits with once the bot has closed: the store's code when its file was lost."""
+
+    @property
+    def loops(self) -> tuple[Loop, ...]:
+        """Every background loop, for the heartbeat (:mod:`bot.health`)."""
+        return (self.timer_loop, self.boards_loop, self.store_watch)
+
+    async def _watch_store(self) -> None:
+        """An SQLite file deleted or replaced under the running bot: whatever it wrote now would be lost at the next
+        start. Refuse every read and write from now on (the store does), say so once, and stop with the store's
+        exit code, so the operator (or the container's restart policy) opens the database anew."""
+        why = self._store.lost() if self._store is not None else None
+        if why is None or self.exit_code:
+            return
+        log.error(
+            "%s while the bot was running: it stops now (exit code %d); restore the file and start it",
+            why,
+            EXIT_STORE_LOST,
+        )
+        self.exit_code = EXIT_STORE_LOST
+        self._closing_for_store = asyncio.create_task(self.close(), name="stop: the database file is gone")
 
     @property
     def service(self) -> GameService:
@@ -141,6 +173,14 @@ class AzulBot(commands.Bot):
         if self._poster is None:
             raise RuntimeError("the bot has not been set up yet")
         return self._poster
+
+    def identity(self) -> str:
+        """Who this process is, the same across its restarts: the shards it runs (several processes on one database
+        each run their own shards; see README's "Scaling out")."""
+        shards = getattr(self, "shard_ids", None)
+        if shards:
+            return f"shards {','.join(map(str, sorted(shards)))} of {self.shard_count}"
+        return "unsharded"
 
     def wake_computer(self, game_id: int) -> None:
         if self._computer_turns is not None:
@@ -165,9 +205,16 @@ class AzulBot(commands.Bot):
             clock=self.clock,
             remind_after=self.remind_after,
             lease=self.lease,
+            identity=self.identity(),
         )
+        taken = await self._service.take_over_own()
+        if taken:
+            log.info("took back %d claims of this process's previous life", taken)
+        broken = await quarantine.quarantine_all(self._store)  # a bad row harms only its game, never the start
+        if broken:
+            log.error("%d games are quarantined: their stored state cannot be read (python -m bot check)", broken)
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
-        self._poster = Poster(self, self._store, self.pictures, self.clock)
+        self._poster = Poster(self, self._store, self.pictures, self.clock, claims=self._service)
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
         self._service.on_settled.append(lambda game: self.league_runs.wake())  # it may end a league's round
         self.add_dynamic_items(*CONTROLS)
@@ -181,6 +228,7 @@ class AzulBot(commands.Bot):
             self.timer_loop.change_interval(seconds=min(TIMER_CHECK_SECONDS, self.lease.total_seconds()))
         self.timer_loop.start()
         self.boards_loop.start()
+        self.store_watch.start()
         self._resuming = asyncio.create_task(self._resume_computer_turns(), name="resume computer turns")
 
     async def sync_commands(self, *, force: bool = False) -> bool:
@@ -224,15 +272,12 @@ class AzulBot(commands.Bot):
             log.info("unknown component id %r", custom_id[:120])
             await answer_error(interaction, Refusal("bad_control"))
 
-    @tasks.loop(minutes=BOARD_CHECK_MINUTES)
-    async def boards_loop(self) -> None:
+    async def _sweep(self) -> None:
+        """The boards loop's pass: missing boards, then games another bot process stopped playing when it died
+        (the first pass follows start-up, which resumes this process's own computer turns already)."""
         await self.post_missing_boards()
-        if self._computer_turns is not None and self.boards_loop.current_loop > 0:
-            await self._computer_turns.resume_all()  # games another bot process stopped playing when it died
-
-    @boards_loop.before_loop
-    async def _before_boards(self) -> None:
-        await self.wait_until_ready()
+        if self._computer_turns is not None and self.boards_loop.passes > 0:
+            await self._computer_turns.resume_all()
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         """An event handler raised: counted for the metrics, logged with its traceback (as discord.py does)."""
@@ -241,40 +286,30 @@ class AzulBot(commands.Bot):
 
     async def post_missing_boards(self) -> int:
         """Post the board of every game whose newest version has none, pinging its waiting players once; the first
-        run follows start-up, so a crash between saving a move and posting its board leaves no game without one."""
+        run follows start-up, so a crash between saving a move and posting its board leaves no game without one.
+        A board another poster is posting (the move's own reply, another bot process) is left to it."""
         posted = 0
         for game, state, turn in await self.service.boards_to_post():
-            work = f"board:{game.id}:{game.version}"
             with logs.context(game=game.id, channel=game.channel_id):
-                # Another bot process may be posting it (a sweep of its own, or the move's reply still under way).
-                if not await self.service.claim(work, BOARD_LEASE) or await self._board_posted(game.id, game.version):
-                    continue
                 try:
                     channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
                     if not isinstance(channel, discord.abc.Messageable):
                         continue
                     await self.pacer.wait(game.channel_id)
-                    await self.poster.post_late(channel, game, state, turn, guild=getattr(channel, "guild", None))
-                    posted += 1
-                    log.info("posted the missing board of version %s", game.version)
+                    guild = getattr(channel, "guild", None)
+                    if await self.poster.post_late(channel, game, state, turn, guild=guild) is not None:
+                        posted += 1
+                        log.info("posted the missing board of version %s", game.version)
                 except (BoardNotPosted, discord.HTTPException) as error:
                     log.warning("the missing board of version %s could not be posted (%s)", game.version, error)
-                finally:
-                    await self.service.release(work)
+                except Exception as error:  # this game's fault (or a store outage: raised again, for the loop)
+                    await quarantine.after_fault(self.service.store, game.id, error)
         return posted
 
-    async def _board_posted(self, game_id: int, version: int) -> bool:
-        game = await self.service.game(game_id)
-        return game is None or game.board_version >= version
-
-    @tasks.loop(seconds=TIMER_CHECK_SECONDS)
-    async def timer_loop(self) -> None:
+    async def _timers_pass(self) -> None:
+        """The timer loop's pass: due timers and league rounds, then the open-games gauge."""
         await self.run_due()
         metrics.open_games(await self.service.store.open_games_total())
-
-    @timer_loop.before_loop
-    async def _before_timers(self) -> None:
-        await self.wait_until_ready()
 
     async def run_due(self) -> int:
         """Run every timer that is due by the bot's clock (the loop's body; tests call it after moving the clock).
@@ -283,8 +318,12 @@ class AzulBot(commands.Bot):
         for due in fired:
             try:
                 await self._fire(due)
-            except discord.HTTPException:
+            except discord.HTTPException:  # refused for good (a deleted channel, no permission): not tried again
                 log.warning("game %s: the %s timer could not be posted", due.game.id, due.kind)
+            except Exception as error:  # one game's fault must not hold back the others' timers
+                await quarantine.after_fault(self.service.store, due.game.id, error)
+                continue  # left pending: it runs again when its lease ends
+            await self.service.timers.finish(due)  # only now: a crash before the post leaves it to run again
         await self.league_runs.tick()  # sign-ups that close, rounds that start, results not yet recorded
         return len(fired)
 
@@ -305,8 +344,8 @@ class AzulBot(commands.Bot):
             self.wake_computer(game.id)  # seats the computer plays now, or computer seats after these moves
 
     async def close(self) -> None:
-        self.boards_loop.cancel()  # a sweep in the middle of a post would meet a closed HTTP session
-        self.timer_loop.cancel()
+        for loop in self.loops:  # a sweep in the middle of a post would meet a closed HTTP session
+            loop.cancel()
         await super().close()
         await self.close_store()
 

@@ -29,7 +29,7 @@ from bot.lobby import lobby_action, lobby_view
 from bot.movelog import log_text
 from bot.personal import away_lines, seat_notes
 from bot.replays import move_list
-from bot.replies import channel_of, display_name, public_locale, reply
+from bot.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.texts import described, named, text, user_locale, variant_label
 from bot.undo import undo_last_move
 from bot.words import hint_text, lobby_text, shown, shown_names, status_text
@@ -207,10 +207,19 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     @app_commands.command(name=named("export"), description=described("bot.cmd.export"))
     async def export(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game, document = await bot_of(interaction).service.transcript(interaction.channel_id or 0)
+        service = bot_of(interaction).service
+        locale = user_locale(interaction)
+        shown = await service.shown_game(interaction.channel_id or 0, broken_too=True)
+        if shown.broken:  # quarantined: its record as saved, for whoever may mend or end it
+            raw = await service.raw_record(shown, interaction.user.id, is_admin=is_admin(interaction))
+            data = json.dumps(raw, ensure_ascii=False, indent=1).encode()
+            file = discord.File(io.BytesIO(data), filename=f"azul-{shown.id}-raw.json")
+            content = text("bot.reply.exported_raw", locale, game=shown.id)
+            await interaction.edit_original_response(content=content, attachments=[file])
+            return
+        game, document = await service.transcript(interaction.channel_id or 0)
         data = json.dumps(document, ensure_ascii=False, indent=1).encode()
         file = discord.File(io.BytesIO(data), filename=f"azul-{game.id}-{game.variant}.json")
-        locale = user_locale(interaction)
         listed = move_list(document, document["names"], locale).encode()
         notation = discord.File(io.BytesIO(listed), filename=f"azul-{game.id}-{game.variant}.txt")
         content = text("bot.reply.exported", locale, game=game.id, moves=document["moves"])

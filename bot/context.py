@@ -28,7 +28,7 @@ class BoardPoster(Protocol):
         headline: str = "",
         events: Sequence[Event] = (),
         ping: Sequence[int] = (),
-    ) -> discord.Message: ...
+    ) -> discord.Message | None: ...
 
     async def post_nudge(
         self,

@@ -16,7 +16,7 @@ from typing import ClassVar, TypeVar
 import discord
 
 from bot.errors import Refusal
-from bot.replies import answer_error
+from bot.replies import answer_error, is_repeat
 
 NUMBER = "[0-9]{1,19}"
 """A number in a custom id: ASCII digits only (``\\d`` would take any Unicode digit), at most 19 of them."""
@@ -41,6 +41,8 @@ class Control:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if is_repeat(interaction):
+            return
         try:
             if self.forged:
                 raise Refusal("bad_control")

@@ -22,6 +22,8 @@ column name or position on both (``sqlite3.Row``, ``asyncpg.Record``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Generator, Iterable, Sequence
@@ -251,29 +253,67 @@ class SqliteFile:
     """One aiosqlite connection shared by every coroutine. Reads wait for a running transaction to end: otherwise a
     read between two statements of a move could see a half-saved move that is then rolled back."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str = ":memory:") -> None:
         self.raw = db
         self._lock = asyncio.Lock()
+        self.path = path
+        self.file = file_identity(path)
+        """The file opened (device and inode): a file deleted or replaced since is no longer the bot's database."""
+        self.lost: str | None = None
+        """Why the file opened is no longer the database at ``path`` (every read and write then fails)."""
 
     async def close(self) -> None:
         await self.raw.close()
 
+    def check_file(self) -> str | None:
+        """Whether the file at ``path`` is still the one opened: None, or what happened to it (remembered)."""
+        if self.lost is None and self.file is not None:
+            now = file_identity(self.path)
+            if now is None:
+                self.lost = f"the database file {self.path} was deleted"
+            elif now != self.file:
+                self.lost = f"the database file {self.path} was replaced by another file"
+        return self.lost
+
+    def _refuse_if_lost(self, *, checked: bool = False) -> None:
+        """Never acknowledge a write into a file nobody will open again (``checked``: look at the file now)."""
+        lost = self.check_file() if checked else self.lost
+        if lost is not None:
+            raise sqlite3.OperationalError(lost)
+
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[SqliteConnection]:
+        self._refuse_if_lost()
         async with self._lock:
             yield SqliteConnection(self.raw)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteConnection]:
-        """One write transaction at a time; rolled back on any error."""
+        """One write transaction at a time; rolled back on any error, and when the file was deleted or replaced
+        meanwhile (checked before every commit: a write nobody will read again must never be acknowledged)."""
+        self._refuse_if_lost()
         async with self._lock:
-            await self.raw.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 yield SqliteConnection(self.raw)
+                self._refuse_if_lost(checked=True)
             except BaseException:
                 await self.raw.execute("ROLLBACK")
                 raise
             await self.raw.execute("COMMIT")
+
+    async def _begin(self) -> None:
+        """BEGIN, never left half-done: a task cancelled while it waits (a claim's keep-alive when its post ends)
+        must not leave a transaction open on the shared connection, or every later BEGIN would fail."""
+        begin = asyncio.ensure_future(self.raw.execute("BEGIN IMMEDIATE"))
+        try:
+            await asyncio.shield(begin)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await begin
+                if self.raw.in_transaction:
+                    await self.raw.execute("ROLLBACK")
+            raise
 
     async def pragma(self, name: str) -> Any:
         async with self.raw.execute(f"PRAGMA {name}") as cursor:
@@ -313,3 +353,22 @@ class SqliteFile:
                 raise ValueError(f"foreign keys in a cycle among {sorted(set(names) - set(ordered))}")
             ordered.extend(ready)
         return ordered
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """The device and inode of the file at ``path`` (None when there is none, or for an in-memory database)."""
+    if path == ":memory:" or path.startswith("file:"):
+        return None
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def is_store_fault(error: BaseException) -> bool:
+    """Whether ``error`` is the database failing (unreachable, full, locked, gone) rather than a row or a bug: such a
+    fault is not one game's, so a sweep stops and its loop reports it once."""
+    if isinstance(error, sqlite3.IntegrityError | asyncpg.IntegrityConstraintViolationError):
+        return False  # a refused write: the store's own logic, not an outage
+    return isinstance(error, sqlite3.DatabaseError | asyncpg.PostgresError | asyncpg.InterfaceError | OSError)

@@ -96,7 +96,7 @@ async def ask_to_resign(interaction: discord.Interaction) -> None:
 async def ask_to_abort(interaction: discord.Interaction) -> None:
     """Say which game would be cancelled, with the button that does it (only for whoever may cancel it)."""
     service = bot_of(interaction).service
-    game = await service.open_game(interaction.channel_id or 0)
+    game = await service.open_game(interaction.channel_id or 0, broken_too=True)  # a quarantined game can end
     await service.check_may_abort(game, interaction.user.id, is_admin=is_admin(interaction))
     locale = user_locale(interaction)
     key = "bot.confirm.abort_lobby" if game.status == "lobby" else "bot.confirm.abort_game"

@@ -30,4 +30,9 @@ class BoardNotPosted(Exception):
         self.reason = reason
 
 
-__all__ = ["BoardNotPosted", "Refusal"]
+class MoveSaved(Exception):
+    """A move is saved and stands, but a step after the commit failed (reading it back, its board, the reply, the
+    picker's next step): the player is told their move stands, never that nothing changed."""
+
+
+__all__ = ["BoardNotPosted", "MoveSaved", "Refusal"]

@@ -19,7 +19,7 @@ from discord import app_commands
 from bot import metrics
 from bot.computer import STRONGEST, THINKING_SECONDS
 from bot.context import BoardPoster, bot_of
-from bot.errors import Refusal
+from bot.errors import BoardNotPosted, Refusal
 from bot.quotas import GameCaps
 from bot.replies import is_admin, reply
 from bot.service import GameService, TimedOut
@@ -106,7 +106,7 @@ async def run_deadlines(service: GameService, poster: BoardPoster, channel: disc
                 events=turn.events,
                 ping=turn.to_ping(),
             )
-        except discord.HTTPException:
+        except (BoardNotPosted, discord.HTTPException):  # the sweep posts it later
             log.warning("game %s: the timeout is saved but its board could not be posted", due.game.id)
             metrics.post_failed("timeout")
     return done

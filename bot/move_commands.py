@@ -37,7 +37,7 @@ from bot.context import bot_of
 from bot.entry import autocomplete, read_given
 from bot.errors import Refusal
 from bot.games import move_commands
-from bot.moves import play
+from bot.moves import after_move, play
 from bot.picker import offer_next
 from bot.texts import described, named, user_locale
 
@@ -105,7 +105,7 @@ async def submit(interaction: discord.Interaction, command: str, given: dict[str
     if seat is not None and seat in engine.to_act(state) and _has_command(game.variant, command):
         given = dict(read_given(state, seat, command, given, user_locale(interaction)))
     turn = await play(interaction, command, given)
-    await offer_next(interaction, turn)
+    await after_move(offer_next(interaction, turn))
 
 
 def _has_command(variant: str, command: str) -> bool:

@@ -7,14 +7,14 @@ Refusals are raised to the one error path.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 
 import discord
 
 from bot import logs, metrics
 from bot.context import bot_of
-from bot.errors import BoardNotPosted, Refusal
+from bot.errors import BoardNotPosted, MoveSaved, Refusal
 from bot.replies import board_missing, channel_of, display_name
 from bot.service import Turn
 from bot.texts import guild_locale, text, user_locale
@@ -89,6 +89,21 @@ async def play(
     )
     logs.bind(game=turn.game.id, variant=turn.game.variant)
     metrics.moved(turn.game.variant)
+    try:
+        await _tell(interaction, table, turn)
+    except Exception as error:  # the move is saved: whatever failed, the player must hear that it stands
+        raise MoveSaved() from error
+    finally:
+        bot.wake_computer(turn.game.id)
+    answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    metrics.answered(answered_after)
+    log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})
+    return turn
+
+
+async def _tell(interaction: discord.Interaction, table: Table, turn: Turn) -> None:
+    """After the commit: the board in the game's channel (or thread) and the mover's reply (there, or in a DM)."""
+    bot = bot_of(interaction)
     locale = user_locale(interaction)
     said = text("bot.reply.played", locale, what=headline(turn, locale))
     told = await bot.service.told(turn)
@@ -111,11 +126,14 @@ async def play(
     # The mover may take the move back from here (while it may be: see bot/undo.py); the button goes stale by itself.
     undo = offer_undo(turn, None, locale) if interaction.guild_id is not None else None  # undo is the channel's
     await interaction.edit_original_response(content=said, view=undo)
-    bot.wake_computer(turn.game.id)
-    answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    metrics.answered(answered_after)
-    log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})
-    return turn
 
 
-__all__ = ["Table", "play", "table_of"]
+async def after_move(step: Awaitable[None]) -> None:
+    """A step that follows a saved move (the picker's next step): whatever it raises, the move stands."""
+    try:
+        await step
+    except Exception as error:
+        raise MoveSaved() from error
+
+
+__all__ = ["Table", "after_move", "play", "table_of"]

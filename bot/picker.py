@@ -27,7 +27,7 @@ from bot.controls import NUMBER, Control, bounded, forged
 from bot.entry import Entry, Run, Step, plan, repeats, run_ways, shapes_of
 from bot.errors import Refusal
 from bot.games import adapter_of
-from bot.moves import play, table_of
+from bot.moves import after_move, play, table_of
 from bot.pictures import Pictures
 from bot.service import Turn
 from bot.store import GameRow
@@ -466,7 +466,7 @@ async def _play(
             raise Refusal("stale")
         run = [dict(engine.parse_move(game.variant, notation).choices()) for notation in chosen[RUN].split()]
     turn = await play(interaction, command, run[0], game_id=game_id, version=version, update=update, then=run[1:])
-    await offer_next(interaction, turn)
+    await after_move(offer_next(interaction, turn))
 
 
 async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:

@@ -8,15 +8,23 @@ text are escaped, so a nickname that looks like a mention pings nobody. Each boa
 shows (the store then knows which games still need one: see :meth:`bot.client.AzulBot.post_missing_boards`), and
 posting it edits the previous board's Play button away. A board that does not get through after a few bounded
 attempts raises :class:`BoardNotPosted`, whose ``reason`` the reply puts into words: the move is saved either way.
+
+Each version's board goes out once, whoever posts it (the mover's reply, the sweep of missing boards, a timeout, the
+computer): posting it is claimed in the store (kept alive while the post is under way, however short the operator's
+lease), and whoever finds it claimed or already posted leaves it. Every send of it carries the same ``nonce`` with
+``enforce_nonce``, so Discord itself drops a retried create whose first attempt did get through.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
-from collections.abc import Sequence
-from datetime import datetime
+import secrets
+from collections.abc import AsyncIterator, Sequence
+from datetime import datetime, timedelta
+from typing import Protocol
 
 import aiohttp
 import discord
@@ -52,6 +60,50 @@ def board_link(game: GameRow) -> str:
     return f"{where}/{game.board_message_id}" if game.board_message_id else where
 
 
+BOARD_LEASE = timedelta(minutes=2)
+"""How long posting a version's board stays with one poster, renewed while the post is under way."""
+
+
+class Claims(Protocol):
+    """Background work held by one bot process at a time (:meth:`bot.service.GameService.claim`)."""
+
+    lease: timedelta | None
+
+    async def claim(self, work: str, lease: timedelta) -> bool: ...
+
+    async def release(self, work: str) -> None: ...
+
+
+def board_nonce(game: GameRow) -> str:
+    """The same for every send of one version's board (Discord allows 25 characters): a retry is dropped."""
+    return f"b{game.id}v{game.version}"[:25]
+
+
+@contextlib.asynccontextmanager
+async def holding(claims: Claims, work: str, lease: timedelta) -> AsyncIterator[bool]:
+    """Claim ``work`` and keep the claim alive until the block ends (then release it); yields False, holding
+    nothing, when another process has it."""
+    if not await claims.claim(work, lease):
+        yield False
+        return
+    every = (claims.lease or lease).total_seconds() / 3
+
+    async def renew() -> None:
+        while True:
+            await asyncio.sleep(every)
+            with contextlib.suppress(Exception):  # a failed renewal: the next one tries again
+                await claims.claim(work, lease)
+
+    keeping = asyncio.create_task(renew(), name=f"keep {work}")
+    try:
+        yield True
+    finally:
+        keeping.cancel()
+        await asyncio.gather(keeping, return_exceptions=True)  # its last renewal ends before the release
+        with contextlib.suppress(Exception):
+            await claims.release(work)
+
+
 def mentioning(user_ids: Sequence[int | None]) -> discord.AllowedMentions:
     """Allow exactly these users to be pinged: never everyone, roles, or anyone a name in the text might name (a
     computer seat has no user, so it is never among them)."""
@@ -63,11 +115,21 @@ class Poster:
     """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``store`` keeps their choices;
     ``pictures`` draws the boards."""
 
-    def __init__(self, client: discord.Client, store: Store, pictures: Pictures, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        store: Store,
+        pictures: Pictures,
+        clock: Clock | None = None,
+        claims: Claims | None = None,
+    ) -> None:
         self.client = client
         self.store = store
         self.pictures = pictures
         self.clock = clock or SystemClock()
+        self.claims = claims
+        self._posting: set[str] = set()
+        """The boards this process is posting now (the store's claim is per process: this is per poster)."""
 
     async def post_board(
         self,
@@ -79,9 +141,42 @@ class Poster:
         headline: str = "",
         events: Sequence[Event] = (),
         ping: Sequence[int] = (),
-    ) -> discord.Message:
+    ) -> discord.Message | None:
         """Post the board; mention each seat in ``ping`` exactly once (in the post or by DM), but never a seat the
-        computer plays."""
+        computer plays. The first board of a version is posted once, whoever asks (see the module's docstring):
+        None when another poster has it or it is out already."""
+        if game.board_version >= game.version or self.claims is None:  # shown again (`/azul board`), not new
+            return await self._post_board(
+                channel, game, state, guild=guild, headline=headline, events=events, ping=ping
+            )
+        work = f"board:{game.id}:{game.version}"
+        if work in self._posting:
+            return None
+        self._posting.add(work)
+        try:
+            async with holding(self.claims, work, BOARD_LEASE) as mine:
+                fresh = await self.store.game(game.id) if mine else None
+                if fresh is None or fresh.board_version >= game.version:
+                    return None
+                nonce = board_nonce(game)
+                return await self._post_board(
+                    channel, game, state, guild=guild, headline=headline, events=events, ping=ping, nonce=nonce
+                )
+        finally:
+            self._posting.discard(work)
+
+    async def _post_board(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        state: GameState,
+        *,
+        guild: discord.Guild | None,
+        headline: str,
+        events: Sequence[Event],
+        ping: Sequence[int],
+        nonce: str | None = None,
+    ) -> discord.Message:
         locale = guild_locale(guild)
         notes = await seat_notes(self.store, game, self.clock.now(), locale) if game.status == "active" else []
         png = await self.pictures.draw(game, state, events, locale, notes)
@@ -105,7 +200,7 @@ class Poster:
         if game.status == "over":
             view = summary_view(game, locale)
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
-        message = await self._send(channel, game, content, png, view=view, mentions=mentions)
+        message = await self._send(channel, game, content, png, view=view, mentions=mentions, nonce=nonce)
         try:
             _, stale = await self.store.set_board(game.id, message.id, game.version)
         except Exception as error:
@@ -127,8 +222,10 @@ class Poster:
         *,
         view: discord.ui.View,
         mentions: discord.AllowedMentions,
+        nonce: str | None,
     ) -> discord.Message:
-        """Send the board, a bounded number of times within a bounded time; :class:`BoardNotPosted` says why not."""
+        """Send the board, a bounded number of times within a bounded time; :class:`BoardNotPosted` says why not.
+        Every attempt carries the same ``nonce`` (discord.py adds ``enforce_nonce``)."""
         reason = "discord"
         try:
             async with asyncio.timeout(POST_BUDGET_SECONDS):
@@ -137,7 +234,12 @@ class Poster:
                         [discord.File(io.BytesIO(png), filename=f"azul-{game.id}-{game.version}.png")] if png else []
                     )
                     try:
-                        return await channel.send(content, files=files, view=view, allowed_mentions=mentions)
+                        fresh = (
+                            nonce if nonce is not None else secrets.randbits(63)
+                        )  # as discord.py's own: any other post
+                        return await channel.send(
+                            content, files=files, view=view, allowed_mentions=mentions, nonce=fresh
+                        )
                     except discord.Forbidden:
                         reason = "forbidden"
                         break
@@ -176,7 +278,7 @@ class Poster:
         turn: Turn | Undone | None,
         *,
         guild: discord.Guild | None,
-    ) -> discord.Message:
+    ) -> discord.Message | None:
         """The board that should have followed ``turn`` (a move, a move taken back, or None: the game's start), as
         it would have been posted then."""
         locale = guild_locale(guild)

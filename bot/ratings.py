@@ -19,13 +19,17 @@ rating from scratch and gets the same numbers (a change of formula never loses h
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 import engine
+from bot.db import is_store_fault
 from bot.store import OUTCOMES, GameRow, ResultRow, ResultSeat, Seat, Skill, Store
+
+log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 Z = 3.0  # how many sigmas the leaderboard's conservative estimate takes off
@@ -153,8 +157,15 @@ async def settle_pending(store: Store) -> int:
     settled = 0
     for game_id in await store.unsettled_games():
         game = await store.game(game_id)
-        if game is not None and await settle(store, game) is not None:
-            settled += 1
+        if game is None or game.broken:
+            continue
+        try:
+            if await settle(store, game) is not None:
+                settled += 1
+        except Exception as error:  # one damaged result must not stop the bot from starting
+            if is_store_fault(error):
+                raise
+            log.exception("game %s: its result could not be recorded", game_id)
     return settled
 
 

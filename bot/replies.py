@@ -8,6 +8,8 @@ tree's ``on_error`` (see :mod:`bot.client`) and every control's callback (see :m
 from __future__ import annotations
 
 import logging
+import time
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -15,11 +17,63 @@ from discord import app_commands
 
 from bot import logs, metrics
 from bot.context import bot_of
-from bot.errors import BoardNotPosted, Refusal
+from bot.db import is_store_fault
+from bot.errors import BoardNotPosted, MoveSaved, Refusal
 from bot.texts import explain, guild_locale, text, user_locale
 from engine import EngineError
 
 log = logging.getLogger(__name__)
+
+
+class Deliveries:
+    """The ids of the latest interactions this process took up: Discord may deliver one again (a gateway resume),
+    and a second answer would be refused by Discord (and a second act could only be a refusal)."""
+
+    def __init__(self, remembered: int = 10_000) -> None:
+        self._seen: OrderedDict[int, None] = OrderedDict()
+        self._remembered = remembered
+
+    def first(self, interaction_id: int) -> bool:
+        """True the first time an id is seen, False after."""
+        if interaction_id in self._seen:
+            return False
+        self._seen[interaction_id] = None
+        if len(self._seen) > self._remembered:
+            self._seen.popitem(last=False)
+        return True
+
+
+def is_repeat(interaction: discord.Interaction) -> bool:
+    """Whether this interaction was delivered before and taken up then: leave it unanswered."""
+    deliveries = getattr(interaction.client, "deliveries", None)
+    if not isinstance(deliveries, Deliveries) or deliveries.first(interaction.id):
+        return False
+    log.info("interaction %s was delivered again; it was taken up already", interaction.id)
+    return True
+
+
+class Outage:
+    """Requests refused because the database failed are logged once per outage (an outage: faults less than
+    ``QUIET_SECONDS`` apart), with how many were refused, not once per request."""
+
+    QUIET_SECONDS = 60.0
+
+    def __init__(self) -> None:
+        self.last: float | None = None
+        self.refused = 0
+
+    def note(self, error: BaseException) -> None:
+        now = time.monotonic()
+        if self.last is None or now - self.last > self.QUIET_SECONDS:
+            if self.refused > 1:
+                log.warning("the previous database outage refused %d requests", self.refused)
+            log.error("the database failed; requests are refused until it works again: %s", error)
+            self.refused = 0
+        self.last = now
+        self.refused += 1
+
+
+outage = Outage()
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -48,6 +102,7 @@ async def reply(interaction: discord.Interaction, content: str, *, replace: bool
 
     ``replace``: the interaction came from an ephemeral picker, whose message the answer replaces.
     """
+    content = content[:2000]  # Discord's limit: a longer answer would not be an answer at all
     if interaction.response.is_done():
         kwargs.setdefault("view", None)  # a refused picker step must not leave its selects behind
         await interaction.edit_original_response(content=content, **kwargs)
@@ -78,6 +133,12 @@ async def answer_error(interaction: discord.Interaction, error: Exception, *, re
         error = Refusal("server_only")
     if isinstance(error, BoardNotPosted):  # what was asked is done and saved; only its board is missing
         said = text("bot.reply.saved", locale) + "\n" + board_missing(error.reason, locale)
+    elif isinstance(error, MoveSaved):  # a step after the commit failed: the move stands all the same
+        log.warning("a step after a saved move failed", exc_info=error.__cause__ or error)
+        said = text("bot.reply.move_stands", locale)
+    elif is_store_fault(error):  # nothing was saved: the database is unreachable, full or gone
+        outage.note(error)
+        said = text("bot.refuse.store_down", locale)
     elif isinstance(error, Refusal | EngineError):
         metrics.refused(error.key)
         said = explain(error, locale)
@@ -101,11 +162,13 @@ async def _game_id_here(interaction: discord.Interaction) -> int | None:
 
 
 __all__ = [
+    "Deliveries",
     "answer_error",
     "board_missing",
     "channel_of",
     "display_name",
     "is_admin",
+    "is_repeat",
     "public_locale",
     "reply",
     "unwrap",

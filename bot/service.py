@@ -17,13 +17,14 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 import engine
-from bot import ratings
+from bot import quarantine, ratings
 from bot.clock import Clock, SystemClock, iso, quiet_until
 from bot.computer import DEFAULT_THINKING, LEVELS, STRONGEST, THINKING_SECONDS, Computer, move_seed
 from bot.errors import Refusal
@@ -210,6 +211,7 @@ class GameService:
         clock: Clock | None = None,
         remind_after: timedelta | None = None,
         lease: timedelta | None = None,
+        identity: str | None = None,
     ) -> None:
         self.store = store
         self.lease = lease
@@ -218,8 +220,10 @@ class GameService:
         self.clock = clock or SystemClock()
         self.timers = Timers(store, self.clock, remind_after, lease)
         self.hints = Hints()
-        # Who holds a claim: this service in this process (a restarted process is someone else).
-        self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        # Who holds a claim: this process's durable identity (its shards) and this life of it (a generation), so a
+        # restarted process takes its own claims back at once (:meth:`take_over_own`) and waits only for others'.
+        self.identity = identity or f"{socket.gethostname()}:{os.getpid()}"
+        self.worker = f"{self.identity}#{time.time_ns():x}{secrets.token_hex(2)}"
         self.on_settled: list[Callable[[GameRow], None]] = []
         """Called with every game whose result was just recorded (leagues record theirs from it)."""
 
@@ -234,19 +238,38 @@ class GameService:
     async def release(self, work: str) -> None:
         await self.store.release(work, self.worker)
 
+    async def take_over_own(self) -> int:
+        """At start-up: take back the claims this process's previous life held (it died holding them)."""
+        return await self.store.take_over(self.identity, self.worker)
+
     # --- loading -------------------------------------------------------------------------------------------------
-    async def open_game(self, channel_id: int) -> GameRow:
+    async def open_game(self, channel_id: int, *, broken_too: bool = False) -> GameRow:
+        """The channel's open game; a quarantined one only for ``broken_too`` (abort and export), else refused."""
         game = await self.store.open_game_in(channel_id)
         if game is None:
             raise Refusal("no_game")
+        if not broken_too:
+            await self.refuse_broken(game)
         return game
 
-    async def shown_game(self, channel_id: int) -> GameRow:
+    async def shown_game(self, channel_id: int, *, broken_too: bool = False) -> GameRow:
         """The game ``/azul board`` and ``status`` describe: the open one, else the last one that was played out."""
         game = await self.store.open_game_in(channel_id) or await self.store.latest_game_in(channel_id)
         if game is None or game.status == "aborted":
             raise Refusal("no_game")
+        if not broken_too:
+            await self.refuse_broken(game)
         return game
+
+    async def refuse_broken(self, game: GameRow) -> None:
+        """Refuse to act on a quarantined game (:mod:`bot.quarantine`), quarantining it if it has just turned out to
+        be broken."""
+        why = quarantine.diagnose(game)
+        if why is None:
+            return
+        if not game.broken:
+            await quarantine.quarantine(self.store, game, why)
+        raise Refusal("game_broken", game=game.id)
 
     async def game(self, game_id: int) -> GameRow | None:
         return await self.store.game(game_id)
@@ -261,6 +284,18 @@ class GameService:
         """The state reached by replaying the whole move log: must equal the snapshot."""
         moves = await self.store.moves(game.id)
         return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
+
+    async def raw_record(self, game: GameRow, user_id: int, *, is_admin: bool) -> dict[str, Any]:
+        """A quarantined game's row exactly as stored, with its seats and move log: for its creator or an admin."""
+        if user_id != game.creator_id and not is_admin:
+            raise Refusal("broken_export_creator")
+        return {
+            "game": game.id,
+            "broken": game.broken,
+            "row": await self.store.raw_game(game.id),
+            "seats": [{"user_id": s.user_id, "name": s.name, "seat": s.seat, "level": s.level} for s in game.seats],
+            "log": [{"seat": seat, "notation": notation} for seat, notation in await self.store.moves(game.id)],
+        }
 
     async def transcript(self, channel_id: int) -> tuple[GameRow, dict[str, Any]]:
         """The JSON transcript of the game ``/azul board`` shows (running or the last finished one), from its log.
@@ -905,19 +940,28 @@ class GameService:
             game = await self.store.game(game_id)
             if game is None or game.state is None:
                 continue
-            undone = await self.store.undone(game.id, game.version - 1)
-            rows = await self.store.move_rows(game.id)
-            if undone is not None and undone.ply < game.board_version:  # a move on a board was taken back: say so
-                moves = [(row.seat, row.notation) for row in rows]
-                turn: Turn | Undone | None = await asyncio.to_thread(self._last_undo, game, moves, undone)
-            else:
-                if undone is not None and all(row.ply < game.board_version for row in rows):
-                    continue  # a held move was taken back: the board on show is this position
-                turn = await asyncio.to_thread(self._since_board, game, rows)  # a replay takes a moment
-                if turn is not None and self.holds_board(turn):
-                    continue
-            missing.append((game, self.state_of(game), turn))
+            try:
+                found = await self._board_to_post(game)
+            except Exception as error:
+                await quarantine.after_fault(self.store, game.id, error)
+                continue
+            if found is not None:
+                missing.append(found)
         return missing
+
+    async def _board_to_post(self, game: GameRow) -> tuple[GameRow, GameState, Turn | Undone | None] | None:
+        undone = await self.store.undone(game.id, game.version - 1)
+        rows = await self.store.move_rows(game.id)
+        if undone is not None and undone.ply < game.board_version:  # a move on a board was taken back: say so
+            moves = [(row.seat, row.notation) for row in rows]
+            turn: Turn | Undone | None = await asyncio.to_thread(self._last_undo, game, moves, undone)
+        else:
+            if undone is not None and all(row.ply < game.board_version for row in rows):
+                return None  # a held move was taken back: the board on show is this position
+            turn = await asyncio.to_thread(self._since_board, game, rows)  # a replay takes a moment
+            if turn is not None and self.holds_board(turn):
+                return None
+        return game, self.state_of(game), turn
 
     @classmethod
     def _since_board(cls, game: GameRow, rows: list[MoveRow]) -> Turn | None:
@@ -999,8 +1043,9 @@ class GameService:
         self, channel_id: int, user_id: int, *, is_admin: bool, game_id: int | None = None, version: int | None = None
     ) -> GameRow:
         """Cancel the open game (its creator or a server manager). ``game_id`` and ``version``: the ones the user
-        confirmed at (a confirmation button's), refused as stale once the game moved on or is another one."""
-        game = await self.open_game(channel_id)
+        confirmed at (a confirmation button's), refused as stale once the game moved on or is another one. A
+        quarantined game can still be ended."""
+        game = await self.open_game(channel_id, broken_too=True)
         if (game_id is not None and game.id != game_id) or (version is not None and game.version != version):
             raise Refusal("stale")
         await self.check_may_abort(game, user_id, is_admin=is_admin)

@@ -359,6 +359,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN thinking INTEGER NOT NULL DEFAULT 1;
     ALTER TABLE servers ADD COLUMN thinking INTEGER;
     """,
+    # 21: a game whose stored state cannot be read is quarantined: ``broken`` holds why, and
+    # every sweep, timer and listing skips it; its creator or an admin may still abort or export it.
+    """
+    ALTER TABLE games ADD COLUMN broken TEXT;
+    """,
 )
 
 
@@ -458,6 +463,7 @@ class GameRow:
     thread: bool = False  # played in a thread of its own, opened when it starts
     lobby_channel_id: int | None = None  # the channel of the lobby message, once the game moved to its thread
     thinking: int = 1  # CPU seconds a computer seat (or a stand-in) may search per move
+    broken: str | None = None  # why its stored state cannot be read (quarantined), None for a sound game
 
     @property
     def is_open(self) -> bool:
@@ -737,11 +743,13 @@ class Store:
             raise StoreOpenError(explain_open_error(path, error)) from error
         try:
             db.row_factory = aiosqlite.Row
-            # busy_timeout first: switching to WAL already waits for another process's lock.
-            for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "foreign_keys = ON", "synchronous = NORMAL"):
+            # busy_timeout first: switching to WAL already waits for another process's lock. synchronous = FULL: in
+            # WAL mode NORMAL may lose the last commits on a power cut, and a move the player was told is saved
+            # must survive one; the cost is one fsync per commit, far below a Discord round trip.
+            for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "foreign_keys = ON", "synchronous = FULL"):
                 async with db.execute(f"PRAGMA {pragma}"):
                     pass
-            engine = SqliteFile(db)
+            engine = SqliteFile(db, path)
             await engine.migrate(MIGRATIONS, newer=lambda current: _newer_schema(path, current))
             await engine.probe_write()
         except BaseException as error:
@@ -777,6 +785,10 @@ class Store:
 
     async def close(self) -> None:
         await self._engine.close()
+
+    def lost(self) -> str | None:
+        """For SQLite: why the file opened is no longer the database (deleted, replaced), else None."""
+        return self._engine.check_file() if isinstance(self._engine, SqliteFile) else None
 
     async def schema_version(self) -> int:
         return await self._engine.schema_version()
@@ -834,20 +846,26 @@ class Store:
             " ORDER BY joined",
             (row["id"],),
         )
+        broken = row["broken"]
+        try:
+            options, state, result = (json.loads(row[c]) if row[c] else None for c in ("options", "state", "result"))
+        except ValueError as error:  # a damaged row: the game is quarantined, never the whole bot
+            broken = broken or f"its stored JSON cannot be read ({error})"
+            options, state, result = {}, None, None
         return GameRow(
             id=row["id"],
             guild_id=row["guild_id"],
             channel_id=row["channel_id"],
             creator_id=row["creator_id"],
             variant=row["variant"],
-            options=json.loads(row["options"]),
+            options=options or {},
             seed=row["seed"],
             max_seats=row["max_seats"],
             seat_order=row["seat_order"],
             status=row["status"],
             version=row["version"],
-            state=json.loads(row["state"]) if row["state"] else None,
-            result=json.loads(row["result"]) if row["result"] else None,
+            state=state,
+            result=result,
             lobby_message_id=row["lobby_message_id"],
             board_message_id=row["board_message_id"],
             created_at=row["created_at"],
@@ -874,6 +892,7 @@ class Store:
             thread=bool(row["thread"]),
             lobby_channel_id=row["lobby_channel_id"],
             thinking=row["thinking"],
+            broken=broken,
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -889,7 +908,7 @@ class Store:
         """Every open game (lobby or active) in which ``user_id`` has a seat, in any server, longest waiting first."""
         rows = await self._fetchall(
             "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id"
-            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active') ORDER BY g.turn_since, g.id",
+            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active') AND g.broken IS NULL ORDER BY g.turn_since, g.id",
             (user_id,),
         )
         games = [await self.game(row["id"]) for row in rows]
@@ -919,8 +938,36 @@ class Store:
         return [row["id"] for row in rows]
 
     async def active_game_ids(self) -> list[int]:
-        rows = await self._fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
+        rows = await self._fetchall("SELECT id FROM games WHERE status = 'active' AND broken IS NULL ORDER BY id")
         return [row["id"] for row in rows]
+
+    async def open_game_ids(self) -> list[int]:
+        """Every lobby and active game not quarantined yet (the start-up check reads each)."""
+        rows = await self._fetchall(
+            "SELECT id FROM games WHERE status IN ('lobby', 'active') AND broken IS NULL ORDER BY id"
+        )
+        return [row["id"] for row in rows]
+
+    async def broken_games(self) -> list[GameRow]:
+        """The quarantined games that are still open (``python -m bot check`` lists them)."""
+        rows = await self._fetchall(
+            "SELECT id FROM games WHERE status IN ('lobby', 'active') AND broken IS NOT NULL ORDER BY id"
+        )
+        games = [await self.game(row["id"]) for row in rows]
+        return [game for game in games if game is not None]
+
+    async def mark_broken(self, game_id: int, why: str) -> bool:
+        """Quarantine a game: sweeps, timers and listings skip it from now on. False if it was already."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET broken = ? WHERE id = ? AND broken IS NULL", (why[:500], game_id)
+            )
+            return bool(cursor.rowcount == 1)
+
+    async def raw_game(self, game_id: int) -> dict[str, Any]:
+        """The game's row as stored (its JSON columns as text), for the export of a quarantined game."""
+        rows = await self._fetchall("SELECT * FROM games WHERE id = ?", (game_id,))
+        return {key: rows[0][key] for key in rows[0].keys()} if rows else {}  # noqa: SIM118 - a Row iterates values
 
     async def last_plies(self, game_id: int) -> dict[int, int]:
         """The version of each seat's latest act: a move in the log, or taking one back (seats that never acted are
@@ -966,7 +1013,7 @@ class Store:
         """Active games in which the computer plays at least one seat (the service checks whose turn it is)."""
         rows = await self._fetchall(
             "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
-            " WHERE g.status = 'active' AND s.level IS NOT NULL ORDER BY g.id"
+            " WHERE g.status = 'active' AND g.broken IS NULL AND s.level IS NOT NULL ORDER BY g.id"
         )
         return [row["id"] for row in rows]
 
@@ -976,7 +1023,7 @@ class Store:
         A finished game counts only when an earlier board of it was recorded: games from before boards were
         recorded are not posted again."""
         rows = await self._fetchall(
-            "SELECT id FROM games WHERE board_version < version"
+            "SELECT id FROM games WHERE board_version < version AND broken IS NULL"
             " AND (status = 'active' OR status = 'over' AND board_version >= 0) ORDER BY id"
         )
         return [row["id"] for row in rows]
@@ -1086,7 +1133,8 @@ class Store:
             self.transaction() as db,
             db.execute(
                 "UPDATE timers SET claimed_until = ? WHERE id IN (SELECT id FROM timers WHERE state = 'pending'"
-                " AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY due_at, id LIMIT ?"
+                " AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)"
+                " AND game_id NOT IN (SELECT id FROM games WHERE broken IS NOT NULL) ORDER BY due_at, id LIMIT ?"
                 " FOR UPDATE SKIP LOCKED) RETURNING *",
                 (until, now, now, limit),
             ) as cursor,
@@ -1109,6 +1157,16 @@ class Store:
     async def release(self, work: str, owner: str) -> None:
         async with self.transaction() as db:
             await db.execute("DELETE FROM claims WHERE work = ? AND owner = ?", (work, owner))
+
+    async def take_over(self, identity: str, owner: str) -> int:
+        """At start-up: the claims an earlier life of this process left (owners ``identity#…``) become ``owner``'s,
+        so it resumes that work at once instead of waiting out its own lease; returns how many."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE claims SET owner = ? WHERE owner LIKE ? AND owner <> ?",
+                (owner, identity.replace("%", "").replace("_", "") + "#%", owner),
+            )
+            return max(cursor.rowcount, 0)
 
     async def reschedule_timer(self, timer_id: int, was_due: str, due_at: str) -> bool:
         """Move a pending timer to ``due_at``, only if it is still pending at ``was_due`` (so one runner does it)."""

@@ -22,10 +22,20 @@ def guild_locale(guild: discord.Guild | None) -> str:
     return normalize(str(guild.preferred_locale)) if guild is not None else "en"
 
 
+QUOTED = 60
+"""The most of what someone typed that a refusal quotes (a 6,000-character option must not make the answer too
+long for Discord to take)."""
+
+
+def quoted(params: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of a refusal, each text cut to a short prefix."""
+    return {k: v[:QUOTED] + "…" if isinstance(v, str) and len(v) > QUOTED else v for k, v in params.items()}
+
+
 def explain(error: Exception, locale: str) -> str:
     """A refusal in words: the bot's own (``bot.refuse.*``) or the engine's (``error.*``)."""
     if isinstance(error, Refusal):
-        params = dict(error.params)
+        params = quoted(dict(error.params))
         if "option" in params:
             params["option"] = t(f"bot.option.{params['option']}", locale)
         if "command" in params:  # the name this person's Discord shows for the command
@@ -37,7 +47,7 @@ def explain(error: Exception, locale: str) -> str:
             params["permissions"] = ", ".join(f"**{name}**" for name in names)
         return t(f"bot.refuse.{error.key}", locale, **params)
     if isinstance(error, EngineError):
-        params = dict(error.params)
+        params = quoted(dict(error.params))
         if has(f"bot.option.{params.get('option')}", locale):  # the option as people see it, not the engine's token
             params["option"] = t(f"bot.option.{params['option']}", locale)
         reason = t(f"error.{error.key}", locale, **params)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import engine
+from bot import quarantine
 from bot.clock import Clock, iso, quiet_until
 from bot.store import GameRow, Store, TimerRow
 from engine import GameState
@@ -60,6 +61,9 @@ class Fired:
     seats: tuple[int, ...]
     versions: Mapping[int, int] = field(default_factory=dict)
     """Each seat's timer's version: when the seat began to wait."""
+    to_finish: tuple[int, ...] = ()
+    """Timers to mark done once their post is out (:meth:`Timers.finish`): a crash before it leaves them to run
+    again when their lease ends."""
 
 
 class Timers:
@@ -152,9 +156,10 @@ class Timers:
             return False
         return await self.store.reschedule_timer(timer.id, timer.due_at, iso(now + self.deadline_lease))
 
-    async def _claim(self, game: GameRow, timer: TimerRow) -> bool:
+    async def _claim(self, game: GameRow, timer: TimerRow, finish: list[int]) -> bool:
         """Take a due timer for running now; a reminder follows its player's settings: none when they are off,
-        later when it falls in their quiet hours, and again after their interval when they asked for repeats."""
+        later when it falls in their quiet hours, and again after their interval when they asked for repeats. One
+        that runs once is added to ``finish``: it is marked done after its post."""
         now = self.clock.now()
         if timer.kind == DEADLINE:
             return await self._claim_deadline(game, timer)
@@ -175,7 +180,13 @@ class Timers:
         if prefs.remind_every_hours and timer.kind == REMIND:  # a limit's warnings come once each
             again = now + timedelta(hours=prefs.remind_every_hours)
             return await self.store.reschedule_timer(timer.id, timer.due_at, iso(again))
-        return await self.store.end_timer(timer.id, "done", iso(now))
+        finish.append(timer.id)  # leased to this runner by run_due; marked done after its post (finish)
+        return True
+
+    async def finish(self, fired: Fired) -> None:
+        """The post of ``fired`` is out (or Discord refused it for good): its once-only timers are done."""
+        for timer_id in fired.to_finish:
+            await self.store.end_timer(timer_id, "done", iso(self.clock.now()))
 
     @staticmethod
     def _waiting(game: GameRow) -> Set[int]:
@@ -194,34 +205,49 @@ class Timers:
         await self.store.bring_forward_timers(user_id, away_until, iso(self.clock.now()))
 
     async def sync_all(self) -> int:
-        """Sync every active game (at start-up); returns how many there are."""
+        """Sync every active game (at start-up); returns how many there are. A game whose row cannot be read is
+        quarantined, and the others are synced."""
         ids = await self.store.active_game_ids()
         for game_id in ids:
-            game = await self.store.game(game_id)
-            if game is not None:
-                await self.sync(game)
+            try:
+                game = await self.store.game(game_id)
+                if game is not None:
+                    await self.sync(game)
+            except Exception as error:
+                await quarantine.after_fault(self.store, game_id, error)
         return len(ids)
 
     async def run_due(self) -> list[Fired]:
         """Claim and return every timer due now that still applies; cancel those that no longer do."""
         now = iso(self.clock.now())
         fired: dict[tuple[int, str], dict[int, int]] = {}
+        finish: dict[tuple[int, str], list[int]] = {}
         games: dict[int, GameRow] = {}
         due = await self.store.claim_due_timers(now, iso(self.clock.now() + self.timer_lease))
         # A limit's warning that comes due with its deadline (the bot was down) would only be noise: the deadline runs.
         expiring = {(t.game_id, t.seat, t.version) for t in due if t.kind == DEADLINE}
         for timer in due:
-            game = games.get(timer.game_id) or await self.store.game(timer.game_id)
-            if game is None:
-                continue
-            games[game.id] = game
-            late = timer.kind in {LIMIT_HALF, LIMIT_HOUR} and (game.id, timer.seat, timer.version) in expiring
-            if late or not self._applies(timer, self._waiting(game), await self.store.last_plies(game.id)):
-                await self.store.end_timer(timer.id, "cancelled", now)
-            elif await self._claim(game, timer):
-                fired.setdefault((game.id, timer.kind), {})[timer.seat] = timer.version
+            try:
+                game = games.get(timer.game_id) or await self.store.game(timer.game_id)
+                if game is None:
+                    continue
+                late = timer.kind in {LIMIT_HALF, LIMIT_HOUR} and (game.id, timer.seat, timer.version) in expiring
+                if late or not self._applies(timer, self._waiting(game), await self.store.last_plies(game.id)):
+                    await self.store.end_timer(timer.id, "cancelled", now)
+                elif await self._claim(game, timer, finish.setdefault((game.id, timer.kind), [])):
+                    games[game.id] = game
+                    fired.setdefault((game.id, timer.kind), {})[timer.seat] = timer.version
+            except Exception as error:  # one game's bad row must not hold back the others' timers
+                await quarantine.after_fault(self.store, timer.game_id, error)
         return [
-            Fired(games[game_id], engine.from_json(games[game_id].state or {}), kind, tuple(sorted(seats)), seats)
+            Fired(
+                games[game_id],
+                engine.from_json(games[game_id].state or {}),
+                kind,
+                tuple(sorted(seats)),
+                seats,
+                tuple(finish.get((game_id, kind), ())),
+            )
             for (game_id, kind), seats in fired.items()
         ]
 

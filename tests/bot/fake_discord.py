@@ -30,6 +30,8 @@ BOT_PERMISSIONS = 1024 | 2048 | 32768 | 1 << 38  # View Channel, Send Messages, 
 BOT_ID = 4343
 GOOD_TOKEN = "good-token"
 _ids = itertools.count(10_000)
+NONCE_SECONDS = 300.0
+"""How long Discord remembers a message's nonce for ``enforce_nonce`` ("a few minutes")."""
 
 
 def snowflake() -> str:
@@ -53,6 +55,8 @@ class Answers:
     first: float | None = None
     texts: list[str] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    channel_id: str = ""
+    message_id: str | None = None  # the reply as a message, when it carries components (a button to click)
 
 
 class FakeDiscord:
@@ -75,6 +79,9 @@ class FakeDiscord:
         self.throttle_replies = 0  # … and this many edits of interaction replies
         self.deleted: set[str] = set()  # channel ids that no longer exist (404 Unknown Channel)
         self.throttle_seconds = 1.0  # … asking to retry after this long
+        self.fail_edits = 0  # refuse this many edits of an interaction's reply with a 400
+        self.fail_after_create = 0  # create this many channel messages, then answer with a 500 all the same
+        self.nonces: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}  # (channel, nonce) → when, message
 
     # --- lifecycle -------------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -134,8 +141,40 @@ class FakeDiscord:
         if errors:
             self.refused.append((record, errors))
             return as_json(discord_limits.invalid_form_body(errors), status=400)
+        if self.refused_edit(record):
+            return as_json({"message": "400: Bad Request", "code": 50035}, status=400)
         self.note_answer(record)
-        return as_json(self.answer(record))
+        answered = self.answer(record)
+        if self.created_then_failed(record):
+            return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
+        return as_json(answered)
+
+    def refused_edit(self, record: Request) -> bool:
+        """Whether to refuse this edit of an interaction's reply (``fail_edits``)."""
+        if not (self.fail_edits and record.method == "PATCH" and record.path.endswith("/messages/@original")):
+            return False
+        self.fail_edits -= 1
+        return True
+
+    def created_then_failed(self, record: Request) -> bool:
+        """Whether to fail a channel message post that did create its message (Discord sometimes does)."""
+        if not (self.fail_after_create and record.method == "POST" and record.path.endswith("/messages")):
+            return False
+        self.fail_after_create -= 1
+        return True
+
+    def sent_before(self, channel_id: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Discord's ``enforce_nonce``: a message post with the nonce of one sent in the last few minutes to the same
+        channel creates nothing and answers with that message."""
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        seen = self.nonces.get((channel_id, str(nonce)))
+        return seen[1] if seen is not None and time.monotonic() - seen[0] < NONCE_SECONDS else None
+
+    def note_nonce(self, channel_id: str, body: dict[str, Any], posted: dict[str, Any]) -> None:
+        if body.get("nonce") is not None and body.get("enforce_nonce"):
+            self.nonces[(channel_id, str(body["nonce"]))] = (time.monotonic(), posted)
 
     def note_answer(self, record: Request) -> None:
         """Keep the interaction answers (by interaction id, or by token for edits and follow-ups)."""
@@ -144,7 +183,12 @@ class FakeDiscord:
             found = self.answers.get(parts[2])
             if found is not None:
                 found.first = found.first or record.at
-                content = ((record.json or {}).get("data") or {}).get("content")
+                data = (record.json or {}).get("data") or {}
+                if data.get("components"):  # kept, so a test can click its buttons as a player would
+                    replied = message(found.channel_id, data)
+                    self.messages[replied["id"]] = replied
+                    found.message_id = replied["id"]
+                content = data.get("content")
                 if content:
                     found.texts.append(content)
                     found.done.set()
@@ -195,9 +239,13 @@ class FakeDiscord:
         parts = record.path.split("/")  # /channels/{channel}/messages[/{message}]
         channel_id = parts[2]
         if record.method == "POST":
+            earlier = self.sent_before(channel_id, record.json or {})
+            if earlier is not None:
+                return earlier
             posted = message(channel_id, record.json or {})
             self.messages[posted["id"]] = posted
             self.posted.setdefault(channel_id, []).append(record)
+            self.note_nonce(channel_id, record.json or {}, posted)
             return posted
         if len(parts) > 4 and parts[4] in self.messages:
             kept = self.messages[parts[4]]
@@ -317,7 +365,7 @@ class FakeDiscord:
         interaction_id: str | None = None,
     ) -> str:
         interaction_id = interaction_id or snowflake()
-        self.answers.setdefault(interaction_id, Answers(time.perf_counter()))
+        self.answers.setdefault(interaction_id, Answers(time.perf_counter(), channel_id=str(channel_id)))
         self.guild_of[str(channel_id)] = str(guild_id)
         extra = {"message": message} if message is not None else {}
         await self.dispatch(

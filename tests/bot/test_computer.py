@@ -374,3 +374,26 @@ async def test_the_queue_bench_measures_both_waits() -> None:
     waits = await bench.ai.queue_waits(workers=1, games=2, seats=1, seconds=0.05)
     assert set(waits) == {"another member's game", "the same member's next game"}
     assert all(wait >= 0 for wait in waits.values())
+
+
+async def test_computer_turns_go_on_when_discord_refuses_their_boards(simcord_env) -> None:
+    """A board Discord will not take (``BoardNotPosted``) must not stop the computer seats after it."""
+    table = Table.create(simcord_env, 1)
+    await open_with_computers(table, ["easy", "easy"])
+    alice = table.players[0]
+    game, state = await table.state()
+    seat = game.seat_of(alice.id)
+    if seat not in engine.to_act(state):
+        await table.env.settle()
+        game, state = await table.state()
+    simcord_env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=403, code=50013, times=None)
+    version = game.version
+    move = table.agent.choose(engine.variant_of(state), state, seat)
+    await alice.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
+    for _ in range(600):
+        game, state = await table.state()
+        if seat in engine.to_act(state) or game.status != "active":
+            break
+        await asyncio.sleep(0.05)
+    assert game.version >= version + 3 or game.status != "active", "both computer seats played after Alice"
+    assert game.board_version < game.version, "their boards were refused"

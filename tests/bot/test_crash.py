@@ -22,6 +22,7 @@ pytestmark = pytest.mark.slow
 
 GAMES = 3
 KILLS = 10
+LEASE_SECONDS = 2
 SEED = 20261126
 UNDO_EVERY = 3
 """Every third acknowledged move of a game (the second, the fifth...) is taken back at once by its player."""
@@ -44,6 +45,7 @@ async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-u
             "DISCORD_TOKEN": GOOD_TOKEN,
             "AZUL_DB": db,
             "AZUL_REMIND_HOURS": "0",
+            "AZUL_LEASE_SECONDS": str(LEASE_SECONDS),  # short leases: the sweep runs every LEASE_SECONDS, racing moves
             "AZUL_LOG_LEVEL": "WARNING",
             "AZUL_HEARTBEAT_FILE": str(log.with_suffix(".heartbeat")),  # with PostgreSQL, not in the checkout
         },
@@ -170,6 +172,9 @@ async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, db_p
             buttons = [c["custom_id"] for row in board["components"] for c in row["components"]]
             assert buttons == [f"azul:play:{game.id}:{game.version}"], buttons
     assert undos, "some moves were taken back"
+    for channel, posts in server.posted.items():  # the boards Discord created (a repeated nonce creates none)
+        boards = [post.json.get("nonce") for post in posts if post.files]
+        assert all(boards) and len(boards) == len(set(boards)), f"channel {channel}: one board per version"
     for interaction in acknowledged | undos:
         assert logged.get(int(interaction)) == 1, f"acknowledged interaction {interaction} is logged once"
     assert all(count == 1 for count in logged.values())

@@ -129,8 +129,8 @@ async def test_a_killed_process_s_computer_turns_are_taken_over(
 
         # The computer's turns start at once in the process that took the move (or in the other, at its sweep).
         owner, _ = await until_true(lambda: claim_of(db, work), "a process to claim the computer's turns", [], tmp_path)
-        pid = int(owner.split(":")[-2])
-        (doomed,) = [process for process in processes if process.pid == pid]
+        shard = int(owner.removeprefix("shards ").split(" ")[0])  # "shards 1 of 2#<generation>": the process of shard 1
+        doomed = processes[shard]
         os.killpg(doomed.pid, signal.SIGKILL)
         await asyncio.to_thread(doomed.wait)
         (survivor,) = [process for process in processes if process is not doomed]

@@ -468,3 +468,19 @@ async def test_a_turn_that_comes_straight_back_after_a_timeout_pings_its_player(
     assert game.version == version + 1 and late_seat in engine.to_act(state), "one column played, one still owed"
     post = next(m for m in reversed(table.channel.history()) if "did not move within" in m.content)
     assert late.id in mentions(post.content), post.content
+
+
+async def test_a_warning_claimed_by_a_runner_that_died_before_its_post_is_posted_later(
+    simcord_env, clock: ManualClock
+) -> None:
+    table = Table.create(simcord_env, 2)
+    await open_limited(table)
+    before = len(table.channel.history())
+    clock.advance(hours=LIMIT / 2, minutes=1)
+    claimed = await table.bot.service.timers.run_due()  # claims the half-time warning, then "dies" before posting
+    assert [due.kind for due in claimed] == ["limit_half"]
+    assert len(table.channel.history()) == before
+    assert await run(table, clock, minutes=1) == 0, "the lease holds"
+    assert await run(table, clock, minutes=5) == 1, "the lease ended: the warning runs again"
+    assert len(table.channel.history()) == before + 1
+    assert await run(table, clock, minutes=10) == 0 and len(table.channel.history()) == before + 1, "once"
