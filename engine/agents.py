@@ -115,20 +115,6 @@ def _squash(lead: float) -> float:
     return 1.0 / (1.0 + math.exp(-lead / SCORE_SCALE))
 
 
-def root_candidates(
-    variant: Variant[Any], state: Any, seat: int, moves: list[Move], *, limit: int, rng: Rng
-) -> list[Move]:
-    """The moves the search considers at its root: all of them, or a seeded sample of ``limit`` where there are
-    more, always with greedy's move among them (a sample of a few hundred of Queen's Garden's thousands of moves
-    would often leave out the move that scores most now, and the search could not play better than greedy)."""
-    picked = _sample(moves, limit, rng)
-    if len(picked) == len(moves):
-        return picked
-    gains = _gains(variant, state, seat, moves)
-    greedy = moves[gains.index(max(gains))]
-    return picked if greedy in picked else [greedy, *picked[: limit - 1]]
-
-
 # --- yardsticks -------------------------------------------------------------------------------------------------
 class RandomAgent:
     name = "random"
@@ -264,14 +250,17 @@ class _Node:
 class HardAgent:
     """Information-set Monte Carlo tree search over ``apply_unchecked``.
 
-    ``seconds`` or ``iterations`` bound the work per move; ``exploration`` is the UCB constant; ``widening`` how
-    many children a node opens per square root of its visits; ``consider`` how many moves the root ranks by the
-    heuristic (a seeded sample when there are more) and ``consider_inner`` the same below the root.
-    ``rollout_plies`` caps the heuristic-guided rollout that ends at the round's end (``0``: evaluate the leaf at
-    once) and ``rollout_moves`` caps the legal moves it may generate (a deterministic measure of its cost: where
-    every position offers hundreds of moves the rollout stays short); ``rollout_samples`` is how many random moves
-    the rollout compares by heuristic at each step (a dozen: near-greedy rollouts won clearly more games than
-    near-random ones at the same number of iterations, as opponents in these games mostly take the points on offer).
+    ``seconds`` (CPU seconds, capped in wall-clock time: see :class:`Budget`) or ``iterations`` bound
+    the work per move; ``exploration`` is the UCB constant; ``widening`` how many children a node opens per square
+    root of its visits; ``consider`` how many moves the root keeps, the best by the heuristic (greedy's move always
+    among them), and ``consider_inner`` how many a node below the root ranks (a seeded sample when there are more).
+    Candidates at the root are compared with common random numbers: each one's n-th visit plays in the same world
+    against the same random replies. ``rollout_plies`` caps the heuristic-guided rollout that ends at the round's
+    end (``0``: evaluate the leaf at once) and ``rollout_moves`` caps the moves it may sample (counted as sampled,
+    not as generated: a game that offers thousands of moves a turn gets as long a rollout as one that offers
+    dozens); ``rollout_samples`` is how many random moves the rollout compares by heuristic at each step (a dozen:
+    near-greedy rollouts won clearly more games than near-random ones at the same number of iterations, as
+    opponents in these games mostly take the points on offer).
     ``cpu_clock`` and ``wall_clock`` measure a ``seconds`` budget (see :class:`Budget`).
     """
 
@@ -317,16 +306,23 @@ class HardAgent:
         if len(moves) == 1:
             self.last_iterations, self.last_value, self.last_capped = 0, 0.5, False
             return moves[0], 0.5
-        rng = _position_rng(self.seed, variant, state, seat)
+        base = _position_rng(self.seed, variant, state, seat).next64()
         root = _Node()
         budget = None if self.seconds is None else Budget(self.seconds, self.cpu_clock, self.wall_clock)
+        self._rank_root(variant, state, seat, root, moves)
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
             if budget is not None and done and budget.spent():
                 break
-            self._iterate(variant, variant.redeterminize(state, rng), seat, root, rng)
+            move, edge, fresh = self._select(variant, state, seat, root, moves, root, Rng(base))
+            # Common random numbers: a candidate's n-th visit sees the n-th world (the hidden draws) and the n-th
+            # random stream of replies and rollouts, the same for every candidate, so candidates are compared
+            # against the same replies rather than each against its own luck.
+            rng = Rng(base ^ ((edge.visits + 1) * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF))
+            world = variant.redeterminize(state, rng)
+            self._iterate(variant, world, seat, root, rng, (move, edge, fresh))
             done += 1
         legal = set(moves)
         edges = [(move, edge) for move, edge in root.edges.items() if move in legal and edge.visits]
@@ -335,17 +331,40 @@ class HardAgent:
         self.last_capped = budget is not None and budget.capped
         return move, self.last_value
 
-    def _iterate(self, variant: Variant[Any], state: Any, seat: int, root: _Node, rng: Rng) -> None:
+    def _rank_root(self, variant: Variant[Any], state: Any, seat: int, root: _Node, moves: list[Move]) -> None:
+        """The root's candidates: the ``consider`` moves the heuristic rates best for ``seat`` (greedy's move
+        always among them), from what ``seat`` sees."""
+        gains = _gains(variant, state, seat, moves)
+        order = sorted(range(len(moves)), key=lambda i: -gains[i])[: self.consider]
+        root.ranked = [moves[i] for i in order]
+        top = gains[order[0]]
+        root.priors = {moves[i]: math.exp((gains[i] - top) / PRIOR_SCALE) for i in order}
+        root.seen.update(moves)
+
+    def _iterate(  # noqa: PLR0917 (one iteration needs all of these)
+        self,
+        variant: Variant[Any],
+        state: Any,
+        seat: int,
+        root: _Node,
+        rng: Rng,
+        first: tuple[Move, _Edge, bool],
+    ) -> None:
+        """One descent from the root, whose move ``first`` is already selected, then a rollout and the backup."""
         path: list[tuple[_Node, _Edge, int]] = []
         node: _Node | None = root
         start_round = variant.round_number(state)
         mover = seat
         while node is not None and not variant.is_over(state):
-            mover = seat if node is root else _mover(variant, state)
-            moves = variant.legal_moves(state, mover)
-            if not moves:
-                break
-            move, edge, fresh = self._select(variant, state, mover, node, moves, root, rng)
+            if node is root:
+                move, edge, fresh = first
+                mover = seat
+            else:
+                mover = _mover(variant, state)
+                moves = variant.legal_moves(state, mover)
+                if not moves:
+                    break
+                move, edge, fresh = self._select(variant, state, mover, node, moves, root, rng)
             path.append((node, edge, mover))
             state = variant.apply_unchecked(state, mover, move)
             if fresh:
@@ -364,10 +383,7 @@ class HardAgent:
     ) -> tuple[Move, _Edge, bool]:
         """UCB over the node's open children that can be played in this world; a new child when widening allows."""
         if not node.ranked:
-            if node is root:
-                ranked = root_candidates(variant, state, mover, moves, limit=self.consider, rng=rng)
-            else:
-                ranked = _sample(moves, self.consider_inner, rng)
+            ranked = _sample(moves, self.consider_inner, rng)  # the root is ranked once per search (_rank_root)
             gains = _gains(variant, state, mover, ranked)
             node.ranked = [ranked[i] for i in sorted(range(len(ranked)), key=lambda i: -gains[i])]
             top = max(gains)
@@ -403,19 +419,21 @@ class HardAgent:
         return best[1], best[2], False
 
     def _rollout(self, variant: Variant[Any], state: Any, start_round: int, rng: Rng) -> list[float]:
-        """Play on to the end of the round (at most ``rollout_plies`` plies), each mover taking the best of a few
-        random moves by the heuristic, then value the position for every seat."""
-        generated = 0
+        """Play on to the end of the round (at most ``rollout_plies`` plies and ``rollout_moves`` sampled moves),
+        each mover taking the best of a few random moves by the heuristic, then value the position for every
+        seat."""
+        sampled = 0
         for _ in range(self.rollout_plies):
             if variant.is_over(state) or variant.round_number(state) != start_round:
                 break
             mover = _mover(variant, state)
             moves = variant.legal_moves(state, mover)
-            generated += len(moves)
-            if not moves or generated > self.rollout_moves:
+            samples = min(self.rollout_samples, len(moves))
+            sampled += samples
+            if not moves or sampled > self.rollout_moves:
                 break
             best_state, best_value = None, float("-inf")
-            for _ in range(min(self.rollout_samples, len(moves))):
+            for _ in range(samples):
                 after = variant.apply_unchecked(state, mover, moves[rng.below(len(moves))])
                 value = variant.heuristic(after, mover)
                 if value > best_value:

@@ -19,11 +19,11 @@ from engine.agents import (
     WALL_CAP,
     Budget,
     HardAgent,
+    _Node,
     Reason,
     explain,
     hint,
     make_agent,
-    root_candidates,
 )
 from engine.core import Rng
 
@@ -169,11 +169,11 @@ def test_greedys_move_is_always_among_the_roots_candidates() -> None:
     assert len(moves) > 100
     gains = [variant.heuristic(variant.apply_unchecked(state, seat, move), seat) for move in moves]
     greedy = moves[gains.index(max(gains))]
-    for seed in range(5):
-        picked = root_candidates(variant, state, seat, moves, limit=20, rng=Rng(seed))
-        assert len(picked) == 20 and len(set(picked)) == 20 and greedy in picked
-    few = moves[:10]
-    assert root_candidates(variant, state, seat, few, limit=20, rng=Rng(0)) == few  # all of them when there are few
+    agent = HardAgent(seed=0, iterations=1, consider=20)
+    root = _Node()
+    agent._rank_root(variant, state, seat, root, moves)
+    assert len(root.ranked) == 20 and len(set(root.ranked)) == 20
+    assert root.ranked[0] == greedy, "the heuristic's best first: greedy's move is always a candidate"
 
 
 def test_make_agent_knows_every_level_and_refuses_bad_options() -> None:
