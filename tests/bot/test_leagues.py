@@ -418,10 +418,10 @@ async def test_computer_seats_fill_tables_of_three_and_the_imbalance_is_stated(
     await resign(league, table, "bob")
     heading = "🏆 **Autumn Cup**, round 1"
     result = next(m.content for m in reversed(league.channel.history()) if m.content.startswith(heading))
-    # bob resigned early: the computer played his seat to the end, and he ranks last whatever his seat scored; alice
-    # gets 2 points for bob below her.
+    # bob resigned early: the computer played his seat to the end, and he ranks last whatever his seat scored (even
+    # level with alice); alice gets 2 points for each player below her.
     assert result == (
-        "🏆 **Autumn Cup**, round 1: 1. **Computer** 66 · 2. **alice** 49 (+2 points) · 3. **bob** 56 (+0 points)"
+        "🏆 **Autumn Cup**, round 1: 1. **alice** 58 (+4 points) · 2. **Computer** 48 · 3. **bob** 58 (+0 points)"
     )
     for other in (await league.tables(1))[1:]:
         await resign(league, league.table_at(other.channel_id or 0), "dave")
