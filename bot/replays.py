@@ -31,19 +31,21 @@ from bot.workers import SingleFlight
 from render.animation import MAX_BYTES, Frame, next_round, previous_round, replay_states
 
 KEPT_GAMES = 4
+KEPT_TABLES = 24  # drawn replay tables (a finished game's never change): a click a moment after another draws nothing
 UPLOAD_MARGIN = 512 * 1024  # the message's own bytes and the multipart wrapping
 # Keyed by what identifies a finished game's log: its id, seed and number of moves.
 _frames: OrderedDict[tuple[int, int, int], list[Frame]] = OrderedDict()
 _animations: OrderedDict[tuple[int, int, int, str], bytes] = OrderedDict()
 _replaying: SingleFlight[tuple[int, int, int], list[Frame]] = SingleFlight()
 _drawing: SingleFlight[tuple[int, int, int, str], bytes] = SingleFlight()
+_tables: OrderedDict[tuple[int, int, int, str], bytes] = OrderedDict()
 STEPS = {"prevround": "◀◀", "back": "◀", "next": "▶", "nextround": "▶▶"}
 
 
-def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any, kept: int = KEPT_GAMES) -> None:
     cache[key] = value
     cache.move_to_end(key)
-    while len(cache) > KEPT_GAMES:
+    while len(cache) > kept:
         cache.popitem(last=False)
 
 
@@ -117,7 +119,8 @@ async def page(
     async def draw() -> bytes:
         return await pictures.replay_frame(frames[index], names, locale)
 
-    png = await _drawing.run(key, draw)  # clicks on one table at once draw it once
+    png = _tables.get(key) or await _drawing.run(key, draw)  # clicks on one table at once draw it once
+    _remember(_tables, key, png, KEPT_TABLES)
     file = discord.File(io.BytesIO(png), filename=f"azul-{game.id}-move-{index}.png")
     return caption(game, frames, index, locale), file, viewer(game, frames, index, locale)
 
