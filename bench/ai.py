@@ -337,7 +337,7 @@ async def queue_waits(workers: int, games: int, seats: int, seconds: float) -> d
     """Wall-clock seconds an easy move waits in the bot's search pool (``workers`` processes) while one member's
     ``games`` games have ``seats`` hard searches each queued: for another member's game, and for a 26th game of the
     same member. The hard searches think ``seconds`` of CPU time each."""
-    from bot.computer import Computer  # the bot's pool and queue, as the bot runs them
+    from bot.app.computer import Computer  # the bot's pool and queue, as the bot runs them
 
     variant = get_variant("azul")
     state = variant.new_game(2, 1)

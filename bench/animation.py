@@ -4,7 +4,7 @@ animation at the same moment.
 Each way runs in a fresh interpreter (so one does not inherit the other's peak) with the bot's picture code and no
 picture workers (``AZUL_PICTURE_WORKERS=0``, the default), for a recorded 4-player game (``bench/games``):
 - ``each``: how the bot drew before: every click draws its own GIF in a thread of the bot's process;
-- ``shared``: :meth:`bot.pictures.Pictures.animation`: one drawing shared by every click, in a process of its own.
+- ``shared``: :meth:`bot.app.pictures.Pictures.animation`: one drawing shared by every click, in a process of its own.
 Printed per way: the bot process's resident memory after start-up, its peak, the peak of the largest worker process,
 the GIFs drawn and the wall time. Run it with ``nice -n 19``: it draws whole games.
 """
@@ -21,9 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import engine
 from bench.replay import NAMES, recorded_game
-from bot.drawing import animation_in_worker
-from bot.pictures import Pictures
-from bot.store import GameRow, Seat
+from bot.app.pictures import Pictures
+from bot.infra.picture_worker import animation_in_worker
+from bot.infra.store import GameRow, Seat
 from render.animation import MAX_BYTES
 
 WAYS = ("each", "shared")

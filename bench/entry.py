@@ -4,7 +4,8 @@
     python -m bench entry --variant queens-garden --games 2 --every 3
 
 Reachability walks a random and a greedy game of every variant (2 to 4 players) and, in every ``--every``-th
-position, enters **every** legal move twice: through the Play picker's plan (:func:`bot.entry.plan`: each step's
+position, enters **every** legal move twice: through the Play picker's plan (:func:`bot.app.move_entry.plan`: each
+step's
 choices as the selects show them, a set ticked in its multi-select) and through the slash command's autocomplete
 (each option typed in full, its choice looked up among the at most 25 offered). It prints how many moves each
 reaches and the most picker steps one needed (the confirm click, skipped with quick play, not counted).
@@ -27,7 +28,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import engine
-from bot.entry import Entry, Run, Step, autocomplete, plan, repeats, run_ways, shapes_of
+from bot.app.move_entry import Entry, Run, Step, autocomplete, plan, repeats, run_ways, shapes_of
 from engine import Move, Variant
 from engine.agents import GreedyAgent
 from engine.core import set_options
@@ -181,7 +182,8 @@ def typings(variant: Variant[Any], state: Any, seat: int) -> Iterator[tuple[str,
 
 
 def autocomplete_work(call: tuple[Any, Any, int, str, str, dict[str, str | None], str]) -> float:
-    """What the bot's autocomplete does in its thread (:func:`bot.entry.autocomplete`, the position kept per game
+    """What the bot's autocomplete does in its thread (:func:`bot.app.move_entry.autocomplete`, the position kept per
+    game
     version as the bot keeps it): read the options filled before, offer this one's choices. Returns the thread's
     CPU time, which other processes on a busy machine do not inflate."""
     key, state, seat, command, option, given, typed = call

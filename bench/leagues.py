@@ -1,6 +1,6 @@
 """``python -m bench leagues``: how long pairing a league's round takes, and how many repeats it needed.
 
-Plays Swiss leagues of several sizes with random results (seeded) through :mod:`bot.league_rules` and prints, per
+Plays Swiss leagues of several sizes with random results (seeded) through :mod:`bot.app.league_rules` and prints, per
 league, the slowest round's pairing time (CPU time of this process: a busy machine does not distort it) and the
 pairs that met again; then the imbalance of round-robin schedules at tables of 3 and 4.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 
-from bot.league_rules import Entrant, Played, imbalance, planned_schedule, swiss_round
+from bot.app.league_rules import Entrant, Played, imbalance, planned_schedule, swiss_round
 
 SWISS = ((6, 5, 2), (8, 7, 2), (16, 9, 2), (32, 9, 2), (64, 11, 2), (12, 5, 3), (16, 5, 4), (24, 6, 4))
 ROUND_ROBIN = ((6, 3), (9, 3), (12, 3), (8, 4), (12, 4), (16, 4))

@@ -26,12 +26,20 @@ from collections.abc import Callable, MutableMapping
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import health, logs
-from bot.config import Config, ConfigError, database_path, environment, load_dotenv_file, read_config, redacted_url
+from bot.infra import health, logs
+from bot.infra.config import (
+    Config,
+    ConfigError,
+    database_path,
+    environment,
+    load_dotenv_file,
+    read_config,
+    redacted_url,
+)
 
 if TYPE_CHECKING:
     from bot.client import AzulBot
-    from bot.metrics import Endpoint
+    from bot.infra.metrics import Endpoint
 
 __all__ = [
     "EXIT_CONFIG",
@@ -74,11 +82,11 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
     import aiohttp
     import discord
 
+    from bot.app.computer import Computer
+    from bot.app.pictures import Pictures
     from bot.client import create_bot
-    from bot.commands import CommandSyncRefused
-    from bot.computer import Computer
-    from bot.pictures import Pictures
-    from bot.store import Store, StoreOpenError
+    from bot.infra.store import Store, StoreOpenError
+    from bot.ui.commands import CommandSyncRefused
 
     try:
         # Before logging in: a bad database is reported without touching the network, and never hangs.
@@ -113,7 +121,7 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
         print(f"azul-bot: cannot serve metrics on AZUL_METRICS_PORT={config.metrics_port} ({error})", file=sys.stderr)
         return EXIT_CONFIG
     if endpoint is not None:
-        from bot import metrics
+        from bot.infra import metrics
 
         metrics.watch_gateway(lambda: bot.latency)
     # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
@@ -156,7 +164,7 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
 def serve_metrics(config: Config) -> Endpoint | None:
     if config.metrics_port is None:
         return None
-    from bot.metrics import Endpoint
+    from bot.infra.metrics import Endpoint
 
     endpoint = Endpoint(config.metrics_port, config.metrics_address)
     log.info("Prometheus metrics at http://%s:%d/metrics", config.metrics_address, endpoint.port)
@@ -223,7 +231,7 @@ def check_health(_args: argparse.Namespace, environ: MutableMapping[str, str]) -
 
 
 def check_games(_args: argparse.Namespace, environ: MutableMapping[str, str]) -> int:
-    from bot.quarantine import check
+    from bot.app.quarantine import check
 
     return asyncio.run(check(database_path(environ)))
 
@@ -259,7 +267,7 @@ async def sync_commands(bot: AzulBot, token: str) -> int:
     """Log in (which syncs, as ``bot.sync_only`` says), then stop."""
     import discord
 
-    from bot.commands import CommandSyncRefused
+    from bot.ui.commands import CommandSyncRefused
 
     try:
         async with bot:
@@ -276,8 +284,8 @@ async def sync_commands(bot: AzulBot, token: str) -> int:
 
 async def rebuild_ratings(path: str) -> int:
     """Recompute every rating and its history from the results in the database at ``path``."""
-    from bot import ratings
-    from bot.store import Store, StoreOpenError
+    from bot.app import ratings
+    from bot.infra.store import Store, StoreOpenError
 
     try:
         store = await Store.open(path)
@@ -296,8 +304,8 @@ async def rebuild_ratings(path: str) -> int:
 
 async def copy_db(source: str, target: str) -> int:
     """Copy the SQLite database at ``source`` into the empty PostgreSQL database at ``target`` (a URL)."""
-    from bot.db import is_postgres
-    from bot.store import Store, StoreOpenError
+    from bot.infra.db import is_postgres
+    from bot.infra.store import Store, StoreOpenError
 
     if is_postgres(source) or not is_postgres(target):
         print(
@@ -323,8 +331,8 @@ async def copy_db(source: str, target: str) -> int:
 
 
 def backup(args: argparse.Namespace, environ: MutableMapping[str, str]) -> int:
-    """``backup PATH``: an online, checked copy of the database (:mod:`bot.backup`)."""
-    from bot.backup import backup as make_backup
+    """``backup PATH``: an online, checked copy of the database (:mod:`bot.app.backup`)."""
+    from bot.app.backup import backup as make_backup
 
     return asyncio.run(make_backup(database_path(environ), args.path))
 

@@ -1,8 +1,8 @@
 """The Discord client: wires the store, the service, the poster, the commands, the persistent controls and
 translations, checks that every registered game can be played and drawn, and runs the timer loop (reminders and
-deadlines are rows in the store, :mod:`bot.timers`; the loop runs what is due, at start-up and every minute).
+deadlines are rows in the store, :mod:`bot.app.timers`; the loop runs what is due, at start-up and every minute).
 
-It provides :class:`bot.context.BotContext` (``service`` and ``poster``) to the handlers, which never import it.
+It provides :class:`bot.ui.context.BotContext` (``service`` and ``poster``) to the handlers, which never import it.
 """
 
 from __future__ import annotations
@@ -17,33 +17,34 @@ from discord import app_commands
 from discord.ext import commands
 
 import render
-from bot import logs, metrics, quarantine
-from bot.autoplay import ComputerTurns
-from bot.clock import Clock, SystemClock
-from bot.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
-from bot.computer import Computer
-from bot.ending import EndButton
-from bot.errors import BoardNotPosted, Refusal
+from bot.app import quarantine
+from bot.app.computer import Computer
+from bot.app.errors import BoardNotPosted, Refusal
+from bot.app.language import Translator
+from bot.app.pictures import Pictures
+from bot.app.service import GameService
+from bot.app.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
 from bot.games import check_adapters
-from bot.league_cog import LeagueButton, LeagueRuns
-from bot.limits import run_deadlines, warning_key, warning_params
-from bot.lobby import LobbyButton
-from bot.loops import Loop
-from bot.picker import ConfirmButton, PickerSelect, PlayButton
-from bot.pictures import Pictures
-from bot.places import GonePlaces
-from bot.posting import Poster
-from bot.privacy import ForgetButton
-from bot.ratelimits import ChannelPacer, patient, patient_replies, rate_limit_trace
-from bot.replays import ReplayButton
-from bot.replies import Deliveries, answer_error, is_repeat
-from bot.service import GameService
-from bot.stats import PageButton
-from bot.store import Store
-from bot.summary import SummaryButton
-from bot.texts import Translator
-from bot.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
-from bot.undo import UndoButton
+from bot.infra import logs, metrics
+from bot.infra.clock import Clock, SystemClock
+from bot.infra.loops import Loop
+from bot.infra.store import Store
+from bot.ui.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
+from bot.ui.commands.league import LeagueButton, LeagueRuns
+from bot.ui.commands.stats import PageButton
+from bot.ui.computer_turns import ComputerTurns
+from bot.ui.ending import EndButton
+from bot.ui.limits import run_deadlines, warning_key, warning_params
+from bot.ui.lobby import LobbyButton
+from bot.ui.picker import ConfirmButton, PickerSelect, PlayButton
+from bot.ui.places import GonePlaces
+from bot.ui.posting import Poster
+from bot.ui.privacy import ForgetButton
+from bot.ui.ratelimits import ChannelPacer, patient, patient_replies, rate_limit_trace
+from bot.ui.replays import ReplayButton
+from bot.ui.replies import Deliveries, answer_error, is_repeat
+from bot.ui.summary import SummaryButton
+from bot.ui.undo import UndoButton
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,7 @@ class AzulBot(commands.Bot):
 
     @property
     def loops(self) -> tuple[Loop, ...]:
-        """Every background loop, for the heartbeat (:mod:`bot.health`)."""
+        """Every background loop, for the heartbeat (:mod:`bot.infra.health`)."""
         return (self.timer_loop, self.boards_loop, self.store_watch)
 
     async def _watch_store(self) -> None:

@@ -9,9 +9,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
-from bot.texts import variant_label
 from data.i18n import has, t
 from engine import Event, GameState
+
+
+def variant_label(variant: str, locale: str | None) -> str:
+    """A variant's name in words (``bot.variant.<name>``), else the engine's name for it."""
+    key = f"bot.variant.{variant}"
+    return t(key, locale) if has(key, locale) else variant
 
 
 class GameAdapter:

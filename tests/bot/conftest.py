@@ -15,11 +15,11 @@ from simcord.backend import errors as simcord_errors
 from simcord.backend.models.interaction import Interaction as SimInteraction
 from simcord.backend.ops.commands import CommandsMixin
 
+from bot.app.computer import Computer
+from bot.app.errors import Refusal
 from bot.client import AzulBot, create_bot
-from bot.clock import ManualClock
-from bot.computer import Computer
-from bot.errors import Refusal
-from bot.replies import unwrap
+from bot.infra.clock import ManualClock
+from bot.ui.replies import unwrap
 from engine import EngineError
 from tests.bot import discord_limits
 from tests.pgcluster import fresh_schema

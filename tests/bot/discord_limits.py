@@ -292,8 +292,8 @@ async def bot_payload() -> list[dict[str, Any]]:
     import discord
     from discord.ext import commands
 
-    from bot.commands import add_commands, payload
-    from bot.texts import Translator
+    from bot.app.language import Translator
+    from bot.ui.commands import add_commands, payload
 
     bot = commands.Bot(command_prefix="!", intents=discord.Intents(guilds=True))
     await bot.tree.set_translator(Translator())

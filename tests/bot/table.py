@@ -8,7 +8,7 @@ from typing import Any
 
 import engine
 from bot.client import AzulBot
-from bot.store import GameRow
+from bot.infra.store import GameRow
 from engine.agents import GreedyAgent
 
 MENTION = re.compile(r"<@!?(\d+)>")

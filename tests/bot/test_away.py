@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot.clock import ManualClock
+from bot.infra.clock import ManualClock
 from tests.bot.conftest import USER_LOCALES
 from tests.bot.table import Table, mentions
 
@@ -27,16 +27,16 @@ async def waiting_member(table: Table) -> Any:
 async def test_away_pauses_reminders_and_shows_in_status_and_under_the_board(
     simcord_env, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.drawing
+    import bot.infra.picture_worker
 
     drawn: list[Any] = []
-    original = bot.drawing.render_png
+    original = bot.infra.picture_worker.render_png
 
     def spy(state: Any, names: Any, events: Any, locale: str, info: Any = (), caption: str = "") -> bytes:  # noqa: PLR0917
         drawn.append(list(info))
         return original(state, names, events, locale, info, caption)
 
-    monkeypatch.setattr(bot.drawing, "render_png", spy)
+    monkeypatch.setattr(bot.infra.picture_worker, "render_png", spy)
     table = Table.create(simcord_env, 3)
     await table.open("azul")
     away = await waiting_member(table)

@@ -10,9 +10,9 @@ import pytest
 
 import bot.__main__
 import engine
-from bot.backup import backup
-from bot.service import GameService
-from bot.store import Store
+from bot.app.backup import backup
+from bot.app.service import GameService
+from bot.infra.store import Store
 from tests.bot.table import Table
 
 

@@ -6,8 +6,8 @@ import io
 
 from PIL import Image
 
-from bot.drawing import render_closeup
-from bot.pictures import picture_seats
+from bot.app.pictures import picture_seats
+from bot.infra.picture_worker import render_closeup
 from tests.bot.table import Table
 
 

@@ -16,8 +16,8 @@ from discord.ext import commands
 
 import engine
 import render
-from bot.commands import add_commands, needs_server
 from bot.games import adapter_for, check_adapters, move_commands
+from bot.ui.commands import add_commands, needs_server
 from data.i18n import catalogue
 from engine.agents import RandomAgent
 from tests.bot.discord_limits import bot_payload, command_errors, command_size, subcommand_counts

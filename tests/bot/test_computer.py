@@ -12,9 +12,9 @@ import pytest
 
 import bench.ai
 import engine
-from bot.computer import Computer, move_seed
-from bot.store import GameRow
-from bot.workers import FairQueue
+from bot.app.computer import Computer, move_seed
+from bot.infra.pools import FairQueue
+from bot.infra.store import GameRow
 from tests.bot.conftest import COMPUTER_BUDGET
 from tests.bot.table import Table, mentions
 
@@ -138,7 +138,7 @@ async def test_seats_of_an_older_database_keep_their_people(tmp_path) -> None:
     """Migration 5 rebuilds the seats table: the people of games started before it keep their seats."""
     import aiosqlite
 
-    from bot.store import MIGRATIONS, Store
+    from bot.infra.store import MIGRATIONS, Store
 
     path = str(tmp_path / "old.sqlite3")
     async with aiosqlite.connect(path) as db:

@@ -14,9 +14,9 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 import engine
+from bot.app.service import GameService
 from bot.client import AzulBot, create_bot
-from bot.service import GameService
-from bot.store import Store
+from bot.infra.store import Store
 from tests.bot import wire_games as wire
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from bot.__main__ import EXIT_SYNC, Config, run
 from bot.client import AzulBot
-from bot.commands import CommandSyncRefused
+from bot.ui.commands import CommandSyncRefused
 from tests.bot.discord_limits import (
     COMMAND_SIZE_LIMIT,
     autocomplete_errors,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from bot.entry import Entry, autocomplete, position, read_given
+from bot.app.move_entry import Entry, autocomplete, position, read_given
 from engine.agents import GreedyAgent
 
 
@@ -25,7 +25,7 @@ def test_a_position_is_kept_per_game_version_and_seat() -> None:
 
 
 def test_kept_answers_equal_fresh_ones(monkeypatch) -> None:
-    monkeypatch.setattr("bot.entry.LABEL_BUDGET", 60.0)  # both label every match, however busy the machine
+    monkeypatch.setattr("bot.app.move_entry.LABEL_BUDGET", 60.0)  # both label every match, however busy the machine
     for variant, plies in (("summer-pavilion-mono", 8), ("queens-garden", 10), ("azul", 3)):
         state, seat = busy_position(variant, plies)
         shapes = engine.variant_of(state).move_shapes(state, seat)

@@ -7,7 +7,7 @@ import pytest
 
 import engine
 from bench.entry import by_autocomplete, picker_steps, positions
-from bot.entry import shapes_of
+from bot.app.move_entry import shapes_of
 
 MAX_STEPS = 4
 

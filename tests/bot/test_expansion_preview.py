@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from bot.picker import preview_candidates
+from bot.ui.picker import preview_candidates
 from tests.bot.table import Table
 
 MAX_TURNS = 200
@@ -59,7 +59,7 @@ async def test_expansion_steps_show_where_each_choice_goes(simcord_env) -> None:
 
 
 def test_candidates_are_marked_with_the_cells_their_labels_name() -> None:
-    from bot.entry import Step
+    from bot.app.move_entry import Step
 
     state = engine.get_variant("queens-garden").new_game(2, 5)
     step = Step("expansion", {"expansion": "lg6", "payment": "lg1", "area": "A2"}, ("rotation",), ("1", "4"))

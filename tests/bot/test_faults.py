@@ -12,7 +12,7 @@ import simcord.actors
 from simcord.backend.errors import SetupError
 
 import engine
-from bot.errors import Refusal
+from bot.app.errors import Refusal
 from tests.bot.table import Table, mentions
 
 

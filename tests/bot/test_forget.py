@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store import Store
+from bot.infra.store import Store
 from tests.bot.table import Table
 
 

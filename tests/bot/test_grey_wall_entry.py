@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from bot.entry import run_ways
+from bot.app.move_entry import run_ways
 from tests.bot.table import Table, mentions
 
 MAX_TURNS = 300

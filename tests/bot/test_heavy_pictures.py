@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService
-from bot.store import Store
+from bot.app.service import GameService
+from bot.infra.store import Store
 from tests.bot import wire_games as wire
 from tests.bot.fake_discord import FakeDiscord, message
 from tests.bot.test_concurrency import TIMEOUT, running, server, stopped
@@ -66,12 +66,12 @@ async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process
 ) -> None:
     game = await finished_game(db_path)
     assert game.status == "over"
-    import bot.drawing
+    import bot.infra.picture_worker
 
     def not_here(*args: object, **kwargs: object) -> bytes:
         raise AssertionError("an animation was drawn in the bot's process")
 
-    monkeypatch.setattr(bot.drawing, "animate", not_here)  # a worker process imports the real one
+    monkeypatch.setattr(bot.infra.picture_worker, "animate", not_here)  # a worker process imports the real one
     azul, task = await running(db_path, server)
     try:
         pictures = azul.pictures

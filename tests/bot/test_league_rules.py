@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from bot.league_rules import (
+from bot.app.league_rules import (
     BYE,
     COMPUTER,
     Entrant,
@@ -147,9 +147,9 @@ def test_bigger_tables_meet_as_evenly_as_they_can() -> None:
 
 
 def test_swiss_out_of_search_budget_still_seats_everyone_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.league_rules
+    import bot.app.league_rules
 
-    monkeypatch.setattr(bot.league_rules, "SEARCH_LIMIT", 1)
+    monkeypatch.setattr(bot.app.league_rules, "SEARCH_LIMIT", 1)
     players = [Entrant(user, order=user) for user in range(1, 9)]
     history = [Played(1, (1, 2, 3, 4), (0,) * 4, (1, 2, 3, 4), table_size=4)]
     chosen = swiss_round(players, history, size=4)

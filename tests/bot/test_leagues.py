@@ -12,8 +12,8 @@ import pytest
 from simcord.backend.errors import SetupError
 
 import engine
-from bot.clock import ManualClock
-from bot.league_store import LeagueStore, TableRow
+from bot.infra.clock import ManualClock
+from bot.infra.league_store import LeagueStore, TableRow
 from tests.bot.discord_limits import command_size
 from tests.bot.table import Table, confirmed, mentions
 from tests.bot.test_time_limits import computer_done
@@ -316,9 +316,9 @@ async def test_a_round_robin_of_five_gives_everyone_four_games_and_a_bye(simcord
 async def test_the_league_commands_fit_their_budget() -> None:
     from discord.ext import commands
 
-    from bot.league_cog import LeagueCog
-    from bot.server import ServerCog
-    from bot.texts import Translator
+    from bot.app.language import Translator
+    from bot.ui.commands.league import LeagueCog
+    from bot.ui.commands.server import ServerCog
 
     bot = commands.Bot(command_prefix="!", intents=discord.Intents(guilds=True))
     for cog in (LeagueCog(bot), ServerCog(bot)):
@@ -449,9 +449,9 @@ async def test_opening_a_table_again_after_a_crash_finishes_what_was_left(db_pat
     seats the rest and starts it; opening it once more changes nothing."""
     from itertools import count
 
-    from bot.leagues import LeagueService
-    from bot.service import GameService
-    from bot.store import Store
+    from bot.app.leagues import LeagueService
+    from bot.app.service import GameService
+    from bot.infra.store import Store
 
     store = await Store.open(db_path)
     seeds = count(7)

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import engine
-from bot.service import Refusal
+from bot.app.service import Refusal
 from tests.bot.table import Table, mentions
 
 

@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from bot import metrics
-from bot.metrics import Endpoint
-from bot.workers import WorkerPool
+from bot.infra import metrics
+from bot.infra.metrics import Endpoint
+from bot.infra.pools import WorkerPool
 from tests.bot.table import Table
 from tests.bot.test_operations import scrape
 from tests.bot.test_picture_workers import slow_echo

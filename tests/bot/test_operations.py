@@ -23,11 +23,11 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from dotenv import dotenv_values
 
-from bot import logs
 from bot.__main__ import EXIT_CONFIG, EXIT_STORE, INVITE_PERMISSIONS, run
-from bot.config import Config, cores, load_dotenv_file, read_config
-from bot.health import check
-from bot.metrics import Endpoint
+from bot.infra import logs
+from bot.infra.config import Config, cores, load_dotenv_file, read_config
+from bot.infra.health import check
+from bot.infra.metrics import Endpoint
 from tests.bot.fake_discord import APP_ID, BOT_ID, GOOD_TOKEN, FakeDiscord
 from tests.bot.table import Table
 
@@ -88,7 +88,7 @@ def test_the_example_env_keeps_the_database_on_the_docker_volume() -> None:
 
 
 def test_bad_settings_name_the_variable() -> None:
-    from bot.config import ConfigError
+    from bot.infra.config import ConfigError
 
     base = {"DISCORD_TOKEN": "t"}
     for name, value in (
@@ -290,7 +290,7 @@ async def test_a_database_that_fails_after_log_in_is_exit_code_5(
     discord_server: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The check before logging in passed, then the bot's own opening fails (the file changed in between)."""
-    from bot.store import Store, StoreOpenError
+    from bot.infra.store import Store, StoreOpenError
 
     opened = Store.open
     calls: list[str] = []

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.app.narration import names_by_seat
+from bot.app.pictures import Pictures, move_caption, replay_captions
 from bot.client import AzulBot
-from bot.pictures import Pictures, move_caption, replay_captions
-from bot.replays import UPLOAD_MARGIN
-from bot.words import names_by_seat
-from bot.workers import WorkerPool
+from bot.infra.pools import WorkerPool
+from bot.ui.replays import UPLOAD_MARGIN
 from render.animation import MAX_BYTES, animate_frames, frame_png, replay_states
 from tests.bot.table import Table
 from tests.bot.test_replays import play_out
@@ -59,12 +59,14 @@ def executor_of(bot: AzulBot) -> ProcessPoolExecutor:
 
 
 async def test_a_move_posts_a_board_drawn_in_a_worker_process(simcord_env, monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.drawing
+    import bot.infra.picture_worker
 
     def not_here(*args: object) -> bytes:
         raise AssertionError("a board was drawn in the bot's process")
 
-    monkeypatch.setattr(bot.drawing, "render_png", not_here)  # the workers import their own, unpatched copy
+    monkeypatch.setattr(
+        bot.infra.picture_worker, "render_png", not_here
+    )  # the workers import their own, unpatched copy
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     opening = await board_png(table)
@@ -85,7 +87,7 @@ async def test_a_killed_picture_worker_is_replaced_and_the_next_board_posts(
     deadline = time.monotonic() + 10
     while not executor._broken and time.monotonic() < deadline:  # the executor notices the death on its own thread
         await asyncio.sleep(0.05)
-    with caplog.at_level(logging.WARNING, logger="bot.workers"):
+    with caplog.at_level(logging.WARNING, logger="bot.infra.pools"):
         await play_one(table)
     assert "a picture process died" in caplog.text
     replaced = executor_of(table.bot)
@@ -114,7 +116,7 @@ async def test_work_cut_off_by_one_death_is_retried_on_one_new_pool(
     pool = WorkerPool("test", 2)
     pool.start()
     try:
-        with caplog.at_level(logging.WARNING, logger="bot.workers"):
+        with caplog.at_level(logging.WARNING, logger="bot.infra.pools"):
             results = await asyncio.gather(
                 pool.run(die_the_first_time, str(tmp_path / "died")), pool.run(slow_echo, "echo")
             )

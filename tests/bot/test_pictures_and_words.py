@@ -15,16 +15,16 @@ from tests.bot.table import Table
 
 
 async def test_the_board_after_a_move_carries_the_move_in_words(simcord_env, monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.drawing
+    import bot.infra.picture_worker
 
     captions: list[str] = []
-    original = bot.drawing.render_png
+    original = bot.infra.picture_worker.render_png
 
     def spy(state: Any, names: Any, events: Any, locale: str, info: Any = (), caption: str = "") -> bytes:  # noqa: PLR0917
         captions.append(caption)
         return original(state, names, events, locale, info, caption)
 
-    monkeypatch.setattr(bot.drawing, "render_png", spy)
+    monkeypatch.setattr(bot.infra.picture_worker, "render_png", spy)
     table = Table.create(simcord_env, 3)
     await table.open("azul")
     opening = Image.open(io.BytesIO(await table.channel.last_message.attachments[0].read()))

@@ -13,7 +13,7 @@ import pytest
 from simcord.builders import ChannelHandle
 
 from bot.client import AzulBot, create_bot
-from bot.places import GonePlaces
+from bot.ui.places import GonePlaces
 from tests.bot import wire_games as wire
 from tests.bot.conftest import USER_LOCALES
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord

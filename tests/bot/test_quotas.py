@@ -10,8 +10,8 @@ import discord
 import pytest
 
 import engine
-from bot.clock import ManualClock
-from bot.quotas import MEMBER_GAMES
+from bot.app.quotas import MEMBER_GAMES
+from bot.infra.clock import ManualClock
 from tests.bot.table import Table, confirmed
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)

@@ -12,9 +12,9 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from prometheus_client import REGISTRY
 
-from bot import ratelimits
-from bot.posting import POST_BUDGET_SECONDS
-from bot.ratelimits import ChannelPacer
+from bot.ui import ratelimits
+from bot.ui.posting import POST_BUDGET_SECONDS
+from bot.ui.ratelimits import ChannelPacer
 from tests.bot import wire_games as wire
 from tests.bot.fake_discord import FakeDiscord, Request
 from tests.bot.test_concurrency import running, stopped

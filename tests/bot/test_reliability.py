@@ -22,13 +22,13 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 import engine
-from bot import health
+from bot.app.computer import Computer
+from bot.app.service import GameService
 from bot.client import AzulBot, create_bot
-from bot.clock import iso
-from bot.computer import Computer
-from bot.db import SqliteFile
-from bot.service import GameService
-from bot.store import Store
+from bot.infra import health
+from bot.infra.clock import iso
+from bot.infra.db import SqliteFile
+from bot.infra.store import Store
 from engine.agents import GreedyAgent
 from tests.bot import wire_games as wire
 from tests.bot.bot_process import ROOT, spawn
@@ -115,7 +115,7 @@ async def test_every_loop_survives_a_store_outage_and_health_says_so(
         health.write_heartbeat(beat, bot, time.time())
         healthy, said = health.check(beat, time.time())
         assert not healthy and "boards" in said and "timers" in said and "store file" not in said, said
-        failed = [r for r in caplog.records if r.name == "bot.loops" and r.levelname == "ERROR"]
+        failed = [r for r in caplog.records if r.name == "bot.infra.loops" and r.levelname == "ERROR"]
         assert len(failed) == 2, "one error per loop for the whole outage, not one per pass"
 
         outage.down = False
@@ -320,7 +320,7 @@ async def test_a_failure_at_any_step_after_the_commit_says_the_move_stands(
             "reading the move back": lambda patch: patch.setattr(bot.service, "told", store_fails),
             "posting the board": lambda patch: patch.setattr(bot.poster, "post_board", bug),
             "editing the reply": edit_refused,
-            "the picker's next step": lambda patch: patch.setattr("bot.move_commands.offer_next", bug),
+            "the picker's next step": lambda patch: patch.setattr("bot.ui.commands.move.offer_next", bug),
         }
         for number, (step, fail) in enumerate(steps.items(), start=1):
             with pytest.MonkeyPatch.context() as patch:

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 import engine
-from bot.clock import ManualClock
+from bot.infra.clock import ManualClock
 from tests.bot.conftest import USER_LOCALES
 from tests.bot.table import Table, mentions
 

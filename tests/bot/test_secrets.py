@@ -8,9 +8,9 @@ import logging
 
 import pytest
 
-from bot import logs
-from bot.config import redacted_url
-from bot.store import Store, StoreOpenError
+from bot.infra import logs
+from bot.infra.config import redacted_url
+from bot.infra.store import Store, StoreOpenError
 
 SECRET = "s3cr3t"
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import EXIT_STORE
-from bot.config import redacted_url
-from bot.db import is_postgres
-from bot.store import MIGRATIONS, Store, StoreOpenError
+from bot.infra.config import redacted_url
+from bot.infra.db import is_postgres
+from bot.infra.store import MIGRATIONS, Store, StoreOpenError
 from tests.bot.fake_discord import GOOD_TOKEN
 
 HANG_GUARD = 60  # seconds; a hang fails the test instead of the run. The busy wait for a lock is 5 s.

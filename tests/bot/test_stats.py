@@ -15,9 +15,9 @@ from openskill.models import PlackettLuce
 from PIL import Image
 
 import engine
-from bot import ratings
 from bot.__main__ import rebuild_ratings
-from bot.store import ResultRow, ResultSeat, Seat
+from bot.app import ratings
+from bot.infra.store import ResultRow, ResultSeat, Seat
 from tests.bot.conftest import USER_LOCALES
 from tests.bot.table import Table
 from tests.bot.test_faults import forged_click

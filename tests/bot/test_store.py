@@ -11,9 +11,9 @@ import pytest
 
 import engine
 from bot.__main__ import EXIT_CONFIG, ConfigError, read_config
-from bot.entry import run_ways
-from bot.service import GameService, Refusal
-from bot.store import MIGRATIONS, Conflict, Store
+from bot.app.move_entry import run_ways
+from bot.app.service import GameService, Refusal
+from bot.infra.store import MIGRATIONS, Conflict, Store
 from engine.agents import GreedyAgent
 from tests.bot.conftest import PG_URL
 
@@ -88,7 +88,7 @@ async def test_seat_order_is_drawn_from_the_seed(service: GameService) -> None:
     game, _ = await service.start(CHANNEL, 100, is_admin=False)
     order = [seat.user_id for seat in game.by_seat()]
     assert sorted(order) == [100, 101, 102, 103]
-    from bot.service import seat_order
+    from bot.app.service import seat_order
 
     assert [100 + joined for joined in sorted(range(4), key=lambda j: seat_order(99, 4)[j])] == order
 

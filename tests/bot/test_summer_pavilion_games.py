@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot.picker import SELECT_LIMIT
+from bot.ui.picker import SELECT_LIMIT
 from engine.summer_pavilion import Pass
 from tests.bot.table import Table, mentions
 

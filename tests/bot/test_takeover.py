@@ -17,8 +17,8 @@ from typing import TypeVar
 import pytest
 
 import engine
-from bot.service import GameService
-from bot.store import Store
+from bot.app.service import GameService
+from bot.infra.store import Store
 from tests.bot import wire_games as wire
 from tests.bot.bot_process import spawn
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot.computer import choose_in_worker
+from bot.app.computer import choose_in_worker
 from tests.bot.conftest import COMPUTER_BUDGET
 from tests.bot.table import Table
 from tests.bot.test_computer import play

@@ -14,7 +14,7 @@ import discord
 import pytest
 
 import engine
-from bot.clock import ManualClock
+from bot.infra.clock import ManualClock
 from tests.bot.table import Table, mentions
 from tests.bot.test_computer import play
 
@@ -71,16 +71,16 @@ async def run(table: Table, clock: ManualClock, **forward: float) -> int:
 
 
 def spy_pictures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    import bot.drawing
+    import bot.infra.picture_worker
 
     drawn: list[Any] = []
-    original = bot.drawing.render_png
+    original = bot.infra.picture_worker.render_png
 
     def spy(state: Any, names: Any, events: Any, locale: str, info: Any = (), caption: str = "") -> bytes:  # noqa: PLR0917
         drawn.append(list(info))
         return original(state, names, events, locale, info, caption)
 
-    monkeypatch.setattr(bot.drawing, "render_png", spy)
+    monkeypatch.setattr(bot.infra.picture_worker, "render_png", spy)
     return drawn
 
 
@@ -402,7 +402,7 @@ async def test_a_dropped_player_finishes_last_whatever_the_score(simcord_env, cl
 
 
 async def test_bad_limits_and_seat_without_a_level_in_a_lobby_are_refused(simcord_env) -> None:
-    from bot.errors import Refusal
+    from bot.app.errors import Refusal
     from data.i18n import t
 
     table = Table.create(simcord_env, 2)

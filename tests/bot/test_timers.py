@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot.clock import ManualClock
+from bot.infra.clock import ManualClock
 from tests.bot.table import Table, mentions
 from tests.bot.test_computer import open_with_computers, play
 

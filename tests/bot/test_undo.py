@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import engine
+from bot.app.errors import Refusal
 from bot.client import AzulBot
-from bot.errors import Refusal
 from tests.bot.table import Table, mentions
 from tests.bot.test_computer import open_with_computers
 

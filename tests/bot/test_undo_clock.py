@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 
 import engine
-from bot.clock import ManualClock
+from bot.infra.clock import ManualClock
 from tests.bot.table import Table, mentions
 from tests.bot.test_time_limits import LIMIT, open_limited, run, waiting
 

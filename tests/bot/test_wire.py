@@ -17,9 +17,9 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.__main__ import EXIT_CONFIG, EXIT_LOGIN, EXIT_NETWORK, Config, main, run
+from bot.app.service import GameService
 from bot.client import create_bot
-from bot.service import GameService
-from bot.store import Store
+from bot.infra.store import Store
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 
 GUILD, CHANNEL, ALICE, BOB = 500, 600, 700, 701

@@ -8,14 +8,14 @@ from collections.abc import Iterable, Iterator
 import pytest
 
 import engine
-from bot import phrases
+from bot.app.narration import standings_text
 from bot.games.azul import ADAPTER as AZUL
 from bot.games.queens_garden import ADAPTER as QG
 from bot.games.summer_pavilion import ADAPTER as SP
-from bot.store import GameRow, Seat
-from bot.words import standings_text
+from bot.infra.store import GameRow, Seat
 from data.i18n import SUPPORTED, Word, agree, catalogue, decline_adjective, is_word_entry, t, word
 from engine import Event
+from tools import phrases
 
 
 def test_adjectives_decline_by_the_regular_pattern() -> None:
@@ -144,8 +144,8 @@ def test_ties_share_a_place_and_the_next_place_counts_them() -> None:
 
 
 def test_phrase_table_is_current() -> None:
-    """``python -m bot.phrases`` regenerates it; a changed text must show in the committed table."""
-    assert phrases.TABLE.read_text(encoding="utf-8") == phrases.table(), "run: python -m bot.phrases"
+    """``python -m tools.phrases`` regenerates it; a changed text must show in the committed table."""
+    assert phrases.TABLE.read_text(encoding="utf-8") == phrases.table(), "run: python -m tools.phrases"
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)
@@ -162,7 +162,7 @@ def test_words_are_words() -> None:
 
 
 def test_engine_refusals_name_options_as_people_see_them() -> None:
-    from bot.texts import explain
+    from bot.app.language import explain
     from engine.core import BadNotation
 
     assert explain(BadNotation("missing_choice", option="line"), "pl").endswith("Wybierz jeszcze: linię.")

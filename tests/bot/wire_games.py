@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from bot.db import is_postgres, postgres_sql
-from bot.service import GameService
-from bot.store import Store
+from bot.app.service import GameService
+from bot.infra.db import is_postgres, postgres_sql
+from bot.infra.store import Store
 from engine.agents import GreedyAgent
 from tests.bot.fake_discord import FakeDiscord
 

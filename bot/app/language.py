@@ -1,0 +1,89 @@
+"""Words of the bot: locales of people and servers, translated refusals, and the discord.py command translator."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+
+from bot.app.errors import Refusal
+from bot.games.base import variant_label
+from data.i18n import SUPPORTED, catalogue, has, normalize, t
+from engine import EngineError
+
+
+def user_locale(interaction: discord.Interaction) -> str:
+    """Replies follow the Discord locale of the person who asked."""
+    return normalize(str(interaction.locale))
+
+
+def guild_locale(guild: discord.Guild | None) -> str:
+    """Public posts follow the server's preferred locale."""
+    return normalize(str(guild.preferred_locale)) if guild is not None else "en"
+
+
+QUOTED = 60
+"""The most of what someone typed that a refusal quotes (a 6,000-character option must not make the answer too
+long for Discord to take)."""
+
+
+def quoted(params: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of a refusal, each text cut to a short prefix."""
+    return {k: v[:QUOTED] + "…" if isinstance(v, str) and len(v) > QUOTED else v for k, v in params.items()}
+
+
+def explain(error: Exception, locale: str) -> str:
+    """A refusal in words: the bot's own (``bot.refuse.*``) or the engine's (``error.*``)."""
+    if isinstance(error, Refusal):
+        params = quoted(dict(error.params))
+        if "option" in params:
+            params["option"] = t(f"bot.option.{params['option']}", locale)
+        if "command" in params:  # the name this person's Discord shows for the command
+            params["command"] = t(f"bot.name.{params['command']}", locale)
+        if "variant" in params:
+            params["variant"] = variant_label(params["variant"], locale)
+        if "permissions" in params:  # Discord's names of the permissions, as a server manager sees them
+            names = [t(f"bot.permission.{name}", locale) for name in params["permissions"]]
+            params["permissions"] = ", ".join(f"**{name}**" for name in names)
+        return t(f"bot.refuse.{error.key}", locale, **params)
+    if isinstance(error, EngineError):
+        params = quoted(dict(error.params))
+        if has(f"bot.option.{params.get('option')}", locale):  # the option as people see it, not the engine's token
+            params["option"] = t(f"bot.option.{params['option']}", locale)
+        reason = t(f"error.{error.key}", locale, **params)
+        return t("bot.refuse.illegal", locale, reason=reason)
+    return t("bot.refuse.unexpected", locale)
+
+
+def text(key: str, locale: str, /, **params: Any) -> str:
+    return t(key, locale, **params)
+
+
+def described(key: str, english: str | None = None) -> app_commands.locale_str:
+    """A command or option description: English from the catalogue (or ``english``), translated later by key."""
+    return app_commands.locale_str(english or t(key, "en"), key=key)
+
+
+def named(command: str) -> app_commands.locale_str:
+    """A subcommand's name: English as given, Polish and Ukrainian from ``bot.name.<command>`` (texts use the same)."""
+    return app_commands.locale_str(command, key=f"bot.name.{command}")
+
+
+class Translator(app_commands.Translator):
+    """Gives Discord the Polish and Ukrainian names and descriptions of commands, and of options and choices."""
+
+    LOCALES: ClassVar[dict[discord.Locale, str]] = {discord.Locale.polish: "pl", discord.Locale.ukrainian: "uk"}
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        lang = self.LOCALES.get(locale)
+        key = string.extras.get("key")
+        if lang is None or lang not in SUPPORTED or not key:
+            return None
+        found = catalogue(lang).get(key)
+        return str(found) if isinstance(found, str) else None

@@ -1,0 +1,84 @@
+"""A bad row harms only its game: a game whose stored state cannot be read (damaged JSON, an unknown variant, a state
+the engine rejects) is quarantined. The store marks it broken with the reason; sweeps, timers, computer turns and
+``/azul me games`` skip it; in its channel every command but abort and export is refused in words; the bot starts and
+serves every other game. ``python -m bot check`` lists the quarantined games.
+
+Found at start-up (:func:`quarantine_all`), or when a sweep's work on one game fails (:func:`after_fault`).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import engine
+from bot.infra.db import is_store_fault
+from bot.infra.store import GameRow, Store, StoreOpenError
+
+log = logging.getLogger(__name__)
+
+
+def diagnose(game: GameRow) -> str | None:
+    """Why the stored game cannot be played, or None when it can."""
+    if game.broken:
+        return game.broken
+    try:
+        engine.get_variant(game.variant)
+        if game.state is not None:
+            engine.from_json(game.state)
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"[:500]
+    return None
+
+
+async def quarantine(store: Store, game: GameRow, why: str) -> None:
+    if await store.mark_broken(game.id, why):
+        log.error("game %s (channel %s) is quarantined: %s", game.id, game.channel_id, why)
+
+
+async def quarantine_all(store: Store) -> int:
+    """Quarantine every open game whose stored state cannot be read; returns how many were found."""
+    found = 0
+    for game_id in await store.open_game_ids():
+        game = await store.game(game_id)
+        why = diagnose(game) if game is not None else None
+        if game is not None and why is not None:
+            await quarantine(store, game, why)
+            found += 1
+    return found
+
+
+async def after_fault(store: Store, game_id: int, error: Exception) -> None:
+    """Background work on one game failed with ``error``: re-raise a store fault (it is every game's: the loop
+    reports it once); quarantine the game when its row is the cause; else log the bug, and the sweep goes on."""
+    if is_store_fault(error):
+        raise error
+    game = await store.game(game_id)
+    why = diagnose(game) if game is not None else None
+    if game is not None and why is not None:
+        await quarantine(store, game, why)
+    else:
+        log.error("game %s: background work failed", game_id, exc_info=error)
+
+
+async def check(path: str) -> int:
+    """``python -m bot check``: quarantine what the running bot has not found yet, list every quarantined open
+    game (one line each: id, channel, variant, why) and return 0 when there are none, 1 when there are, 5 when the
+    database cannot be opened. The bot may keep running meanwhile."""
+    try:
+        store = await Store.open(path)
+    except StoreOpenError as error:
+        print(f"azul-bot: {error}", file=sys.stderr)
+        return 5
+    try:
+        await quarantine_all(store)
+        broken = await store.broken_games()
+    finally:
+        await store.close()
+    for game in broken:
+        print(f"game {game.id} (channel {game.channel_id}, {game.variant}, {game.status}): {game.broken}")
+    print(f"{len(broken)} quarantined games in {path}" if broken else f"no quarantined games in {path}")
+    return 1 if broken else 0
+
+
+__all__ = ["after_fault", "check", "diagnose", "quarantine", "quarantine_all"]

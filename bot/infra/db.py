@@ -1,0 +1,375 @@
+"""The two database engines under :class:`bot.infra.store.Store`: SQLite (aiosqlite, the default) and PostgreSQL
+(asyncpg).
+
+The store writes each query once, in the SQL both engines understand, with ``?`` placeholders; this module is the
+only place that knows how the engines differ:
+
+- placeholders: ``?`` becomes ``$1, $2, …`` for PostgreSQL;
+- row locks: ``… FOR UPDATE [SKIP LOCKED]`` locks rows on PostgreSQL; SQLite drops the clause, because its
+  ``BEGIN IMMEDIATE`` already holds the one write lock of the file;
+- named locks (:meth:`Connection.serialize`): a transaction-scoped advisory lock on PostgreSQL, nothing on SQLite;
+- schema text: the migrations are written for SQLite; :func:`postgres_ddl` turns their types into PostgreSQL's
+  (``INTEGER`` → ``BIGINT``, an ``id INTEGER PRIMARY KEY`` → an identity column, ``REAL`` → ``DOUBLE PRECISION``);
+- the applied migration number: ``PRAGMA user_version`` on SQLite, the one-row table ``schema_version`` on
+  PostgreSQL;
+- a broken unique or foreign key raises :class:`sqlite3.IntegrityError` on both (:class:`IntegrityError` on
+  PostgreSQL), so the store catches one type.
+
+Both connections offer the part of aiosqlite's API the store uses: ``execute`` (awaitable, or an async context
+manager giving a cursor with ``fetchone``, ``fetchall`` and ``rowcount``) and ``executemany``. Rows are read by
+column name or position on both (``sqlite3.Row``, ``asyncpg.Record``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Generator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, Protocol
+
+import aiosqlite
+import asyncpg
+
+Row = Any  # sqlite3.Row or asyncpg.Record: both index by name and by position
+
+
+def is_postgres(target: str) -> bool:
+    """Whether ``AZUL_DB`` names a PostgreSQL database (a URL) rather than an SQLite file."""
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+class IntegrityError(sqlite3.IntegrityError):
+    """PostgreSQL refused a write for a unique, foreign key or check constraint (the store catches the SQLite type)."""
+
+
+class Cursor(Protocol):
+    @property
+    def rowcount(self) -> int: ...
+
+    async def fetchone(self) -> Row | None: ...
+
+    async def fetchall(self) -> Iterable[Row]: ...
+
+
+class Execution(Protocol):
+    """A statement sent: awaited, or entered with ``async with``, it gives its cursor."""
+
+    def __await__(self) -> Generator[Any, None, Cursor]: ...
+
+    async def __aenter__(self) -> Cursor: ...
+
+    async def __aexit__(self, *exc: Any) -> Any: ...
+
+
+class Connection(Protocol):
+    """What the store's queries need of a connection inside a transaction or a read."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Execution: ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+    async def serialize(self, name: str) -> None:
+        """Hold the lock ``name`` until the transaction ends (writers that read before they write)."""
+
+
+_ROW_LOCK = re.compile(r"\s+FOR\s+UPDATE(\s+SKIP\s+LOCKED)?\b", re.IGNORECASE)
+
+
+class SqliteConnection:
+    """aiosqlite's connection with the row-lock clauses dropped (``BEGIN IMMEDIATE`` already excludes writers)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.raw = db
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Execution:
+        return self.raw.execute(_ROW_LOCK.sub("", sql), tuple(params))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.raw.executemany(sql, [tuple(row) for row in rows])
+
+    async def serialize(self, name: str) -> None:
+        return None
+
+
+# --- PostgreSQL ----------------------------------------------------------------------------------------------------
+
+_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
+_RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
+_OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.IGNORECASE)
+
+
+def postgres_sql(sql: str) -> str:
+    """A store query in PostgreSQL's dialect: numbered placeholders (``?`` inside string literals stays)."""
+    if _OR_IGNORE.match(sql):
+        returning = re.search(r"\sRETURNING\s", sql, re.IGNORECASE)
+        cut = returning.start() if returning else len(sql)
+        sql = _OR_IGNORE.sub("INSERT INTO", sql[:cut]) + " ON CONFLICT DO NOTHING" + sql[cut:]
+    numbers = iter(range(1, sql.count("?") + 1))
+    return _PLACEHOLDER.sub(lambda m: m.group(0) if m.group(0) != "?" else f"${next(numbers)}", sql)
+
+
+def postgres_ddl(script: str) -> str:
+    """A migration written for SQLite, with PostgreSQL's types: 64-bit integers (Discord ids do not fit in 32 bits),
+    identity columns for ``id INTEGER PRIMARY KEY`` and double precision for ``REAL``."""
+    script = re.sub(r"\bid INTEGER PRIMARY KEY\b", "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", script)
+    script = re.sub(r"\bINTEGER\b", "BIGINT", script)
+    return re.sub(r"\bREAL\b", "DOUBLE PRECISION", script)
+
+
+def _rowcount(status: str) -> int:
+    """asyncpg's command status (``UPDATE 3``, ``INSERT 0 1``) → the number of rows it touched."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+class _PgCursor:
+    def __init__(self, rows: Sequence[Row], rowcount: int) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+        self.lastrowid = None  # PostgreSQL has none: the store asks for ``RETURNING id``
+
+    async def fetchone(self) -> Row | None:
+        return self._rows[0] if self._rows else None
+
+    async def fetchall(self) -> Sequence[Row]:
+        return list(self._rows)
+
+
+class _PgExecution:
+    """``await conn.execute(…)`` or ``async with conn.execute(…) as cursor`` — as aiosqlite allows both."""
+
+    def __init__(self, run: Awaitable[_PgCursor]) -> None:
+        self._run = run
+
+    def __await__(self) -> Generator[Any, None, _PgCursor]:
+        return self._run.__await__()
+
+    async def __aenter__(self) -> _PgCursor:
+        return await self._run
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class PostgresConnection:
+    """An asyncpg connection speaking the store's dialect."""
+
+    def __init__(self, conn: Any) -> None:
+        self.raw = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Execution:
+        return _PgExecution(self._execute(postgres_sql(sql), tuple(params)))
+
+    async def _execute(self, sql: str, params: tuple[Any, ...]) -> _PgCursor:
+        try:
+            if _RETURNS_ROWS.search(sql):
+                rows = await self.raw.fetch(sql, *params)
+                return _PgCursor(rows, len(rows))
+            return _PgCursor([], _rowcount(await self.raw.execute(sql, *params)))
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityError(str(error)) from error
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            await self.raw.executemany(postgres_sql(sql), [tuple(row) for row in rows])
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityError(str(error)) from error
+
+    async def serialize(self, name: str) -> None:
+        await self.raw.execute("SELECT pg_advisory_xact_lock(hashtext($1))", name)
+
+
+class PostgresPool:
+    """An asyncpg pool: every read takes a connection, every write a connection and a transaction."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+
+    @classmethod
+    async def open(cls, dsn: str, *, max_size: int = 10) -> PostgresPool:
+        # Prepared statements are cached per connection; the schema changes only before the first query (migrations).
+        pool = await asyncio.wait_for(asyncpg.create_pool(dsn, min_size=1, max_size=max_size), timeout=30)
+        return cls(pool)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[PostgresConnection]:
+        async with self.pool.acquire() as conn:
+            yield PostgresConnection(conn)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresConnection]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield PostgresConnection(conn)
+
+    async def schema_version(self) -> int:
+        async with self.pool.acquire() as conn:
+            exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+            return int(await conn.fetchval("SELECT version FROM schema_version")) if exists else 0
+
+    async def restart_identities(self, tables: Iterable[str]) -> None:
+        """After rows were copied in with their ids: each identity continues after the largest id."""
+        async with self.pool.acquire() as conn:
+            for table in tables:
+                sequence = await conn.fetchval(
+                    "SELECT pg_get_serial_sequence(table_name, column_name) FROM information_schema.columns"
+                    " WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'id'",
+                    table,
+                )
+                if sequence is not None:
+                    await conn.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false)"
+                        f" FROM {table}"
+                    )
+
+    async def migrate(self, migrations: Sequence[str], *, newer: Any) -> None:
+        """Apply the migrations after the stored number, each in its own transaction with the number; one process
+        at a time (an advisory lock), so bots starting together migrate once. ``newer`` raises for a newer schema."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext('azul migrations'))")
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (one BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one),"
+                " version BIGINT NOT NULL)"
+            )
+            await conn.execute("INSERT INTO schema_version (version) VALUES (0) ON CONFLICT DO NOTHING")
+            current = int(await conn.fetchval("SELECT version FROM schema_version"))
+            if current > len(migrations):
+                newer(current)
+            for number in range(current + 1, len(migrations) + 1):
+                async with conn.transaction():  # a savepoint: the lock is held until every migration is in
+                    await conn.execute(postgres_ddl(migrations[number - 1]))
+                    await conn.execute("UPDATE schema_version SET version = $1", number)
+
+
+# --- SQLite --------------------------------------------------------------------------------------------------------
+
+
+class SqliteFile:
+    """One aiosqlite connection shared by every coroutine. Reads wait for a running transaction to end: otherwise a
+    read between two statements of a move could see a half-saved move that is then rolled back."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str = ":memory:") -> None:
+        self.raw = db
+        self._lock = asyncio.Lock()
+        self.path = path
+        self.file = file_identity(path)
+        """The file opened (device and inode): a file deleted or replaced since is no longer the bot's database."""
+        self.lost: str | None = None
+        """Why the file opened is no longer the database at ``path`` (every read and write then fails)."""
+
+    async def close(self) -> None:
+        await self.raw.close()
+
+    def check_file(self) -> str | None:
+        """Whether the file at ``path`` is still the one opened: None, or what happened to it (remembered)."""
+        if self.lost is None and self.file is not None:
+            now = file_identity(self.path)
+            if now is None:
+                self.lost = f"the database file {self.path} was deleted"
+            elif now != self.file:
+                self.lost = f"the database file {self.path} was replaced by another file"
+        return self.lost
+
+    def _refuse_if_lost(self, *, checked: bool = False) -> None:
+        """Never acknowledge a write into a file nobody will open again (``checked``: look at the file now)."""
+        lost = self.check_file() if checked else self.lost
+        if lost is not None:
+            raise sqlite3.OperationalError(lost)
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[SqliteConnection]:
+        self._refuse_if_lost()
+        async with self._lock:
+            yield SqliteConnection(self.raw)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteConnection]:
+        """One write transaction at a time; rolled back on any error, and when the file was deleted or replaced
+        meanwhile (checked before every commit: a write nobody will read again must never be acknowledged)."""
+        self._refuse_if_lost()
+        async with self._lock:
+            await self._begin()
+            try:
+                yield SqliteConnection(self.raw)
+                self._refuse_if_lost(checked=True)
+            except BaseException:
+                await self.raw.execute("ROLLBACK")
+                raise
+            await self.raw.execute("COMMIT")
+
+    async def _begin(self) -> None:
+        """BEGIN, never left half-done: a task cancelled while it waits (a claim's keep-alive when its post ends)
+        must not leave a transaction open on the shared connection, or every later BEGIN would fail."""
+        begin = asyncio.ensure_future(self.raw.execute("BEGIN IMMEDIATE"))
+        try:
+            await asyncio.shield(begin)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await begin
+                if self.raw.in_transaction:
+                    await self.raw.execute("ROLLBACK")
+            raise
+
+    async def pragma(self, name: str) -> Any:
+        async with self.raw.execute(f"PRAGMA {name}") as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    async def schema_version(self) -> int:
+        return int(await self.pragma("user_version") or 0)
+
+    async def migrate(self, migrations: Sequence[str], *, newer: Any) -> None:
+        current = await self.schema_version()
+        if current > len(migrations):
+            newer(current)
+        for number in range(current + 1, len(migrations) + 1):
+            # executescript commits by itself, so the version bump rides in the same script.
+            await self.raw.executescript(f"BEGIN; {migrations[number - 1]}; PRAGMA user_version = {number}; COMMIT;")
+
+    async def probe_write(self) -> None:
+        """Write one page now, so a locked file, a read-only filesystem or a full disk shows at start-up."""
+        version = await self.schema_version()
+        await self.raw.executescript(f"BEGIN IMMEDIATE; PRAGMA user_version = {version}; COMMIT;")
+
+    async def tables(self) -> list[str]:
+        """The bot's tables, each after the tables its foreign keys point to (the order to copy them in)."""
+        async with self.raw.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        ) as cursor:
+            names = [row[0] for row in await cursor.fetchall()]
+        parents: dict[str, set[str]] = {}
+        for name in names:
+            async with self.raw.execute(f"PRAGMA foreign_key_list({name})") as cursor:
+                parents[name] = {row["table"] for row in await cursor.fetchall()} - {name}
+        ordered: list[str] = []
+        while len(ordered) < len(names):
+            ready = [n for n in names if n not in ordered and parents[n] <= set(ordered)]
+            if not ready:
+                raise ValueError(f"foreign keys in a cycle among {sorted(set(names) - set(ordered))}")
+            ordered.extend(ready)
+        return ordered
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """The device and inode of the file at ``path`` (None when there is none, or for an in-memory database)."""
+    if path == ":memory:" or path.startswith("file:"):
+        return None
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def is_store_fault(error: BaseException) -> bool:
+    """Whether ``error`` is the database failing (unreachable, full, locked, gone) rather than a row or a bug: such a
+    fault is not one game's, so a sweep stops and its loop reports it once."""
+    if isinstance(error, sqlite3.IntegrityError | asyncpg.IntegrityConstraintViolationError):
+        return False  # a refused write: the store's own logic, not an outage
+    return isinstance(error, sqlite3.DatabaseError | asyncpg.PostgresError | asyncpg.InterfaceError | OSError)

@@ -1,0 +1,101 @@
+"""What a picture worker runs (:mod:`bot.app.pictures` sends it there): plain data in, PNG bytes out.
+
+This module imports the engine and the renderer only, not discord.py or the store: a worker process imports it by
+name, and a light import keeps each worker small in memory and quick to start (or to replace after it died).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+import render
+from engine import Event, GameState
+from render.animation import animate
+from render.common import SeatInfo
+
+WARM_UP_VARIANT = "azul"
+
+
+def render_png(  # noqa: PLR0917
+    state: GameState, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None], caption: str = ""
+) -> bytes:
+    return render.render_png(state, names=names, events=events, locale=locale, info=info, caption=caption)
+
+
+def render_closeup(  # noqa: PLR0917
+    state: GameState, seat: int, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None]
+) -> bytes:
+    return render.render_closeup(state, seat, names=names, events=events, locale=locale, info=info)
+
+
+def board_in_worker(  # noqa: PLR0917
+    state: dict[str, Any],
+    names: list[str],
+    events: list[dict[str, Any]],
+    locale: str,
+    info: list[SeatInfo | None],
+    caption: str = "",
+) -> bytes:
+    """The whole table's picture, with the last move in words under it."""
+    happened = [Event.from_json(event) for event in events]
+    return render_png(engine.from_json(state), names, happened, locale, info, caption)
+
+
+def closeup_in_worker(
+    state: dict[str, Any], seat: int, names: list[str], locale: str, info: list[SeatInfo | None]
+) -> bytes:
+    """``seat``'s own board at full size under the shared area."""
+    return render_closeup(engine.from_json(state), seat, names, [], locale, info)
+
+
+def preview_in_worker(
+    state: dict[str, Any], seat: int, candidates: list[tuple[str, str]], names: list[str], locale: str
+) -> bytes:
+    """The expansion preview, its candidates given by their mark and notation."""
+    game_state = engine.from_json(state)
+    variant = engine.variant_of(game_state)
+    moves = [(mark, variant.parse_move(notation)) for mark, notation in candidates]
+    return render.render_expansion_preview(game_state, seat, moves, names=names, locale=locale)
+
+
+def animation_in_worker(  # noqa: PLR0917
+    variant: str,
+    players: int,
+    seed: int,
+    moves: list[tuple[int, str]],
+    options: dict[str, Any] | None,
+    names: list[str],
+    locale: str,
+    max_bytes: int,
+    captions: list[str] | None = None,
+) -> bytes:
+    """A whole game replayed from its log and drawn as an animated GIF of at most ``max_bytes``, each table with
+    its move in words (``captions``) under it."""
+    return animate(
+        variant,
+        players,
+        seed,
+        moves,
+        names=names,
+        options=options,
+        locale=locale,
+        max_bytes=max_bytes,
+        captions=captions or (),
+    )
+
+
+def warm_up() -> None:
+    """Run as a worker starts: one small picture loads the fonts and tables, so the first real board is not slower."""
+    render_png(engine.new_game(WARM_UP_VARIANT, 2, 1), ["", ""], [], "en", [None, None])
+
+
+__all__ = [
+    "animation_in_worker",
+    "board_in_worker",
+    "closeup_in_worker",
+    "preview_in_worker",
+    "render_closeup",
+    "render_png",
+    "warm_up",
+]

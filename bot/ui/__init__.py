@@ -1,0 +1,1 @@
+"""Discord-facing: every command, button and post; handlers ask the application, never the store."""

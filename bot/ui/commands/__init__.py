@@ -1,0 +1,80 @@
+"""The bot's slash commands: one cog per top-level command, split the way players think, each shown by Discord only
+where it works (``contexts``) and to whom (``default_member_permissions``).
+
+Each top-level command is one module of this package (``/azul`` in :mod:`~bot.ui.commands.table`):
+
+| command | module | where | what |
+|---|---|---|---|
+| ``/azul …`` | ``table`` | servers | the table in this channel: lobby, board, status, undo, resign, abort … |
+| ``/azul-move …`` | ``move`` | servers | one subcommand per move command of the registered games |
+| ``/azul-me …`` | ``me`` | servers, DMs | my games, settings, away/back, quickplay, profile |
+| ``/azul-rules``, ``/azul-help`` | ``guide`` | everywhere | the rules of a game, how to play |
+| ``/azul-server …`` | ``server`` | servers, Manage Server | defaults for new games; leagues (``league …``) |
+| ``/azul-stats …`` | ``stats`` | servers, DMs | leaderboard, history, replay |
+| ``/azul-league …`` | ``league`` | servers | a league's standings, withdrawing, the server's leagues |
+
+Discord refuses a whole sync over one broken limit (``tests/bot/discord_limits.py`` checks them all); we keep each
+top-level command within 3,000 of Discord's 4,000 combined characters and 20 of its 25 subcommands, so a new
+command fits. The tree is synced only when its payload changed (:func:`payload_hash`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ui.commands.guide import GuideCog
+from bot.ui.commands.league import LeagueCog
+from bot.ui.commands.me import PersonalCog
+from bot.ui.commands.move import MovesCog
+from bot.ui.commands.server import ServerCog
+from bot.ui.commands.stats import StatsCog
+from bot.ui.commands.table import AzulCog
+
+COGS: tuple[type[commands.Cog], ...] = (AzulCog, MovesCog, PersonalCog, GuideCog, ServerCog, StatsCog, LeagueCog)
+
+
+async def add_commands(bot: commands.Bot) -> None:
+    for cog in COGS:
+        await bot.add_cog(cog(bot))  # every cog takes the bot
+
+
+async def payload(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None = None) -> list[Any]:
+    """What ``tree.sync`` sends Discord: every top-level command with its translations (the tree's translator)."""
+    translator = tree.translator
+    commands_ = tree._get_all_commands(guild=guild)  # the list discord.py's own sync sends
+    if translator is None:
+        return [command.to_dict(tree) for command in commands_]
+    return [await command.get_translated_payload(tree, translator) for command in commands_]
+
+
+def payload_hash(commands_: list[Any]) -> str:
+    """A fingerprint of a command payload: the same tree (names, options, translations, contexts) gives the same."""
+    return hashlib.sha256(json.dumps(commands_, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+class CommandSyncRefused(Exception):
+    """Discord refused the command tree: the bot would run without commands, so it stops, saying why."""
+
+    def __init__(self, error: discord.HTTPException) -> None:
+        super().__init__(f"Discord refused the command tree: {error}")
+        self.error = error
+
+
+def needs_server(interaction: discord.Interaction, tree: app_commands.CommandTree[Any]) -> bool:
+    """True for a command that works only in a server, used outside one. Discord does not offer such a command there
+    (its ``contexts``); this answers anyway, should one arrive."""
+    if interaction.guild_id is not None or interaction.type is not discord.InteractionType.application_command:
+        return False
+    data: dict[str, Any] = dict(interaction.data or {})
+    root = tree.get_command(str(data.get("name", "")))
+    contexts = root.allowed_contexts if root is not None else None
+    return contexts is not None and not (contexts.dm_channel or contexts.private_channel)
+
+
+__all__ = ["COGS", "CommandSyncRefused", "add_commands", "needs_server", "payload", "payload_hash"]

@@ -1,0 +1,336 @@
+"""``/azul-me …``: commands about the person asking, wherever they are (a server or a DM with the bot).
+
+``games`` lists every open game the user sits at, in every server the bot shares with them: those waiting for the
+user first, then the others, each with a link to its newest board (or lobby), whose turn it is and since when.
+``away`` (1–30 days) and ``back`` set and end a vacation: the player's reminders wait until it ends, their games do
+not time out, and the others see "away until …" in ``status`` and under the board. ``settings`` shows and changes
+the person's reminders (on or off, once or every 6/12/24 hours while it is their turn, quiet hours in their own time
+zone) and how their turn is announced (a DM or a mention in the channel).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
+from functools import cache
+from typing import Any
+from zoneinfo import available_timezones
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from bot.app.errors import Refusal
+from bot.app.language import described, named, text, user_locale
+from bot.app.narration import seat_label, shown
+from bot.app.timers import deadlines
+from bot.games.base import variant_label
+from bot.infra.clock import iso
+from bot.infra.league_store import LeagueStore
+from bot.infra.store import GameRow, Store, UserPrefs
+from bot.ui.commands.stats import profile
+from bot.ui.context import bot_of
+from bot.ui.privacy import forget
+from bot.ui.replies import reply
+from render.common import SeatInfo
+
+LIST_LIMIT = 2000
+URGENT = timedelta(hours=1)
+"""Less time left than this turns a player's clock on the board red (the last warning comes then)."""
+REMIND_EVERY = (0, 6, 12, 24)  # hours; 0: once per turn
+CHOICE_LIMIT = 25
+
+
+@dataclass(frozen=True, slots=True)
+class OpenGame:
+    game: GameRow
+    to_act: tuple[int, ...]  # engine seats that must act (empty in a lobby)
+    my_turn: bool
+    due: datetime | None = None  # when the user's time to move runs out (games with a time limit)
+    league: tuple[str, int] | None = None  # the league and round the game was opened for
+
+
+def open_games(games: list[GameRow], user_id: int) -> list[OpenGame]:
+    """The user's open games, those waiting for the user first (each part longest waiting first)."""
+    entries = []
+    for game in games:
+        to_act = tuple(sorted(engine.to_act(engine.from_json(game.state)))) if game.state else ()
+        entries.append(OpenGame(game, to_act, game.seat_of(user_id) in to_act))
+    return sorted(entries, key=lambda entry: not entry.my_turn)  # stable: keeps the longest waiting first
+
+
+def link(game: GameRow) -> str:
+    """A link to the game's newest board (or its lobby), else to its channel."""
+    message = game.board_message_id or game.lobby_message_id
+    if message is None:
+        return f"<#{game.channel_id}>"
+    return f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}/{message}"
+
+
+def game_line(entry: OpenGame, locale: str) -> str:
+    game = entry.game
+    since = f"<t:{int(datetime.fromisoformat(game.turn_since).timestamp())}:R>"
+    if game.status == "lobby":
+        state = text("bot.mygames.lobby", locale, seats=len(game.seats), max=game.max_seats)
+    elif entry.my_turn:
+        state = text("bot.mygames.your_turn", locale, since=since)
+        if entry.due is not None:
+            state += " " + text("bot.limit.mygames", locale, when=f"<t:{int(entry.due.timestamp())}:R>")
+    else:
+        names = game.by_seat()
+        players = ", ".join(f"**{seat_label(game, names[seat], locale)}**" for seat in entry.to_act)
+        state = text("bot.mygames.waiting", locale, players=players, since=since)
+    variant = variant_label(game.variant, locale)
+    line = text("bot.mygames.line", locale, variant=variant, game=game.id, link=link(game), state=state)
+    if entry.league is not None:
+        name, number = entry.league
+        line += " · " + text("bot.league.mygames", locale, name=shown(name), round=number)
+    return line
+
+
+def my_games_text(entries: list[OpenGame], locale: str) -> str:
+    if not entries:
+        return text("bot.mygames.none", locale)
+    mine = sum(entry.my_turn for entry in entries)
+    lines = [text("bot.mygames.header", locale, count=len(entries), mine=mine)]
+    for entry in entries:
+        line = game_line(entry, locale)
+        if sum(len(kept) + 1 for kept in lines) + len(line) > LIST_LIMIT - 2:
+            lines.append("…")
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+async def with_deadline(store: Store, entry: OpenGame, user_id: int) -> OpenGame:
+    """The entry with when the user's time runs out, where a limit's clock runs for them."""
+    seat = entry.game.seat_of(user_id)
+    if not entry.my_turn or seat is None or not entry.game.time_limit_hours:
+        return entry
+    return replace(entry, due=(await deadlines(store, entry.game)).get(seat))
+
+
+async def with_league(store: Store, entry: OpenGame) -> OpenGame:
+    """The entry with the league and round its game was opened for, if any."""
+    found = await LeagueStore(store).table_of_game(entry.game.id)
+    return replace(entry, league=(found[1].name, found[0].round)) if found else entry
+
+
+@app_commands.command(name=named("games"), description=described("bot.cmd.games"))
+async def games(interaction: discord.Interaction) -> None:
+    store = bot_of(interaction).service.store
+    entries = open_games(await store.open_games_of(interaction.user.id), interaction.user.id)
+    entries = [await with_deadline(store, entry, interaction.user.id) for entry in entries]
+    entries = [await with_league(store, entry) for entry in entries]
+    await reply(interaction, my_games_text(entries, user_locale(interaction)))
+
+
+@cache
+def time_zones() -> tuple[str, ...]:
+    return tuple(sorted(available_timezones()))
+
+
+async def zone_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """IANA zones containing what was typed (``warsaw``, ``Europe/K``), the typed start first."""
+    typed = current.strip().casefold().replace(" ", "_")
+    zones = [zone for zone in time_zones() if typed in zone.casefold()]
+    zones.sort(key=lambda zone: not zone.casefold().startswith(typed))
+    return [app_commands.Choice(name=zone, value=zone) for zone in zones[:CHOICE_LIMIT]]
+
+
+def settings_text(prefs: UserPrefs, locale: str, *, saved: bool) -> str:
+    if not prefs.reminders:
+        reminders = text("bot.settings.reminders_off", locale)
+    elif prefs.remind_every_hours:
+        reminders = text("bot.settings.reminders_every", locale, hours=prefs.remind_every_hours)
+    else:
+        reminders = text("bot.settings.reminders_once", locale)
+    zone = prefs.timezone or "UTC"
+    if prefs.quiet_start is None or prefs.quiet_end is None:
+        quiet = text("bot.settings.quiet_none", locale, zone=zone)
+    else:
+        quiet = text(
+            "bot.settings.quiet", locale, start=f"{prefs.quiet_start:02}:00", end=f"{prefs.quiet_end:02}:00", zone=zone
+        )
+    notice = text("bot.settings.notice_dm" if prefs.notify_dm else "bot.settings.notice_channel", locale)
+    heading = text("bot.settings.saved" if saved else "bot.settings.title", locale)
+    return "\n".join([heading, reminders, quiet, notice])
+
+
+@app_commands.command(name=named("settings"), description=described("bot.cmd.settings"))
+@app_commands.describe(
+    reminders=described("bot.opt.reminders"),
+    every=described("bot.opt.every"),
+    quiet_from=described("bot.opt.quiet_from"),
+    quiet_to=described("bot.opt.quiet_to"),
+    timezone=described("bot.opt.timezone"),
+    notice=described("bot.opt.notice"),
+)
+@app_commands.choices(
+    every=[app_commands.Choice(name=described(f"bot.every.{hours}"), value=str(hours)) for hours in REMIND_EVERY],
+    notice=[
+        app_commands.Choice(name=described("bot.notice.dm"), value="dm"),
+        app_commands.Choice(name=described("bot.notice.channel"), value="channel"),
+    ],
+)
+@app_commands.autocomplete(timezone=zone_choices)
+async def settings(  # noqa: PLR0917 (discord.py passes slash command options by name; one per setting)
+    interaction: discord.Interaction,
+    reminders: bool | None = None,
+    every: app_commands.Choice[str] | None = None,
+    quiet_from: app_commands.Range[int, 0, 23] | None = None,
+    quiet_to: app_commands.Range[int, 0, 23] | None = None,
+    timezone: str | None = None,
+    notice: app_commands.Choice[str] | None = None,
+) -> None:
+    """Show the person's settings, or change those given (quiet hours from = to switches them off)."""
+    store = bot_of(interaction).service.store
+    locale = user_locale(interaction)
+    values: dict[str, object] = {}
+    if timezone is not None:
+        zone = timezone.strip()
+        if zone not in time_zones():
+            raise Refusal("bad_timezone", zone=zone[:60])
+        values["timezone"] = zone
+    if (quiet_from is None) != (quiet_to is None):
+        raise Refusal("quiet_needs_both")
+    if quiet_from is not None:
+        values["quiet_start"], values["quiet_end"] = (None, None) if quiet_from == quiet_to else (quiet_from, quiet_to)
+    if reminders is not None:
+        values["reminders"] = int(reminders)
+    if every is not None:
+        values["remind_every_hours"] = int(every.value)
+    if values:
+        await store.set_reminder_prefs(interaction.user.id, **values)
+    if notice is not None:
+        await bot_of(interaction).service.set_notify(interaction.user.id, notice.value == "dm", locale)
+    prefs = await store.user(interaction.user.id)
+    saved = bool(values) or notice is not None
+    await reply(interaction, settings_text(prefs, locale, saved=saved))
+
+
+MAX_AWAY_DAYS = 30
+
+
+def stamp(moment: str, style: str = "f") -> str:
+    """A Discord timestamp: every reader sees the moment in their own time zone and language."""
+    return f"<t:{int(datetime.fromisoformat(moment).timestamp())}:{style}>"
+
+
+async def seat_notes(store: Store, game: GameRow, now: datetime, locale: str) -> list[SeatInfo | None]:
+    """What the board picture shows beside each seated player's name: "away until <date>" (UTC date), or the time
+    left to move for a player whose clock runs (red in its last hour)."""
+    due = await deadlines(store, game)
+    notes: list[SeatInfo | None] = []
+    for number, seat in enumerate(game.by_seat()):
+        if seat.user_id is None:  # a computer seat is never away and has no clock
+            notes.append(None)
+            continue
+        prefs = await store.user(seat.user_id)
+        away = prefs.away_until if prefs.away_until and prefs.away_until > iso(now) else None
+        note = _away_note(datetime.fromisoformat(away).date(), locale) if away else None
+        if number in due and not away:  # an away player's clock stands still: the away note says so
+            left = time_left(due[number], now, locale)
+            clock = text("bot.limit.left", locale, left=left)
+            note = replace(note or SeatInfo(), clock=clock, clock_short=left, urgent=due[number] - now <= URGENT)
+        notes.append(note)
+    return notes
+
+
+def _away_note(until: date, locale: str) -> SeatInfo:
+    """ "away until 2026-12-03", and "3.12" for a crowded header."""
+    short = text("bot.picture.away_short", locale, day=until.day, month=until.month)
+    return SeatInfo(away=text("bot.picture.away", locale, date=until.isoformat()), away_short=short)
+
+
+def time_left(due: datetime, now: datetime, locale: str) -> str:
+    """Short, for the picture: "23 h", "40 min" (whole minutes rounded up, then whole hours down)."""
+    minutes = max(1, math.ceil((due - now).total_seconds() / 60))
+    if minutes >= 60:
+        return text("bot.limit.hours_short", locale, hours=minutes // 60)
+    return text("bot.limit.minutes_short", locale, minutes=minutes)
+
+
+async def away_lines(store: Store, game: GameRow, now: datetime, locale: str) -> list[str]:
+    """One line for each seated player who is away now."""
+    lines = []
+    for seat in game.seats:
+        if seat.user_id is None:
+            continue
+        prefs = await store.user(seat.user_id)
+        if prefs.away_until and prefs.away_until > iso(now):
+            player = f"**{seat_label(game, seat, locale)}**"
+            lines.append(text("bot.away.line", locale, player=player, until=stamp(prefs.away_until)))
+    return lines
+
+
+@app_commands.command(name=named("away"), description=described("bot.cmd.away"))
+@app_commands.describe(days=described("bot.opt.days"))
+async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1, MAX_AWAY_DAYS]) -> None:
+    service = bot_of(interaction).service
+    if not 1 <= days <= MAX_AWAY_DAYS:  # Discord enforces the range; a direct call must too
+        raise Refusal("bad_away_days", max=MAX_AWAY_DAYS)
+    until = iso(service.clock.now() + timedelta(days=days))
+    was = (await service.store.user(interaction.user.id)).away_until
+    await service.store.set_away(interaction.user.id, until)
+    await service.timers.away_changed(interaction.user.id, was, until)  # time limits' clocks stand still meanwhile
+    await reply(interaction, text("bot.reply.away", user_locale(interaction), until=stamp(until), days=days))
+
+
+@app_commands.command(name=named("back"), description=described("bot.cmd.back"))
+async def back(interaction: discord.Interaction) -> None:
+    service = bot_of(interaction).service
+    prefs = await service.store.user(interaction.user.id)
+    if not prefs.away_until or prefs.away_until <= iso(service.clock.now()):
+        raise Refusal("not_away")
+    await service.timers.returned(interaction.user.id, prefs.away_until)
+    await service.store.set_away(interaction.user.id, None)
+    await service.timers.away_changed(interaction.user.id, prefs.away_until, None)
+    await reply(interaction, text("bot.reply.back", user_locale(interaction)))
+
+
+@app_commands.command(name=named("quickplay"), description=described("bot.cmd.quickplay"))
+@app_commands.describe(enabled=described("bot.opt.enabled"))
+async def quickplay(interaction: discord.Interaction, enabled: bool) -> None:
+    await bot_of(interaction).service.store.set_quick_play(interaction.user.id, enabled)
+    await reply(interaction, text("bot.reply.quick_on" if enabled else "bot.reply.quick_off", user_locale(interaction)))
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+@app_commands.allowed_installs(guilds=True, users=False)
+class PersonalCog(commands.GroupCog, group_name=named("azul-me"), group_description=described("bot.cmd.me")):
+    """``/azul-me …``: the same commands in a server and in a DM with the bot."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+        group = self.app_command
+        if group is None:
+            raise RuntimeError("a GroupCog always has its group")
+        members: tuple[app_commands.Command[Any, ..., None], ...] = (
+            games,
+            settings,
+            away,
+            back,
+            quickplay,
+            profile,
+            forget,
+        )
+        for command in members:
+            group.add_command(command)
+
+
+__all__ = [
+    "OpenGame",
+    "PersonalCog",
+    "away_lines",
+    "game_line",
+    "my_games_text",
+    "open_games",
+    "seat_notes",
+    "settings_text",
+    "time_left",
+    "zone_choices",
+]

@@ -1,0 +1,67 @@
+"""What a handler needs from the client: a small interface, so no handler depends on the client class.
+
+``AzulBot`` (in :mod:`bot.client`) provides it; a handler reaches it through :func:`bot_of`. A test can hand a
+handler any object with these attributes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import discord
+
+from bot.app.pictures import Pictures
+from bot.app.service import GameService
+from bot.infra.store import GameRow
+from engine import Event, GameState
+
+
+class BoardPoster(Protocol):
+    async def post_board(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        state: GameState,
+        *,
+        guild: discord.Guild | None,
+        headline: str = "",
+        events: Sequence[Event] = (),
+        ping: Sequence[int] = (),
+    ) -> discord.Message | None: ...
+
+    async def post_nudge(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        seats: Sequence[int],
+        player: str,
+        guild: discord.Guild | None,
+    ) -> None: ...
+
+
+@runtime_checkable
+class BotContext(Protocol):
+    """The game service, the board poster and the pictures of the running bot, and the computer's turns."""
+
+    @property
+    def service(self) -> GameService: ...
+
+    @property
+    def poster(self) -> BoardPoster: ...
+
+    @property
+    def pictures(self) -> Pictures: ...
+
+    def wake_computer(self, game_id: int) -> None:
+        """After a move or the start: let the computer play its seats that must act now (in the background)."""
+
+
+def bot_of(interaction: discord.Interaction) -> BotContext:
+    client = interaction.client
+    if not isinstance(client, BotContext):
+        raise TypeError("the interaction's client does not provide the game service and the poster")
+    return client
+
+
+__all__ = ["BoardPoster", "BotContext", "bot_of"]

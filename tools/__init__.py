@@ -1,0 +1,1 @@
+"""Developer tools: run by people and by tests, never by the bot."""

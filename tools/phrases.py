@@ -1,0 +1,311 @@
+"""The phrase table: every catalogue text rendered with sample values in English, Polish and Ukrainian, then the
+sentences the game adapters build from them, so a person can read every text as players will see it.
+
+``python -m tools.phrases`` rewrites ``data/locale/PHRASES.md``; a test checks that the committed table is current, so
+a changed text shows up in review as a changed line of the table.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import engine
+from bot.games import adapter_of
+from bot.games.azul import ADAPTER as AZUL
+from bot.games.queens_garden import ADAPTER as QG
+from bot.games.summer_pavilion import ADAPTER as SP
+from data import path
+from data.i18n import SUPPORTED, Word, catalogue, is_word_entry, t, word
+from engine import Event
+
+TABLE = path("locale", "PHRASES.md")
+LABELS_PER_OPTION = 4
+COUNTS = (1, 2, 5, 12, 21, 22)
+"""Sample numbers for plural forms: one, few, many, the teens, and 21/22 (Polish 21 is "many", Ukrainian "one")."""
+
+# Sample value of each parameter by name; callables get the key and the language (for words that decline).
+NAMES = ["alice", "bob", "carol", "dave"]
+
+
+def _color(key: str, lang: str) -> Word:
+    game = "qg" if ".qg" in key or "qg_" in key else "sp" if ".sp" in key or "sp_" in key else "azul"
+    sample = {"qg": "dark_purple", "sp": "orange", "azul": "red"}[game]
+    return word(f"bot.{game}.color.{sample}", lang)
+
+
+def _hexagon(key: str, lang: str) -> Word:
+    return QG.hexagon_word("lp6", lang)
+
+
+SAMPLES: dict[str, Any] = {
+    "player": "alice",
+    "players": "**alice**, **bob**",
+    "name": "alice",
+    "creator": "alice",
+    "user": "@alice",
+    "color": _color,
+    "line_color": lambda key, lang: word("bot.azul.color.blue", lang),
+    "wild": lambda key, lang: word("bot.sp.color.purple", lang),
+    "star": lambda key, lang: (
+        t("bot.sp.of_star.number", lang, number=3) if key.startswith("bot.event") else word("bot.sp.color.green", lang)
+    ),
+    "hexagon": _hexagon,
+    "variant": "Azul",
+    "game": 42,
+    "round": 3,
+    "number": 3,
+    "line": lambda key, lang: t("bot.azul.to_line", lang, number=2) if key == "bot.event.azul.take" else 2,
+    "row": 2,
+    "column": 4,
+    "space": 5,
+    "cell": "A2-4",
+    "area": "A3",
+    "points": 7,
+    "penalty": 3,
+    "cost": 4,
+    "value": 3,
+    "min": 2,
+    "max": 4,
+    "seats": 3,
+    "score": 21,
+    "place": 1,
+    "storage": "−18",
+    "groups": 24,
+    "moves": 57,
+    "move": "take 3 blue 2",
+    "what": _hexagon,
+    "how": lambda key, lang: t("bot.order.random", lang),
+    "order": "alice, bob",
+    "since": "<t:1767225600:R>",
+    "link": "https://discord.com/channels/1/2/3",
+    "token": "purple",
+    "text": "blu",
+    "option": lambda key, lang: t("bot.option.by", lang),
+    "command": lambda key, lang: t("bot.name.acquire", lang),
+    "reason": "…",
+    "tiles": 3,
+    "expansions": 1,
+    "source": lambda key, lang: (
+        t(f"bot.{key.split('.')[2]}.from_factory", lang, number=2) if key.startswith("bot.event.") else 2
+    ),
+    "factory": 7,
+    "factories": 5,
+    "given": 3,
+    "have": 2,
+    "needed": 3,
+    "most": 4,
+    "available": 1,
+    "wilds": 2,
+    "scores": "alice 21, bob 17",
+    "ornament_name": "S2",
+    "lost_text": "",
+    "marker_text": "",
+    "payment": "bl3+ye3",
+    "locations": "d1, d3",
+    "by": "bl",
+    "expected": 1,
+    "field": "seats",
+    "seed": "x",
+    "detail": "…",
+    "why": "…",
+    "pay": "2× purple, 1× red",
+    "count": 3,
+    "hours": 24,
+    "minutes": 40,
+    "left": lambda key, lang: t("bot.limit.hours_short", lang, hours=23),
+    "when": "<t:1767268800:R>",
+    "relative": "<t:1767268800:R>",
+    "then": lambda key, lang: t("bot.limit.then.computer", lang),
+    "limit": lambda key, lang: t("bot.limit.line", lang, hours=24, then=t("bot.limit.then.computer", lang)),
+    "players_count": 3,
+}
+
+
+def _fields(text: str) -> set[str]:
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def _params(key: str, lang: str, texts: list[str], count: int | None) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for name in set().union(*(_fields(text) for text in texts)):
+        sample = SAMPLES.get(name, f"<{name}>")
+        params[name] = sample(key, lang) if callable(sample) else sample
+    if count is not None:
+        params["count"] = count
+    return params
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", "<br>")
+
+
+def _render(key: str, lang: str) -> str:
+    entry = catalogue(lang).get(key)
+    if entry is None:
+        return "**missing**"
+    if is_word_entry(entry):
+        return _word_forms(word(key, lang))
+    if isinstance(entry, dict):
+        texts = [str(value) for value in entry.values()]
+        lines = [f"{n}: {t(key, lang, **_params(key, lang, texts, n))}" for n in COUNTS]
+        return "<br>".join(_cell(line) for line in lines)
+    return _cell(t(key, lang, **_params(key, lang, [str(entry)], None)))
+
+
+def _word_forms(found: Word) -> str:
+    tags = ("nom", "gen", "acc", "ins", "loc") if found.gender else ("m.nom", "f.nom", "n.nom", "f.acc", "pl.gen")
+    forms = [found.form(tag) for tag in tags]
+    shown = " · ".join(dict.fromkeys(forms))
+    return f"{shown} ({found.gender})" if found.gender else shown
+
+
+def _catalogue_rows() -> Iterator[str]:
+    keys = sorted(catalogue("en"), key=lambda key: (key.split(".")[:2], key))
+    for key in keys:
+        yield f"| `{key}` | " + " | ".join(_render(key, lang) for lang in SUPPORTED) + " |"
+
+
+def _sentences() -> list[tuple[str, Callable[[str], str]]]:
+    """Sentences the adapters build from several catalogue texts, with events as the engine reports them."""
+
+    def azul(*events: Event) -> Callable[[str], str]:
+        return lambda lang: AZUL.describe(list(events), NAMES, lang)
+
+    def sp(*events: Event) -> Callable[[str], str]:
+        return lambda lang: SP.describe(list(events), NAMES, lang)
+
+    def qg(*events: Event) -> Callable[[str], str]:
+        return lambda lang: QG.describe(list(events), NAMES, lang)
+
+    take = {"source": 2, "color": 0, "line": 2, "to_line": 2, "to_lid": 0, "marker": False}
+    rows: list[tuple[str, Callable[[str], str]]] = [
+        ("azul take 1", azul(Event("take", 0, {**take, "count": 1, "to_floor": 0}))),
+        ("azul take 3, overflow", azul(Event("take", 0, {**take, "count": 3, "to_floor": 1}))),
+        ("azul take 5 centre", azul(Event("take", 1, {**take, "source": "centre", "count": 5, "to_floor": 3,
+                                                     "marker": True}))),
+        ("azul take floor", azul(Event("take", 2, {**take, "color": 4, "count": 2, "line": "floor", "to_floor": 2}))),
+        ("azul wall", azul(Event("wall", 0, {"row": 1, "col": 3, "color": 4, "points": 3}))),
+        ("azul line to floor", azul(Event("line_to_floor", 1, {"row": 3, "count": 4}))),
+        ("azul round", azul(
+            Event("take", 0, {**take, "count": 1, "to_floor": 0}),
+            Event("wall", 0, {"row": 0, "col": 0, "color": 0, "points": 1}),
+            Event("wall", 1, {"row": 1, "col": 2, "color": 2, "points": 2}),
+            Event("floor_penalty", 1, {"points": -2, "applied": -2, "tiles": 2}),
+            Event("round_scored", None, {"round": 1, "scores": [1, 0]}),
+            Event("round_started", None, {"round": 2, "start_seat": 1}),
+        )),
+        ("azul bonus", azul(Event("bonus", 0, {"points": 12}), Event("bonus", 1, {"points": 2}))),
+        ("sp take", sp(Event("take", 0, {"source": 1, "color": 2, "count": 3, "wild": True}))),
+        ("sp take 1 centre", sp(Event("take", 1, {"source": "centre", "color": 0, "count": 1, "wild": False}),
+                                 Event("start_tile", 1, {"penalty": 1}))),
+        ("sp place", sp(Event("place", 1, {"star": 2, "star_token": "blue", "space": 5, "color": 4, "points": 3,
+                                           "wilds": 2}))),
+        ("sp place numbered star", sp(Event("place", 0, {"star": 0, "star_token": "1", "space": 0, "color": 1,
+                                                         "points": 1, "wilds": 1}))),
+        ("sp place centre star", sp(Event("place", 0, {"star": 6, "star_token": "centre", "space": 2, "color": 5,
+                                                       "points": 4, "wilds": 0}))),
+        ("sp bonus", sp(Event("bonus_earned", 0, {"count": 2}), Event("bonus_taken", 0,
+                                                                      {"tiles": [1, 0, 0, 1, 0, 0]}))),
+        ("sp pass", sp(Event("pass", 0, {"kept": [0, 4, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 2],
+                                         "penalty": 2}))),
+        ("sp pass 1 discarded", sp(Event("pass", 0, {"kept": [1, 0, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 1],
+                                                     "penalty": 1}))),
+        ("sp pass auto", sp(Event("pass", 2, {"kept": [0, 0, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 7],
+                                              "penalty": 7, "auto": True}))),
+        ("sp round", sp(Event("round_started", None, {"round": 2, "wild": 1, "start_seat": 2}))),
+        ("sp end", sp(Event("end_bonus", 3, {"points": 34}))),
+        ("qg acquire", qg(Event("acquire", 0, {"taken": [{"kind": "bl6", "expansion": False},
+                                                         {"kind": "ye2", "expansion": True}]}))),
+        ("qg tile", qg(Event("tile_placed", 1, {"tile": "dg5", "cell": "A2-4"}))),
+        ("qg tile 2", qg(Event("tile_placed", 1, {"tile": "lp3", "cell": "F1"}))),
+        ("qg expansion", qg(Event("expansion_placed", 0, {"expansion": "dp1", "area": "A3"}))),
+        ("qg expansion face down", qg(Event("expansion_placed", 0, {"expansion": None, "area": "A2"}))),
+        ("qg joker", qg(Event("joker_earned", 0, {"ornament": "S2", "count": 1, "lost": 0}))),
+        ("qg jokers lost", qg(Event("joker_earned", 0, {"ornament": "P1", "count": 2, "lost": 1}))),
+        ("qg fountain", qg(Event("joker_earned", 0, {"ornament": "F", "count": 5, "lost": 0}))),
+        ("qg pass", qg(Event("pass", 2, {"discarded": "bl3+2ye3", "penalty": 9, "marker": True}))),
+        ("qg pass nothing", qg(Event("pass", 3, {"discarded": "-", "penalty": 0, "marker": False}))),
+        ("qg round", qg(Event("round_scored", None, {"round": 1, "breakdown": [{"total": 5}, {"total": 0}]}),
+                        Event("round_started", None, {"round": 2, "start_seat": 1}))),
+        ("qg final", qg(Event("final_scored", 0, {"storage": -18, "groups": [{"points": 12}, {"points": 9}]}))),
+        ("qg final 1 group", qg(Event("final_scored", 1, {"storage": 0, "groups": [{"points": 5}]}))),
+    ]  # fmt: skip
+    return rows
+
+
+def _label_rows() -> Iterator[str]:
+    """Labels of the choices of every variant's opening position (seed 1, two players), as the picker shows them."""
+    for variant in engine.variant_names():
+        state = engine.new_game(variant, 2, seed=1)
+        seat = min(engine.to_act(state))
+        adapter = adapter_of(variant)
+        shown: dict[str, int] = {}
+        seen: set[str] = set()
+        for move in engine.legal_moves(state, seat):
+            chosen: dict[str, str] = {}
+            for option, token in move.choices():
+                labels = [adapter.label(state, seat, option, token, chosen=chosen, locale=lang) for lang in SUPPORTED]
+                chosen[option] = token
+                if shown.get(option, 0) >= LABELS_PER_OPTION or labels[0] in seen:
+                    continue
+                shown[option] = shown.get(option, 0) + 1
+                seen.add(labels[0])
+                yield f"| {variant} `{option}={token}` | " + " | ".join(_cell(label) for label in labels) + " |"
+
+
+def _hexagon_rows() -> Iterator[str]:
+    for kind in ("bl1", "ye2", "lg3", "dg4", "lp5", "dp6", "xbl2", "xdp5"):
+        cells = []
+        for lang in SUPPORTED:
+            found = QG.hexagon_word(kind, lang)
+            cells.append(" · ".join(dict.fromkeys(found.form(case) for case in ("nom", "acc", "gen", "ins"))))
+        yield f"| `{kind}` | " + " | ".join(cells) + " |"
+
+
+def table() -> str:
+    head = "| key | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED)
+    lines = [
+        "# Every phrase in every language",
+        "",
+        "Generated by `python -m tools.phrases` from `data/locale/`; do not edit by hand. Plural texts are shown for "
+        f"{', '.join(map(str, COUNTS))}; words with their forms (noun: nominative · genitive · accusative · "
+        "instrumental · locative and gender; adjective: masculine · feminine · neuter · feminine accusative · "
+        "plural genitive).",
+        "",
+        "## Catalogue texts with sample values",
+        "",
+        "Texts that the adapters fill with other texts (event lines, labels) are shown again, as posted, in the last "
+        "section.",
+        "",
+        head,
+        *_catalogue_rows(),
+        "",
+        "## Choice labels of each variant's opening position",
+        "",
+        "| choice | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),
+        *_label_rows(),
+        "",
+        "## Queen's Garden hexagons (nominative · accusative · genitive · instrumental)",
+        "",
+        "| token | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),
+        *_hexagon_rows(),
+        "",
+        "## Event lines as posted",
+        "",
+        "| events | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),
+        *(f"| {name} | " + " | ".join(_cell(say(lang)) for lang in SUPPORTED) + " |" for name, say in _sentences()),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    Path(TABLE).write_text(table(), encoding="utf-8")
+    print(f"wrote {TABLE}")
+
+
+if __name__ == "__main__":
+    main()
