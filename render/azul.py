@@ -34,6 +34,7 @@ from engine.azul import (
     wall_column,
 )
 from render import common as c
+from render.base import Renderer
 
 TILE = 38  # pattern lines, wall and floor
 GAP = 4
@@ -549,3 +550,6 @@ def _standings_columns(box: c.Box) -> dict[str, int]:
     right = box[2] - 18
     step = 110 if box[2] - box[0] > WIDTH // 2 else 76  # narrower beside the last board or in one column
     return {"rows": right - 3 * step, "columns": right - 2 * step, "colors": right - step, "score": right}
+
+
+RENDERER = Renderer(game="azul", draw_table=draw_table, closeup_regions=closeup_regions, draw_personal=draw_personal)

@@ -16,18 +16,13 @@ from functools import cache
 
 from PIL import Image
 
-__all__ = ["FAST", "PALETTES", "palette_image", "png_level"]
+__all__ = ["FAST", "PALETTES", "palette_image"]
 
 # zlib-ng's level: the smallest files in the time a picture may take (``python -m bench render`` prints both). At 6
 # every table comes out within 1.5x of the time Pillow takes for a blank PNG of its size (Azul's flat tables were
 # 1.6-1.9x at 8, for 3 % fewer bytes; PNG compression was half the bot's busy time under load). Personal views and
-# previews take 6 too.
+# previews take 6 too. A game's renderer may choose another level for its tables (``Renderer.png_level``).
 FAST = 6
-
-
-def png_level(game: str) -> int:
-    """The zlib-ng level for a whole table of ``game``."""
-    return FAST
 
 
 @cache

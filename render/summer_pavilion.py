@@ -39,6 +39,7 @@ from engine.summer_pavilion import (
     wild_of,
 )
 from render import common as c
+from render.base import Renderer
 
 MARGIN = 12
 PAD = 12
@@ -706,6 +707,11 @@ def _draw_standings(table: Table, box: c.Box) -> None:
                 c.text_at(d, (columns[key], ry + STANDING_H // 2), text, face, fill=fill, anchor="rm")
             ry += STANDING_H
         place += len(group)
+
+
+RENDERER = Renderer(
+    game="summer-pavilion", draw_table=draw_table, closeup_regions=closeup_regions, draw_personal=draw_personal
+)
 
 
 # --- demo and benchmark ----------------------------------------------------------------------------------------------

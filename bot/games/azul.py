@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import GameAdapter
+from bot.games.base import sample_events as _events
 from data.i18n import t, word
 from engine import Event
 
@@ -24,6 +25,35 @@ def color_index(token: Any) -> int | None:
 
 class AzulAdapter(GameAdapter):
     game = "azul"
+
+    def phrase_samples(self) -> list[tuple[str, list[Event]]]:
+        take = {"source": 2, "color": 0, "line": 2, "to_line": 2, "to_lid": 0, "marker": False}
+        return [
+            ("azul take 1", _events(Event("take", 0, {**take, "count": 1, "to_floor": 0}))),
+            ("azul take 3, overflow", _events(Event("take", 0, {**take, "count": 3, "to_floor": 1}))),
+            (
+                "azul take 5 centre",
+                _events(Event("take", 1, {**take, "source": "centre", "count": 5, "to_floor": 3, "marker": True})),
+            ),
+            (
+                "azul take floor",
+                _events(Event("take", 2, {**take, "color": 4, "count": 2, "line": "floor", "to_floor": 2})),
+            ),
+            ("azul wall", _events(Event("wall", 0, {"row": 1, "col": 3, "color": 4, "points": 3}))),
+            ("azul line to floor", _events(Event("line_to_floor", 1, {"row": 3, "count": 4}))),
+            (
+                "azul round",
+                _events(
+                    Event("take", 0, {**take, "count": 1, "to_floor": 0}),
+                    Event("wall", 0, {"row": 0, "col": 0, "color": 0, "points": 1}),
+                    Event("wall", 1, {"row": 1, "col": 2, "color": 2, "points": 2}),
+                    Event("floor_penalty", 1, {"points": -2, "applied": -2, "tiles": 2}),
+                    Event("round_scored", None, {"round": 1, "scores": [1, 0]}),
+                    Event("round_started", None, {"round": 2, "start_seat": 1}),
+                ),
+            ),
+            ("azul bonus", _events(Event("bonus", 0, {"points": 12}), Event("bonus", 1, {"points": 2}))),
+        ]
 
     def color_name(self, token: Any, locale: str | None) -> str:
         index = color_index(token)

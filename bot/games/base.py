@@ -10,13 +10,18 @@ from typing import Any
 
 import engine
 from data.i18n import has, t
-from engine import Event, GameState
+from engine import Event, GameState, Move, Variant
 
 
 def variant_label(variant: str, locale: str | None) -> str:
     """A variant's name in words (``bot.variant.<name>``), else the engine's name for it."""
     key = f"bot.variant.{variant}"
     return t(key, locale) if has(key, locale) else variant
+
+
+def sample_events(*events: Event) -> list[Event]:
+    """The events of one sample move, for :meth:`GameAdapter.phrase_samples`."""
+    return list(events)
 
 
 class GameAdapter:
@@ -68,6 +73,23 @@ class GameAdapter:
         """Who must act now, when the game has its own words for the phase (``players``: the formatted names or
         mentions); None for the bot's plain "Your turn: ..."."""
         return None
+
+    def phrase_samples(self) -> list[tuple[str, list[Event]]]:
+        """Named sample moves, as the events the engine reports for them: the phrase table (``python -m
+        tools.phrases``) shows each as :meth:`describe` words it, in every language. None by default."""
+        return []
+
+    def preview_candidate(self, variant: Variant[Any], command: str, choices: Mapping[str, str]) -> tuple[str, Move]:
+        """One choice of a step that shows a picture (the options ``MoveCommand.previews`` names): its mark on the
+        picture, which its label must name (the tokens of the previewed options joined by ``-``), and the move drawn
+        for it. ``choices`` may lack options chosen after the step; a game whose moves need them fills them in."""
+        declared = next(declared for declared in variant.commands if declared.name == command)
+        mark = "-".join(choices[option] for option in declared.previews if choices.get(option))
+        return mark, variant.move_from_choices(command, choices)
+
+    def preview_note(self, command: str, locale: str | None) -> str:
+        """The line under a step that shows a picture, saying what the picture shows (``bot.preview.<command>``)."""
+        return t(f"bot.preview.{command}", locale)
 
     def describe(self, events: Sequence[Event], names: Sequence[str], locale: str | None) -> str:
         """The events of one move as one line of words (empty when none has a text)."""

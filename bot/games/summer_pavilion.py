@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import GameAdapter
+from bot.games.base import sample_events as _events
 from data.i18n import t, word
 from engine import Event
 from engine.core import BadNotation
@@ -47,6 +48,64 @@ LABEL_LIMIT = 100  # Discord's limit for a choice's name
 
 class SummerPavilionAdapter(GameAdapter):
     game = "summer-pavilion"
+
+    def phrase_samples(self) -> list[tuple[str, list[Event]]]:
+        return [
+            ("sp take", _events(Event("take", 0, {"source": 1, "color": 2, "count": 3, "wild": True}))),
+            (
+                "sp take 1 centre",
+                _events(
+                    Event("take", 1, {"source": "centre", "color": 0, "count": 1, "wild": False}),
+                    Event("start_tile", 1, {"penalty": 1}),
+                ),
+            ),
+            (
+                "sp place",
+                _events(
+                    Event(
+                        "place", 1, {"star": 2, "star_token": "blue", "space": 5, "color": 4, "points": 3, "wilds": 2}
+                    )
+                ),
+            ),
+            (
+                "sp place numbered star",
+                _events(
+                    Event("place", 0, {"star": 0, "star_token": "1", "space": 0, "color": 1, "points": 1, "wilds": 1})
+                ),
+            ),
+            (
+                "sp place centre star",
+                _events(
+                    Event(
+                        "place", 0, {"star": 6, "star_token": "centre", "space": 2, "color": 5, "points": 4, "wilds": 0}
+                    )
+                ),
+            ),
+            (
+                "sp bonus",
+                _events(Event("bonus_earned", 0, {"count": 2}), Event("bonus_taken", 0, {"tiles": [1, 0, 0, 1, 0, 0]})),
+            ),
+            (
+                "sp pass",
+                _events(Event("pass", 0, {"kept": [0, 4, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 2], "penalty": 2})),
+            ),
+            (
+                "sp pass 1 discarded",
+                _events(Event("pass", 0, {"kept": [1, 0, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 1], "penalty": 1})),
+            ),
+            (
+                "sp pass auto",
+                _events(
+                    Event(
+                        "pass",
+                        2,
+                        {"kept": [0, 0, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 7], "penalty": 7, "auto": True},
+                    )
+                ),
+            ),
+            ("sp round", _events(Event("round_started", None, {"round": 2, "wild": 1, "start_seat": 2}))),
+            ("sp end", _events(Event("end_bonus", 3, {"points": 34}))),
+        ]
 
     # --- small words ------------------------------------------------------------------------------------------
     def color_name(self, token: Any, locale: str | None) -> str:
