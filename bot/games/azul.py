@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.base import GameAdapter
+from bot.games.base import GameAdapter, points_of
 from bot.games.base import sample_events as _events
 from data.i18n import t, word
 from engine import Event
+from engine.azul import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, complete_rows
 
 COLORS = ("blue", "yellow", "red", "black", "white")
 
@@ -25,6 +26,36 @@ def color_index(token: Any) -> int | None:
 
 class AzulAdapter(GameAdapter):
     game = "azul"
+    score_parts = ("wall", "floor", "rows", "columns", "colours")
+
+    def count_points(self, parts: dict[str, list[int]], event: Event) -> None:
+        seat, data = event.seat, event.data
+        if seat is None:
+            return
+        if event.kind == "wall":
+            parts["wall"][seat] += points_of(data.get("points"))
+        elif event.kind == "floor_penalty":
+            parts["floor"][seat] += points_of(data.get("applied"))  # what it took off: a score never goes below 0
+        elif event.kind == "bonus":
+            parts["rows"][seat] += points_of(data.get("rows")) * ROW_BONUS
+            parts["columns"][seat] += points_of(data.get("columns")) * COLUMN_BONUS
+            parts["colours"][seat] += points_of(data.get("colors")) * COLOR_BONUS
+
+    def tie_break(
+        self, state: Any, ahead: Sequence[int], behind: Sequence[int], names: Sequence[str], locale: str | None
+    ) -> str:
+        """The rulebook's tie-break: more complete rows."""
+        return t(
+            "bot.summary.tie_rows",
+            locale,
+            ahead=", ".join(f"**{names[seat]}**" for seat in ahead),
+            behind=", ".join(f"**{names[seat]}**" for seat in behind),
+            rows=complete_rows(state.boards[ahead[0]].wall),
+            other=complete_rows(state.boards[behind[0]].wall),
+        )
+
+    def shared_place(self, names: str, locale: str | None) -> str:
+        return t("bot.summary.shared_azul", locale, names=names)
 
     def phrase_samples(self) -> list[tuple[str, list[Event]]]:
         take = {"source": 2, "color": 0, "line": 2, "to_line": 2, "to_lid": 0, "marker": False}

@@ -19,6 +19,11 @@ def variant_label(variant: str, locale: str | None) -> str:
     return t(key, locale) if has(key, locale) else variant
 
 
+def points_of(value: object) -> int:
+    """A number of points from an event's data (anything else counts 0)."""
+    return int(value) if isinstance(value, int | float) else 0
+
+
 def sample_events(*events: Event) -> list[Event]:
     """The events of one sample move, for :meth:`GameAdapter.phrase_samples`."""
     return list(events)
@@ -28,6 +33,9 @@ class GameAdapter:
     """The words of one game. Subclass it; every method has a catalogue-driven default."""
 
     game: str = ""
+    score_parts: tuple[str, ...] = ()
+    """The game's scoring categories, in the order the end-of-game summary names them (``bot.summary.part.<name>``);
+    ``start`` is filled with the scores before the first move. They must add up to the final score."""
 
     @property
     def commands(self) -> tuple[str, ...]:
@@ -73,6 +81,24 @@ class GameAdapter:
         """Who must act now, when the game has its own words for the phase (``players``: the formatted names or
         mentions); None for the bot's plain "Your turn: ..."."""
         return None
+
+    # --- the end-of-game summary --------------------------------------------------------------------------------
+    def count_points(self, parts: dict[str, list[int]], event: Event) -> None:
+        """Add what ``event`` scored to ``parts`` (each of :attr:`score_parts`: points per seat, penalties
+        negative)."""
+
+    def settle_points(self, parts: dict[str, list[int]], final: Sequence[int]) -> None:
+        """Adjust ``parts`` once every event is counted, given the ``final`` scores (for what events leave out)."""
+
+    def tie_break(
+        self, state: GameState, ahead: Sequence[int], behind: Sequence[int], names: Sequence[str], locale: str | None
+    ) -> str | None:
+        """Why the seats ``ahead`` rank above those ``behind`` with equal points, in words; None: they do not."""
+        return None
+
+    def shared_place(self, names: str, locale: str | None) -> str:
+        """That the seats ``names`` (formatted) share a place: equal points and whatever tie-break the game has."""
+        return t("bot.summary.shared", locale, names=names)
 
     def phrase_samples(self) -> list[tuple[str, list[Event]]]:
         """Named sample moves, as the events the engine reports for them: the phrase table (``python -m

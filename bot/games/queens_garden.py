@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 import engine
-from bot.games.base import GameAdapter
+from bot.games.base import GameAdapter, points_of
 from bot.games.base import sample_events as _events
 from data.i18n import Word, agree, has, normalize, t, word
 from engine import Event
@@ -29,6 +29,22 @@ def _variant(name: str = GAME) -> QueensGarden:
 
 class QueensGardenAdapter(GameAdapter):
     game = GAME
+    score_parts = ("start", "rounds", "gardens", "storage", "costs")
+
+    def count_points(self, parts: dict[str, list[int]], event: Event) -> None:
+        seat, data = event.seat, event.data
+        if event.kind == "round_scored":
+            for index, scored in enumerate(data.get("breakdown") or []):
+                parts["rounds"][index] += points_of(scored.get("total"))
+        elif event.kind == "final_scored" and seat is not None:
+            parts["storage"][seat] += points_of(data.get("storage"))
+            parts["gardens"][seat] += sum(points_of(group.get("points")) for group in data.get("groups") or [])
+
+    def settle_points(self, parts: dict[str, list[int]], final: Sequence[int]) -> None:
+        # Its events give a penalty before the score's floor of 0 cuts it: what penalties and bought expansions
+        # really took is what the other categories leave unexplained.
+        for seat, score in enumerate(final):
+            parts["costs"][seat] = score - sum(points[seat] for name, points in parts.items() if name != "costs")
 
     def phrase_samples(self) -> list[tuple[str, list[Event]]]:
         return [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.base import GameAdapter
+from bot.games.base import GameAdapter, points_of
 from bot.games.base import sample_events as _events
 from data.i18n import t, word
 from engine import Event
@@ -48,6 +48,19 @@ LABEL_LIMIT = 100  # Discord's limit for a choice's name
 
 class SummerPavilionAdapter(GameAdapter):
     game = "summer-pavilion"
+    score_parts = ("start", "placed", "penalties", "stars", "numbers")
+
+    def count_points(self, parts: dict[str, list[int]], event: Event) -> None:
+        seat, data = event.seat, event.data
+        if seat is None:
+            return
+        if event.kind == "place":
+            parts["placed"][seat] += points_of(data.get("points"))
+        elif event.kind in ("pass", "start_tile"):
+            parts["penalties"][seat] -= points_of(data.get("penalty"))
+        elif event.kind == "end_bonus":
+            parts["stars"][seat] += sum(points_of(star.get("points")) for star in data.get("stars") or [])
+            parts["numbers"][seat] += sum(points_of(cost.get("points")) for cost in data.get("costs") or [])
 
     def phrase_samples(self) -> list[tuple[str, list[Event]]]:
         return [
