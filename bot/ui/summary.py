@@ -133,7 +133,7 @@ async def summary_lines(store: Store, game: GameRow, state: GameState, locale: s
         said = " · ".join(
             text(f"bot.summary.part.{name}", locale, points=signed(points[seat])) for name, points in parts.items()
         )
-        lines += [line, f"-# {said}"]
+        lines += [line, f"-# {said}"] if said else [line]  # a game may declare no categories
     lines += tie_break_lines(game, state, locale)
     return lines
 
