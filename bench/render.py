@@ -32,13 +32,13 @@ import engine
 from render import (
     render_closeup,
     render_closeup_image,
-    render_preview,
     render_png,
+    render_preview,
     render_table,
 )
 from render.common import BG, to_png
-from render.samples import play
 from render.stats import Standing, leaderboard_png, profile_png
+from tools.samples import play
 
 NAMES = ("Zoë", "Олександра", "Bob", "Kuba")
 

@@ -5,9 +5,9 @@ use the same few dozen fills and their anti-aliased blends, so one palette chose
 every table of that game: mapping a picture onto it is a fast nearest-colour lookup, the PNG stays small, and the same
 table always gives the same bytes.
 
-``PALETTES`` below is generated from seeded games' pictures (``render/__main__.py``); after changing how a game is
-drawn run ``python -m render palettes`` to rebuild it (and look at the goldens). ``tests/render/test_table_features.py``
-checks that pictures map onto their palette with no visible change.
+``PALETTES`` below is generated from seeded games' pictures (``tools/pictures.py``); after changing how a game is
+drawn run ``python -m tools.pictures palettes`` to rebuild it (and look at the goldens).
+``tests/render/test_table_features.py`` checks that pictures map onto their palette with no visible change.
 """
 
 from __future__ import annotations

@@ -75,12 +75,7 @@ def generic_modules() -> Iterator[Path]:
 
 
 # Where a game's name is no game: the bot's own ``/azul`` command, and the palettes the renderer generates per game.
-NOT_A_GAME = {
-    ("bot/ui/commands/table.py", "azul"),
-    ("render/palette.py", "*"),
-    ("render/__main__.py", "*"),  # developer tools inside the runtime package, until they move to tools/
-    ("render/samples.py", "*"),
-}
+NOT_A_GAME = {("bot/ui/commands/table.py", "azul"), ("render/palette.py", "*")}
 
 
 def game_mentions(source: str) -> list[tuple[int, str]]:

@@ -17,8 +17,8 @@ from engine.queens_garden import CELL_COORDS, area_cell
 from render import azul, queens_garden, summer_pavilion
 from render import common as c
 from render.palette import PALETTES, palette_image
-from render.samples import NAMES, play
 from tests.render.goldens import differs
+from tools.samples import NAMES, play
 
 VARIANTS = ("azul", "azul-grey", "summer-pavilion", "summer-pavilion-mono", "queens-garden", "queens-garden-variant")
 

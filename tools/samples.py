@@ -1,4 +1,4 @@
-"""Sample tables for people to look at (``python -m render demo``) and for the benchmark: seeded games played
+"""Sample tables for people to look at (``python -m tools.pictures demo``) and for the benchmark: seeded games played
 by the engine's greedy agent through the engine's public API, stopped at moments worth seeing."""
 
 from __future__ import annotations
