@@ -29,6 +29,7 @@ from engine.azul import (
     MARKER,
     ROW_BONUS,
     WALL_SIZE,
+    AzulState,
     placement_points,
     wall_color,
     wall_column,
@@ -81,7 +82,7 @@ class Table(c.Table):
 
 
 def draw_table(
-    state: Any,
+    state: AzulState,
     *,
     names: Sequence[str],
     events: Sequence[Any] = (),
@@ -109,7 +110,7 @@ def draw_table(
     return image
 
 
-def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
+def closeup_regions(state: AzulState, seat: int) -> tuple[list[c.Box], c.Box]:
     """The shared areas (strip and factories, centre or standings) and ``seat``'s board with its margin."""
     top_h = _top_height(state)
     x, y = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
@@ -123,7 +124,7 @@ def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
 
 
 def draw_personal(
-    state: Any,
+    state: AzulState,
     seat: int,
     *,
     names: Sequence[str],
@@ -166,7 +167,7 @@ def draw_personal(
     return image
 
 
-def _personal_height(state: Any) -> int:
+def _personal_height(state: AzulState) -> int:
     top = MARGIN + STRIP_H + 8
     if state.phase == "over":
         top += _standings_height(state.players) + MARGIN
@@ -207,7 +208,7 @@ def _rows(players: int) -> int:
     return players if players == 2 else (players + 1) // 2
 
 
-def _height(state: Any) -> int:
+def _height(state: AzulState) -> int:
     return MARGIN + _top_height(state) + MARGIN + _rows(state.players) * (BOARD_H + MARGIN)
 
 
@@ -215,7 +216,7 @@ def _centre_height(players: int) -> int:
     return 2 * CENTRE_H - 8 if players == 2 else CENTRE_H  # in one column the centre's tiles take two rows
 
 
-def _beside_last_board(state: Any) -> c.Box | None:
+def _beside_last_board(state: AzulState) -> c.Box | None:
     """With an odd number of players the last board sits left and the centre (or the standings) fills the space
     beside it, instead of a full-width row above the boards and an empty quarter below."""
     if state.players % 2 == 0:
@@ -256,7 +257,7 @@ def read_events(events: Sequence[Any]) -> LastMove:
     return last
 
 
-def _acting(state: Any) -> set[int]:
+def _acting(state: AzulState) -> set[int]:
     if state.phase == "offer":
         return {state.current}
     if state.phase == "wall":
@@ -265,7 +266,7 @@ def _acting(state: Any) -> set[int]:
 
 
 # --- shared area -----------------------------------------------------------------------------------------------------
-def _top_height(state: Any) -> int:
+def _top_height(state: AzulState) -> int:
     beside = state.players % 2 == 1  # the centre or standings sit beside the last board
     if state.phase == "over":
         return STRIP_H + (0 if beside else 8 + _standings_height(state.players))

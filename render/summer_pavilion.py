@@ -33,6 +33,7 @@ from engine.summer_pavilion import (
     SPACES,
     STARS,
     STRUCTURES,
+    SPState,
     Structure,
     end_bonuses,
     space_cost,
@@ -96,7 +97,7 @@ class Table(c.Table):
 
 
 def draw_table(
-    state: Any,
+    state: SPState,
     *,
     names: Sequence[str],
     events: Sequence[Any] = (),
@@ -125,7 +126,7 @@ def draw_table(
 
 
 def draw_personal(
-    state: Any,
+    state: SPState,
     seat: int,
     *,
     names: Sequence[str],
@@ -155,7 +156,7 @@ def draw_personal(
     return image
 
 
-def _personal_height(state: Any) -> int:
+def _personal_height(state: SPState) -> int:
     top = MARGIN + _strip_height(2) + 8
     if state.phase == "over":
         top += _standings_height(state.players)
@@ -171,7 +172,7 @@ def _hand_words(table: Table, seat: int) -> list[str]:
     return [table.label("sp.hand_count", count=held)] if held and table.state.phase != "over" else []
 
 
-def _height(state: Any) -> int:
+def _height(state: SPState) -> int:
     rows = state.players if state.players == 2 else (state.players + 1) // 2
     return int(MARGIN + _top_height(state) + MARGIN + rows * (BOARD_H + MARGIN))
 
@@ -191,7 +192,7 @@ def _span_row_height(span: tuple[int, int]) -> int:
     return _row_height(2 if span[1] - span[0] <= WIDTH // 2 else 4)
 
 
-def _beside_last_board(state: Any) -> c.Box | None:
+def _beside_last_board(state: SPState) -> c.Box | None:
     """With three players the last board sits left and the factories, centre and supply (or the standings) fill
     the space beside it, instead of a full-width area above the boards and an empty quarter below."""
     if state.players != 3:
@@ -200,7 +201,7 @@ def _beside_last_board(state: Any) -> c.Box | None:
     return (x + BOARD_W + MARGIN, y, WIDTH - MARGIN, y + BOARD_H)
 
 
-def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
+def closeup_regions(state: SPState, seat: int) -> tuple[list[c.Box], c.Box]:
     """The shared area (strip, factories, centre and supply, or standings) and ``seat``'s board with its margin."""
     top_h = _top_height(state)
     x, y = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
@@ -248,7 +249,7 @@ def read_events(events: Sequence[Any]) -> LastMove:
 
 
 # --- shared area -----------------------------------------------------------------------------------------------------
-def _top_height(state: Any) -> int:
+def _top_height(state: SPState) -> int:
     if state.players == 3:  # everything but the strip sits beside the last board
         return _strip_height(state.players)
     if state.phase == "over":
@@ -656,7 +657,7 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
         c.badge(d, (right, mid), table.label("sp.passed"), c.font(18, bold=True), fill=c.MUTED, anchor="rm")
 
 
-def _keep_rule_applies(state: Any, board: Any) -> bool:
+def _keep_rule_applies(state: SPState, board: Any) -> bool:
     """A hand of more than the tiles one may keep, before the last round's end (nothing is kept after it)."""
     return bool(state.phase == "play" and state.round < ROUNDS and sum(board.hand) > MAX_KEEP)
 

@@ -170,7 +170,7 @@ def _sentences() -> list[tuple[str, Callable[[str], str]]]:
     """Sentences the adapters build from several catalogue texts, with events as the engine reports them: each
     game's own samples (:meth:`~bot.games.base.GameAdapter.phrase_samples`)."""
 
-    def said(adapter: GameAdapter, events: list[Event]) -> Callable[[str], str]:
+    def said(adapter: GameAdapter[Any], events: list[Event]) -> Callable[[str], str]:
         return lambda lang: adapter.describe(events, NAMES, lang)
 
     rows: list[tuple[str, Callable[[str], str]]] = []

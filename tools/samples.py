@@ -21,12 +21,12 @@ NAMES = (
 @dataclass(frozen=True)
 class Sample:
     name: str
-    state: Any
+    state: engine.GameState
     events: tuple[engine.Event, ...]
     names: tuple[str, ...]
 
 
-def play(variant: str, players: int, seed: int) -> Iterator[tuple[Any, list[engine.Event]]]:
+def play(variant: str, players: int, seed: int) -> Iterator[tuple[engine.GameState, list[engine.Event]]]:
     """Every state of a seeded game in order, with the events of the move that led to it."""
     state = engine.new_game(variant, players, seed)
     agent = GreedyAgent(seed)

@@ -41,14 +41,17 @@ A game kept outside these packages (a plug-in, a test's own game) registers itse
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import engine
 from bot.games.base import GameAdapter
 
-_adapters: dict[str, GameAdapter] = {}
+_adapters: dict[str, GameAdapter[Any]] = {}
+"""Each game's adapter, by ``Variant.game``; the bot holds states as ``GameState``, so the state type is known only
+to the adapter."""
 
 
-def register(adapter: GameAdapter) -> None:
+def register(adapter: GameAdapter[Any]) -> None:
     """Use ``adapter`` for ``adapter.game`` (a game declared outside this package, or a test's own game)."""
     _adapters[adapter.game] = adapter
 
@@ -58,7 +61,7 @@ def unregister(game: str) -> None:
     _adapters.pop(game, None)
 
 
-def adapter_for(game: str) -> GameAdapter:
+def adapter_for(game: str) -> GameAdapter[Any]:
     """The adapter of ``game`` (``Variant.game``); ``LookupError`` when the game has none."""
     if game not in _adapters:
         module_name = f"{__name__}.{game.replace('-', '_')}"
@@ -75,7 +78,7 @@ def adapter_for(game: str) -> GameAdapter:
     return _adapters[game]
 
 
-def adapter_of(variant: str) -> GameAdapter:
+def adapter_of(variant: str) -> GameAdapter[Any]:
     """The adapter of the game that ``variant`` (a registered variant name) belongs to."""
     return adapter_for(engine.get_variant(variant).game)
 

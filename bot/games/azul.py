@@ -9,7 +9,7 @@ from bot.games.base import GameAdapter, points_of
 from bot.games.base import sample_events as _events
 from data.i18n import t, word
 from engine import Event
-from engine.azul import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, complete_rows
+from engine.azul import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, AzulState, complete_rows
 
 COLORS = ("blue", "yellow", "red", "black", "white")
 
@@ -24,7 +24,7 @@ def color_index(token: Any) -> int | None:
     return None
 
 
-class AzulAdapter(GameAdapter):
+class AzulAdapter(GameAdapter[AzulState]):
     game = "azul"
     score_parts = ("wall", "floor", "rows", "columns", "colours")
 
@@ -42,7 +42,7 @@ class AzulAdapter(GameAdapter):
             parts["colours"][seat] += points_of(data.get("colors")) * COLOR_BONUS
 
     def tie_break(
-        self, state: Any, ahead: Sequence[int], behind: Sequence[int], names: Sequence[str], locale: str | None
+        self, state: AzulState, ahead: Sequence[int], behind: Sequence[int], names: Sequence[str], locale: str | None
     ) -> str:
         """The rulebook's tie-break: more complete rows."""
         return t(
@@ -95,7 +95,7 @@ class AzulAdapter(GameAdapter):
             return t("bot.azul.centre", locale)
         return t("bot.azul.factory", locale, number=token)
 
-    def _source_tiles(self, state: Any, token: str) -> list[int] | None:
+    def _source_tiles(self, state: AzulState, token: str) -> list[int] | None:
         if token == "centre":
             return list(state.centre)
         if token.isdigit() and 1 <= int(token) <= len(state.factories):
@@ -107,14 +107,14 @@ class AzulAdapter(GameAdapter):
         return ", ".join(parts) if parts else t("bot.azul.empty", locale)
 
     def label(
-        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+        self, state: AzulState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         if option == "source":
             tiles = self._source_tiles(state, token)
             text = self.source_name(token, locale)
             if tiles is not None:
                 text += " — " + self._contents(tiles, locale)
-            if token == "centre" and getattr(state, "marker_in_centre", False):
+            if token == "centre" and state.marker_in_centre:
                 text += " " + t("bot.azul.with_marker", locale)
             return text
         if option == "color":
@@ -131,14 +131,16 @@ class AzulAdapter(GameAdapter):
             return t("bot.azul.column", locale, number=token)
         return super().label(state, seat, option, token, chosen=chosen, locale=locale)
 
-    def _line_label(self, state: Any, seat: int, token: str, *, chosen: Mapping[str, str], locale: str | None) -> str:
+    def _line_label(
+        self, state: AzulState, seat: int, token: str, *, chosen: Mapping[str, str], locale: str | None
+    ) -> str:
         if token == "floor":
             return t("bot.azul.floor", locale)
         if not token.isdigit() or not 1 <= int(token) <= 5:
             return token
         row = int(token) - 1
         board = state.boards[seat]
-        if getattr(state, "phase", "") == "wall":
+        if state.phase == "wall":
             color = board.line_color[row]
             return t("bot.azul.full_line", locale, number=token, color=self.color_name(color, locale))
         free = row + 1 - board.line_count[row]
@@ -149,8 +151,8 @@ class AzulAdapter(GameAdapter):
             text += " " + t("bot.azul.overflow", locale, count=tiles[index] - free)
         return text
 
-    def turn_prompt(self, state: Any, players: str, locale: str | None) -> str | None:
-        if getattr(state, "phase", "") == "wall":
+    def turn_prompt(self, state: AzulState, players: str, locale: str | None) -> str | None:
+        if state.phase == "wall":
             return t("bot.azul.to_act_wall", locale, players=players)
         return None
 

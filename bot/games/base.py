@@ -6,7 +6,7 @@ Every method has a catalogue-driven default; see :mod:`bot.games` for how to add
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import engine
 from data.i18n import has, t
@@ -29,8 +29,13 @@ def sample_events(*events: Event) -> list[Event]:
     return list(events)
 
 
-class GameAdapter:
-    """The words of one game. Subclass it; every method has a catalogue-driven default."""
+S = TypeVar("S", bound=GameState)
+"""The game's state type: an adapter reads its own game's states only."""
+
+
+class GameAdapter(Generic[S]):
+    """The words of one game, generic in its state type (``GameAdapter[AzulState]``). Subclass it; every method has
+    a catalogue-driven default."""
 
     game: str = ""
     score_parts: tuple[str, ...] = ()
@@ -64,7 +69,7 @@ class GameAdapter:
         return t(key, locale) if has(key, locale) else option
 
     def label(
-        self, state: GameState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+        self, state: S, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         """``token`` of ``option`` in words for ``seat``, given the options ``chosen`` so far."""
         key = f"bot.token.{self.game}.{option}.{token}"
@@ -77,7 +82,7 @@ class GameAdapter:
             params["player"] = names[event.seat]
         return params
 
-    def turn_prompt(self, state: GameState, players: str, locale: str | None) -> str | None:
+    def turn_prompt(self, state: S, players: str, locale: str | None) -> str | None:
         """Who must act now, when the game has its own words for the phase (``players``: the formatted names or
         mentions); None for the bot's plain "Your turn: ..."."""
         return None
@@ -91,7 +96,7 @@ class GameAdapter:
         """Adjust ``parts`` once every event is counted, given the ``final`` scores (for what events leave out)."""
 
     def tie_break(
-        self, state: GameState, ahead: Sequence[int], behind: Sequence[int], names: Sequence[str], locale: str | None
+        self, state: S, ahead: Sequence[int], behind: Sequence[int], names: Sequence[str], locale: str | None
     ) -> str | None:
         """Why the seats ``ahead`` rank above those ``behind`` with equal points, in words; None: they do not."""
         return None

@@ -27,7 +27,7 @@ def _variant(name: str = GAME) -> QueensGarden:
     return variant
 
 
-class QueensGardenAdapter(GameAdapter):
+class QueensGardenAdapter(GameAdapter[QGState]):
     game = GAME
     score_parts = ("start", "rounds", "gardens", "storage", "costs")
 
@@ -126,7 +126,7 @@ class QueensGardenAdapter(GameAdapter):
 
     # --- token labels -------------------------------------------------------------------------------------------
     def label(
-        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+        self, state: QGState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         try:
             text = self._label(state, option, token, chosen, locale)

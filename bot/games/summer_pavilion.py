@@ -18,6 +18,7 @@ from engine.summer_pavilion import (
     LETTERS,
     NCOLORS,
     STRUCTURES_AT,
+    SPState,
     arc_points,
     parse_multiset,
     space_cost,
@@ -46,7 +47,7 @@ def multiset(token: str) -> tuple[int, ...] | None:
 LABEL_LIMIT = 100  # Discord's limit for a choice's name
 
 
-class SummerPavilionAdapter(GameAdapter):
+class SummerPavilionAdapter(GameAdapter[SPState]):
     game = "summer-pavilion"
     score_parts = ("start", "placed", "penalties", "stars", "numbers")
 
@@ -136,13 +137,13 @@ class SummerPavilionAdapter(GameAdapter):
 
     # --- token labels -----------------------------------------------------------------------------------------
     def label(
-        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+        self, state: SPState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         text = self._label(state, seat, option, token, chosen=chosen, locale=locale)
         return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
 
     def _label(
-        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+        self, state: SPState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         try:
             if option == "source":
@@ -164,14 +165,14 @@ class SummerPavilionAdapter(GameAdapter):
             return token
         return super().label(state, seat, option, token, chosen=chosen, locale=locale)
 
-    def _source_tiles(self, state: Any, token: str) -> list[int] | None:
+    def _source_tiles(self, state: SPState, token: str) -> list[int] | None:
         if token == "centre":
             return list(state.centre)
         if token.isdigit() and 1 <= int(token) <= len(state.factories):
             return list(state.factories[int(token) - 1])
         return None
 
-    def _source_label(self, state: Any, token: str, locale: str | None) -> str:
+    def _source_label(self, state: SPState, token: str, locale: str | None) -> str:
         tiles = self._source_tiles(state, token)
         text = self.source_name(token, locale)
         if tiles is not None:
@@ -180,7 +181,7 @@ class SummerPavilionAdapter(GameAdapter):
             text += " " + t("bot.sp.with_start_tile", locale)
         return text
 
-    def _color_label(self, state: Any, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
+    def _color_label(self, state: SPState, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
         index = color_index(token)
         tiles = self._source_tiles(state, chosen.get("source", ""))
         if index is None or tiles is None:
@@ -193,17 +194,17 @@ class SummerPavilionAdapter(GameAdapter):
             text += " " + t("bot.sp.plus_wild", locale, color=self.color_name(wild, locale))
         return text
 
-    def _star_index(self, state: Any, token: str) -> int:
+    def _star_index(self, state: SPState, token: str) -> int:
         if token == "centre":
             return CENTRE
         if token.isdigit():
             return int(token) - 1
         return FRONT_STAR_COLORS.index(COLORS.index(token))
 
-    def _is_mono(self, state: Any) -> bool:
+    def _is_mono(self, state: SPState) -> bool:
         return bool(state.variant.endswith("mono"))
 
-    def _star_label(self, state: Any, seat: int, token: str, locale: str | None) -> str:
+    def _star_label(self, state: SPState, seat: int, token: str, locale: str | None) -> str:
         mono = self._is_mono(state)
         star = self._star_index(state, token)
         text = self.star_token_name(token, locale)
@@ -218,7 +219,7 @@ class SummerPavilionAdapter(GameAdapter):
         text += " " + t("bot.sp.star.covered", locale, count=len(placed))
         return text
 
-    def _space_label(self, state: Any, seat: int, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
+    def _space_label(self, state: SPState, seat: int, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
         mono = self._is_mono(state)
         star = self._star_index(state, chosen["star"])
         space = int(token[0]) - 1
@@ -236,7 +237,7 @@ class SummerPavilionAdapter(GameAdapter):
             text += " · " + t("bot.sp.space_bonus", locale, count=bonus)
         return text
 
-    def _wilds_label(self, state: Any, seat: int, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
+    def _wilds_label(self, state: SPState, seat: int, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
         mono = self._is_mono(state)
         star = self._star_index(state, chosen["star"])
         space_token = chosen["space"]
@@ -251,7 +252,7 @@ class SummerPavilionAdapter(GameAdapter):
         spent[state.wild] += wilds
         return t("bot.sp.wilds", locale, count=wilds, pay=self.tiles_text(spent, locale))
 
-    def _keep_label(self, state: Any, seat: int, token: str, locale: str | None) -> str:
+    def _keep_label(self, state: SPState, seat: int, token: str, locale: str | None) -> str:
         keep = multiset(token)
         if keep is None:
             return token
