@@ -134,7 +134,7 @@ class Pebbles(Variant[PebblesState]):
         return PebblesState(self.name, tuple(piles), int(turn), winner if isinstance(winner, int) else None)
 
 
-class PebblesAdapter(GameAdapter):
+class PebblesAdapter(GameAdapter[PebblesState]):
     game = GAME
 
     def command_label(self, command: str, locale: str | None) -> str:
@@ -144,16 +144,9 @@ class PebblesAdapter(GameAdapter):
         return {"pile": "pile", "count": "number"}[option]
 
     def label(
-        self,
-        state: engine.GameState,
-        seat: int,
-        option: str,
-        token: str,
-        *,
-        chosen: Mapping[str, str],
-        locale: str | None,
+        self, state: PebblesState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
-        if option == "pile" and isinstance(state, PebblesState) and token.isdigit():
+        if option == "pile" and token.isdigit():
             return f"Pile {token} ({state.piles[int(token) - 1]} left)"
         return f"{token} pebble" + ("" if token == "1" else "s")
 
