@@ -14,7 +14,6 @@ from typing import Any
 
 import engine
 from bot.games import GameAdapter, adapter_for, adapter_of
-from bot.games.queens_garden import ADAPTER as QG
 from data import path
 from data.i18n import SUPPORTED, Word, catalogue, is_word_entry, t, word
 from engine import Event
@@ -28,34 +27,16 @@ COUNTS = (1, 2, 5, 12, 21, 22)
 NAMES = ["alice", "bob", "carol", "dave"]
 
 
-def _color(key: str, lang: str) -> Word:
-    game = "qg" if ".qg" in key or "qg_" in key else "sp" if ".sp" in key or "sp_" in key else "azul"
-    sample = {"qg": "dark_purple", "sp": "orange", "azul": "red"}[game]
-    return word(f"bot.{game}.color.{sample}", lang)
-
-
-def _hexagon(key: str, lang: str) -> Word:
-    return QG.hexagon_word("lp6", lang)
-
-
 SAMPLES: dict[str, Any] = {
     "player": "alice",
     "players": "**alice**, **bob**",
     "name": "alice",
     "creator": "alice",
     "user": "@alice",
-    "color": _color,
-    "line_color": lambda key, lang: word("bot.azul.color.blue", lang),
-    "wild": lambda key, lang: word("bot.sp.color.purple", lang),
-    "star": lambda key, lang: (
-        t("bot.sp.of_star.number", lang, number=3) if key.startswith("bot.event") else word("bot.sp.color.green", lang)
-    ),
-    "hexagon": _hexagon,
     "variant": "Azul",
     "game": 42,
     "round": 3,
     "number": 3,
-    "line": lambda key, lang: t("bot.azul.to_line", lang, number=2) if key == "bot.event.azul.take" else 2,
     "row": 2,
     "column": 4,
     "space": 5,
@@ -74,7 +55,6 @@ SAMPLES: dict[str, Any] = {
     "groups": 24,
     "moves": 57,
     "move": "take 3 blue 2",
-    "what": _hexagon,
     "how": lambda key, lang: t("bot.order.random", lang),
     "order": "alice, bob",
     "since": "<t:1767225600:R>",
@@ -126,10 +106,32 @@ def _fields(text: str) -> set[str]:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+def _adapters() -> list[GameAdapter[Any]]:
+    return [adapter_for(game) for game in engine.game_names()]
+
+
+def _owner(key: str) -> GameAdapter[Any]:
+    """The game whose text ``key`` is (by the short name in its keys), else the first game."""
+    adapters = _adapters()
+    for adapter in adapters:
+        short = adapter.short_name
+        if short and (f".{short}" in key or f"{short}_" in key):
+            return adapter
+    return adapters[0]
+
+
+def _sample(name: str, key: str) -> Any:
+    """The sample value of parameter ``name`` in text ``key``: the owning game's, another game's, or a generic one."""
+    for adapter in [_owner(key), *_adapters()]:
+        if name in adapter.phrase_params():
+            return adapter.phrase_params()[name]
+    return SAMPLES.get(name, f"<{name}>")
+
+
 def _params(key: str, lang: str, texts: list[str], count: int | None) -> dict[str, Any]:
     params: dict[str, Any] = {}
     for name in set().union(*(_fields(text) for text in texts)):
-        sample = SAMPLES.get(name, f"<{name}>")
+        sample = _sample(name, key)
         params[name] = sample(key, lang) if callable(sample) else sample
     if count is not None:
         params["count"] = count
@@ -200,13 +202,19 @@ def _label_rows() -> Iterator[str]:
                 yield f"| {variant} `{option}={token}` | " + " | ".join(_cell(label) for label in labels) + " |"
 
 
-def _hexagon_rows() -> Iterator[str]:
-    for kind in ("bl1", "ye2", "lg3", "dg4", "lp5", "dp6", "xbl2", "xdp5"):
-        cells = []
-        for lang in SUPPORTED:
-            found = QG.hexagon_word(kind, lang)
-            cells.append(" · ".join(dict.fromkeys(found.form(case) for case in ("nom", "acc", "gen", "ins"))))
-        yield f"| `{kind}` | " + " | ".join(cells) + " |"
+def _game_tables() -> Iterator[str]:
+    """Each game's own tables of words (:meth:`~bot.games.base.GameAdapter.phrase_tables`)."""
+    for adapter in _adapters():
+        for title, first, rows in adapter.phrase_tables():
+            yield from (
+                f"## {title}",
+                "",
+                f"| {first} | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),
+            )
+            yield from (
+                f"| {name} | " + " | ".join(_cell(said(lang)) for lang in SUPPORTED) + " |" for name, said in rows
+            )
+            yield ""
 
 
 def table() -> str:
@@ -232,11 +240,7 @@ def table() -> str:
         "| choice | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),
         *_label_rows(),
         "",
-        "## Queen's Garden hexagons (nominative · accusative · genitive · instrumental)",
-        "",
-        "| token | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),
-        *_hexagon_rows(),
-        "",
+        *_game_tables(),
         "## Event lines as posted",
         "",
         "| events | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),

@@ -26,6 +26,15 @@ def color_index(token: Any) -> int | None:
 
 class AzulAdapter(GameAdapter[AzulState]):
     game = "azul"
+    short_name = "azul"
+
+    def phrase_params(self) -> Mapping[str, Any]:
+        return {
+            "color": lambda key, lang: word("bot.azul.color.red", lang),
+            "line_color": lambda key, lang: word("bot.azul.color.blue", lang),
+            "line": lambda key, lang: t("bot.azul.to_line", lang, number=2) if key == "bot.event.azul.take" else 2,
+        }
+
     score_parts = ("wall", "floor", "rows", "columns", "colours")
 
     def count_points(self, parts: dict[str, list[int]], event: Event) -> None:

@@ -5,7 +5,7 @@ Every method has a catalogue-driven default; see :mod:`bot.games` for how to add
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import engine
@@ -38,6 +38,8 @@ class GameAdapter(Generic[S]):
     a catalogue-driven default."""
 
     game: str = ""
+    short_name: str = ""
+    """The short name in this game's own catalogue keys (``bot.qg.…``, errors ``qg_…``), if they have one."""
     score_parts: tuple[str, ...] = ()
     """The game's scoring categories, in the order the end-of-game summary names them (``bot.summary.part.<name>``);
     ``start`` is filled with the scores before the first move. They must add up to the final score."""
@@ -108,6 +110,16 @@ class GameAdapter(Generic[S]):
     def phrase_samples(self) -> list[tuple[str, list[Event]]]:
         """Named sample moves, as the events the engine reports for them: the phrase table (``python -m
         tools.phrases``) shows each as :meth:`describe` words it, in every language. None by default."""
+        return []
+
+    def phrase_params(self) -> Mapping[str, Any]:
+        """Sample values for the parameters of this game's texts, for the phrase table: a value, or a function of
+        the text's key and the language (for words that decline). None by default."""
+        return {}
+
+    def phrase_tables(self) -> list[tuple[str, str, list[tuple[str, Callable[[str], str]]]]]:
+        """Tables of the game's own words for the phrase table: each a title, its first column's heading and its
+        rows (a row's name and its text in a given language). None by default."""
         return []
 
     def preview_candidate(self, variant: Variant[Any], command: str, choices: Mapping[str, str]) -> tuple[str, Move]:

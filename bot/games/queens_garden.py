@@ -6,7 +6,7 @@ command's autocomplete filters the list, and the picture's cell names match what
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -29,6 +29,26 @@ def _variant(name: str = GAME) -> QueensGarden:
 
 class QueensGardenAdapter(GameAdapter[QGState]):
     game = GAME
+    short_name = "qg"
+
+    def phrase_params(self) -> Mapping[str, Any]:
+        def hexagon(key: str, lang: str) -> Word:
+            return self.hexagon_word("lp6", lang)
+
+        return {"color": lambda key, lang: word("bot.qg.color.dark_purple", lang), "hexagon": hexagon, "what": hexagon}
+
+    def phrase_tables(self) -> list[tuple[str, str, list[tuple[str, Callable[[str], str]]]]]:
+        def forms(kind: str) -> Callable[[str], str]:
+            def said(lang: str) -> str:
+                found = self.hexagon_word(kind, lang)
+                return " · ".join(dict.fromkeys(found.form(case) for case in ("nom", "acc", "gen", "ins")))
+
+            return said
+
+        kinds = ("bl1", "ye2", "lg3", "dg4", "lp5", "dp6", "xbl2", "xdp5")
+        title = "Queen's Garden hexagons (nominative · accusative · genitive · instrumental)"
+        return [(title, "token", [(f"`{kind}`", forms(kind)) for kind in kinds])]
+
     score_parts = ("start", "rounds", "gardens", "storage", "costs")
 
     def count_points(self, parts: dict[str, list[int]], event: Event) -> None:

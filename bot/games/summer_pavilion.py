@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.games.base import GameAdapter, points_of
 from bot.games.base import sample_events as _events
-from data.i18n import t, word
+from data.i18n import Word, t, word
 from engine import Event
 from engine.core import BadNotation
 from engine.summer_pavilion import (
@@ -49,6 +49,20 @@ LABEL_LIMIT = 100  # Discord's limit for a choice's name
 
 class SummerPavilionAdapter(GameAdapter[SPState]):
     game = "summer-pavilion"
+    short_name = "sp"
+
+    def phrase_params(self) -> Mapping[str, Any]:
+        def star(key: str, lang: str) -> str | Word:
+            if key.startswith("bot.event"):
+                return t("bot.sp.of_star.number", lang, number=3)
+            return word("bot.sp.color.green", lang)
+
+        return {
+            "color": lambda key, lang: word("bot.sp.color.orange", lang),
+            "wild": lambda key, lang: word("bot.sp.color.purple", lang),
+            "star": star,
+        }
+
     score_parts = ("start", "placed", "penalties", "stars", "numbers")
 
     def count_points(self, parts: dict[str, list[int]], event: Event) -> None:
