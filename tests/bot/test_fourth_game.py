@@ -4,6 +4,7 @@ is played through the real bot, and no generic module of ``bot/`` or ``render/``
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 import engine
+import render
 from bot.client import AzulBot
 from tests.bot import fourth_game
 from tests.bot.table import Table
@@ -62,6 +64,17 @@ async def test_a_game_registered_by_a_test_module_is_played_through_the_real_bot
     ending = table.channel.last_message
     assert ending.attachments and "Final standings" in ending.content  # the final board, with its summary
     assert "-# \n" not in ending.content + "\n", "no empty line of points by category: Pebbles declares none"
+
+
+def test_a_game_must_draw_the_previews_it_declares(pebbles: None) -> None:
+    """The start-up check refuses a game whose move declares a preview its renderer cannot draw, and a variant
+    registered twice, before any player meets them."""
+    render.check_renderers()
+    render.register(dataclasses.replace(fourth_game.RENDERER, draw_preview=None))
+    with pytest.raises(LookupError, match="previews"):
+        render.check_renderers()
+    with pytest.raises(RuntimeError, match="declared twice"):
+        engine.register(fourth_game.VARIANT)
 
 
 def generic_modules() -> Iterator[Path]:
