@@ -78,6 +78,7 @@ class LastMove:
 class Table(c.Table):
     """One picture being drawn: the canvas, and what the last move touched."""
 
+    state: AzulState
     last: LastMove
 
 

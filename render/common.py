@@ -611,7 +611,7 @@ class Table:
 
     image: Image.Image
     d: ImageDraw.ImageDraw
-    state: Any
+    state: Any  # each game's Table narrows it to its state type; the shared pieces read Azul's and Summer Pavilion's
     names: Sequence[str]
     locale: str
     info: Sequence[SeatInfo | None] = field(default=(), kw_only=True)

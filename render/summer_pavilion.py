@@ -89,6 +89,7 @@ class LastMove:
 class Table(c.Table):
     """One picture being drawn: the canvas, and what the last move touched."""
 
+    state: SPState
     last: LastMove
 
     @property
