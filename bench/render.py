@@ -32,13 +32,13 @@ import engine
 from render import (
     render_closeup,
     render_closeup_image,
-    render_expansion_preview,
     render_png,
+    render_preview,
     render_table,
 )
 from render.common import BG, to_png
-from render.samples import play
 from render.stats import Standing, leaderboard_png, profile_png
+from tools.samples import play
 
 NAMES = ("Zoë", "Олександра", "Bob", "Kuba")
 
@@ -129,7 +129,7 @@ def expansion_preview() -> Picture:
             labelled = [(chr(ord("A") + i % 26), move) for i, move in enumerate(moves)]
             return Picture(
                 "queens-garden-expansions",
-                partial(render_expansion_preview, state, seat, labelled, names=NAMES[:2]),
+                partial(render_preview, state, seat, labelled, names=NAMES[:2]),
                 None,
             )
     raise LookupError("no expansion choice in the seeded game")

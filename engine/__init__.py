@@ -8,8 +8,8 @@
 Every function dispatches on the variant named in the state; see :class:`engine.core.Variant` for the contract.
 
 The registry is found, not listed: every module of this package that defines ``VARIANTS`` (a tuple of
-:class:`Variant` instances) is a game. Adding a game is adding its module; the bot's commands and adapters and the
-renderer registry are derived from the variants' declarations.
+:class:`Variant` instances) is a game; :func:`register` adds one declared elsewhere. Adding a game is adding its
+module; the bot's commands and adapters and the renderer registry are derived from the variants' declarations.
 """
 
 from __future__ import annotations
@@ -59,12 +59,14 @@ __all__ = [
     "opening_events",
     "parse_move",
     "public_json",
+    "register",
     "replay",
     "reveals",
     "scores",
     "standings",
     "to_act",
     "to_json",
+    "unregister",
     "variant_names",
     "variant_of",
 ]
@@ -87,6 +89,22 @@ def _variants() -> dict[str, Variant[Any]]:
                     raise RuntimeError(f"variant {variant.name!r} is declared twice")
                 _registry[variant.name] = variant
     return _registry
+
+
+def register(*variants: Variant[Any]) -> None:
+    """Add variants declared outside this package (a game shipped as a plug-in, or a test's own game): from now on
+    they behave as the built-in ones. A name already registered is refused."""
+    known = _variants()
+    for variant in variants:
+        if variant.name in known:
+            raise RuntimeError(f"variant {variant.name!r} is declared twice")
+        known[variant.name] = variant
+
+
+def unregister(*names: str) -> None:
+    """Remove variants added by :func:`register` (a test's game, once the test is over)."""
+    for name in names:
+        _variants().pop(name, None)
 
 
 def variant_names() -> list[str]:

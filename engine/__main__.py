@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from data.i18n import t
-from engine import EngineError, Event, Variant, get_variant, variant_names
+from engine import EngineError, Event, GameState, Variant, get_variant, variant_names
 from engine.agents import AGENT_NAMES, Agent, make_agent
 from engine.transcript import transcript
 
@@ -37,7 +37,7 @@ def _text_boards(variant: Variant[Any]) -> ModuleType:
     return text_module(variant.game)
 
 
-def _text_board(state: Any) -> str:
+def _text_board(state: GameState) -> str:
     text: str = _text_boards(get_variant(state.variant)).render(state)
     return text
 

@@ -33,9 +33,12 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from engine.core import JSON, Move, Rng, Variant
+
+S = TypeVar("S")
+"""A game's state type: an agent plays any game, through its variant's methods only."""
 
 AGENT_NAMES = ("random", "greedy", "easy", "medium", "hard")
 LEVELS = ("easy", "medium", "hard")
@@ -53,29 +56,29 @@ PRIOR_SCALE = 2.0
 class Agent(Protocol):
     name: str
 
-    def choose(self, variant: Variant[Any], state: Any, seat: int) -> Move: ...
+    def choose(self, variant: Variant[S], state: S, seat: int) -> Move: ...
 
 
-def _legal(variant: Variant[Any], state: Any, seat: int) -> list[Move]:
+def _legal(variant: Variant[S], state: S, seat: int) -> list[Move]:
     moves = variant.legal_moves(state, seat)
     if not moves:
         raise ValueError(f"seat {seat} has no legal move")
     return moves
 
 
-def _position_rng(seed: int, variant: Variant[Any], state: Any, seat: int) -> Rng:
+def _position_rng(seed: int, variant: Variant[S], state: S, seat: int) -> Rng:
     """A generator fixed by the agent's seed and the position (stable across processes, unlike ``hash``)."""
     text = json.dumps([seat, variant.to_json(state)], sort_keys=True, separators=(",", ":"))
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return Rng(seed ^ int.from_bytes(digest, "big"))
 
 
-def _mover(variant: Variant[Any], state: Any) -> int:
+def _mover(variant: Variant[S], state: S) -> int:
     """Whose move the search plays next (simultaneous choices are taken in seat order)."""
     return min(variant.to_act(state))
 
 
-def _gains(variant: Variant[Any], state: Any, seat: int, moves: list[Move]) -> list[float]:
+def _gains(variant: Variant[S], state: S, seat: int, moves: list[Move]) -> list[float]:
     """The heuristic of the position after each move, for the mover."""
     return [variant.heuristic(variant.apply_unchecked(state, seat, move), seat) for move in moves]
 
@@ -92,7 +95,7 @@ def _sample(moves: list[Move], limit: int, rng: Rng) -> list[Move]:
     return [moves[i] for i in sorted(picked[:limit])]
 
 
-def _values(variant: Variant[Any], state: Any) -> list[float]:
+def _values(variant: Variant[S], state: S) -> list[float]:
     """How good ``state`` is for every seat, in [0, 1]: a finished game's share of the win (with a little of the
     margin), otherwise a logistic of the lead in ``Variant.evaluation`` over the best opponent."""
     players = len(variant.scores(state))
@@ -122,7 +125,7 @@ class RandomAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, variant: Variant[Any], state: Any, seat: int) -> Move:
+    def choose(self, variant: Variant[S], state: S, seat: int) -> Move:
         moves = _legal(variant, state, seat)
         return moves[self.rng.below(len(moves))]
 
@@ -130,7 +133,7 @@ class RandomAgent:
 class GreedyAgent(RandomAgent):
     name = "greedy"
 
-    def choose(self, variant: Variant[Any], state: Any, seat: int) -> Move:
+    def choose(self, variant: Variant[S], state: S, seat: int) -> Move:
         moves = _legal(variant, state, seat)
         gains = _gains(variant, state, seat, moves)
         best_value = max(gains)
@@ -176,7 +179,7 @@ class EasyAgent:
     def __init__(self, seed: int = 0, *, mistake_rate: float = 0.4, slack: float = 4.0, consider: int = 200) -> None:
         self.seed, self.mistake_rate, self.slack, self.consider = seed, mistake_rate, slack, consider
 
-    def choose(self, variant: Variant[Any], state: Any, seat: int) -> Move:
+    def choose(self, variant: Variant[S], state: S, seat: int) -> Move:
         rng = _position_rng(self.seed, variant, state, seat)
         moves = _sample(_legal(variant, state, seat), self.consider, rng)
         gains = _gains(variant, state, seat, moves)
@@ -199,7 +202,7 @@ class MediumAgent:
     def __init__(self, seed: int = 0, *, candidates: int = 6, consider: int = 300, replies: int = 60) -> None:
         self.seed, self.candidates, self.consider, self.replies = seed, candidates, consider, replies
 
-    def choose(self, variant: Variant[Any], state: Any, seat: int) -> Move:
+    def choose(self, variant: Variant[S], state: S, seat: int) -> Move:
         moves = _legal(variant, state, seat)
         if len(moves) == 1:
             return moves[0]
@@ -215,7 +218,7 @@ class MediumAgent:
                 best_index, best_value = index, value
         return moves[best_index]
 
-    def _after_reply(self, variant: Variant[Any], state: Any, seat: int, rng: Rng) -> float:
+    def _after_reply(self, variant: Variant[S], state: S, seat: int, rng: Rng) -> float:
         if not variant.is_over(state):
             replier = _mover(variant, state)
             if replier != seat:
@@ -297,10 +300,10 @@ class HardAgent:
         self.last_capped = False
         """Whether the last search was ended by the wall-clock cap rather than by its CPU budget."""
 
-    def choose(self, variant: Variant[Any], state: Any, seat: int) -> Move:
+    def choose(self, variant: Variant[S], state: S, seat: int) -> Move:
         return self.search(variant, state, seat)[0]
 
-    def search(self, variant: Variant[Any], state: Any, seat: int) -> tuple[Move, float]:
+    def search(self, variant: Variant[S], state: S, seat: int) -> tuple[Move, float]:
         """The chosen move and its estimated value for ``seat`` (0 = sure loss, 1 = sure win)."""
         moves = _legal(variant, state, seat)
         if len(moves) == 1:
@@ -331,7 +334,7 @@ class HardAgent:
         self.last_capped = budget is not None and budget.capped
         return move, self.last_value
 
-    def _rank_root(self, variant: Variant[Any], state: Any, seat: int, root: _Node, moves: list[Move]) -> None:
+    def _rank_root(self, variant: Variant[S], state: S, seat: int, root: _Node, moves: list[Move]) -> None:
         """The root's candidates: the ``consider`` moves the heuristic rates best for ``seat`` (greedy's move
         always among them), from what ``seat`` sees."""
         gains = _gains(variant, state, seat, moves)
@@ -343,8 +346,8 @@ class HardAgent:
 
     def _iterate(  # noqa: PLR0917 (one iteration needs all of these)
         self,
-        variant: Variant[Any],
-        state: Any,
+        variant: Variant[S],
+        state: S,
         seat: int,
         root: _Node,
         rng: Rng,
@@ -379,7 +382,7 @@ class HardAgent:
             edge.total += values[who]
 
     def _select(  # noqa: PLR0917 (one step of the descent needs all of these)
-        self, variant: Variant[Any], state: Any, mover: int, node: _Node, moves: list[Move], root: _Node, rng: Rng
+        self, variant: Variant[S], state: S, mover: int, node: _Node, moves: list[Move], root: _Node, rng: Rng
     ) -> tuple[Move, _Edge, bool]:
         """UCB over the node's open children that can be played in this world; a new child when widening allows."""
         if not node.ranked:
@@ -418,7 +421,7 @@ class HardAgent:
         assert best is not None  # width >= 1 and every legal move is ranked
         return best[1], best[2], False
 
-    def _rollout(self, variant: Variant[Any], state: Any, start_round: int, rng: Rng) -> list[float]:
+    def _rollout(self, variant: Variant[S], state: S, start_round: int, rng: Rng) -> list[float]:
         """Play on to the end of the round (at most ``rollout_plies`` plies and ``rollout_moves`` sampled moves),
         each mover taking the best of a few random moves by the heuristic, then value the position for every
         seat."""
@@ -432,12 +435,15 @@ class HardAgent:
             sampled += samples
             if not moves or sampled > self.rollout_moves:
                 break
-            best_state, best_value = None, float("-inf")
+            best_state: S | None = None
+            best_value = float("-inf")
             for _ in range(samples):
                 after = variant.apply_unchecked(state, mover, moves[rng.below(len(moves))])
                 value = variant.heuristic(after, mover)
                 if value > best_value:
                     best_state, best_value = after, value
+            if best_state is None:  # every sample valued at -inf: nothing to prefer
+                break
             state = best_state
         return _values(variant, state)
 
@@ -451,7 +457,7 @@ class Reason:
     params: Mapping[str, JSON] = field(default_factory=dict)
 
 
-def explain(variant: Variant[Any], state: Any, seat: int, move: Move, value: float | None = None) -> list[Reason]:
+def explain(variant: Variant[S], state: S, seat: int, move: Move, value: float | None = None) -> list[Reason]:
     """A few facts about ``move`` for ``seat``, generic over the API, most telling first.
 
     - ``points_now`` {points}: how much the move changes the seat's heuristic (points scored now or sure to be
@@ -486,7 +492,7 @@ def _points(value: float) -> int | float:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
-def _denied(variant: Variant[Any], state: Any, seat: int, after: Any) -> float:
+def _denied(variant: Variant[S], state: S, seat: int, after: S) -> float:
     """The next player's best immediate gain if they moved instead of ``seat``, minus after ``seat``'s move."""
     if variant.is_over(after):
         return 0.0
@@ -504,7 +510,7 @@ def _denied(variant: Variant[Any], state: Any, seat: int, after: Any) -> float:
     return best_now - best_then
 
 
-def hint(variant: Variant[Any], state: Any, seat: int, seed: int = 0, **options: Any) -> tuple[Move, list[Reason]]:
+def hint(variant: Variant[S], state: S, seat: int, seed: int = 0, **options: Any) -> tuple[Move, list[Reason]]:
     """The move the hard player would make for ``seat`` and why."""
     agent = HardAgent(seed, **options)
     move, value = agent.search(variant, state, seat)

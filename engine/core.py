@@ -162,6 +162,9 @@ class MoveCommand:
     repeats: bool = False
     """A seat plays this command several times in a row, each choice limiting the next (the grey wall's columns,
     line by line): the bot lets a player choose the whole run at once and applies it together."""
+    previews: tuple[str, ...] = ()
+    """The options that words cannot show (where an expansion goes and how it is turned): the bot's step that
+    chooses one comes with a picture of the candidates, drawn by the game's renderer (``draw_preview``)."""
 
 
 ANY_SET = "*"

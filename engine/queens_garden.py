@@ -432,7 +432,9 @@ class QueensGarden(Variant[QGState]):
     commands = (
         MoveCommand("acquire", ("by", "which")),
         MoveCommand("tile", ("tile", "payment", "cell"), sets=("payment",)),
-        MoveCommand("expansion", ("expansion", "payment", "area", "rotation"), sets=("payment",)),
+        MoveCommand(
+            "expansion", ("expansion", "payment", "area", "rotation"), sets=("payment",), previews=("area", "rotation")
+        ),
         MoveCommand("pass", ("discard",), sets=("discard",)),
     )
 

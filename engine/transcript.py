@@ -12,7 +12,7 @@ move log, finished or not (the bot's game export). Any game of the family plugs 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from engine import Event, Variant, get_variant
 from engine.agents import make_agent
@@ -28,10 +28,13 @@ def _move_entry(seat: int, move: Any, events: list[Event]) -> dict[str, Any]:
     return entry
 
 
-class Recorder:
+S = TypeVar("S")
+
+
+class Recorder(Generic[S]):
     """Builds a transcript while a game is played: feed it every move with the events ``apply`` returned."""
 
-    def __init__(self, variant: Variant[Any], state: Any) -> None:
+    def __init__(self, variant: Variant[S], state: S) -> None:
         self.variant = variant
         self.rounds: list[dict[str, Any]] = []
         self.moves = 0
@@ -51,7 +54,7 @@ class Recorder:
         self._absorb(events)
         self.moves += 1
 
-    def result(self, state: Any, **head: Any) -> dict[str, Any]:
+    def result(self, state: S, **head: Any) -> dict[str, Any]:
         """The transcript; ``winners`` is empty while the game is not over."""
         over = self.variant.is_over(state)
         standings = self.variant.standings(state)

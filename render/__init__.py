@@ -5,10 +5,11 @@
     png = render.render_closeup(state, seat, names=names)   # one player's board with the shared area
 
 Pure: no Discord, no disk writes, no state kept between calls beyond lazily cached fonts and static layers.
-Each game has one module, named after the game (``Variant.game`` with ``-`` as ``_``: ``render.queens_garden``),
-exposing ``draw_table(state, *, names, events, locale, info, seats) -> PIL.Image.Image`` (``seats``: draw only
-these boards, for a close-up) and ``closeup_regions(state, seat) -> (shared boxes, board box)``; nothing lists them.
-A registered game without one fails :func:`check_renderers` (run at the bot's start-up and in the tests). Shared
+Each game has one module, named after the game (``Variant.game`` with ``-`` as ``_``), ending with ``RENDERER``: a
+:class:`render.base.Renderer` naming its ``draw_table`` and ``closeup_regions`` and what else it can draw (a personal
+view, the preview of a step that words cannot show) and how hard to compress its tables; nothing lists them, and
+:func:`register` adds a game's renderer from elsewhere. A registered game without one fails :func:`check_renderers`
+(run at the bot's start-up and in the tests). Shared
 pieces (palette, colour-blind marks, tiles, panels, highlights, text fitting, the player header with its per-seat
 notes) live in ``render.common``.
 ``info`` carries what the bot knows about each seat (computer level, away, time left): see
@@ -19,78 +20,78 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Collection, Sequence
-from types import ModuleType
-from typing import Protocol, cast
+from collections.abc import Sequence
+from typing import Any
 
 from PIL import Image
 
 import engine
-from render.common import Box, SeatInfo, captioned, closeup, to_png
-from render.palette import FAST, palette_image, png_level
+from render.base import Info, Renderer
+from render.common import SeatInfo, captioned, closeup, to_png
+from render.palette import FAST, palette_image
 
 __all__ = [
+    "Renderer",
     "SeatInfo",
     "check_renderers",
+    "register",
     "render_closeup",
     "render_closeup_image",
-    "render_expansion_preview",
     "render_png",
+    "render_preview",
     "render_table",
     "renderer_of",
+    "unregister",
+    "warm_up",
 ]
 
 # Drawing shares cached FreeType faces, which must not be used by two threads at once (the bot renders in worker
 # threads); drawing takes a few milliseconds, so pictures simply take turns. PNG encoding runs outside the lock.
 _drawing = threading.Lock()
 
-Info = Sequence[SeatInfo | None]
+# Each game's renderer, by ``Variant.game``. Its state type is known only to it: here every state is a GameState.
+_renderers: dict[str, Renderer[Any]] = {}
 
 
-class DrawTable(Protocol):
-    def __call__(
-        self,
-        state: engine.GameState,
-        *,
-        names: Sequence[str],
-        events: Sequence[engine.Event],
-        locale: str,
-        info: Info = (),
-        seats: Collection[int] | None = None,
-    ) -> Image.Image: ...
+def register(renderer: Renderer[Any]) -> None:
+    """Draw ``renderer.game`` with ``renderer`` (a game declared outside this package, or a test's own game)."""
+    _renderers[renderer.game] = renderer
 
 
-class CloseupRegions(Protocol):
-    def __call__(self, state: engine.GameState, seat: int) -> tuple[list[Box], Box]: ...
+def unregister(game: str) -> None:
+    """Forget a renderer added by :func:`register`."""
+    _renderers.pop(game, None)
 
 
-def _module_of(game: str) -> ModuleType:
-    module_name = f"{__name__}.{game.replace('-', '_')}"
-    try:
-        module: ModuleType = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        raise LookupError(f"no renderer for game {game!r}: add {module_name} with draw_table()") from None
-    for needed in ("draw_table", "closeup_regions"):
-        if not callable(getattr(module, needed, None)):
-            raise LookupError(f"{module_name} has no {needed}()")
-    return module
-
-
-def renderer_of(game: str) -> DrawTable:
-    """The ``draw_table`` of ``game``; raises ``LookupError`` when the game has no renderer module."""
-    return cast(DrawTable, _module_of(game).draw_table)
+def renderer_of(game: str) -> Renderer[Any]:
+    """The renderer of ``game``: registered, or ``RENDERER`` of ``render.<game>``; ``LookupError`` when none."""
+    if game not in _renderers:
+        module_name = f"{__name__}.{game.replace('-', '_')}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            raise LookupError(f"no renderer for game {game!r}: add {module_name} with RENDERER") from None
+        renderer = getattr(module, "RENDERER", None)
+        if not isinstance(renderer, Renderer) or renderer.game != game:
+            raise LookupError(f"{module_name}.RENDERER must be a Renderer with game = {game!r}")
+        _renderers[game] = renderer
+    return _renderers[game]
 
 
 def check_renderers() -> None:
-    """Fail loudly when a registered game cannot be drawn."""
-    for game in engine.game_names():
-        _module_of(game)
+    """Fail loudly when a registered game cannot be drawn, or cannot draw the previews its moves declare."""
+    for name in engine.variant_names():
+        variant = engine.get_variant(name)
+        renderer = renderer_of(variant.game)
+        previewed = [command.name for command in variant.commands if command.previews]
+        if previewed and renderer.draw_preview is None:
+            raise LookupError(f"{variant.game!r} declares previews of {previewed} but its renderer has no draw_preview")
 
 
-def _game(state: engine.GameState) -> str:
-    return engine.variant_of(state).game
+def _renderer(state: engine.GameState) -> Renderer[Any]:
+    return renderer_of(engine.variant_of(state).game)
 
 
 def render_table(
@@ -105,9 +106,9 @@ def render_table(
     """The whole table of ``state`` as one RGB image; ``names[seat]`` are the players' display names,
     ``info[seat]`` (optional) what else to show beside a name and ``caption`` (optional) the last move in words,
     drawn in a line under the table."""
-    draw_table = renderer_of(_game(state))
+    renderer = _renderer(state)
     with _drawing:
-        return captioned(draw_table(state, names=names, events=events, locale=locale, info=info), caption)
+        return captioned(renderer.draw_table(state, names=names, events=events, locale=locale, info=info), caption)
 
 
 def render_png(
@@ -121,7 +122,8 @@ def render_png(
 ) -> bytes:
     """The same picture as :func:`render_table`, encoded as small, deterministic PNG bytes."""
     image = render_table(state, names=names, events=events, locale=locale, info=info, caption=caption)
-    return _encode(image, _game(state), png_level(_game(state)))
+    renderer = _renderer(state)
+    return _encode(image, renderer.game, renderer.png_level)
 
 
 def render_closeup_image(
@@ -134,24 +136,19 @@ def render_closeup_image(
     info: Info = (),
 ) -> Image.Image:
     """``seat``'s personal view, one board wide so a phone shows it twice as large as the whole table. With three or
-    four players (a game module with ``draw_personal``): the shared area laid out at that width on top, the
+    four players (a renderer with ``draw_personal``): the shared area laid out at that width on top, the
     player's own board below, and a row for each other player. With two (the table is one board wide already):
     the shared area and the player's own board cut from the table."""
     players = len(engine.scores(state))
     if not 0 <= seat < players:
         raise ValueError(f"no seat {seat} at this table")
-    module = _module_of(_game(state))
-    if players >= 3 and callable(getattr(module, "draw_personal", None)):
+    renderer = _renderer(state)
+    if players >= 3 and renderer.draw_personal is not None:
         with _drawing:
-            personal: Image.Image = module.draw_personal(
-                state, seat, names=names, events=events, locale=locale, info=info
-            )
-        return personal
-    draw_table = renderer_of(_game(state))
+            return renderer.draw_personal(state, seat, names=names, events=events, locale=locale, info=info)
     with _drawing:  # the other boards are cut away: drawing them would only cost time
-        table = draw_table(state, names=names, events=events, locale=locale, info=info, seats={seat})
-    regions = cast(CloseupRegions, _module_of(_game(state)).closeup_regions)
-    shared, board = regions(state, seat)
+        table = renderer.draw_table(state, names=names, events=events, locale=locale, info=info, seats={seat})
+    shared, board = renderer.closeup_regions(state, seat)
     return closeup(table, shared, board)
 
 
@@ -166,10 +163,10 @@ def render_closeup(
 ) -> bytes:
     """The same picture as :func:`render_closeup_image`, as PNG bytes."""
     image = render_closeup_image(state, seat, names=names, events=events, locale=locale, info=info)
-    return _encode(image, _game(state), FAST)
+    return _encode(image, _renderer(state).game, FAST)
 
 
-def render_expansion_preview(
+def render_preview(
     state: engine.GameState,
     seat: int,
     candidates: Sequence[tuple[str, engine.Move]],
@@ -177,14 +174,23 @@ def render_expansion_preview(
     names: Sequence[str],
     locale: str = "en",
 ) -> bytes:
-    """Queen's Garden: ``seat``'s garden with every candidate expansion move drawn where it would go, each marked
-    with its label (``candidates`` are ``(label, move)`` pairs, labels as the picker shows them)."""
-    if _game(state) != "queens-garden":
-        raise ValueError("expansion previews exist for Queen's Garden only")
-    module = _module_of("queens-garden")
+    """The picture of a previewed step (``MoveCommand.previews``: where an expansion goes and how it is turned):
+    ``seat``'s board with every candidate move drawn where it would go, each marked with its label (``candidates``
+    are ``(label, move)`` pairs, labels as the picker shows them). ``ValueError`` for a game that declares none."""
+    renderer = _renderer(state)
+    if renderer.draw_preview is None:
+        raise ValueError(f"{renderer.game!r} draws no previews")
     with _drawing:
-        image: Image.Image = module.draw_expansion_preview(state, seat, candidates, names=names, locale=locale)
-    return _encode(image, "queens-garden", FAST)
+        image = renderer.draw_preview(state, seat, candidates, names=names, locale=locale)
+    return _encode(image, renderer.game, FAST)
+
+
+def warm_up() -> None:
+    """Draw one small table, so that the fonts and cached layers are loaded before the first real picture (a picture
+    worker runs this as it starts): the first registered variant's opening with its fewest players."""
+    variant = engine.get_variant(engine.variant_names()[0])
+    names = [""] * variant.min_players
+    render_png(engine.new_game(variant.name, variant.min_players, 1), names=names)
 
 
 def _encode(image: Image.Image, game: str, level: int) -> bytes:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from PIL import Image
 
@@ -63,7 +62,7 @@ MAX_MS = 60_000  # a whole game at most: longer ones show fewer moves (round end
 class Frame:
     """The table after ``move`` moves of the log, with the events of the move that led to it."""
 
-    state: Any
+    state: engine.GameState
     events: tuple[engine.Event, ...]
     move: int  # 0 = the opening deal
     round: int  # the round in play on this table (the last one once the game is over)

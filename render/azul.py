@@ -29,11 +29,13 @@ from engine.azul import (
     MARKER,
     ROW_BONUS,
     WALL_SIZE,
+    AzulState,
     placement_points,
     wall_color,
     wall_column,
 )
 from render import common as c
+from render.base import Renderer
 
 TILE = 38  # pattern lines, wall and floor
 GAP = 4
@@ -76,11 +78,12 @@ class LastMove:
 class Table(c.Table):
     """One picture being drawn: the canvas, and what the last move touched."""
 
+    state: AzulState
     last: LastMove
 
 
 def draw_table(
-    state: Any,
+    state: AzulState,
     *,
     names: Sequence[str],
     events: Sequence[Any] = (),
@@ -108,7 +111,7 @@ def draw_table(
     return image
 
 
-def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
+def closeup_regions(state: AzulState, seat: int) -> tuple[list[c.Box], c.Box]:
     """The shared areas (strip and factories, centre or standings) and ``seat``'s board with its margin."""
     top_h = _top_height(state)
     x, y = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
@@ -122,7 +125,7 @@ def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
 
 
 def draw_personal(
-    state: Any,
+    state: AzulState,
     seat: int,
     *,
     names: Sequence[str],
@@ -165,7 +168,7 @@ def draw_personal(
     return image
 
 
-def _personal_height(state: Any) -> int:
+def _personal_height(state: AzulState) -> int:
     top = MARGIN + STRIP_H + 8
     if state.phase == "over":
         top += _standings_height(state.players) + MARGIN
@@ -206,7 +209,7 @@ def _rows(players: int) -> int:
     return players if players == 2 else (players + 1) // 2
 
 
-def _height(state: Any) -> int:
+def _height(state: AzulState) -> int:
     return MARGIN + _top_height(state) + MARGIN + _rows(state.players) * (BOARD_H + MARGIN)
 
 
@@ -214,7 +217,7 @@ def _centre_height(players: int) -> int:
     return 2 * CENTRE_H - 8 if players == 2 else CENTRE_H  # in one column the centre's tiles take two rows
 
 
-def _beside_last_board(state: Any) -> c.Box | None:
+def _beside_last_board(state: AzulState) -> c.Box | None:
     """With an odd number of players the last board sits left and the centre (or the standings) fills the space
     beside it, instead of a full-width row above the boards and an empty quarter below."""
     if state.players % 2 == 0:
@@ -255,7 +258,7 @@ def read_events(events: Sequence[Any]) -> LastMove:
     return last
 
 
-def _acting(state: Any) -> set[int]:
+def _acting(state: AzulState) -> set[int]:
     if state.phase == "offer":
         return {state.current}
     if state.phase == "wall":
@@ -264,7 +267,7 @@ def _acting(state: Any) -> set[int]:
 
 
 # --- shared area -----------------------------------------------------------------------------------------------------
-def _top_height(state: Any) -> int:
+def _top_height(state: AzulState) -> int:
     beside = state.players % 2 == 1  # the centre or standings sit beside the last board
     if state.phase == "over":
         return STRIP_H + (0 if beside else 8 + _standings_height(state.players))
@@ -549,3 +552,6 @@ def _standings_columns(box: c.Box) -> dict[str, int]:
     right = box[2] - 18
     step = 110 if box[2] - box[0] > WIDTH // 2 else 76  # narrower beside the last board or in one column
     return {"rows": right - 3 * step, "columns": right - 2 * step, "colors": right - step, "score": right}
+
+
+RENDERER = Renderer(game="azul", draw_table=draw_table, closeup_regions=closeup_regions, draw_personal=draw_personal)

@@ -611,7 +611,7 @@ class Table:
 
     image: Image.Image
     d: ImageDraw.ImageDraw
-    state: Any
+    state: Any  # each game's Table narrows it to its state type; the shared pieces read Azul's and Summer Pavilion's
     names: Sequence[str]
     locale: str
     info: Sequence[SeatInfo | None] = field(default=(), kw_only=True)
@@ -779,7 +779,7 @@ def around(box: Box, limit: tuple[int, int], margin: int = 12) -> Box:
 
 
 # --- output ----------------------------------------------------------------------------------------------------------
-# zlib-ng with its largest hash; the level is chosen per game (``render.palette.png_level``), 7 for other pictures.
+# zlib-ng with its largest hash; a game's tables take its renderer's ``png_level``, 7 for other pictures.
 PNG_LEVEL, PNG_MEMORY = 7, 9
 
 

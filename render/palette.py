@@ -5,9 +5,9 @@ use the same few dozen fills and their anti-aliased blends, so one palette chose
 every table of that game: mapping a picture onto it is a fast nearest-colour lookup, the PNG stays small, and the same
 table always gives the same bytes.
 
-``PALETTES`` below is generated from seeded games' pictures (``render/__main__.py``); after changing how a game is
-drawn run ``python -m render palettes`` to rebuild it (and look at the goldens). ``tests/render/test_table_features.py``
-checks that pictures map onto their palette with no visible change.
+``PALETTES`` below is generated from seeded games' pictures (``tools/pictures.py``); after changing how a game is
+drawn run ``python -m tools.pictures palettes`` to rebuild it (and look at the goldens).
+``tests/render/test_table_features.py`` checks that pictures map onto their palette with no visible change.
 """
 
 from __future__ import annotations
@@ -16,18 +16,13 @@ from functools import cache
 
 from PIL import Image
 
-__all__ = ["FAST", "PALETTES", "palette_image", "png_level"]
+__all__ = ["FAST", "PALETTES", "palette_image"]
 
 # zlib-ng's level: the smallest files in the time a picture may take (``python -m bench render`` prints both). At 6
 # every table comes out within 1.5x of the time Pillow takes for a blank PNG of its size (Azul's flat tables were
 # 1.6-1.9x at 8, for 3 % fewer bytes; PNG compression was half the bot's busy time under load). Personal views and
-# previews take 6 too.
+# previews take 6 too. A game's renderer may choose another level for its tables (``Renderer.png_level``).
 FAST = 6
-
-
-def png_level(game: str) -> int:
-    """The zlib-ng level for a whole table of ``game``."""
-    return FAST
 
 
 @cache

@@ -34,6 +34,7 @@ from engine.queens_garden import (
     storage_value,
 )
 from render import common as c
+from render.base import Renderer
 
 HEX = 28  # garden hexagon radius (centre to corner)
 SMALL = 21  # storage and display hexagons
@@ -749,3 +750,12 @@ def area_ring(area: int, origin: tuple[float, float], size: tuple[int, int]) -> 
     if box is None:
         raise ValueError(f"area {area + 1}'s outline falls outside a {size} picture")
     return mask.crop(box), box
+
+
+RENDERER = Renderer(
+    game="queens-garden",
+    draw_table=draw_table,
+    closeup_regions=closeup_regions,
+    draw_personal=draw_personal,
+    draw_preview=draw_expansion_preview,
+)

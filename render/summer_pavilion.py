@@ -33,12 +33,14 @@ from engine.summer_pavilion import (
     SPACES,
     STARS,
     STRUCTURES,
+    SPState,
     Structure,
     end_bonuses,
     space_cost,
     wild_of,
 )
 from render import common as c
+from render.base import Renderer
 
 MARGIN = 12
 PAD = 12
@@ -87,6 +89,7 @@ class LastMove:
 class Table(c.Table):
     """One picture being drawn: the canvas, and what the last move touched."""
 
+    state: SPState
     last: LastMove
 
     @property
@@ -95,7 +98,7 @@ class Table(c.Table):
 
 
 def draw_table(
-    state: Any,
+    state: SPState,
     *,
     names: Sequence[str],
     events: Sequence[Any] = (),
@@ -124,7 +127,7 @@ def draw_table(
 
 
 def draw_personal(
-    state: Any,
+    state: SPState,
     seat: int,
     *,
     names: Sequence[str],
@@ -154,7 +157,7 @@ def draw_personal(
     return image
 
 
-def _personal_height(state: Any) -> int:
+def _personal_height(state: SPState) -> int:
     top = MARGIN + _strip_height(2) + 8
     if state.phase == "over":
         top += _standings_height(state.players)
@@ -170,7 +173,7 @@ def _hand_words(table: Table, seat: int) -> list[str]:
     return [table.label("sp.hand_count", count=held)] if held and table.state.phase != "over" else []
 
 
-def _height(state: Any) -> int:
+def _height(state: SPState) -> int:
     rows = state.players if state.players == 2 else (state.players + 1) // 2
     return int(MARGIN + _top_height(state) + MARGIN + rows * (BOARD_H + MARGIN))
 
@@ -190,7 +193,7 @@ def _span_row_height(span: tuple[int, int]) -> int:
     return _row_height(2 if span[1] - span[0] <= WIDTH // 2 else 4)
 
 
-def _beside_last_board(state: Any) -> c.Box | None:
+def _beside_last_board(state: SPState) -> c.Box | None:
     """With three players the last board sits left and the factories, centre and supply (or the standings) fill
     the space beside it, instead of a full-width area above the boards and an empty quarter below."""
     if state.players != 3:
@@ -199,7 +202,7 @@ def _beside_last_board(state: Any) -> c.Box | None:
     return (x + BOARD_W + MARGIN, y, WIDTH - MARGIN, y + BOARD_H)
 
 
-def closeup_regions(state: Any, seat: int) -> tuple[list[c.Box], c.Box]:
+def closeup_regions(state: SPState, seat: int) -> tuple[list[c.Box], c.Box]:
     """The shared area (strip, factories, centre and supply, or standings) and ``seat``'s board with its margin."""
     top_h = _top_height(state)
     x, y = _board_origin(seat, state.players, MARGIN + top_h + MARGIN)
@@ -247,7 +250,7 @@ def read_events(events: Sequence[Any]) -> LastMove:
 
 
 # --- shared area -----------------------------------------------------------------------------------------------------
-def _top_height(state: Any) -> int:
+def _top_height(state: SPState) -> int:
     if state.players == 3:  # everything but the strip sits beside the last board
         return _strip_height(state.players)
     if state.phase == "over":
@@ -655,7 +658,7 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
         c.badge(d, (right, mid), table.label("sp.passed"), c.font(18, bold=True), fill=c.MUTED, anchor="rm")
 
 
-def _keep_rule_applies(state: Any, board: Any) -> bool:
+def _keep_rule_applies(state: SPState, board: Any) -> bool:
     """A hand of more than the tiles one may keep, before the last round's end (nothing is kept after it)."""
     return bool(state.phase == "play" and state.round < ROUNDS and sum(board.hand) > MAX_KEEP)
 
@@ -706,6 +709,11 @@ def _draw_standings(table: Table, box: c.Box) -> None:
                 c.text_at(d, (columns[key], ry + STANDING_H // 2), text, face, fill=fill, anchor="rm")
             ry += STANDING_H
         place += len(group)
+
+
+RENDERER = Renderer(
+    game="summer-pavilion", draw_table=draw_table, closeup_regions=closeup_regions, draw_personal=draw_personal
+)
 
 
 # --- demo and benchmark ----------------------------------------------------------------------------------------------

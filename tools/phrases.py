@@ -13,10 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot.games import adapter_of
-from bot.games.azul import ADAPTER as AZUL
-from bot.games.queens_garden import ADAPTER as QG
-from bot.games.summer_pavilion import ADAPTER as SP
+from bot.games import GameAdapter, adapter_for, adapter_of
 from data import path
 from data.i18n import SUPPORTED, Word, catalogue, is_word_entry, t, word
 from engine import Event
@@ -30,34 +27,16 @@ COUNTS = (1, 2, 5, 12, 21, 22)
 NAMES = ["alice", "bob", "carol", "dave"]
 
 
-def _color(key: str, lang: str) -> Word:
-    game = "qg" if ".qg" in key or "qg_" in key else "sp" if ".sp" in key or "sp_" in key else "azul"
-    sample = {"qg": "dark_purple", "sp": "orange", "azul": "red"}[game]
-    return word(f"bot.{game}.color.{sample}", lang)
-
-
-def _hexagon(key: str, lang: str) -> Word:
-    return QG.hexagon_word("lp6", lang)
-
-
 SAMPLES: dict[str, Any] = {
     "player": "alice",
     "players": "**alice**, **bob**",
     "name": "alice",
     "creator": "alice",
     "user": "@alice",
-    "color": _color,
-    "line_color": lambda key, lang: word("bot.azul.color.blue", lang),
-    "wild": lambda key, lang: word("bot.sp.color.purple", lang),
-    "star": lambda key, lang: (
-        t("bot.sp.of_star.number", lang, number=3) if key.startswith("bot.event") else word("bot.sp.color.green", lang)
-    ),
-    "hexagon": _hexagon,
     "variant": "Azul",
     "game": 42,
     "round": 3,
     "number": 3,
-    "line": lambda key, lang: t("bot.azul.to_line", lang, number=2) if key == "bot.event.azul.take" else 2,
     "row": 2,
     "column": 4,
     "space": 5,
@@ -76,7 +55,6 @@ SAMPLES: dict[str, Any] = {
     "groups": 24,
     "moves": 57,
     "move": "take 3 blue 2",
-    "what": _hexagon,
     "how": lambda key, lang: t("bot.order.random", lang),
     "order": "alice, bob",
     "since": "<t:1767225600:R>",
@@ -128,10 +106,32 @@ def _fields(text: str) -> set[str]:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+def _adapters() -> list[GameAdapter[Any]]:
+    return [adapter_for(game) for game in engine.game_names()]
+
+
+def _owner(key: str) -> GameAdapter[Any]:
+    """The game whose text ``key`` is (by the short name in its keys), else the first game."""
+    adapters = _adapters()
+    for adapter in adapters:
+        short = adapter.short_name
+        if short and (f".{short}" in key or f"{short}_" in key):
+            return adapter
+    return adapters[0]
+
+
+def _sample(name: str, key: str) -> Any:
+    """The sample value of parameter ``name`` in text ``key``: the owning game's, another game's, or a generic one."""
+    for adapter in [_owner(key), *_adapters()]:
+        if name in adapter.phrase_params():
+            return adapter.phrase_params()[name]
+    return SAMPLES.get(name, f"<{name}>")
+
+
 def _params(key: str, lang: str, texts: list[str], count: int | None) -> dict[str, Any]:
     params: dict[str, Any] = {}
     for name in set().union(*(_fields(text) for text in texts)):
-        sample = SAMPLES.get(name, f"<{name}>")
+        sample = _sample(name, key)
         params[name] = sample(key, lang) if callable(sample) else sample
     if count is not None:
         params["count"] = count
@@ -169,70 +169,16 @@ def _catalogue_rows() -> Iterator[str]:
 
 
 def _sentences() -> list[tuple[str, Callable[[str], str]]]:
-    """Sentences the adapters build from several catalogue texts, with events as the engine reports them."""
+    """Sentences the adapters build from several catalogue texts, with events as the engine reports them: each
+    game's own samples (:meth:`~bot.games.base.GameAdapter.phrase_samples`)."""
 
-    def azul(*events: Event) -> Callable[[str], str]:
-        return lambda lang: AZUL.describe(list(events), NAMES, lang)
+    def said(adapter: GameAdapter[Any], events: list[Event]) -> Callable[[str], str]:
+        return lambda lang: adapter.describe(events, NAMES, lang)
 
-    def sp(*events: Event) -> Callable[[str], str]:
-        return lambda lang: SP.describe(list(events), NAMES, lang)
-
-    def qg(*events: Event) -> Callable[[str], str]:
-        return lambda lang: QG.describe(list(events), NAMES, lang)
-
-    take = {"source": 2, "color": 0, "line": 2, "to_line": 2, "to_lid": 0, "marker": False}
-    rows: list[tuple[str, Callable[[str], str]]] = [
-        ("azul take 1", azul(Event("take", 0, {**take, "count": 1, "to_floor": 0}))),
-        ("azul take 3, overflow", azul(Event("take", 0, {**take, "count": 3, "to_floor": 1}))),
-        ("azul take 5 centre", azul(Event("take", 1, {**take, "source": "centre", "count": 5, "to_floor": 3,
-                                                     "marker": True}))),
-        ("azul take floor", azul(Event("take", 2, {**take, "color": 4, "count": 2, "line": "floor", "to_floor": 2}))),
-        ("azul wall", azul(Event("wall", 0, {"row": 1, "col": 3, "color": 4, "points": 3}))),
-        ("azul line to floor", azul(Event("line_to_floor", 1, {"row": 3, "count": 4}))),
-        ("azul round", azul(
-            Event("take", 0, {**take, "count": 1, "to_floor": 0}),
-            Event("wall", 0, {"row": 0, "col": 0, "color": 0, "points": 1}),
-            Event("wall", 1, {"row": 1, "col": 2, "color": 2, "points": 2}),
-            Event("floor_penalty", 1, {"points": -2, "applied": -2, "tiles": 2}),
-            Event("round_scored", None, {"round": 1, "scores": [1, 0]}),
-            Event("round_started", None, {"round": 2, "start_seat": 1}),
-        )),
-        ("azul bonus", azul(Event("bonus", 0, {"points": 12}), Event("bonus", 1, {"points": 2}))),
-        ("sp take", sp(Event("take", 0, {"source": 1, "color": 2, "count": 3, "wild": True}))),
-        ("sp take 1 centre", sp(Event("take", 1, {"source": "centre", "color": 0, "count": 1, "wild": False}),
-                                 Event("start_tile", 1, {"penalty": 1}))),
-        ("sp place", sp(Event("place", 1, {"star": 2, "star_token": "blue", "space": 5, "color": 4, "points": 3,
-                                           "wilds": 2}))),
-        ("sp place numbered star", sp(Event("place", 0, {"star": 0, "star_token": "1", "space": 0, "color": 1,
-                                                         "points": 1, "wilds": 1}))),
-        ("sp place centre star", sp(Event("place", 0, {"star": 6, "star_token": "centre", "space": 2, "color": 5,
-                                                       "points": 4, "wilds": 0}))),
-        ("sp bonus", sp(Event("bonus_earned", 0, {"count": 2}), Event("bonus_taken", 0,
-                                                                      {"tiles": [1, 0, 0, 1, 0, 0]}))),
-        ("sp pass", sp(Event("pass", 0, {"kept": [0, 4, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 2],
-                                         "penalty": 2}))),
-        ("sp pass 1 discarded", sp(Event("pass", 0, {"kept": [1, 0, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 1],
-                                                     "penalty": 1}))),
-        ("sp pass auto", sp(Event("pass", 2, {"kept": [0, 0, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 7],
-                                              "penalty": 7, "auto": True}))),
-        ("sp round", sp(Event("round_started", None, {"round": 2, "wild": 1, "start_seat": 2}))),
-        ("sp end", sp(Event("end_bonus", 3, {"points": 34}))),
-        ("qg acquire", qg(Event("acquire", 0, {"taken": [{"kind": "bl6", "expansion": False},
-                                                         {"kind": "ye2", "expansion": True}]}))),
-        ("qg tile", qg(Event("tile_placed", 1, {"tile": "dg5", "cell": "A2-4"}))),
-        ("qg tile 2", qg(Event("tile_placed", 1, {"tile": "lp3", "cell": "F1"}))),
-        ("qg expansion", qg(Event("expansion_placed", 0, {"expansion": "dp1", "area": "A3"}))),
-        ("qg expansion face down", qg(Event("expansion_placed", 0, {"expansion": None, "area": "A2"}))),
-        ("qg joker", qg(Event("joker_earned", 0, {"ornament": "S2", "count": 1, "lost": 0}))),
-        ("qg jokers lost", qg(Event("joker_earned", 0, {"ornament": "P1", "count": 2, "lost": 1}))),
-        ("qg fountain", qg(Event("joker_earned", 0, {"ornament": "F", "count": 5, "lost": 0}))),
-        ("qg pass", qg(Event("pass", 2, {"discarded": "bl3+2ye3", "penalty": 9, "marker": True}))),
-        ("qg pass nothing", qg(Event("pass", 3, {"discarded": "-", "penalty": 0, "marker": False}))),
-        ("qg round", qg(Event("round_scored", None, {"round": 1, "breakdown": [{"total": 5}, {"total": 0}]}),
-                        Event("round_started", None, {"round": 2, "start_seat": 1}))),
-        ("qg final", qg(Event("final_scored", 0, {"storage": -18, "groups": [{"points": 12}, {"points": 9}]}))),
-        ("qg final 1 group", qg(Event("final_scored", 1, {"storage": 0, "groups": [{"points": 5}]}))),
-    ]  # fmt: skip
+    rows: list[tuple[str, Callable[[str], str]]] = []
+    for game in engine.game_names():
+        adapter = adapter_for(game)
+        rows.extend((name, said(adapter, events)) for name, events in adapter.phrase_samples())
     return rows
 
 
@@ -256,13 +202,19 @@ def _label_rows() -> Iterator[str]:
                 yield f"| {variant} `{option}={token}` | " + " | ".join(_cell(label) for label in labels) + " |"
 
 
-def _hexagon_rows() -> Iterator[str]:
-    for kind in ("bl1", "ye2", "lg3", "dg4", "lp5", "dp6", "xbl2", "xdp5"):
-        cells = []
-        for lang in SUPPORTED:
-            found = QG.hexagon_word(kind, lang)
-            cells.append(" · ".join(dict.fromkeys(found.form(case) for case in ("nom", "acc", "gen", "ins"))))
-        yield f"| `{kind}` | " + " | ".join(cells) + " |"
+def _game_tables() -> Iterator[str]:
+    """Each game's own tables of words (:meth:`~bot.games.base.GameAdapter.phrase_tables`)."""
+    for adapter in _adapters():
+        for title, first, rows in adapter.phrase_tables():
+            yield from (
+                f"## {title}",
+                "",
+                f"| {first} | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),
+            )
+            yield from (
+                f"| {name} | " + " | ".join(_cell(said(lang)) for lang in SUPPORTED) + " |" for name, said in rows
+            )
+            yield ""
 
 
 def table() -> str:
@@ -288,11 +240,7 @@ def table() -> str:
         "| choice | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),
         *_label_rows(),
         "",
-        "## Queen's Garden hexagons (nominative · accusative · genitive · instrumental)",
-        "",
-        "| token | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),
-        *_hexagon_rows(),
-        "",
+        *_game_tables(),
         "## Event lines as posted",
         "",
         "| events | " + " | ".join(SUPPORTED) + " |\n|---|" + "---|" * len(SUPPORTED),

@@ -203,7 +203,7 @@ class Entry:
         return engine.variant_of(self.state)
 
     @property
-    def adapter(self) -> GameAdapter:
+    def adapter(self) -> GameAdapter[Any]:
         return adapter_of(self.state.variant)
 
     @property

@@ -119,17 +119,18 @@ class Pictures:
             log.exception("game %s: the board picture could not be drawn", game.id)
             return None
 
-    async def expansion_preview(
+    async def preview(
         self, game: GameRow, state: GameState, seat: int, candidates: Sequence[tuple[str, Move]], locale: str
     ) -> bytes | None:
-        """Queen's Garden: ``seat``'s garden with each candidate expansion drawn where it would go, under its mark."""
+        """``seat``'s board with each candidate move of a previewed step drawn where it would go, under its mark
+        (see :func:`render.render_preview`)."""
         names, _ = picture_seats(game, locale)
         marked = [(mark, str(move)) for mark, move in candidates]
         try:
             png: bytes = await self.pool.run(preview_in_worker, engine.to_json(state), seat, marked, names, locale)
             return png
         except Exception:
-            log.exception("game %s: the expansion preview could not be drawn", game.id)
+            log.exception("game %s: the preview picture could not be drawn", game.id)
             return None
 
     async def draw_closeup(self, game: GameRow, state: GameState, seat: int, locale: str) -> bytes | None:

@@ -8,10 +8,12 @@ the adapters: :func:`check_adapters` (run at start-up and by the tests) fails lo
 one. To add a game:
 
 1. Declare its variants in its engine module (``engine/<game>.py``: ``VARIANTS``, each with ``game``, ``title``,
-   player counts and ``commands``: every move command with its options in order). The bot's slash commands, their
-   options and autocomplete, and the picker's steps come from these declarations.
+   player counts and ``commands``: every move command with its options in order, which of them are sets, and
+   which words cannot show, ``previews``). The bot's slash commands, their options and autocomplete, and the
+   picker's steps come from these declarations.
 2. Create ``bot/games/<game>.py`` with ``ADAPTER`` (set ``game`` equal to ``Variant.game``).
-3. Draw its table in ``render/<game>.py`` (``draw_table``).
+3. Draw it in ``render/<game>.py``, ending with ``RENDERER`` (:class:`render.base.Renderer`: ``draw_table``,
+   ``closeup_regions`` and, for a command with ``previews``, ``draw_preview``).
 4. Put its texts in ``data/locale/<en|pl|uk>/bot_<game>.json`` (keys must be unique across all files):
 
    - ``bot.variant.<variant>``: the variant's name in ``/azul new`` and posts (e.g. "Summer Pavilion");
@@ -20,27 +22,46 @@ one. To add a game:
      ``player`` (the acting seat's name) and whatever :meth:`GameAdapter.event_params` adds; events whose kind
      has no text are not described;
    - ``bot.token.<game>.<option>.<token>``: a label for a token when it needs no state (e.g. ``pass.keep.none``);
+   - ``bot.preview.<command>``: for a command with ``previews``, the line saying what its step's picture shows;
    - for a move command or option no other game has: ``bot.cmd.<command>``, ``bot.command.<command>``,
      ``bot.name.<command>``, ``bot.opt.<option>``, ``bot.option.<option>``.
 
 Override :meth:`GameAdapter.turn_prompt` to word a phase in which players act at once (the grey wall's column
 choice), and :meth:`GameAdapter.label` to label tokens from the state in words ("Factory 3 — 2× blue", "Line 4 (3
 free)"), and :meth:`GameAdapter.event_params` to turn raw event data (colour numbers...) into words. Labels must be
-at most 100 characters (Discord's limit for a choice); the bot trims longer ones. Adapters hold no state and never
-change the game: they only read ``state`` (the engine's state value) and return text.
+at most 100 characters (Discord's limit for a choice); the bot trims longer ones. Override
+:meth:`GameAdapter.preview_candidate` when a previewed step's moves need options chosen after it, and
+:meth:`GameAdapter.phrase_samples` to show the game's event lines in the phrase table. Adapters hold no state and
+never change the game: they only read ``state`` (the engine's state value) and return text.
+
+A game kept outside these packages (a plug-in, a test's own game) registers itself instead of being found by name:
+``engine.register(*VARIANTS)``, :func:`register` with its adapter and ``render.register`` with its renderer.
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import engine
 from bot.games.base import GameAdapter
 
-_adapters: dict[str, GameAdapter] = {}
+_adapters: dict[str, GameAdapter[Any]] = {}
+"""Each game's adapter, by ``Variant.game``; the bot holds states as ``GameState``, so the state type is known only
+to the adapter."""
 
 
-def adapter_for(game: str) -> GameAdapter:
+def register(adapter: GameAdapter[Any]) -> None:
+    """Use ``adapter`` for ``adapter.game`` (a game declared outside this package, or a test's own game)."""
+    _adapters[adapter.game] = adapter
+
+
+def unregister(game: str) -> None:
+    """Forget an adapter added by :func:`register`."""
+    _adapters.pop(game, None)
+
+
+def adapter_for(game: str) -> GameAdapter[Any]:
     """The adapter of ``game`` (``Variant.game``); ``LookupError`` when the game has none."""
     if game not in _adapters:
         module_name = f"{__name__}.{game.replace('-', '_')}"
@@ -57,7 +78,7 @@ def adapter_for(game: str) -> GameAdapter:
     return _adapters[game]
 
 
-def adapter_of(variant: str) -> GameAdapter:
+def adapter_of(variant: str) -> GameAdapter[Any]:
     """The adapter of the game that ``variant`` (a registered variant name) belongs to."""
     return adapter_for(engine.get_variant(variant).game)
 
@@ -81,4 +102,4 @@ def move_commands() -> dict[str, tuple[str, ...]]:
     return {command: tuple(options) for command, options in commands.items()}
 
 
-__all__ = ["GameAdapter", "adapter_for", "adapter_of", "check_adapters", "move_commands"]
+__all__ = ["GameAdapter", "adapter_for", "adapter_of", "check_adapters", "move_commands", "register", "unregister"]

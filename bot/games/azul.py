@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.base import GameAdapter
+from bot.games.base import GameAdapter, points_of
+from bot.games.base import sample_events as _events
 from data.i18n import t, word
 from engine import Event
+from engine.azul import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, AzulState, complete_rows
 
 COLORS = ("blue", "yellow", "red", "black", "white")
 
@@ -22,8 +24,76 @@ def color_index(token: Any) -> int | None:
     return None
 
 
-class AzulAdapter(GameAdapter):
+class AzulAdapter(GameAdapter[AzulState]):
     game = "azul"
+    short_name = "azul"
+
+    def phrase_params(self) -> Mapping[str, Any]:
+        return {
+            "color": lambda key, lang: word("bot.azul.color.red", lang),
+            "line_color": lambda key, lang: word("bot.azul.color.blue", lang),
+            "line": lambda key, lang: t("bot.azul.to_line", lang, number=2) if key == "bot.event.azul.take" else 2,
+        }
+
+    score_parts = ("wall", "floor", "rows", "columns", "colours")
+
+    def count_points(self, parts: dict[str, list[int]], event: Event) -> None:
+        seat, data = event.seat, event.data
+        if seat is None:
+            return
+        if event.kind == "wall":
+            parts["wall"][seat] += points_of(data.get("points"))
+        elif event.kind == "floor_penalty":
+            parts["floor"][seat] += points_of(data.get("applied"))  # what it took off: a score never goes below 0
+        elif event.kind == "bonus":
+            parts["rows"][seat] += points_of(data.get("rows")) * ROW_BONUS
+            parts["columns"][seat] += points_of(data.get("columns")) * COLUMN_BONUS
+            parts["colours"][seat] += points_of(data.get("colors")) * COLOR_BONUS
+
+    def tie_break(
+        self, state: AzulState, ahead: Sequence[int], behind: Sequence[int], names: Sequence[str], locale: str | None
+    ) -> str:
+        """The rulebook's tie-break: more complete rows."""
+        return t(
+            "bot.summary.tie_rows",
+            locale,
+            ahead=", ".join(f"**{names[seat]}**" for seat in ahead),
+            behind=", ".join(f"**{names[seat]}**" for seat in behind),
+            rows=complete_rows(state.boards[ahead[0]].wall),
+            other=complete_rows(state.boards[behind[0]].wall),
+        )
+
+    def shared_place(self, names: str, locale: str | None) -> str:
+        return t("bot.summary.shared_azul", locale, names=names)
+
+    def phrase_samples(self) -> list[tuple[str, list[Event]]]:
+        take = {"source": 2, "color": 0, "line": 2, "to_line": 2, "to_lid": 0, "marker": False}
+        return [
+            ("azul take 1", _events(Event("take", 0, {**take, "count": 1, "to_floor": 0}))),
+            ("azul take 3, overflow", _events(Event("take", 0, {**take, "count": 3, "to_floor": 1}))),
+            (
+                "azul take 5 centre",
+                _events(Event("take", 1, {**take, "source": "centre", "count": 5, "to_floor": 3, "marker": True})),
+            ),
+            (
+                "azul take floor",
+                _events(Event("take", 2, {**take, "color": 4, "count": 2, "line": "floor", "to_floor": 2})),
+            ),
+            ("azul wall", _events(Event("wall", 0, {"row": 1, "col": 3, "color": 4, "points": 3}))),
+            ("azul line to floor", _events(Event("line_to_floor", 1, {"row": 3, "count": 4}))),
+            (
+                "azul round",
+                _events(
+                    Event("take", 0, {**take, "count": 1, "to_floor": 0}),
+                    Event("wall", 0, {"row": 0, "col": 0, "color": 0, "points": 1}),
+                    Event("wall", 1, {"row": 1, "col": 2, "color": 2, "points": 2}),
+                    Event("floor_penalty", 1, {"points": -2, "applied": -2, "tiles": 2}),
+                    Event("round_scored", None, {"round": 1, "scores": [1, 0]}),
+                    Event("round_started", None, {"round": 2, "start_seat": 1}),
+                ),
+            ),
+            ("azul bonus", _events(Event("bonus", 0, {"points": 12}), Event("bonus", 1, {"points": 2}))),
+        ]
 
     def color_name(self, token: Any, locale: str | None) -> str:
         index = color_index(token)
@@ -34,7 +104,7 @@ class AzulAdapter(GameAdapter):
             return t("bot.azul.centre", locale)
         return t("bot.azul.factory", locale, number=token)
 
-    def _source_tiles(self, state: Any, token: str) -> list[int] | None:
+    def _source_tiles(self, state: AzulState, token: str) -> list[int] | None:
         if token == "centre":
             return list(state.centre)
         if token.isdigit() and 1 <= int(token) <= len(state.factories):
@@ -46,14 +116,14 @@ class AzulAdapter(GameAdapter):
         return ", ".join(parts) if parts else t("bot.azul.empty", locale)
 
     def label(
-        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+        self, state: AzulState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         if option == "source":
             tiles = self._source_tiles(state, token)
             text = self.source_name(token, locale)
             if tiles is not None:
                 text += " — " + self._contents(tiles, locale)
-            if token == "centre" and getattr(state, "marker_in_centre", False):
+            if token == "centre" and state.marker_in_centre:
                 text += " " + t("bot.azul.with_marker", locale)
             return text
         if option == "color":
@@ -70,14 +140,16 @@ class AzulAdapter(GameAdapter):
             return t("bot.azul.column", locale, number=token)
         return super().label(state, seat, option, token, chosen=chosen, locale=locale)
 
-    def _line_label(self, state: Any, seat: int, token: str, *, chosen: Mapping[str, str], locale: str | None) -> str:
+    def _line_label(
+        self, state: AzulState, seat: int, token: str, *, chosen: Mapping[str, str], locale: str | None
+    ) -> str:
         if token == "floor":
             return t("bot.azul.floor", locale)
         if not token.isdigit() or not 1 <= int(token) <= 5:
             return token
         row = int(token) - 1
         board = state.boards[seat]
-        if getattr(state, "phase", "") == "wall":
+        if state.phase == "wall":
             color = board.line_color[row]
             return t("bot.azul.full_line", locale, number=token, color=self.color_name(color, locale))
         free = row + 1 - board.line_count[row]
@@ -88,8 +160,8 @@ class AzulAdapter(GameAdapter):
             text += " " + t("bot.azul.overflow", locale, count=tiles[index] - free)
         return text
 
-    def turn_prompt(self, state: Any, players: str, locale: str | None) -> str | None:
-        if getattr(state, "phase", "") == "wall":
+    def turn_prompt(self, state: AzulState, players: str, locale: str | None) -> str | None:
+        if state.phase == "wall":
             return t("bot.azul.to_act_wall", locale, players=players)
         return None
 

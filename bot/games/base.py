@@ -5,12 +5,12 @@ Every method has a catalogue-driven default; see :mod:`bot.games` for how to add
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
 
 import engine
 from data.i18n import has, t
-from engine import Event, GameState
+from engine import Event, GameState, Move, Variant
 
 
 def variant_label(variant: str, locale: str | None) -> str:
@@ -19,10 +19,30 @@ def variant_label(variant: str, locale: str | None) -> str:
     return t(key, locale) if has(key, locale) else variant
 
 
-class GameAdapter:
-    """The words of one game. Subclass it; every method has a catalogue-driven default."""
+def points_of(value: object) -> int:
+    """A number of points from an event's data (anything else counts 0)."""
+    return int(value) if isinstance(value, int | float) else 0
+
+
+def sample_events(*events: Event) -> list[Event]:
+    """The events of one sample move, for :meth:`GameAdapter.phrase_samples`."""
+    return list(events)
+
+
+S = TypeVar("S", bound=GameState)
+"""The game's state type: an adapter reads its own game's states only."""
+
+
+class GameAdapter(Generic[S]):
+    """The words of one game, generic in its state type (``GameAdapter[AzulState]``). Subclass it; every method has
+    a catalogue-driven default."""
 
     game: str = ""
+    short_name: str = ""
+    """The short name in this game's own catalogue keys (``bot.qg.…``, errors ``qg_…``), if they have one."""
+    score_parts: tuple[str, ...] = ()
+    """The game's scoring categories, in the order the end-of-game summary names them (``bot.summary.part.<name>``);
+    ``start`` is filled with the scores before the first move. They must add up to the final score."""
 
     @property
     def commands(self) -> tuple[str, ...]:
@@ -51,7 +71,7 @@ class GameAdapter:
         return t(key, locale) if has(key, locale) else option
 
     def label(
-        self, state: GameState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+        self, state: S, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         """``token`` of ``option`` in words for ``seat``, given the options ``chosen`` so far."""
         key = f"bot.token.{self.game}.{option}.{token}"
@@ -64,10 +84,55 @@ class GameAdapter:
             params["player"] = names[event.seat]
         return params
 
-    def turn_prompt(self, state: GameState, players: str, locale: str | None) -> str | None:
+    def turn_prompt(self, state: S, players: str, locale: str | None) -> str | None:
         """Who must act now, when the game has its own words for the phase (``players``: the formatted names or
         mentions); None for the bot's plain "Your turn: ..."."""
         return None
+
+    # --- the end-of-game summary --------------------------------------------------------------------------------
+    def count_points(self, parts: dict[str, list[int]], event: Event) -> None:
+        """Add what ``event`` scored to ``parts`` (each of :attr:`score_parts`: points per seat, penalties
+        negative)."""
+
+    def settle_points(self, parts: dict[str, list[int]], final: Sequence[int]) -> None:
+        """Adjust ``parts`` once every event is counted, given the ``final`` scores (for what events leave out)."""
+
+    def tie_break(
+        self, state: S, ahead: Sequence[int], behind: Sequence[int], names: Sequence[str], locale: str | None
+    ) -> str | None:
+        """Why the seats ``ahead`` rank above those ``behind`` with equal points, in words; None: they do not."""
+        return None
+
+    def shared_place(self, names: str, locale: str | None) -> str:
+        """That the seats ``names`` (formatted) share a place: equal points and whatever tie-break the game has."""
+        return t("bot.summary.shared", locale, names=names)
+
+    def phrase_samples(self) -> list[tuple[str, list[Event]]]:
+        """Named sample moves, as the events the engine reports for them: the phrase table (``python -m
+        tools.phrases``) shows each as :meth:`describe` words it, in every language. None by default."""
+        return []
+
+    def phrase_params(self) -> Mapping[str, Any]:
+        """Sample values for the parameters of this game's texts, for the phrase table: a value, or a function of
+        the text's key and the language (for words that decline). None by default."""
+        return {}
+
+    def phrase_tables(self) -> list[tuple[str, str, list[tuple[str, Callable[[str], str]]]]]:
+        """Tables of the game's own words for the phrase table: each a title, its first column's heading and its
+        rows (a row's name and its text in a given language). None by default."""
+        return []
+
+    def preview_candidate(self, variant: Variant[Any], command: str, choices: Mapping[str, str]) -> tuple[str, Move]:
+        """One choice of a step that shows a picture (the options ``MoveCommand.previews`` names): its mark on the
+        picture, which its label must name (the tokens of the previewed options joined by ``-``), and the move drawn
+        for it. ``choices`` may lack options chosen after the step; a game whose moves need them fills them in."""
+        declared = next(declared for declared in variant.commands if declared.name == command)
+        mark = "-".join(choices[option] for option in declared.previews if choices.get(option))
+        return mark, variant.move_from_choices(command, choices)
+
+    def preview_note(self, command: str, locale: str | None) -> str:
+        """The line under a step that shows a picture, saying what the picture shows (``bot.preview.<command>``)."""
+        return t(f"bot.preview.{command}", locale)
 
     def describe(self, events: Sequence[Event], names: Sequence[str], locale: str | None) -> str:
         """The events of one move as one line of words (empty when none has a text)."""

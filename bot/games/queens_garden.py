@@ -6,12 +6,13 @@ command's autocomplete filters the list, and the picture's cell names match what
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
 import engine
-from bot.games.base import GameAdapter
+from bot.games.base import GameAdapter, points_of
+from bot.games.base import sample_events as _events
 from data.i18n import Word, agree, has, normalize, t, word
 from engine import Event
 from engine.queens_garden import NONE, SUPPLY, QGState, QueensGarden, color_of, pattern_of
@@ -26,8 +27,79 @@ def _variant(name: str = GAME) -> QueensGarden:
     return variant
 
 
-class QueensGardenAdapter(GameAdapter):
+class QueensGardenAdapter(GameAdapter[QGState]):
     game = GAME
+    short_name = "qg"
+
+    def phrase_params(self) -> Mapping[str, Any]:
+        def hexagon(key: str, lang: str) -> Word:
+            return self.hexagon_word("lp6", lang)
+
+        return {"color": lambda key, lang: word("bot.qg.color.dark_purple", lang), "hexagon": hexagon, "what": hexagon}
+
+    def phrase_tables(self) -> list[tuple[str, str, list[tuple[str, Callable[[str], str]]]]]:
+        def forms(kind: str) -> Callable[[str], str]:
+            def said(lang: str) -> str:
+                found = self.hexagon_word(kind, lang)
+                return " · ".join(dict.fromkeys(found.form(case) for case in ("nom", "acc", "gen", "ins")))
+
+            return said
+
+        kinds = ("bl1", "ye2", "lg3", "dg4", "lp5", "dp6", "xbl2", "xdp5")
+        title = "Queen's Garden hexagons (nominative · accusative · genitive · instrumental)"
+        return [(title, "token", [(f"`{kind}`", forms(kind)) for kind in kinds])]
+
+    score_parts = ("start", "rounds", "gardens", "storage", "costs")
+
+    def count_points(self, parts: dict[str, list[int]], event: Event) -> None:
+        seat, data = event.seat, event.data
+        if event.kind == "round_scored":
+            for index, scored in enumerate(data.get("breakdown") or []):
+                parts["rounds"][index] += points_of(scored.get("total"))
+        elif event.kind == "final_scored" and seat is not None:
+            parts["storage"][seat] += points_of(data.get("storage"))
+            parts["gardens"][seat] += sum(points_of(group.get("points")) for group in data.get("groups") or [])
+
+    def settle_points(self, parts: dict[str, list[int]], final: Sequence[int]) -> None:
+        # Its events give a penalty before the score's floor of 0 cuts it: what penalties and bought expansions
+        # really took is what the other categories leave unexplained.
+        for seat, score in enumerate(final):
+            parts["costs"][seat] = score - sum(points[seat] for name, points in parts.items() if name != "costs")
+
+    def phrase_samples(self) -> list[tuple[str, list[Event]]]:
+        return [
+            (
+                "qg acquire",
+                _events(
+                    Event(
+                        "acquire",
+                        0,
+                        {"taken": [{"kind": "bl6", "expansion": False}, {"kind": "ye2", "expansion": True}]},
+                    )
+                ),
+            ),
+            ("qg tile", _events(Event("tile_placed", 1, {"tile": "dg5", "cell": "A2-4"}))),
+            ("qg tile 2", _events(Event("tile_placed", 1, {"tile": "lp3", "cell": "F1"}))),
+            ("qg expansion", _events(Event("expansion_placed", 0, {"expansion": "dp1", "area": "A3"}))),
+            ("qg expansion face down", _events(Event("expansion_placed", 0, {"expansion": None, "area": "A2"}))),
+            ("qg joker", _events(Event("joker_earned", 0, {"ornament": "S2", "count": 1, "lost": 0}))),
+            ("qg jokers lost", _events(Event("joker_earned", 0, {"ornament": "P1", "count": 2, "lost": 1}))),
+            ("qg fountain", _events(Event("joker_earned", 0, {"ornament": "F", "count": 5, "lost": 0}))),
+            ("qg pass", _events(Event("pass", 2, {"discarded": "bl3+2ye3", "penalty": 9, "marker": True}))),
+            ("qg pass nothing", _events(Event("pass", 3, {"discarded": "-", "penalty": 0, "marker": False}))),
+            (
+                "qg round",
+                _events(
+                    Event("round_scored", None, {"round": 1, "breakdown": [{"total": 5}, {"total": 0}]}),
+                    Event("round_started", None, {"round": 2, "start_seat": 1}),
+                ),
+            ),
+            (
+                "qg final",
+                _events(Event("final_scored", 0, {"storage": -18, "groups": [{"points": 12}, {"points": 9}]})),
+            ),
+            ("qg final 1 group", _events(Event("final_scored", 1, {"storage": 0, "groups": [{"points": 5}]}))),
+        ]
 
     # --- words for the pieces -----------------------------------------------------------------------------------
     def color_name(self, index: int, locale: str | None) -> str:
@@ -61,9 +133,20 @@ class QueensGardenAdapter(GameAdapter):
     def location(self, token: str, locale: str | None) -> str:
         return t("bot.qg.stack_top", locale) if token == "s" else t("bot.qg.display_item", locale, number=token[1:])
 
+    # --- the expansion's picture ----------------------------------------------------------------------------------
+    def preview_candidate(
+        self, variant: engine.Variant[Any], command: str, choices: Mapping[str, str]
+    ) -> tuple[str, engine.Move]:
+        """An area chosen before its rotation is drawn with no rotation (marked in the area's middle: ``A2``); a
+        rotation under the outer cell it turns to (``A2-4``)."""
+        full = {"rotation": NONE, **choices}
+        rotation = full["rotation"]
+        mark = full["area"] if rotation in ("", NONE) else f"{full['area']}-{rotation}"
+        return mark, variant.move_from_choices(command, full)
+
     # --- token labels -------------------------------------------------------------------------------------------
     def label(
-        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+        self, state: QGState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         try:
             text = self._label(state, option, token, chosen, locale)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.base import GameAdapter
-from data.i18n import t, word
+from bot.games.base import GameAdapter, points_of
+from bot.games.base import sample_events as _events
+from data.i18n import Word, t, word
 from engine import Event
 from engine.core import BadNotation
 from engine.summer_pavilion import (
@@ -17,6 +18,7 @@ from engine.summer_pavilion import (
     LETTERS,
     NCOLORS,
     STRUCTURES_AT,
+    SPState,
     arc_points,
     parse_multiset,
     space_cost,
@@ -45,8 +47,93 @@ def multiset(token: str) -> tuple[int, ...] | None:
 LABEL_LIMIT = 100  # Discord's limit for a choice's name
 
 
-class SummerPavilionAdapter(GameAdapter):
+class SummerPavilionAdapter(GameAdapter[SPState]):
     game = "summer-pavilion"
+    short_name = "sp"
+
+    def phrase_params(self) -> Mapping[str, Any]:
+        def star(key: str, lang: str) -> str | Word:
+            if key.startswith("bot.event"):
+                return t("bot.sp.of_star.number", lang, number=3)
+            return word("bot.sp.color.green", lang)
+
+        return {
+            "color": lambda key, lang: word("bot.sp.color.orange", lang),
+            "wild": lambda key, lang: word("bot.sp.color.purple", lang),
+            "star": star,
+        }
+
+    score_parts = ("start", "placed", "penalties", "stars", "numbers")
+
+    def count_points(self, parts: dict[str, list[int]], event: Event) -> None:
+        seat, data = event.seat, event.data
+        if seat is None:
+            return
+        if event.kind == "place":
+            parts["placed"][seat] += points_of(data.get("points"))
+        elif event.kind in ("pass", "start_tile"):
+            parts["penalties"][seat] -= points_of(data.get("penalty"))
+        elif event.kind == "end_bonus":
+            parts["stars"][seat] += sum(points_of(star.get("points")) for star in data.get("stars") or [])
+            parts["numbers"][seat] += sum(points_of(cost.get("points")) for cost in data.get("costs") or [])
+
+    def phrase_samples(self) -> list[tuple[str, list[Event]]]:
+        return [
+            ("sp take", _events(Event("take", 0, {"source": 1, "color": 2, "count": 3, "wild": True}))),
+            (
+                "sp take 1 centre",
+                _events(
+                    Event("take", 1, {"source": "centre", "color": 0, "count": 1, "wild": False}),
+                    Event("start_tile", 1, {"penalty": 1}),
+                ),
+            ),
+            (
+                "sp place",
+                _events(
+                    Event(
+                        "place", 1, {"star": 2, "star_token": "blue", "space": 5, "color": 4, "points": 3, "wilds": 2}
+                    )
+                ),
+            ),
+            (
+                "sp place numbered star",
+                _events(
+                    Event("place", 0, {"star": 0, "star_token": "1", "space": 0, "color": 1, "points": 1, "wilds": 1})
+                ),
+            ),
+            (
+                "sp place centre star",
+                _events(
+                    Event(
+                        "place", 0, {"star": 6, "star_token": "centre", "space": 2, "color": 5, "points": 4, "wilds": 0}
+                    )
+                ),
+            ),
+            (
+                "sp bonus",
+                _events(Event("bonus_earned", 0, {"count": 2}), Event("bonus_taken", 0, {"tiles": [1, 0, 0, 1, 0, 0]})),
+            ),
+            (
+                "sp pass",
+                _events(Event("pass", 0, {"kept": [0, 4, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 2], "penalty": 2})),
+            ),
+            (
+                "sp pass 1 discarded",
+                _events(Event("pass", 0, {"kept": [1, 0, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 1], "penalty": 1})),
+            ),
+            (
+                "sp pass auto",
+                _events(
+                    Event(
+                        "pass",
+                        2,
+                        {"kept": [0, 0, 0, 0, 0, 0], "discarded": [0, 0, 0, 0, 0, 7], "penalty": 7, "auto": True},
+                    )
+                ),
+            ),
+            ("sp round", _events(Event("round_started", None, {"round": 2, "wild": 1, "start_seat": 2}))),
+            ("sp end", _events(Event("end_bonus", 3, {"points": 34}))),
+        ]
 
     # --- small words ------------------------------------------------------------------------------------------
     def color_name(self, token: Any, locale: str | None) -> str:
@@ -64,13 +151,13 @@ class SummerPavilionAdapter(GameAdapter):
 
     # --- token labels -----------------------------------------------------------------------------------------
     def label(
-        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+        self, state: SPState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         text = self._label(state, seat, option, token, chosen=chosen, locale=locale)
         return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
 
     def _label(
-        self, state: Any, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+        self, state: SPState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         try:
             if option == "source":
@@ -92,14 +179,14 @@ class SummerPavilionAdapter(GameAdapter):
             return token
         return super().label(state, seat, option, token, chosen=chosen, locale=locale)
 
-    def _source_tiles(self, state: Any, token: str) -> list[int] | None:
+    def _source_tiles(self, state: SPState, token: str) -> list[int] | None:
         if token == "centre":
             return list(state.centre)
         if token.isdigit() and 1 <= int(token) <= len(state.factories):
             return list(state.factories[int(token) - 1])
         return None
 
-    def _source_label(self, state: Any, token: str, locale: str | None) -> str:
+    def _source_label(self, state: SPState, token: str, locale: str | None) -> str:
         tiles = self._source_tiles(state, token)
         text = self.source_name(token, locale)
         if tiles is not None:
@@ -108,7 +195,7 @@ class SummerPavilionAdapter(GameAdapter):
             text += " " + t("bot.sp.with_start_tile", locale)
         return text
 
-    def _color_label(self, state: Any, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
+    def _color_label(self, state: SPState, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
         index = color_index(token)
         tiles = self._source_tiles(state, chosen.get("source", ""))
         if index is None or tiles is None:
@@ -121,17 +208,17 @@ class SummerPavilionAdapter(GameAdapter):
             text += " " + t("bot.sp.plus_wild", locale, color=self.color_name(wild, locale))
         return text
 
-    def _star_index(self, state: Any, token: str) -> int:
+    def _star_index(self, state: SPState, token: str) -> int:
         if token == "centre":
             return CENTRE
         if token.isdigit():
             return int(token) - 1
         return FRONT_STAR_COLORS.index(COLORS.index(token))
 
-    def _is_mono(self, state: Any) -> bool:
+    def _is_mono(self, state: SPState) -> bool:
         return bool(state.variant.endswith("mono"))
 
-    def _star_label(self, state: Any, seat: int, token: str, locale: str | None) -> str:
+    def _star_label(self, state: SPState, seat: int, token: str, locale: str | None) -> str:
         mono = self._is_mono(state)
         star = self._star_index(state, token)
         text = self.star_token_name(token, locale)
@@ -146,7 +233,7 @@ class SummerPavilionAdapter(GameAdapter):
         text += " " + t("bot.sp.star.covered", locale, count=len(placed))
         return text
 
-    def _space_label(self, state: Any, seat: int, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
+    def _space_label(self, state: SPState, seat: int, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
         mono = self._is_mono(state)
         star = self._star_index(state, chosen["star"])
         space = int(token[0]) - 1
@@ -164,7 +251,7 @@ class SummerPavilionAdapter(GameAdapter):
             text += " · " + t("bot.sp.space_bonus", locale, count=bonus)
         return text
 
-    def _wilds_label(self, state: Any, seat: int, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
+    def _wilds_label(self, state: SPState, seat: int, token: str, chosen: Mapping[str, str], locale: str | None) -> str:
         mono = self._is_mono(state)
         star = self._star_index(state, chosen["star"])
         space_token = chosen["space"]
@@ -179,7 +266,7 @@ class SummerPavilionAdapter(GameAdapter):
         spent[state.wild] += wilds
         return t("bot.sp.wilds", locale, count=wilds, pay=self.tiles_text(spent, locale))
 
-    def _keep_label(self, state: Any, seat: int, token: str, locale: str | None) -> str:
+    def _keep_label(self, state: SPState, seat: int, token: str, locale: str | None) -> str:
         keep = multiset(token)
         if keep is None:
             return token

@@ -14,8 +14,6 @@ from engine import Event, GameState
 from render.animation import animate
 from render.common import SeatInfo
 
-WARM_UP_VARIANT = "azul"
-
 
 def render_png(  # noqa: PLR0917
     state: GameState, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None], caption: str = ""
@@ -52,11 +50,11 @@ def closeup_in_worker(
 def preview_in_worker(
     state: dict[str, Any], seat: int, candidates: list[tuple[str, str]], names: list[str], locale: str
 ) -> bytes:
-    """The expansion preview, its candidates given by their mark and notation."""
+    """The picture of a previewed step, its candidates given by their mark and notation."""
     game_state = engine.from_json(state)
     variant = engine.variant_of(game_state)
     moves = [(mark, variant.parse_move(notation)) for mark, notation in candidates]
-    return render.render_expansion_preview(game_state, seat, moves, names=names, locale=locale)
+    return render.render_preview(game_state, seat, moves, names=names, locale=locale)
 
 
 def animation_in_worker(  # noqa: PLR0917
@@ -87,7 +85,7 @@ def animation_in_worker(  # noqa: PLR0917
 
 def warm_up() -> None:
     """Run as a worker starts: one small picture loads the fonts and tables, so the first real board is not slower."""
-    render_png(engine.new_game(WARM_UP_VARIANT, 2, 1), ["", ""], [], "en", [None, None])
+    render.warm_up()
 
 
 __all__ = [

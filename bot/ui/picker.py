@@ -239,8 +239,8 @@ async def picker_step(
         await _play(interaction, game_id, version, step.command, step.chosen, update=edit)
         return
     files = await preview_files(bot_of(interaction).pictures, game, state, seat, step, user_locale(interaction))
-    if files:
-        prompt += "\n" + text("bot.picker.preview", user_locale(interaction))
+    if files and step is not None:
+        prompt += "\n" + adapter_of(game.variant).preview_note(step.command, user_locale(interaction))
     await _show(interaction, view, prompt, edit=edit, files=files)
 
 
@@ -421,34 +421,31 @@ async def _show(
         await interaction.response.send_message(prompt, view=view, ephemeral=True)
 
 
-PREVIEWED = ("area", "rotation")
-"""The options of a Queen's Garden expansion that words cannot show: their step comes with a picture."""
-
-
 def preview_candidates(state: engine.GameState, step: Step | None) -> list[tuple[str, engine.Move]]:
-    """The expansion moves a step offers, each marked with the cell or area its label names (``A2-3``, ``A2``),
-    for the preview picture; empty for any other step. An area chosen before its rotation is marked in its middle."""
-    if step is None or step.done or step.is_set or step.command != "expansion":
-        return []
-    if not set(PREVIEWED).intersection(step.options):
+    """The moves a step offers, each with the mark its label names, for the step's picture: for a step that chooses
+    an option words cannot show (``MoveCommand.previews``); empty for any other step."""
+    if step is None or step.done or step.is_set:
         return []
     variant = engine.variant_of(state)
-    candidates = []
-    for token in step.tokens:
-        choices = {**step.chosen, **dict(zip(step.options, token.split("|"), strict=True))}
-        rotation = choices.setdefault("rotation", "-")
-        mark = choices["area"] if rotation in ("", "-") else f"{choices['area']}-{rotation}"
-        candidates.append((mark, variant.move_from_choices(step.command, choices)))
-    return candidates
+    declared = next((declared for declared in variant.commands if declared.name == step.command), None)
+    if declared is None or not set(declared.previews).intersection(step.options):
+        return []
+    adapter = adapter_of(state.variant)
+    return [
+        adapter.preview_candidate(
+            variant, step.command, {**step.chosen, **dict(zip(step.options, token.split("|"), strict=True))}
+        )
+        for token in step.tokens
+    ]
 
 
 async def preview_files(  # noqa: PLR0917
     pictures: Pictures, game: GameRow, state: engine.GameState, seat: int, step: Step | None, locale: str
 ) -> list[discord.File]:
-    """The preview picture of a step that places an expansion (drawn off the event loop), else nothing."""
+    """The picture of a step that chooses what words cannot show (drawn off the event loop), else nothing."""
     candidates = preview_candidates(state, step)
-    png = await pictures.expansion_preview(game, state, seat, candidates, locale) if candidates else None
-    return [discord.File(io.BytesIO(png), filename="expansion.png")] if png else []
+    png = await pictures.preview(game, state, seat, candidates, locale) if candidates else None
+    return [discord.File(io.BytesIO(png), filename=f"{step.command}.png")] if png and step else []
 
 
 async def _play(
@@ -478,8 +475,8 @@ async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:
     locale = user_locale(interaction)
     view, prompt, step = await next_step(interaction, turn.game, turn.state, seat=turn.seat, command=None, chosen={})
     files = await preview_files(bot_of(interaction).pictures, turn.game, turn.state, turn.seat, step, locale)
-    if files:
-        prompt += "\n" + text("bot.picker.preview", locale)
+    if files and step is not None:
+        prompt += "\n" + adapter_of(turn.game.variant).preview_note(step.command, locale)
     message = await interaction.original_response()
     said = f"{message.content}\n{text('bot.reply.again', locale)}\n{prompt}"
     await interaction.edit_original_response(

@@ -25,6 +25,7 @@ import engine
 from bot.app import ratings
 from bot.app.language import text, user_locale
 from bot.app.narration import lobby_text, shown_names
+from bot.games import adapter_of
 from bot.games.base import variant_label
 from bot.infra.store import GameRow, Skill, Store
 from bot.ui.context import bot_of
@@ -33,78 +34,22 @@ from bot.ui.lobby import lobby_view
 from bot.ui.replays import finished_game, open_viewer, send_animation
 from bot.ui.replies import channel_of, display_name, public_locale
 from engine import Event, GameState
-from engine.azul import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, complete_rows
-
-CATEGORIES = {
-    "azul": ("wall", "floor", "rows", "columns", "colours"),
-    "summer-pavilion": ("start", "placed", "penalties", "stars", "numbers"),
-    "queens-garden": ("start", "rounds", "gardens", "storage", "costs"),
-}
-"""Each game's scoring categories, in the order the summary names them (catalogue ``bot.summary.part.<name>``)."""
 
 
 def points_by_category(
     variant: str, events: Iterable[Event], start: Sequence[int], final: Sequence[int]
 ) -> dict[str, list[int]]:
-    """Each category's points per seat, summed from the game's events (penalties are negative); ``start`` and
-    ``final``: the scores before the first move and at the end. The categories add up to the final score."""
-    family = engine.get_variant(variant).game
-    players = len(start)
-    parts = {name: [0] * players for name in CATEGORIES[family]}
+    """Each of the game's scoring categories (``GameAdapter.score_parts``) with its points per seat, summed from
+    the game's events (penalties are negative); ``start`` and ``final``: the scores before the first move and at the
+    end. The categories add up to the final score."""
+    adapter = adapter_of(variant)
+    parts = {name: [0] * len(start) for name in adapter.score_parts}
     if "start" in parts:
         parts["start"] = list(start)
     for event in events:
-        seat, data = event.seat, event.data
-        if family == "azul":
-            _azul_points(parts, event.kind, seat, data)
-        elif family == "summer-pavilion":
-            _pavilion_points(parts, event.kind, seat, data)
-        else:
-            _garden_points(parts, event.kind, seat, data)
-    if family == "queens-garden":
-        # Its events give a penalty before the score's floor of 0 cuts it: what penalties and bought expansions
-        # really took is what the other categories leave unexplained.
-        for seat in range(players):
-            parts["costs"][seat] = final[seat] - sum(points[seat] for name, points in parts.items() if name != "costs")
+        adapter.count_points(parts, event)
+    adapter.settle_points(parts, final)
     return parts
-
-
-def _number(value: Any) -> int:
-    return int(value) if isinstance(value, int | float) else 0
-
-
-def _azul_points(parts: dict[str, list[int]], kind: str, seat: int | None, data: Any) -> None:
-    if seat is None:
-        return
-    if kind == "wall":
-        parts["wall"][seat] += _number(data.get("points"))
-    elif kind == "floor_penalty":
-        parts["floor"][seat] += _number(data.get("applied"))  # what it took off: a score never goes below 0
-    elif kind == "bonus":
-        parts["rows"][seat] += _number(data.get("rows")) * ROW_BONUS
-        parts["columns"][seat] += _number(data.get("columns")) * COLUMN_BONUS
-        parts["colours"][seat] += _number(data.get("colors")) * COLOR_BONUS
-
-
-def _pavilion_points(parts: dict[str, list[int]], kind: str, seat: int | None, data: Any) -> None:
-    if seat is None:
-        return
-    if kind == "place":
-        parts["placed"][seat] += _number(data.get("points"))
-    elif kind in ("pass", "start_tile"):
-        parts["penalties"][seat] -= _number(data.get("penalty"))
-    elif kind == "end_bonus":
-        parts["stars"][seat] += sum(_number(star.get("points")) for star in data.get("stars") or [])
-        parts["numbers"][seat] += sum(_number(cost.get("points")) for cost in data.get("costs") or [])
-
-
-def _garden_points(parts: dict[str, list[int]], kind: str, seat: int | None, data: Any) -> None:
-    if kind == "round_scored":
-        for index, scored in enumerate(data.get("breakdown") or []):
-            parts["rounds"][index] += _number(scored.get("total"))
-    elif kind == "final_scored" and seat is not None:
-        parts["storage"][seat] += _number(data.get("storage"))
-        parts["gardens"][seat] += sum(_number(group.get("points")) for group in data.get("groups") or [])
 
 
 def game_events(game: GameRow, moves: Sequence[tuple[int, str]]) -> tuple[list[int], list[Event]]:
@@ -143,32 +88,21 @@ def shown_rating(skill: Skill | None) -> str:
 
 
 def tie_break_lines(game: GameRow, state: GameState, locale: str) -> list[str]:
-    """Why players with equal points are ranked as they are: Azul's complete rows, or a shared place."""
+    """Why players with equal points are ranked as they are (the game's tie-break), or that they share a place."""
     result = game.result or {}
     scores = result.get("scores") or engine.scores(state)
     names = shown_names(game, locale)
     left = set(game.dropped_seats()) | ({result["resigned"]} if isinstance(result.get("resigned"), int) else set())
     groups = [[seat for seat in group if seat not in left] for group in result.get("standings") or []]
     groups = [group for group in groups if group]
-    azul = engine.get_variant(game.variant).game == "azul"
-    rows = [complete_rows(board.wall) for board in state.boards] if azul else []  # type: ignore[attr-defined]
+    adapter = adapter_of(game.variant)
     lines = []
     for ahead, behind in itertools.pairwise(groups):
-        if azul and scores[ahead[-1]] == scores[behind[0]]:
-            lines.append(
-                text(
-                    "bot.summary.tie_rows",
-                    locale,
-                    ahead=", ".join(f"**{names[s]}**" for s in ahead),
-                    behind=", ".join(f"**{names[s]}**" for s in behind),
-                    rows=rows[ahead[0]],
-                    other=rows[behind[0]],
-                )
-            )
+        if scores[ahead[-1]] == scores[behind[0]] and (why := adapter.tie_break(state, ahead, behind, names, locale)):
+            lines.append(why)
     for group in groups:
         if len(group) > 1:
-            key = "bot.summary.shared_azul" if azul else "bot.summary.shared"
-            lines.append(text(key, locale, names=", ".join(f"**{names[s]}**" for s in group)))
+            lines.append(adapter.shared_place(", ".join(f"**{names[s]}**" for s in group), locale))
     return lines
 
 
@@ -199,7 +133,7 @@ async def summary_lines(store: Store, game: GameRow, state: GameState, locale: s
         said = " · ".join(
             text(f"bot.summary.part.{name}", locale, points=signed(points[seat])) for name, points in parts.items()
         )
-        lines += [line, f"-# {said}"]
+        lines += [line, f"-# {said}"] if said else [line]  # a game may declare no categories
     lines += tie_break_lines(game, state, locale)
     return lines
 
@@ -269,4 +203,4 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     )
 
 
-__all__ = ["CATEGORIES", "SummaryButton", "points_by_category", "rematch", "summary_lines", "summary_view"]
+__all__ = ["SummaryButton", "points_by_category", "rematch", "summary_lines", "summary_view"]

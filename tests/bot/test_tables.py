@@ -8,8 +8,9 @@ import discord
 import pytest
 
 import engine
+from bot.games import adapter_of
 from bot.infra.clock import ManualClock
-from bot.ui.summary import CATEGORIES, points_by_category
+from bot.ui.summary import points_by_category
 from engine.agents import GreedyAgent
 from tests.bot.table import Table, mentions
 from tests.bot.test_faults import forged_click
@@ -200,10 +201,33 @@ def test_points_by_category_add_up_to_the_final_scores(variant: str, players: in
         events.extend(more)
     final = engine.scores(state)
     parts = points_by_category(variant, events, start, final)
-    assert list(parts) == list(CATEGORIES[engine.get_variant(variant).game])
+    assert list(parts) == list(adapter_of(variant).score_parts)
     assert [sum(points[seat] for points in parts.values()) for seat in range(players)] == final, parts
     main = {"azul": "wall", "summer-pavilion": "placed", "queens-garden": "rounds"}[engine.get_variant(variant).game]
     assert all(points > 0 for points in parts[main]), parts
+
+
+def test_each_game_words_its_own_tie_break() -> None:
+    """Azul ranks equal points by complete rows (the rulebook's tie-break); the others only share a place."""
+    from engine.azul import complete_rows
+
+    state = engine.new_game("azul", 2, 3)
+    agent = GreedyAgent(3)
+    while not engine.is_over(state):
+        seat = min(engine.to_act(state))
+        state = engine.apply(state, seat, agent.choose(engine.variant_of(state), state, seat))[0]
+    rows = [complete_rows(board.wall) for board in state.boards]  # type: ignore[attr-defined]
+    why = adapter_of("azul").tie_break(state, [0], [1], ["ala", "bob"], "en")
+    assert why is not None and "**ala**" in why and "**bob**" in why
+    assert f"({rows[0]} to {rows[1]})" in why
+    assert "complete rows" in adapter_of("azul").shared_place("**ala**, **bob**", "en")
+    for variant in ("summer-pavilion", "queens-garden"):
+        other = engine.new_game(variant, 2, 3)
+        assert adapter_of(variant).tie_break(other, [0], [1], ["ala", "bob"], "en") is None
+        assert (
+            adapter_of(variant).shared_place("**ala**, **bob**", "en")
+            == "**ala**, **bob** share the place: equal points."
+        )
 
 
 LOG = "azul log"

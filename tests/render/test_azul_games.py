@@ -6,7 +6,7 @@ import pytest
 
 import render
 from render.azul import NARROW, WIDTH, read_events
-from render.samples import NAMES, play
+from tools.samples import NAMES, play
 
 
 @pytest.mark.slow  # every state of whole games drawn

@@ -9,7 +9,7 @@ from PIL import Image
 
 import engine
 from bench import render as bench_render
-from render.__main__ import main
+from tools.pictures import main
 
 
 def test_demo_writes_every_sample_picture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,8 +17,8 @@ from engine.queens_garden import CELL_COORDS, area_cell
 from render import azul, queens_garden, summer_pavilion
 from render import common as c
 from render.palette import PALETTES, palette_image
-from render.samples import NAMES, play
 from tests.render.goldens import differs
+from tools.samples import NAMES, play
 
 VARIANTS = ("azul", "azul-grey", "summer-pavilion", "summer-pavilion-mono", "queens-garden", "queens-garden-variant")
 
@@ -56,7 +56,7 @@ def test_seat_notes_appear_beside_the_names_and_are_optional(variant: str) -> No
     changed = ImageChops.difference(noted, plain).getbbox()
     assert changed is not None
     # Only the headers change: nothing in the shared area above the first board.
-    shared, _board = render._module_of(engine.variant_of(state).game).closeup_regions(state, 0)
+    shared, _board = render.renderer_of(engine.variant_of(state).game).closeup_regions(state, 0)
     assert changed[1] >= shared[0][3] - 12
 
 
@@ -82,7 +82,7 @@ def test_the_font_lacks_the_robot_emoji_so_it_is_drawn_as_an_icon() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_closeup_shows_one_board_larger_for_every_game(variant: str, players: int) -> None:
     state, events = moment(variant, players, 0.3)
-    draw_table = render.renderer_of(engine.variant_of(state).game)
+    draw_table = render.renderer_of(engine.variant_of(state).game).draw_table
     for seat in range(players):
         closeup = image_of(render.render_closeup(state, seat, names=NAMES[:players], events=events))
         # the board as the whole table shows it, without the other boards (no piece of a neighbour's pill)
@@ -91,7 +91,7 @@ def test_closeup_shows_one_board_larger_for_every_game(variant: str, players: in
             assert closeup.width * 1.8 < table.width  # a phone shows it about twice as large
         else:  # a table in one column is already that large: the close-up leaves the other boards out
             assert closeup.width == table.width and closeup.height < table.height * 0.8
-        _shared, board = render._module_of(engine.variant_of(state).game).closeup_regions(state, seat)
+        _shared, board = render.renderer_of(engine.variant_of(state).game).closeup_regions(state, seat)
         own = table.crop(board)
         left = (closeup.width - own.width) // 2  # the board sits in the middle, under the shared area
         top = closeup.height - own.height  # two players: at the bottom; more: above the other players' rows
@@ -127,21 +127,21 @@ def test_expansion_preview_marks_each_candidate_with_its_label() -> None:
     state, seat, moves = expansion_position()
     unique = {(dict(m.choices())["area"], dict(m.choices())["rotation"]): m for m in moves}
     first_two = list(unique.values())[:2]
-    one = image_of(render.render_expansion_preview(state, seat, [("A", first_two[0])], names=NAMES[:2]))
-    other = image_of(render.render_expansion_preview(state, seat, [("A", first_two[1])], names=NAMES[:2]))
-    relabelled = image_of(render.render_expansion_preview(state, seat, [("B", first_two[0])], names=NAMES[:2]))
+    one = image_of(render.render_preview(state, seat, [("A", first_two[0])], names=NAMES[:2]))
+    other = image_of(render.render_preview(state, seat, [("A", first_two[1])], names=NAMES[:2]))
+    relabelled = image_of(render.render_preview(state, seat, [("B", first_two[0])], names=NAMES[:2]))
     assert differs(one, other)  # another rotation is drawn elsewhere
     assert differs(one, relabelled)  # the label is drawn
     box = ImageChops.difference(one, relabelled).getbbox()
     assert box is not None and box[2] - box[0] < 40  # ...and only the label changes
     supply = engine.parse_move("queens-garden", "expansion supply - A3 -")
-    assert differs(image_of(render.render_expansion_preview(state, seat, [("S", supply)], names=NAMES[:2])), one)
+    assert differs(image_of(render.render_preview(state, seat, [("S", supply)], names=NAMES[:2])), one)
 
 
 def test_expansion_preview_rings_are_the_outlines_pillow_draws() -> None:
     """The cached ring of each area puts down exactly the pixels of its seven wide outlines drawn one by one."""
     state, seat, _ = expansion_position()
-    drawn = image_of(render.render_expansion_preview(state, seat, [], names=NAMES[:2])).convert("RGB")  # no rings
+    drawn = image_of(render.render_preview(state, seat, [], names=NAMES[:2])).convert("RGB")  # no rings
     origin = queens_garden.garden_origin(
         queens_garden.MARGIN + queens_garden.PAD, queens_garden.MARGIN + queens_garden.PAD + queens_garden.HEADER_H
     )
@@ -163,10 +163,10 @@ def test_expansion_preview_refuses_other_moves_and_games() -> None:
     state, seat, _ = expansion_position()
     tile = next(m for m in engine.legal_moves(state, seat) if m.command != "expansion")
     with pytest.raises(ValueError, match="not an expansion move"):
-        render.render_expansion_preview(state, seat, [("A", tile)], names=NAMES[:2])
+        render.render_preview(state, seat, [("A", tile)], names=NAMES[:2])
     azul_state, _ = moment("azul", 2, 0.0)
-    with pytest.raises(ValueError, match="Queen's Garden only"):
-        render.render_expansion_preview(azul_state, 0, [], names=NAMES[:2])
+    with pytest.raises(ValueError, match="draws no previews"):
+        render.render_preview(azul_state, 0, [], names=NAMES[:2])
 
 
 def test_grey_wall_spaces_show_their_column_numbers() -> None:

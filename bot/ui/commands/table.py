@@ -12,8 +12,10 @@ nowhere else).
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
+from typing import cast
 
 import discord
 from discord import app_commands
@@ -64,6 +66,12 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+        # ``/azul new`` offers the variants registered when the bot is made, not only those found when this module
+        # was imported (a game may register itself later). discord.py has no public way to change a parameter's
+        # choices; each cog holds its own copy of its commands' parameters, so this one is changed alone.
+        parameters = self.new._params
+        choices = cast("list[app_commands.Choice[str | int | float]]", variant_choices())  # a str is such a value
+        parameters["variant"] = dataclasses.replace(parameters["variant"], choices=choices)
 
     # lobby
     @app_commands.command(name=named("new"), description=described("bot.cmd.new"))

@@ -1,7 +1,9 @@
-"""``python -m render demo <dir> [--locale pl]``: write the sample pictures as PNG files for people to look at.
-``python -m render palettes``: rebuild the games' fixed palettes after changing how they are drawn.
-``python -m render phone <dir>``: a 4-player table of each game and one player's personal view, 400 px wide, as a
-phone shows them (the README's pictures in ``data/readme/phone``)."""
+"""Developer commands for the pictures (they draw through :mod:`render`, which stays free of them):
+
+``python -m tools.pictures demo <dir> [--locale pl]``: write the sample pictures as PNG files for people to look at.
+``python -m tools.pictures palettes``: rebuild the games' fixed palettes after changing how they are drawn.
+``python -m tools.pictures phone <dir>``: a 4-player table of each game and one player's personal view, 400 px wide,
+as a phone shows them (the README's pictures in ``data/readme/phone``)."""
 
 from __future__ import annotations
 
@@ -15,11 +17,12 @@ from PIL import Image
 import engine
 from engine.agents import RandomAgent
 from render import palette, render_closeup_image, render_png, render_table
-from render.samples import NAMES, samples
+from render.common import SeatInfo
+from tools.samples import NAMES, play, samples
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m render")
+    parser = argparse.ArgumentParser(prog="python -m tools.pictures")
     commands = parser.add_subparsers(dest="command", required=True)
     demo = commands.add_parser("demo", help="write sample pictures (start, mid-round, scoring, grey wall, game over)")
     demo.add_argument("directory", type=Path)
@@ -51,9 +54,6 @@ PHONE_TABLES = (  # game, locale, names, the seat whose personal view is shown
 
 def phone_pictures(directory: Path) -> int:
     """Mid-game 4-player tables, with a computer seat, an absent player and a running clock, and a personal view."""
-    from render.common import SeatInfo
-    from render.samples import play
-
     directory.mkdir(parents=True, exist_ok=True)
     words = {
         "pl": ("zostało 23 h", "23 h", "nieobecność do 2026-12-03", "trudny"),

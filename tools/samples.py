@@ -1,4 +1,4 @@
-"""Sample tables for people to look at (``python -m render demo``) and for the benchmark: seeded games played
+"""Sample tables for people to look at (``python -m tools.pictures demo``) and for the benchmark: seeded games played
 by the engine's greedy agent through the engine's public API, stopped at moments worth seeing."""
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ NAMES = (
 @dataclass(frozen=True)
 class Sample:
     name: str
-    state: Any
+    state: engine.GameState
     events: tuple[engine.Event, ...]
     names: tuple[str, ...]
 
 
-def play(variant: str, players: int, seed: int) -> Iterator[tuple[Any, list[engine.Event]]]:
+def play(variant: str, players: int, seed: int) -> Iterator[tuple[engine.GameState, list[engine.Event]]]:
     """Every state of a seeded game in order, with the events of the move that led to it."""
     state = engine.new_game(variant, players, seed)
     agent = GreedyAgent(seed)
