@@ -215,7 +215,7 @@ class AzulBot(commands.Bot):
         if broken:
             log.error("%d games are quarantined: their stored state cannot be read (python -m bot check)", broken)
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
-        self._poster = Poster(self, self._store, self.pictures, self.clock, claims=self._service)
+        self._poster = Poster(self, self._service, self.pictures, self.clock, claims=self._service)
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
         self._service.on_settled.append(lambda game: self.league_runs.wake())  # it may end a league's round
         self.add_dynamic_items(*CONTROLS)

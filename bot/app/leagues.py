@@ -154,6 +154,40 @@ class LeagueService:
             raise Refusal("league_unknown")
         return league
 
+    async def find(self, league_id: int) -> LeagueRow | None:
+        """The league with this id, or None (:meth:`league` refuses instead)."""
+        return await self.store.league(league_id)
+
+    async def leagues_in(self, guild_id: int, *, finished: bool = False) -> list[LeagueRow]:
+        """The server's leagues, newest first: those not over (or, with ``finished``, every one)."""
+        return await self.store.leagues_in(guild_id, finished=finished)
+
+    async def leagues_with(self, status: str) -> list[LeagueRow]:
+        return await self.store.leagues_with(status)
+
+    async def set_message(self, league_id: int, kind: str, message_id: int) -> None:
+        """Remember the league's ``signup`` or ``standings`` message, to edit it later."""
+        await self.store.set_message(league_id, kind, message_id)
+
+    async def tables(self, league_id: int, number: int | None = None) -> list[TableRow]:
+        """The tables of one round, or of every round, in order."""
+        return await self.store.tables(league_id, number)
+
+    async def due_rounds(self) -> list[tuple[int, int]]:
+        """Rounds whose start is due now, of running leagues: (league, round), earliest first."""
+        return await self.store.due_rounds(iso(self.clock.now()))
+
+    async def open_rounds(self) -> list[tuple[int, int]]:
+        return await self.store.open_rounds()
+
+    async def mark_round_open(self, league_id: int, number: int) -> bool:
+        """The round's tables are all opened; False when another process marked it first."""
+        return await self.store.set_round_state(league_id, number, "pending", "open")
+
+    async def set_thread(self, table_id: int, thread_id: int) -> None:
+        """Record the thread opened for a table."""
+        await self.store.set_table(table_id, "channel_id", thread_id)
+
     async def named(self, guild_id: int, name: str) -> LeagueRow:
         """The server's league of that name (any case; the newest, finished ones too)."""
         wanted = " ".join(name.split()).casefold()

@@ -27,6 +27,7 @@ import engine
 from bot.app import quarantine, ratings
 from bot.app.computer import DEFAULT_THINKING, LEVELS, STRONGEST, THINKING_SECONDS, Computer, move_seed
 from bot.app.errors import Refusal
+from bot.app.lookups import Lookups
 from bot.app.quotas import MEMBER_GAMES, MEMBER_GAMES_MAX, SERVER_GAMES, SERVER_GAMES_MAX, GameCaps, Hints
 from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Timers
 from bot.infra.clock import Clock, SystemClock, iso, quiet_until
@@ -201,7 +202,7 @@ def check_limit(time_limit_hours: int, on_timeout: str) -> None:
         raise Refusal("bad_on_timeout")
 
 
-class GameService:
+class GameService(Lookups):
     def __init__(
         self,
         store: Store,
@@ -270,9 +271,6 @@ class GameService:
         if not game.broken:
             await quarantine.quarantine(self.store, game, why)
         raise Refusal("game_broken", game=game.id)
-
-    async def game(self, game_id: int) -> GameRow | None:
-        return await self.store.game(game_id)
 
     @staticmethod
     def state_of(game: GameRow) -> GameState:

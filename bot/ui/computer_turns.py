@@ -54,7 +54,7 @@ class ComputerTurns:
 
     async def resume_all(self) -> None:
         """At start-up: every active game in which a computer seat may have been interrupted."""
-        for game_id in await self.service.store.games_with_computer_seats():
+        for game_id in await self.service.games_with_computer_seats():
             self.wake(game_id)
 
     async def close(self) -> None:

@@ -12,8 +12,8 @@ from typing import Protocol, runtime_checkable
 import discord
 
 from bot.app.pictures import Pictures
+from bot.app.records import GameRow
 from bot.app.service import GameService
-from bot.infra.store import GameRow
 from engine import Event, GameState
 
 

@@ -35,12 +35,12 @@ from bot.app.language import guild_locale, text
 from bot.app.movelog import since_lines
 from bot.app.narration import headline, seat_label, shown_names, undo_headline
 from bot.app.pictures import Pictures
-from bot.app.service import Turn, Undone
+from bot.app.records import GameRow
+from bot.app.service import GameService, Turn, Undone
 from bot.games import adapter_of
 from bot.games.base import variant_label
 from bot.infra import metrics
 from bot.infra.clock import Clock, SystemClock
-from bot.infra.store import GameRow, Store
 from bot.ui.commands.me import away_lines, seat_notes
 from bot.ui.picker import board_view
 from bot.ui.summary import summary_lines, summary_view
@@ -113,19 +113,19 @@ def mentioning(user_ids: Sequence[int | None]) -> discord.AllowedMentions:
 
 
 class Poster:
-    """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``store`` keeps their choices;
-    ``pictures`` draws the boards."""
+    """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``records`` (the service) knows
+    their choices; ``pictures`` draws the boards."""
 
     def __init__(
         self,
         client: discord.Client,
-        store: Store,
+        records: GameService,
         pictures: Pictures,
         clock: Clock | None = None,
         claims: Claims | None = None,
     ) -> None:
         self.client = client
-        self.store = store
+        self.records = records
         self.pictures = pictures
         self.clock = clock or SystemClock()
         self.claims = claims
@@ -156,7 +156,7 @@ class Poster:
         self._posting.add(work)
         try:
             async with holding(self.claims, work, BOARD_LEASE) as mine:
-                fresh = await self.store.game(game.id) if mine else None
+                fresh = await self.records.game(game.id) if mine else None
                 if fresh is None or fresh.board_version >= game.version:
                     return None
                 nonce = board_nonce(game)
@@ -179,20 +179,20 @@ class Poster:
         nonce: str | None = None,
     ) -> discord.Message:
         locale = guild_locale(guild)
-        notes = await seat_notes(self.store, game, self.clock.now(), locale) if game.status == "active" else []
+        notes = await seat_notes(self.records, game, self.clock.now(), locale) if game.status == "active" else []
         png = await self.pictures.draw(game, state, events, locale, notes)
         by_seat = game.by_seat()
         dm_seats, mention_seats = await self._split_by_dm(game, ping)
         lines = [headline] if headline else []
         if game.status == "over":  # the summary, with its Replay, Animation and Rematch buttons
             lines.append(text("bot.post.game_over", locale))
-            lines += await summary_lines(self.store, game, state, locale)
+            lines += await summary_lines(self.records, game, state, locale)
         else:
             lines.append(self._to_act_line(game, state, locale, mention_seats))
             if len(mention_seats) == 1:  # the one player pinged hears what happened since their last move
                 (seat,) = mention_seats
-                lines += await since_lines(self.store, game, seat, locale, skip_last=bool(headline))
-            lines += await away_lines(self.store, game, self.clock.now(), locale)
+                lines += await since_lines(self.records, game, seat, locale, skip_last=bool(headline))
+            lines += await away_lines(self.records, game, self.clock.now(), locale)
         content = "\n".join(line for line in lines if line)[:2000]
         if isinstance(channel, discord.Thread) and not await reopen(channel, game, locale):
             metrics.post_failed("forbidden")
@@ -203,7 +203,7 @@ class Poster:
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
         message = await self._send(channel, game, content, png, view=view, mentions=mentions, nonce=nonce)
         try:
-            _, stale = await self.store.set_board(game.id, message.id, game.version)
+            _, stale = await self.records.set_board(game.id, message.id, game.version)
         except Exception as error:
             log.exception("game %s: board %s posted but not recorded", game.id, message.id)
             metrics.post_failed("unrecorded")
@@ -340,7 +340,7 @@ class Poster:
         variant = variant_label(game.variant, locale)
         for seat in dm_seats:
             user_id = by_seat[seat].user_id or 0
-            prefs = await self.store.user(user_id)
+            prefs = await self.records.user(user_id)
             lang = prefs.locale or locale
             said = text("bot.nudge.dm", lang, player=player, variant=variant_label(game.variant, lang), game=game.id)
             try:
@@ -365,7 +365,7 @@ class Poster:
             user_id = by_seat[seat].user_id
             if user_id is None or by_seat[seat].computer_plays:
                 continue
-            prefs = await self.store.user(user_id)
+            prefs = await self.records.user(user_id)
             if prefs.notify_dm and not prefs.dm_closed_told:
                 dm.append(seat)
             else:
@@ -387,14 +387,14 @@ class Poster:
         self, channel: discord.abc.Messageable, game: GameRow, user_id: int, board: discord.Message, locale: str
     ) -> None:
         """A DM with a link to the board; when DMs are closed, ping in the channel instead and say so once."""
-        store = self.store
+        records = self.records
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            prefs = await store.user(user_id)
+            prefs = await records.user(user_id)
             lang = prefs.locale or locale
             said = text("bot.post.dm_turn", lang, link=board.jump_url, game=game.id)
             seat = game.seat_of(user_id)
-            since = await since_lines(store, game, seat, lang) if seat is not None else []
+            since = await since_lines(records, game, seat, lang) if seat is not None else []
             # The player's close-up and a Play button whose picker works right here; the move goes to the channel.
             closeup = None
             if seat is not None and game.state is not None:
@@ -405,7 +405,7 @@ class Poster:
             return
         except (discord.Forbidden, discord.HTTPException):
             log.info("game %s: DM to %s failed; pinging in the channel instead", game.id, user_id)
-        await store.set_user(user_id, dm_closed_told=True)
+        await records.set_user(user_id, dm_closed_told=True)
         await channel.send(
             text("bot.post.dm_closed", locale, user=f"<@{user_id}>"),
             allowed_mentions=mentioning([user_id]),

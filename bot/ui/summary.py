@@ -25,8 +25,9 @@ import engine
 from bot.app import ratings
 from bot.app.language import text, user_locale
 from bot.app.narration import lobby_text, shown_names
+from bot.app.records import GameRow, Skill
+from bot.app.service import GameService
 from bot.games.base import variant_label
-from bot.infra.store import GameRow, Skill, Store
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.lobby import lobby_view
@@ -172,16 +173,16 @@ def tie_break_lines(game: GameRow, state: GameState, locale: str) -> list[str]:
     return lines
 
 
-async def summary_lines(store: Store, game: GameRow, state: GameState, locale: str) -> list[str]:
+async def summary_lines(service: GameService, game: GameRow, state: GameState, locale: str) -> list[str]:
     """The summary of the finished ``game``: length and moves, then each player's place, points by category and
     rating change, then the tie-breaks."""
     result = game.result or {}
     players = game.by_seat()
-    moves = await store.moves(game.id)
+    moves = await service.moves(game.id)
     start, events = await asyncio.to_thread(game_events, game, moves)
     scores = list(result.get("scores") or engine.scores(state))
     parts = points_by_category(game.variant, events, start, scores)
-    changes = await store.rating_changes(game.id)
+    changes = await service.rating_changes(game.id)
     outcomes = ratings.outcomes_of(result, len(players))
     standings = result.get("standings") or [[seat] for seat in range(len(players))]
     places = ratings.places_of(standings, outcomes)
@@ -263,7 +264,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
         view=lobby_view(game, public),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in others if u is not None]),
     )
-    await bot.service.store.set_message(game.id, "lobby", message.id)
+    await bot.service.set_message(game.id, "lobby", message.id)
     await interaction.response.send_message(
         text("bot.summary.rematch_reply", locale, variant=variant_label(game.variant, locale)), ephemeral=True
     )

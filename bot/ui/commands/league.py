@@ -28,11 +28,10 @@ from bot.app.league_rules import BYE, COMPUTER, Line, imbalance, planned_schedul
 from bot.app.leagues import ROUND_LEASE, LeagueService, Recorded
 from bot.app.narration import shown
 from bot.app.pictures import Pictures
+from bot.app.records import LeaguePlayer, LeagueRow, TableRow
 from bot.app.service import GameService
 from bot.app.timers import LIMIT_HOURS
 from bot.games.base import variant_label
-from bot.infra.clock import iso
-from bot.infra.league_store import LeaguePlayer, LeagueRow, TableRow
 from bot.ui.commands.table import variant_choices
 from bot.ui.context import BoardPoster, bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
@@ -291,7 +290,7 @@ class LeagueRuns:
 
     async def _close_signups(self) -> None:
         now = self.host.service.clock.now()
-        for due in await self.leagues.store.leagues_with("signup"):
+        for due in await self.leagues.leagues_with("signup"):
             if datetime.fromisoformat(due.signup_closes) <= now:
                 await self._safely(f"closing the sign-up of league {due.id}", self._close_signup(due))
 
@@ -371,14 +370,14 @@ class LeagueRuns:
             except discord.NotFound:
                 log.info("league %s: the standings message is gone; posting it again", league.id)
         message = await channel.send(content, file=file, allowed_mentions=NO_MENTIONS)
-        await self.leagues.store.set_message(league.id, "standings", message.id)
+        await self.leagues.set_message(league.id, "standings", message.id)
         try:
             await message.pin()
         except discord.HTTPException:
             log.info("league %s: the standings could not be pinned", league.id)
 
     async def _finish_rounds(self) -> None:
-        for league_id, number in await self.leagues.store.open_rounds():
+        for league_id, number in await self.leagues.open_rounds():
             await self._safely(f"closing round {number} of league {league_id}", self._finish_round(league_id, number))
 
     async def _finish_round(self, league_id: int, number: int) -> None:
@@ -398,7 +397,7 @@ class LeagueRuns:
 
     # rounds
     async def _open_rounds(self) -> None:
-        for league_id, number in await self.leagues.store.due_rounds(iso(self.host.service.clock.now())):
+        for league_id, number in await self.leagues.due_rounds():
             work = f"league-round:{league_id}:{number}"
             if not await self._claimed(work):
                 continue
@@ -409,7 +408,7 @@ class LeagueRuns:
                 await self.host.service.release(work)
 
     async def _open_round(self, league: LeagueRow, number: int) -> None:
-        if not await self.leagues.store.tables(league.id, number) and not await self.leagues.enough_players(league):
+        if not await self.leagues.tables(league.id, number) and not await self.leagues.enough_players(league):
             await self.announce_final(await self.leagues.end(league))  # one player left (or none): nobody to play
             return
         tables = await self.leagues.pair(league, number)
@@ -434,8 +433,8 @@ class LeagueRuns:
                     thread, opened.game, opened.state, guild=guild, events=engine.opening_events(opened.state)
                 )
             self.host.wake_computer(opened.game.id)
-        if await self.leagues.store.set_round_state(league.id, number, "pending", "open"):
-            tables = await self.leagues.store.tables(league.id, number)
+        if await self.leagues.mark_round_open(league.id, number):
+            tables = await self.leagues.tables(league.id, number)
             await self.post(league, round_text(league, number, tables, players, locale))
 
     async def _thread(
@@ -454,7 +453,7 @@ class LeagueRuns:
         thread = await channel.create_thread(
             name=title[:THREAD_NAME], type=discord.ChannelType.public_thread, auto_archive_duration=10080
         )
-        await self.leagues.store.set_table(table.id, "channel_id", thread.id)
+        await self.leagues.set_thread(table.id, thread.id)
         return thread
 
 
@@ -510,7 +509,7 @@ async def league_choices(interaction: discord.Interaction, current: str) -> list
     if interaction.guild_id is None:
         return []
     leagues = LeagueService(bot_of(interaction).service)
-    found = await leagues.store.leagues_in(interaction.guild_id, finished=True)
+    found = await leagues.leagues_in(interaction.guild_id, finished=True)
     wanted = current.casefold().strip()
     found.sort(key=lambda league: league.status == "over")
     return [
@@ -526,17 +525,17 @@ async def chosen_league(interaction: discord.Interaction, value: str | None) -> 
     leagues = LeagueService(bot_of(interaction).service)
     guild_id = interaction.guild_id or 0
     if value and value.strip().isdigit() and len(value.strip()) <= 18:
-        league = await leagues.store.league(int(value.strip()))
+        league = await leagues.find(int(value.strip()))
         if league is not None and league.guild_id == guild_id:
             return league
     if value and value.strip():
         return await leagues.named(guild_id, value)
-    running = await leagues.store.leagues_in(guild_id)
+    running = await leagues.leagues_in(guild_id)
     if len(running) == 1:
         return running[0]
     if running:
         raise Refusal("league_which")
-    finished = await leagues.store.leagues_in(guild_id, finished=True)
+    finished = await leagues.leagues_in(guild_id, finished=True)
     if not finished:
         raise Refusal("league_none")
     return finished[0]  # the newest, when none is running
@@ -593,7 +592,7 @@ class LeagueCog(
     async def list(self, interaction: discord.Interaction) -> None:
         leagues = LeagueService(bot_of(interaction).service)
         locale = user_locale(interaction)
-        found = await leagues.store.leagues_in(interaction.guild_id or 0, finished=True)
+        found = await leagues.leagues_in(interaction.guild_id or 0, finished=True)
         if not found:
             await reply(interaction, text("bot.league.list_none", locale))
             return
@@ -704,7 +703,7 @@ class LeagueAdmin(app_commands.Group):
             allowed_mentions=NO_MENTIONS,
         )
         message = await interaction.original_response()
-        await leagues.store.set_message(league.id, "signup", message.id)
+        await leagues.set_message(league.id, "signup", message.id)
 
     @app_commands.command(name=named("drop"), description=described("bot.cmd.league_drop"))
     @app_commands.describe(league=described("bot.opt.league"), player=described("bot.opt.player"))
