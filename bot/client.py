@@ -21,6 +21,7 @@ from bot.app import quarantine
 from bot.app.computer import Computer
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import Translator
+from bot.app.leagues import LeagueService
 from bot.app.pictures import Pictures
 from bot.app.service import GameService
 from bot.app.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
@@ -168,6 +169,10 @@ class AzulBot(commands.Bot):
         if self._service is None:
             raise RuntimeError("the bot has not been set up yet")
         return self._service
+
+    @property
+    def leagues(self) -> LeagueService:
+        return LeagueService(self.service)
 
     @property
     def poster(self) -> Poster:

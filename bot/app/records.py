@@ -2,12 +2,23 @@
 place, so the Discord side reads them without importing the store that keeps them."""
 
 from bot.infra.league_store import LeaguePlayer, LeagueRow, TableRow
-from bot.infra.store import GameRow, PickerRow, PlayerTotals, RatingRow, ResultRow, ResultSeat, Skill, UserPrefs
+from bot.infra.store import (
+    GameRow,
+    MoveRow,
+    PickerRow,
+    PlayerTotals,
+    RatingRow,
+    ResultRow,
+    ResultSeat,
+    Skill,
+    UserPrefs,
+)
 
 __all__ = [
     "GameRow",
     "LeaguePlayer",
     "LeagueRow",
+    "MoveRow",
     "PickerRow",
     "PlayerTotals",
     "RatingRow",

@@ -19,7 +19,7 @@ import secrets
 import socket
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,12 +28,13 @@ from bot.app import quarantine, ratings
 from bot.app.computer import DEFAULT_THINKING, LEVELS, STRONGEST, THINKING_SECONDS, Computer, move_seed
 from bot.app.errors import Refusal
 from bot.app.lookups import Lookups
+from bot.app.outcomes import Needed, Nudged, Resigned, TimedOut, Turn, Undone
 from bot.app.quotas import MEMBER_GAMES, MEMBER_GAMES_MAX, SERVER_GAMES, SERVER_GAMES_MAX, GameCaps, Hints
 from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Timers
 from bot.infra.clock import Clock, SystemClock, iso, quiet_until
 from bot.infra.league_store import LeagueStore
 from bot.infra.store import Conflict, GameRow, MoveRow, Store, UndoneRow
-from engine import Event, GameState, Move
+from engine import GameState, Move
 from engine.core import Rng
 from engine.transcript import export
 
@@ -44,102 +45,6 @@ NUDGE_EVERY = timedelta(hours=12)
 RACE_RETRIES = 8
 """Times a move is checked again on a newer version before it is refused as ``raced`` (each retry means another
 player's move landed meanwhile, so this bounds the work per move, not the number of players)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """What one applied move did: everything the bot needs to post the board and ping the next players."""
-
-    game: GameRow
-    state: GameState
-    before_to_act: frozenset[int]
-    to_act: frozenset[int]
-    seat: int
-    move: Move
-    events: list[Event] = field(default_factory=list)
-    cause: str = ""
-    """Why the computer made this move (``computer_seat``, ``stand_in``, ``time_limit``); empty for a person's."""
-    undoable: bool = False
-    """The mover may take this move back now (the game allows it, the move revealed nothing, the game goes on)."""
-    plies: int = 1
-    """How many moves the turn tells (a run played at once, or a run's moves whose board was held back: all of
-    them); ``move`` is the last, ``events`` are all of theirs and ``before_to_act`` is who waited before the first."""
-
-    @property
-    def over(self) -> bool:
-        return self.game.status == "over"
-
-    def to_ping(self) -> list[int]:
-        """Seats to mention now: those who must act and were not already waiting; never a seat the computer plays,
-        and never the mover, unless the computer moved for them because their time ran out: a turn that comes
-        straight back to them (a round ends and they start it, the grey wall leaves them a column) is a new turn
-        they have not heard of."""
-        waiting_before = self.before_to_act - {self.seat}
-        mover = set() if self.cause == "time_limit" else {self.seat}
-        return sorted(self.to_act - waiting_before - mover - set(self.game.computer_seats()))
-
-
-@dataclass(frozen=True, slots=True)
-class Undone:
-    """A move taken back: the game as saved after it, the restored state, and who waited before and after."""
-
-    game: GameRow
-    state: GameState
-    before_to_act: frozenset[int]
-    to_act: frozenset[int]
-    seat: int
-    move: Move
-    events: list[Event] = field(default_factory=list)
-    """What the move taken back had done (to say which move it was in the same words as its own post)."""
-    shown: bool = True
-    """A board showed the move taken back; else its board was held back (a run's move): the board on show is
-    already without it, so taking it back posts nothing."""
-
-    def to_ping(self) -> list[int]:
-        """Seats that must act now and were not waiting already: never the one who took the move back (they are
-        here), so usually nobody; nobody is pinged for the turn that no longer exists."""
-        return sorted(self.to_act - self.before_to_act - {self.seat} - set(self.game.computer_seats()))
-
-
-@dataclass(frozen=True, slots=True)
-class TimedOut:
-    """A seat's time ran out: the computer's move for it (``turn``), and what became of the seat."""
-
-    turn: Turn
-    timeouts: int  # in a row, counting this one
-    handed_over: bool  # the computer plays the seat from now on (until its player takes it back)
-    dropped: bool  # the player is out: ranked last, the computer plays the rest
-
-
-@dataclass(frozen=True, slots=True)
-class Resigned:
-    """A player resigned: the game as saved after it, the state it was in, and whether that ended the game (else
-    the computer plays the seat to the end)."""
-
-    game: GameRow
-    state: GameState
-    seat: int
-    ended: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Nudged:
-    """A nudge that goes out: to the ``seats`` it reaches now (``resting``: how many awaited players it skipped,
-    being away or in their quiet hours)."""
-
-    game: GameRow
-    state: GameState
-    seat: int
-    seats: list[int]
-    resting: int
-
-
-@dataclass(frozen=True, slots=True)
-class Needed:
-    """Several legal moves match what was given: ``option`` is the first choice still needed."""
-
-    option: str
-    tokens: list[str]
 
 
 def _norm(token: str | None) -> str:

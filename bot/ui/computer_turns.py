@@ -22,7 +22,8 @@ import discord
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import guild_locale, text
 from bot.app.narration import headline, level_label, seat_label
-from bot.app.service import GameService, Turn
+from bot.app.ports import Games
+from bot.app.service import Turn
 from bot.infra import metrics
 from bot.ui.context import BoardPoster
 
@@ -36,7 +37,7 @@ process dies, another takes the game over after this, at its next sweep."""
 class ComputerTurns:
     """One task per game whose computer seats must act; ``close`` cancels them (their searches resume later)."""
 
-    def __init__(self, client: discord.Client, service: GameService, poster: BoardPoster) -> None:
+    def __init__(self, client: discord.Client, service: Games, poster: BoardPoster) -> None:
         self.client = client
         self.service = service
         self.poster = poster

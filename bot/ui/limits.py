@@ -20,9 +20,10 @@ from bot.app.computer import STRONGEST, THINKING_SECONDS
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import described, guild_locale, text, user_locale
 from bot.app.narration import headline, level_label, limit_line, seat_label, shown, thinking_line
+from bot.app.ports import Games
 from bot.app.quotas import GameCaps
 from bot.app.records import GameRow
-from bot.app.service import GameService, TimedOut
+from bot.app.service import TimedOut
 from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Fired
 from bot.infra import metrics
 from bot.ui.context import BoardPoster, bot_of
@@ -50,7 +51,7 @@ def stamp(moment: datetime, style: str = "R") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
-async def deadline_lines(service: GameService, game: GameRow, locale: str) -> list[str]:
+async def deadline_lines(service: Games, game: GameRow, locale: str) -> list[str]:
     """For ``status``: the game's limit, and when each waiting player's time runs out."""
     if game.status != "active" or not game.time_limit_hours:
         return []
@@ -79,7 +80,7 @@ def timeout_lines(game: GameRow, timed_out: TimedOut, locale: str) -> list[str]:
     return lines
 
 
-async def run_deadlines(service: GameService, poster: BoardPoster, channel: discord.abc.Messageable, due: Fired) -> int:
+async def run_deadlines(service: Games, poster: BoardPoster, channel: discord.abc.Messageable, due: Fired) -> int:
     """Every seat of ``due`` whose time ran out: the timeout, then its board in the channel. How many timed out."""
     guild = getattr(channel, "guild", None)
     locale = guild_locale(guild)
@@ -116,7 +117,7 @@ def warning_key(game: GameRow) -> str:
     return f"bot.limit.warn.{game.on_timeout}"
 
 
-async def warning_params(service: GameService, game: GameRow, seats: Sequence[int]) -> dict[str, str]:
+async def warning_params(service: Games, game: GameRow, seats: Sequence[int]) -> dict[str, str]:
     """When the earliest of these seats' time runs out, for the warning."""
     found = await service.deadlines(game)
     due = min((found[seat] for seat in seats if seat in found), default=None)
@@ -168,7 +169,7 @@ def settings_lines(hours: int, action: str, caps: GameCaps, thinking: int, local
     return f"{limit_line(hours, action, locale)}\n{thinking_line(thinking, locale)}\n{caps_line}"
 
 
-async def threads_line(service: GameService, guild_id: int, locale: str) -> str:
+async def threads_line(service: Games, guild_id: int, locale: str) -> str:
     return text("bot.thread.server_on" if await service.server_threads(guild_id) else "bot.thread.server_off", locale)
 
 

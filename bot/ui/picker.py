@@ -26,7 +26,7 @@ import engine
 from bot.app.errors import Refusal
 from bot.app.language import text, user_locale
 from bot.app.move_entry import Entry, Run, Step, plan, repeats, run_ways, shapes_of
-from bot.app.pictures import Pictures
+from bot.app.ports import PictureMaker
 from bot.app.records import GameRow
 from bot.app.service import Turn
 from bot.games import adapter_of
@@ -443,7 +443,7 @@ def preview_candidates(state: engine.GameState, step: Step | None) -> list[tuple
 
 
 async def preview_files(  # noqa: PLR0917
-    pictures: Pictures, game: GameRow, state: engine.GameState, seat: int, step: Step | None, locale: str
+    pictures: PictureMaker, game: GameRow, state: engine.GameState, seat: int, step: Step | None, locale: str
 ) -> list[discord.File]:
     """The preview picture of a step that places an expansion (drawn off the event loop), else nothing."""
     candidates = preview_candidates(state, step)

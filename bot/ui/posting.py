@@ -34,9 +34,9 @@ from bot.app.errors import BoardNotPosted
 from bot.app.language import guild_locale, text
 from bot.app.movelog import since_lines
 from bot.app.narration import headline, seat_label, shown_names, undo_headline
-from bot.app.pictures import Pictures
+from bot.app.ports import Games, PictureMaker
 from bot.app.records import GameRow
-from bot.app.service import GameService, Turn, Undone
+from bot.app.service import Turn, Undone
 from bot.games import adapter_of
 from bot.games.base import variant_label
 from bot.infra import metrics
@@ -119,8 +119,8 @@ class Poster:
     def __init__(
         self,
         client: discord.Client,
-        records: GameService,
-        pictures: Pictures,
+        records: Games,
+        pictures: PictureMaker,
         clock: Clock | None = None,
         claims: Claims | None = None,
     ) -> None:

@@ -25,8 +25,8 @@ import engine
 from bot.app import ratings
 from bot.app.language import text, user_locale
 from bot.app.narration import lobby_text, shown_names
+from bot.app.ports import Games
 from bot.app.records import GameRow, Skill
-from bot.app.service import GameService
 from bot.games.base import variant_label
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
@@ -173,7 +173,7 @@ def tie_break_lines(game: GameRow, state: GameState, locale: str) -> list[str]:
     return lines
 
 
-async def summary_lines(service: GameService, game: GameRow, state: GameState, locale: str) -> list[str]:
+async def summary_lines(service: Games, game: GameRow, state: GameState, locale: str) -> list[str]:
     """The summary of the finished ``game``: length and moves, then each player's place, points by category and
     rating change, then the tie-breaks."""
     result = game.result or {}

@@ -25,11 +25,10 @@ import engine
 from bot.app.errors import Refusal
 from bot.app.language import described, guild_locale, named, text, user_locale
 from bot.app.league_rules import BYE, COMPUTER, Line, imbalance, planned_schedule, points_of
-from bot.app.leagues import ROUND_LEASE, LeagueService, Recorded
+from bot.app.leagues import ROUND_LEASE, Recorded, played_at
 from bot.app.narration import shown
-from bot.app.pictures import Pictures
+from bot.app.ports import Games, Leagues, PictureMaker
 from bot.app.records import LeaguePlayer, LeagueRow, TableRow
-from bot.app.service import GameService
 from bot.app.timers import LIMIT_HOURS
 from bot.games.base import variant_label
 from bot.ui.commands.table import variant_choices
@@ -37,7 +36,7 @@ from bot.ui.context import BoardPoster, bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.limits import action_choices
 from bot.ui.replies import display_name, public_locale, reply
-from render.league import LeagueStanding, standings_png
+from render.league import LeagueStanding
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +167,7 @@ def result_line(league: LeagueRow, table: TableRow, players: Sequence[LeaguePlay
     result = table.result or {}
     if result.get("void"):
         return text("bot.league.result_void", locale, name=shown(league.name), round=table.round, game=table.game_id)
-    played = LeagueService.played(league, table)
+    played = played_at(league, table)
     won = {} if played is None else points_of(played)
     order = sorted(range(len(table.players)), key=lambda index: result["places"][index])
     parts = []
@@ -216,13 +215,16 @@ class Host(Protocol):
     """What the league's work needs from the client."""
 
     @property
-    def service(self) -> GameService: ...
+    def service(self) -> Games: ...
 
     @property
     def poster(self) -> BoardPoster: ...
 
     @property
-    def pictures(self) -> Pictures: ...
+    def leagues(self) -> Leagues: ...
+
+    @property
+    def pictures(self) -> PictureMaker: ...
 
     def wake_computer(self, game_id: int) -> None: ...
 
@@ -242,8 +244,8 @@ class LeagueRuns:
         self._woken: set[asyncio.Task[None]] = set()
 
     @property
-    def leagues(self) -> LeagueService:
-        return LeagueService(self.host.service)
+    def leagues(self) -> Leagues:
+        return self.host.leagues
 
     def wake(self) -> None:
         """Run a tick soon (a game was just settled: it may finish a round)."""
@@ -357,8 +359,8 @@ class LeagueRuns:
         content = standings_text(league, lines, players, locale)
         subtitle = settings_lines(league, locale)[0]  # game · format · table size · rounds
         rows = standings_rows(lines, players)
-        png: bytes = await self.host.pictures.pool.run(
-            standings_png, standings_title(league, locale, league.name), subtitle, rows, league.swiss, locale
+        png = await self.host.pictures.league_standings(
+            standings_title(league, locale, league.name), subtitle, rows, league.swiss, locale
         )
         file = discord.File(io.BytesIO(png), filename=f"league-{league.id}-standings.png")
         if league.standings_message_id is not None:
@@ -480,7 +482,7 @@ class LeagueButton(
         return cls(league, match["action"]) if league is not None else forged(cls(0, match["action"]))
 
     async def act(self, interaction: discord.Interaction) -> None:
-        leagues = LeagueService(bot_of(interaction).service)
+        leagues = bot_of(interaction).leagues
         locale = user_locale(interaction)
         league = await leagues.league(self.league_id)
         if league.guild_id != interaction.guild_id:
@@ -508,7 +510,7 @@ async def league_choices(interaction: discord.Interaction, current: str) -> list
     """The server's leagues whose name contains what was typed (running ones first)."""
     if interaction.guild_id is None:
         return []
-    leagues = LeagueService(bot_of(interaction).service)
+    leagues = bot_of(interaction).leagues
     found = await leagues.leagues_in(interaction.guild_id, finished=True)
     wanted = current.casefold().strip()
     found.sort(key=lambda league: league.status == "over")
@@ -522,7 +524,7 @@ async def league_choices(interaction: discord.Interaction, current: str) -> list
 async def chosen_league(interaction: discord.Interaction, value: str | None) -> LeagueRow:
     """The league an option names (its id from the autocomplete, or its name typed out); without one, the
     server's only league that is not over, or its newest when none is running."""
-    leagues = LeagueService(bot_of(interaction).service)
+    leagues = bot_of(interaction).leagues
     guild_id = interaction.guild_id or 0
     if value and value.strip().isdigit() and len(value.strip()) <= 18:
         league = await leagues.find(int(value.strip()))
@@ -575,7 +577,7 @@ class LeagueCog(
     @app_commands.autocomplete(league=league_choices)
     async def standings(self, interaction: discord.Interaction, league: str | None = None) -> None:
         chosen = await chosen_league(interaction, league)
-        lines, players = await LeagueService(bot_of(interaction).service).standings(chosen)
+        lines, players = await bot_of(interaction).leagues.standings(chosen)
         locale = user_locale(interaction)
         await reply(interaction, standings_text(chosen, lines, players, locale))
 
@@ -590,7 +592,7 @@ class LeagueCog(
 
     @app_commands.command(name=named("list"), description=described("bot.cmd.league_list"))
     async def list(self, interaction: discord.Interaction) -> None:
-        leagues = LeagueService(bot_of(interaction).service)
+        leagues = bot_of(interaction).leagues
         locale = user_locale(interaction)
         found = await leagues.leagues_in(interaction.guild_id or 0, finished=True)
         if not found:
@@ -679,7 +681,7 @@ class LeagueAdmin(app_commands.Group):
         signup_hours: app_commands.Range[int, 1, 336] = 48,
         round_days: app_commands.Range[int, 0, 14] = 0,
     ) -> None:
-        leagues = LeagueService(bot_of(interaction).service)
+        leagues = bot_of(interaction).leagues
         league = await leagues.create(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
@@ -722,7 +724,7 @@ class LeagueAdmin(app_commands.Group):
     async def pause(self, interaction: discord.Interaction, league: str | None = None) -> None:
         """Pause a running league, or let a paused one go on."""
         chosen = await chosen_league(interaction, league)
-        leagues = LeagueService(bot_of(interaction).service)
+        leagues = bot_of(interaction).leagues
         changed = await leagues.set_paused(chosen, chosen.status != "paused")
         locale = public_locale(interaction)
         key = "bot.league.paused" if changed.status == "paused" else "bot.league.resumed"
@@ -736,7 +738,7 @@ class LeagueAdmin(app_commands.Group):
     @app_commands.autocomplete(league=league_choices)
     async def end(self, interaction: discord.Interaction, league: str | None = None) -> None:
         chosen = await chosen_league(interaction, league)
-        ended = await LeagueService(bot_of(interaction).service).end(chosen)
+        ended = await bot_of(interaction).leagues.end(chosen)
         await interaction.response.defer(ephemeral=True, thinking=True)
         runs = runs_of(interaction)
         await runs.refresh_signup(ended, await runs.leagues.players(ended))

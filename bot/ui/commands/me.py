@@ -25,8 +25,8 @@ import engine
 from bot.app.errors import Refusal
 from bot.app.language import described, named, text, user_locale
 from bot.app.narration import seat_label, shown
+from bot.app.ports import Games
 from bot.app.records import GameRow, UserPrefs
-from bot.app.service import GameService
 from bot.games.base import variant_label
 from bot.infra.clock import iso
 from bot.ui.commands.stats import profile
@@ -103,7 +103,7 @@ def my_games_text(entries: list[OpenGame], locale: str) -> str:
     return "\n".join(lines)
 
 
-async def with_deadline(service: GameService, entry: OpenGame, user_id: int) -> OpenGame:
+async def with_deadline(service: Games, entry: OpenGame, user_id: int) -> OpenGame:
     """The entry with when the user's time runs out, where a limit's clock runs for them."""
     seat = entry.game.seat_of(user_id)
     if not entry.my_turn or seat is None or not entry.game.time_limit_hours:
@@ -111,7 +111,7 @@ async def with_deadline(service: GameService, entry: OpenGame, user_id: int) -> 
     return replace(entry, due=(await service.deadlines(entry.game)).get(seat))
 
 
-async def with_league(service: GameService, entry: OpenGame) -> OpenGame:
+async def with_league(service: Games, entry: OpenGame) -> OpenGame:
     """The entry with the league and round its game was opened for, if any."""
     found = await service.league_table_of(entry.game.id)
     return replace(entry, league=(found[1].name, found[0].round)) if found else entry
@@ -218,7 +218,7 @@ def stamp(moment: str, style: str = "f") -> str:
     return f"<t:{int(datetime.fromisoformat(moment).timestamp())}:{style}>"
 
 
-async def seat_notes(service: GameService, game: GameRow, now: datetime, locale: str) -> list[SeatInfo | None]:
+async def seat_notes(service: Games, game: GameRow, now: datetime, locale: str) -> list[SeatInfo | None]:
     """What the board picture shows beside each seated player's name: "away until <date>" (UTC date), or the time
     left to move for a player whose clock runs (red in its last hour)."""
     due = await service.deadlines(game)
@@ -252,7 +252,7 @@ def time_left(due: datetime, now: datetime, locale: str) -> str:
     return text("bot.limit.minutes_short", locale, minutes=minutes)
 
 
-async def away_lines(service: GameService, game: GameRow, now: datetime, locale: str) -> list[str]:
+async def away_lines(service: Games, game: GameRow, now: datetime, locale: str) -> list[str]:
     """One line for each seated player who is away now."""
     lines = []
     for seat in game.seats:

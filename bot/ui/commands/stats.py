@@ -22,9 +22,8 @@ from bot.app import ratings
 from bot.app.errors import Refusal
 from bot.app.language import described, named, text, user_locale
 from bot.app.narration import ROBOT, shown
-from bot.app.pictures import Pictures
+from bot.app.ports import Games, PictureMaker
 from bot.app.records import PlayerTotals, RatingRow, ResultRow, ResultSeat
-from bot.app.service import GameService
 from bot.games.base import variant_label
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
@@ -239,7 +238,7 @@ def facts_of(totals: PlayerTotals, locale: str) -> list[tuple[str, str]]:
 
 
 async def profile_answer(
-    service: GameService, pictures: Pictures, user_id: int, name: str, locale: str
+    service: Games, pictures: PictureMaker, user_id: int, name: str, locale: str
 ) -> tuple[str, discord.File]:
     totals = await service.totals_of(user_id)
     if totals.games == 0:
