@@ -37,14 +37,14 @@ from bot.ui.computer_turns import ComputerTurns
 from bot.ui.ending import EndButton
 from bot.ui.limits import run_deadlines, warning_key, warning_params
 from bot.ui.lobby import LobbyButton
-from bot.ui.picker import ConfirmButton, PickerSelect, PlayButton
+from bot.ui.picker import ConfirmButton, PickerSelect, PlayButton, board_view
 from bot.ui.places import GonePlaces
-from bot.ui.posting import Poster
+from bot.ui.posting import Controls, Poster
 from bot.ui.privacy import ForgetButton
 from bot.ui.ratelimits import ChannelPacer, patient, patient_replies, rate_limit_trace
 from bot.ui.replays import ReplayButton
 from bot.ui.replies import Deliveries, answer_error, is_repeat
-from bot.ui.summary import SummaryButton
+from bot.ui.summary import SummaryButton, summary_view
 from bot.ui.undo import UndoButton
 
 log = logging.getLogger(__name__)
@@ -220,7 +220,8 @@ class AzulBot(commands.Bot):
         if broken:
             log.error("%d games are quarantined: their stored state cannot be read (python -m bot check)", broken)
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
-        self._poster = Poster(self, self._service, self.pictures, self.clock, claims=self._service)
+        controls = Controls(board=board_view, summary=summary_view)  # the poster builds no view of its own
+        self._poster = Poster(self, self._service, self.pictures, self.clock, claims=self._service, controls=controls)
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
         self._service.on_settled.append(lambda game: self.league_runs.wake())  # it may end a league's round
         self.add_dynamic_items(*CONTROLS)

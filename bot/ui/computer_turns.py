@@ -22,8 +22,8 @@ import discord
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import guild_locale, text
 from bot.app.narration import headline, level_label, seat_label
+from bot.app.outcomes import Turn
 from bot.app.ports import Games
-from bot.app.service import Turn
 from bot.infra import metrics
 from bot.ui.context import BoardPoster
 

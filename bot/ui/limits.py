@@ -20,10 +20,10 @@ from bot.app.computer import STRONGEST, THINKING_SECONDS
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import described, guild_locale, text, user_locale
 from bot.app.narration import headline, level_label, limit_line, seat_label, shown, thinking_line
+from bot.app.outcomes import TimedOut
 from bot.app.ports import Games
 from bot.app.quotas import GameCaps
 from bot.app.records import GameRow
-from bot.app.service import TimedOut
 from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Fired
 from bot.infra import metrics
 from bot.ui.context import BoardPoster, bot_of

@@ -26,9 +26,9 @@ import engine
 from bot.app.errors import Refusal
 from bot.app.language import text, user_locale
 from bot.app.move_entry import Entry, Run, Step, plan, repeats, run_ways, shapes_of
+from bot.app.outcomes import Turn
 from bot.app.ports import PictureMaker
 from bot.app.records import GameRow
-from bot.app.service import Turn
 from bot.games import adapter_of
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged

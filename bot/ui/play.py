@@ -15,7 +15,7 @@ import discord
 from bot.app.errors import BoardNotPosted, MoveSaved, Refusal
 from bot.app.language import guild_locale, text, user_locale
 from bot.app.narration import headline
-from bot.app.service import Turn
+from bot.app.outcomes import Turn
 from bot.infra import logs, metrics
 from bot.ui.context import bot_of
 from bot.ui.replies import board_missing, channel_of, display_name

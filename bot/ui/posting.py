@@ -22,7 +22,8 @@ import contextlib
 import io
 import logging
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -31,19 +32,18 @@ import discord
 
 import engine
 from bot.app.errors import BoardNotPosted
+from bot.app.game_summary import summary_lines
 from bot.app.language import guild_locale, text
 from bot.app.movelog import since_lines
 from bot.app.narration import headline, seat_label, shown_names, undo_headline
-from bot.app.ports import Games, PictureMaker
+from bot.app.outcomes import Turn, Undone
+from bot.app.ports import PictureMaker, Reads
+from bot.app.presence import away_lines, seat_notes
 from bot.app.records import GameRow
-from bot.app.service import Turn, Undone
 from bot.games import adapter_of
 from bot.games.base import variant_label
 from bot.infra import metrics
 from bot.infra.clock import Clock, SystemClock
-from bot.ui.commands.me import away_lines, seat_notes
-from bot.ui.picker import board_view
-from bot.ui.summary import summary_lines, summary_view
 from bot.ui.threads import reopen
 from engine import Event, GameState
 
@@ -112,21 +112,34 @@ def mentioning(user_ids: Sequence[int | None]) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 
+@dataclass(frozen=True, slots=True)
+class Controls:
+    """The buttons a post carries, built by the Discord-facing handlers and handed to the poster by the composition
+    root (:mod:`bot.client`), so the poster imports no view, command or picker: ``board`` builds a live game's Play
+    button, ``summary`` a finished game's Replay, Animation and Rematch buttons."""
+
+    board: Callable[[GameRow, str], discord.ui.View]
+    summary: Callable[[GameRow, str], discord.ui.View]
+
+
 class Poster:
     """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``records`` (the service) knows
-    their choices; ``pictures`` draws the boards."""
+    their choices; ``pictures`` draws the boards; ``controls`` builds the buttons under them."""
 
     def __init__(
         self,
         client: discord.Client,
-        records: Games,
+        records: Reads,
         pictures: PictureMaker,
         clock: Clock | None = None,
         claims: Claims | None = None,
+        *,
+        controls: Controls,
     ) -> None:
         self.client = client
         self.records = records
         self.pictures = pictures
+        self.controls = controls
         self.clock = clock or SystemClock()
         self.claims = claims
         self._posting: set[str] = set()
@@ -197,9 +210,9 @@ class Poster:
         if isinstance(channel, discord.Thread) and not await reopen(channel, game, locale):
             metrics.post_failed("forbidden")
             raise BoardNotPosted("forbidden")
-        view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING
+        view = self.controls.board(game, locale) if game.status == "active" else discord.utils.MISSING
         if game.status == "over":
-            view = summary_view(game, locale)
+            view = self.controls.summary(game, locale)
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
         message = await self._send(channel, game, content, png, view=view, mentions=mentions, nonce=nonce)
         try:
@@ -401,7 +414,7 @@ class Poster:
                 closeup = await self.pictures.draw_closeup(game, engine.from_json(game.state), seat, lang)
             files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
             content = "\n".join([said, *since])[:2000]
-            await user.send(content, files=files, view=board_view(game, lang))
+            await user.send(content, files=files, view=self.controls.board(game, lang))
             return
         except (discord.Forbidden, discord.HTTPException):
             log.info("game %s: DM to %s failed; pinging in the channel instead", game.id, user_id)

@@ -8,8 +8,8 @@ import discord
 import pytest
 
 import engine
+from bot.app.game_summary import CATEGORIES, points_by_category
 from bot.infra.clock import ManualClock
-from bot.ui.summary import CATEGORIES, points_by_category
 from engine.agents import GreedyAgent
 from tests.bot.table import Table, mentions
 from tests.bot.test_faults import forged_click

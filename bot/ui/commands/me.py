@@ -10,9 +10,8 @@ zone) and how their turn is announced (a DM or a mention in the channel).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
@@ -26,6 +25,7 @@ from bot.app.errors import Refusal
 from bot.app.language import described, named, text, user_locale
 from bot.app.narration import seat_label, shown
 from bot.app.ports import Games
+from bot.app.presence import stamp
 from bot.app.records import GameRow, UserPrefs
 from bot.games.base import variant_label
 from bot.infra.clock import iso
@@ -33,11 +33,8 @@ from bot.ui.commands.stats import profile
 from bot.ui.context import bot_of
 from bot.ui.privacy import forget
 from bot.ui.replies import reply
-from render.common import SeatInfo
 
 LIST_LIMIT = 2000
-URGENT = timedelta(hours=1)
-"""Less time left than this turns a player's clock on the board red (the last warning comes then)."""
 REMIND_EVERY = (0, 6, 12, 24)  # hours; 0: once per turn
 CHOICE_LIMIT = 25
 
@@ -213,58 +210,6 @@ async def settings(  # noqa: PLR0917 (discord.py passes slash command options by
 MAX_AWAY_DAYS = 30
 
 
-def stamp(moment: str, style: str = "f") -> str:
-    """A Discord timestamp: every reader sees the moment in their own time zone and language."""
-    return f"<t:{int(datetime.fromisoformat(moment).timestamp())}:{style}>"
-
-
-async def seat_notes(service: Games, game: GameRow, now: datetime, locale: str) -> list[SeatInfo | None]:
-    """What the board picture shows beside each seated player's name: "away until <date>" (UTC date), or the time
-    left to move for a player whose clock runs (red in its last hour)."""
-    due = await service.deadlines(game)
-    notes: list[SeatInfo | None] = []
-    for number, seat in enumerate(game.by_seat()):
-        if seat.user_id is None:  # a computer seat is never away and has no clock
-            notes.append(None)
-            continue
-        prefs = await service.user(seat.user_id)
-        away = prefs.away_until if prefs.away_until and prefs.away_until > iso(now) else None
-        note = _away_note(datetime.fromisoformat(away).date(), locale) if away else None
-        if number in due and not away:  # an away player's clock stands still: the away note says so
-            left = time_left(due[number], now, locale)
-            clock = text("bot.limit.left", locale, left=left)
-            note = replace(note or SeatInfo(), clock=clock, clock_short=left, urgent=due[number] - now <= URGENT)
-        notes.append(note)
-    return notes
-
-
-def _away_note(until: date, locale: str) -> SeatInfo:
-    """ "away until 2026-12-03", and "3.12" for a crowded header."""
-    short = text("bot.picture.away_short", locale, day=until.day, month=until.month)
-    return SeatInfo(away=text("bot.picture.away", locale, date=until.isoformat()), away_short=short)
-
-
-def time_left(due: datetime, now: datetime, locale: str) -> str:
-    """Short, for the picture: "23 h", "40 min" (whole minutes rounded up, then whole hours down)."""
-    minutes = max(1, math.ceil((due - now).total_seconds() / 60))
-    if minutes >= 60:
-        return text("bot.limit.hours_short", locale, hours=minutes // 60)
-    return text("bot.limit.minutes_short", locale, minutes=minutes)
-
-
-async def away_lines(service: Games, game: GameRow, now: datetime, locale: str) -> list[str]:
-    """One line for each seated player who is away now."""
-    lines = []
-    for seat in game.seats:
-        if seat.user_id is None:
-            continue
-        prefs = await service.user(seat.user_id)
-        if prefs.away_until and prefs.away_until > iso(now):
-            player = f"**{seat_label(game, seat, locale)}**"
-            lines.append(text("bot.away.line", locale, player=player, until=stamp(prefs.away_until)))
-    return lines
-
-
 @app_commands.command(name=named("away"), description=described("bot.cmd.away"))
 @app_commands.describe(days=described("bot.opt.days"))
 async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1, MAX_AWAY_DAYS]) -> None:
@@ -324,12 +269,9 @@ class PersonalCog(commands.GroupCog, group_name=named("azul-me"), group_descript
 __all__ = [
     "OpenGame",
     "PersonalCog",
-    "away_lines",
     "game_line",
     "my_games_text",
     "open_games",
-    "seat_notes",
     "settings_text",
-    "time_left",
     "zone_choices",
 ]

@@ -25,8 +25,8 @@ from bot.app.errors import Refusal
 from bot.app.language import described, named, text, user_locale
 from bot.app.movelog import log_text
 from bot.app.narration import hint_text, lobby_text, shown, shown_names, status_text
+from bot.app.presence import away_lines, seat_notes
 from bot.games.base import variant_label
-from bot.ui.commands.me import away_lines, seat_notes
 from bot.ui.context import bot_of
 from bot.ui.ending import ask_to_abort, ask_to_resign
 from bot.ui.limits import action_choices, deadline_lines, limit_choices, thinking_choices
