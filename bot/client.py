@@ -31,10 +31,11 @@ from bot.infra.clock import Clock, SystemClock
 from bot.infra.loops import Loop
 from bot.infra.store import Store
 from bot.ui.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
-from bot.ui.commands.league import LeagueButton, LeagueRuns
 from bot.ui.commands.stats import PageButton
 from bot.ui.computer_turns import ComputerTurns
 from bot.ui.ending import EndButton
+from bot.ui.league_posts import LeagueButton
+from bot.ui.league_runs import LeagueRuns
 from bot.ui.limits import run_deadlines, warning_key, warning_params
 from bot.ui.lobby import LobbyButton
 from bot.ui.picker import ConfirmButton, PickerSelect, PlayButton, board_view

@@ -121,7 +121,7 @@ STORE_ATTRIBUTE = re.compile(r"\.store\b")
 
 
 def test_handlers_never_reach_the_store_through_an_attribute() -> None:
-    """``bot_of(i).service.store.game(...)`` imports nothing, so import-linter cannot see it: look for it in the code."""
+    """``bot_of(i).service.store.game(...)`` imports nothing, so import-linter cannot see it: look in the code."""
     offenders = [
         f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
         for path in sorted((ROOT / "bot" / "ui").rglob("*.py"))
@@ -131,3 +131,22 @@ def test_handlers_never_reach_the_store_through_an_attribute() -> None:
     assert not offenders, "handlers reach into the store; give the service the method they need:\n" + "\n".join(
         offenders
     )
+
+
+MAX_LINES = 600
+LONG_ALLOWED = {
+    # The store's split by aggregate (games, timers, users, results, leagues) is under way on its own branch; these
+    # entries go when it lands.
+    "bot/infra/store.py",
+    "bot/infra/league_store.py",
+}
+
+
+def test_no_bot_file_is_over_600_lines() -> None:
+    """A file this long holds more than one concern: split it along them (see bot/app/service.py for the form)."""
+    lengths = {
+        path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in (ROOT / "bot").rglob("*.py")
+    }
+    long = {path: lines for path, lines in lengths.items() if lines > MAX_LINES and path not in LONG_ALLOWED}
+    assert not long, f"bot/ files over {MAX_LINES} lines: {long}"
