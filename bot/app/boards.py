@@ -9,12 +9,12 @@ from dataclasses import replace
 import engine
 from bot.app import quarantine
 from bot.app.outcomes import Turn, Undone
-from bot.app.turns import Turns
+from bot.app.service_base import ServiceBase
 from bot.infra.store import GameRow, MoveRow, UndoneRow
 from engine import GameState
 
 
-class Boards(Turns):
+class Boards(ServiceBase):
     """The boards to post."""
 
     def holds_board(self, turn: Turn) -> bool:

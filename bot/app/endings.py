@@ -5,17 +5,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection
 
-from bot.app.boards import Boards
 from bot.app.computer import STRONGEST
 from bot.app.errors import Refusal
 from bot.app.outcomes import Resigned
+from bot.app.service_base import ServiceBase
 from bot.infra.league_store import LeagueStore
 from bot.infra.store import GameRow
 
 log = logging.getLogger(__name__)
 
 
-class Endings(Boards):
+class Endings(ServiceBase):
     """Resigning, aborting, closing games whose place is gone, forgetting a player."""
 
     async def resign(

@@ -5,7 +5,8 @@ Every public method either returns what happened or raises :class:`Refusal` (the
 is saved. A move loads the snapshot, lets the engine validate and apply it, and saves the new snapshot together with
 the move in one transaction guarded by the game's version, so racing or repeated interactions apply at most once.
 
-The service is built from one module per concern, each class building on the one before it:
+The service is built from one module per concern; each class builds on :mod:`bot.app.service_base` alone, and
+:class:`GameService` is all of them:
 
 ======================================  ========================================================================
 :mod:`bot.app.lookups`                  what handlers read; a player's and a server's settings
@@ -21,16 +22,17 @@ Handlers see it through the protocols of :mod:`bot.app.ports`.
 
 from __future__ import annotations
 
+from bot.app.boards import Boards
 from bot.app.endings import Endings
 from bot.app.errors import Refusal
 from bot.app.outcomes import Needed, Nudged, Resigned, TimedOut, Turn, Undone
-from bot.app.seating import seat_order
-from bot.app.turns import first_open_option, matching, tokens_for
+from bot.app.seating import Seating, seat_order
+from bot.app.turns import Turns, first_open_option, matching, tokens_for
 
 
-class GameService(Endings):
-    """The game service: everything of :mod:`bot.app.lookups` → :mod:`bot.app.endings` in one object, built once by
-    the composition root (:mod:`bot.client`) and handed to handlers as :class:`bot.app.ports.Games`."""
+class GameService(Seating, Turns, Boards, Endings):
+    """The game service: every concern in one object, built once by the composition root (:mod:`bot.client`) and
+    handed to handlers as :class:`bot.app.ports.Games`."""
 
 
 __all__ = [

@@ -1,10 +1,10 @@
 """The game service's base: its parts (store, clock, timers, computer), claims on background work shared by several
 bot processes, loading a game, recording a result, and the settings that involve no game rules.
 
-The service is a stack of classes, one concern each, every one building on those below it: :class:`Lookups` (what
-handlers read) → :class:`ServiceBase` → :class:`bot.app.seating.Seating` (lobbies) → :class:`bot.app.turns.Turns`
-(moves, time limits, undo, nudges) → :class:`bot.app.boards.Boards` (which board to post) →
-:class:`bot.app.endings.Endings` (resigning, aborting, forgetting) → :class:`bot.app.service.GameService`.
+The service is one class per concern, each built on this base alone (:class:`bot.app.seating.Seating`: lobbies;
+:class:`bot.app.turns.Turns`: moves, time limits, undo, nudges; :class:`bot.app.boards.Boards`: which board to post;
+:class:`bot.app.endings.Endings`: resigning, aborting, forgetting), and :class:`bot.app.service.GameService` is all
+of them; this base builds on :class:`Lookups` (what handlers read).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def check_limit(time_limit_hours: int, on_timeout: str) -> None:
 
 
 class ServiceBase(Lookups):
-    """Parts, claims, loading and recording results (see the module's docstring for the stack)."""
+    """Parts, claims, loading and recording results (see the module's docstring for the classes built on it)."""
 
     def __init__(
         self,
@@ -116,6 +116,20 @@ class ServiceBase(Lookups):
         if not game.broken:
             await quarantine.quarantine(self.store, game, why)
         raise Refusal("game_broken", game=game.id)
+
+    async def active_game(self, channel_id: int, game_id: int | None = None, version: int | None = None) -> GameRow:
+        if game_id is not None:  # a button names its game: say so when that game is over
+            named = await self.store.game(game_id)
+            if named is not None and named.channel_id == channel_id and not named.is_open:
+                raise Refusal("finished" if named.status == "over" else "aborted")
+        game = await self.open_game(channel_id)
+        if game_id is not None and game.id != game_id:
+            raise Refusal("stale")
+        if game.status != "active":
+            raise Refusal("not_started")
+        if version is not None and game.version != version:
+            raise Refusal("stale")
+        return game
 
     @staticmethod
     def state_of(game: GameRow) -> GameState:

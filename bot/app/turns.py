@@ -20,7 +20,7 @@ from bot.app import ratings
 from bot.app.computer import LEVELS, STRONGEST, move_seed
 from bot.app.errors import Refusal
 from bot.app.outcomes import Needed, Nudged, TimedOut, Turn, Undone
-from bot.app.seating import Seating
+from bot.app.service_base import ServiceBase
 from bot.app.timers import TIMEOUTS_IN_A_ROW
 from bot.infra.clock import iso, quiet_until
 from bot.infra.store import Conflict, GameRow
@@ -77,22 +77,8 @@ def first_open_option(candidates: list[Move]) -> Needed:
     return Needed(order[-1] if order else "", [])
 
 
-class Turns(Seating):
+class Turns(ServiceBase):
     """Moves, the computer's turns, hints, time limits, undo and nudges."""
-
-    async def active_game(self, channel_id: int, game_id: int | None = None, version: int | None = None) -> GameRow:
-        if game_id is not None:  # a button names its game: say so when that game is over
-            named = await self.store.game(game_id)
-            if named is not None and named.channel_id == channel_id and not named.is_open:
-                raise Refusal("finished" if named.status == "over" else "aborted")
-        game = await self.open_game(channel_id)
-        if game_id is not None and game.id != game_id:
-            raise Refusal("stale")
-        if game.status != "active":
-            raise Refusal("not_started")
-        if version is not None and game.version != version:
-            raise Refusal("stale")
-        return game
 
     @staticmethod
     def check_command(game: GameRow, command: str) -> None:
