@@ -21,6 +21,7 @@ from bot.app import quarantine
 from bot.app.computer import Computer
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import Translator
+from bot.app.leagues import LeagueService
 from bot.app.pictures import Pictures
 from bot.app.service import GameService
 from bot.app.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
@@ -30,20 +31,21 @@ from bot.infra.clock import Clock, SystemClock
 from bot.infra.loops import Loop
 from bot.infra.store import Store
 from bot.ui.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
-from bot.ui.commands.league import LeagueButton, LeagueRuns
 from bot.ui.commands.stats import PageButton
 from bot.ui.computer_turns import ComputerTurns
 from bot.ui.ending import EndButton
+from bot.ui.league_posts import LeagueButton
+from bot.ui.league_runs import LeagueRuns
 from bot.ui.limits import run_deadlines, warning_key, warning_params
 from bot.ui.lobby import LobbyButton
-from bot.ui.picker import ConfirmButton, PickerSelect, PlayButton
+from bot.ui.picker import ConfirmButton, PickerSelect, PlayButton, board_view
 from bot.ui.places import GonePlaces
-from bot.ui.posting import Poster
+from bot.ui.posting import Controls, Poster
 from bot.ui.privacy import ForgetButton
 from bot.ui.ratelimits import ChannelPacer, patient, patient_replies, rate_limit_trace
 from bot.ui.replays import ReplayButton
 from bot.ui.replies import Deliveries, answer_error, is_repeat
-from bot.ui.summary import SummaryButton
+from bot.ui.summary import SummaryButton, summary_view
 from bot.ui.undo import UndoButton
 
 log = logging.getLogger(__name__)
@@ -170,6 +172,10 @@ class AzulBot(commands.Bot):
         return self._service
 
     @property
+    def leagues(self) -> LeagueService:
+        return LeagueService(self.service)
+
+    @property
     def poster(self) -> Poster:
         if self._poster is None:
             raise RuntimeError("the bot has not been set up yet")
@@ -215,7 +221,8 @@ class AzulBot(commands.Bot):
         if broken:
             log.error("%d games are quarantined: their stored state cannot be read (python -m bot check)", broken)
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
-        self._poster = Poster(self, self._store, self.pictures, self.clock, claims=self._service)
+        controls = Controls(board=board_view, summary=summary_view)  # the poster builds no view of its own
+        self._poster = Poster(self, self._service, self.pictures, self.clock, claims=self._service, controls=controls)
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
         self._service.on_settled.append(lambda game: self.league_runs.wake())  # it may end a league's round
         self.add_dynamic_items(*CONTROLS)

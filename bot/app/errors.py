@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.infra.db import is_store_fault
+
 
 class Refusal(Exception):
     """A request the bot turns down; ``key`` names ``bot.refuse.<key>`` in the catalogue.
@@ -36,4 +38,4 @@ class MoveSaved(Exception):
     picker's next step): the player is told their move stands, never that nothing changed."""
 
 
-__all__ = ["BoardNotPosted", "MoveSaved", "Refusal"]
+__all__ = ["BoardNotPosted", "MoveSaved", "Refusal", "is_store_fault"]

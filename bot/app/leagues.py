@@ -39,7 +39,6 @@ League games open in a thread of the league's channel each (a channel holds one 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -48,12 +47,12 @@ from bot.app import league_rules, ratings
 from bot.app.computer import STRONGEST
 from bot.app.errors import Refusal
 from bot.app.league_rules import BYE, LEFTOVERS, Entrant, Line, Played, Round
+from bot.app.outcomes import Opened, Recorded
 from bot.app.service import GameService
 from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT
 from bot.infra.clock import iso
 from bot.infra.league_store import LeaguePlayer, LeagueRow, LeagueStore, TableRow
 from bot.infra.store import GameRow
-from engine import GameState
 
 log = logging.getLogger(__name__)
 
@@ -64,21 +63,16 @@ ROUND_LEASE = timedelta(minutes=5)
 """How long opening a round stays with one bot process (another takes it over if that process dies)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Opened:
-    """A game opened for a table: the game, its first state, and the table."""
-
-    table: TableRow
-    game: GameRow
-    state: GameState
-
-
-@dataclass(frozen=True, slots=True)
-class Recorded:
-    """A table's result just recorded, with the league it belongs to."""
-
-    league: LeagueRow
-    table: TableRow
+def played_at(league: LeagueRow, table: TableRow) -> Played | None:
+    """What a table's recorded result counts for in the standings (None while unplayed, or when it was void)."""
+    result = table.result
+    if result is None or result.get("void"):
+        return None
+    if table.bye:
+        return Played(table.round, table.players, bye=True, table_size=league.table_size)
+    return Played(
+        table.round, table.players, tuple(result["scores"]), tuple(result["places"]), table_size=league.table_size
+    )
 
 
 class LeagueService:
@@ -153,6 +147,40 @@ class LeagueService:
         if league is None:
             raise Refusal("league_unknown")
         return league
+
+    async def find(self, league_id: int) -> LeagueRow | None:
+        """The league with this id, or None (:meth:`league` refuses instead)."""
+        return await self.store.league(league_id)
+
+    async def leagues_in(self, guild_id: int, *, finished: bool = False) -> list[LeagueRow]:
+        """The server's leagues, newest first: those not over (or, with ``finished``, every one)."""
+        return await self.store.leagues_in(guild_id, finished=finished)
+
+    async def leagues_with(self, status: str) -> list[LeagueRow]:
+        return await self.store.leagues_with(status)
+
+    async def set_message(self, league_id: int, kind: str, message_id: int) -> None:
+        """Remember the league's ``signup`` or ``standings`` message, to edit it later."""
+        await self.store.set_message(league_id, kind, message_id)
+
+    async def tables(self, league_id: int, number: int | None = None) -> list[TableRow]:
+        """The tables of one round, or of every round, in order."""
+        return await self.store.tables(league_id, number)
+
+    async def due_rounds(self) -> list[tuple[int, int]]:
+        """Rounds whose start is due now, of running leagues: (league, round), earliest first."""
+        return await self.store.due_rounds(iso(self.clock.now()))
+
+    async def open_rounds(self) -> list[tuple[int, int]]:
+        return await self.store.open_rounds()
+
+    async def mark_round_open(self, league_id: int, number: int) -> bool:
+        """The round's tables are all opened; False when another process marked it first."""
+        return await self.store.set_round_state(league_id, number, "pending", "open")
+
+    async def set_thread(self, table_id: int, thread_id: int) -> None:
+        """Record the thread opened for a table."""
+        await self.store.set_table(table_id, "channel_id", thread_id)
 
     async def named(self, guild_id: int, name: str) -> LeagueRow:
         """The server's league of that name (any case; the newest, finished ones too)."""
@@ -230,18 +258,7 @@ class LeagueService:
 
     async def history(self, league: LeagueRow) -> list[Played]:
         """Every table with a result, as the rules read it (a void game counts for nobody)."""
-        return [played for table in await self.store.tables(league.id) if (played := self.played(league, table))]
-
-    @staticmethod
-    def played(league: LeagueRow, table: TableRow) -> Played | None:
-        result = table.result
-        if result is None or result.get("void"):
-            return None
-        if table.bye:
-            return Played(table.round, table.players, bye=True, table_size=league.table_size)
-        return Played(
-            table.round, table.players, tuple(result["scores"]), tuple(result["places"]), table_size=league.table_size
-        )
+        return [played for table in await self.store.tables(league.id) if (played := played_at(league, table))]
 
     async def standings(self, league: LeagueRow) -> tuple[list[Line], list[LeaguePlayer]]:
         players = await self.store.players(league.id)
@@ -388,4 +405,4 @@ class LeagueService:
         return (found[1], found[0].round) if found else None
 
 
-__all__ = ["FORMATS", "LeagueService", "Opened", "Recorded"]
+__all__ = ["FORMATS", "LeagueService", "Opened", "Recorded", "played_at"]

@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import engine
 from bot.app.language import text
 from bot.app.narration import shown_names
 from bot.games import adapter_of
-from bot.infra.store import GameRow, MoveRow, Store
+from bot.infra.store import GameRow, MoveRow
 from engine import Event
 
 LOG_MOVES = 20
@@ -23,6 +24,12 @@ LOG_MOVES = 20
 SINCE_LINES = 8
 """Moves a turn notice tells one by one; beyond that it gives their number."""
 MESSAGE_LIMIT = 2000
+
+
+class MoveLog(Protocol):
+    """Where a game's moves are read from: the store, or the service that asks it for a handler."""
+
+    async def move_rows(self, game_id: int) -> list[MoveRow]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +55,7 @@ def replay_told(game: GameRow, rows: Sequence[MoveRow], first_ply: int) -> list[
     return told
 
 
-async def last_moves(store: Store, game: GameRow, count: int) -> list[Told]:
+async def last_moves(store: MoveLog, game: GameRow, count: int) -> list[Told]:
     """The last ``count`` moves of ``game`` with their events."""
     rows = await store.move_rows(game.id)
     if not rows:
@@ -61,7 +68,7 @@ def move_line(game: GameRow, told: Told, names: Sequence[str], locale: str) -> s
     return said or text("bot.post.moved", locale, player=names[told.seat], move=told.notation)
 
 
-async def log_text(store: Store, game: GameRow, locale: str) -> str:
+async def log_text(store: MoveLog, game: GameRow, locale: str) -> str:
     """The last :data:`LOG_MOVES` moves of ``game`` in words, a line per move and a heading per round (the oldest
     dropped first when they would not fit in one message)."""
     told = await last_moves(store, game, LOG_MOVES)
@@ -84,7 +91,7 @@ async def log_text(store: Store, game: GameRow, locale: str) -> str:
     return "\n".join([title, *(line for block in blocks for line in block)])
 
 
-async def since_lines(store: Store, game: GameRow, seat: int, locale: str, *, skip_last: bool = False) -> list[str]:
+async def since_lines(store: MoveLog, game: GameRow, seat: int, locale: str, *, skip_last: bool = False) -> list[str]:
     """Every move made since ``seat``'s own last move, in words (all moves so far when they have not moved yet);
     ``skip_last``: leave out the newest one (the post that carries these lines tells it already). Beyond
     :data:`SINCE_LINES` moves, one line gives their number instead."""

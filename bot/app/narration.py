@@ -12,8 +12,8 @@ import discord
 
 import engine
 from bot.app.language import text
+from bot.app.outcomes import Turn, Undone
 from bot.app.ratings import is_rated
-from bot.app.service import Turn, Undone
 from bot.games import adapter_of
 from bot.games.base import variant_label
 from bot.infra.store import GameRow, Seat

@@ -33,6 +33,7 @@ from bot.infra.store import GameRow
 from engine import Event, GameState, Move
 from render.animation import Frame, replay_states
 from render.common import SeatInfo
+from render.league import LeagueStanding, standings_png
 from render.stats import Standing, leaderboard_png, profile_png
 
 log = logging.getLogger(__name__)
@@ -183,6 +184,12 @@ class Pictures:
         locale: str,
     ) -> bytes:
         png: bytes = await self.pool.run(profile_png, name, list(rated), list(facts), chart, locale)
+        return png
+
+    async def league_standings(
+        self, title: str, subtitle: str, rows: Sequence[LeagueStanding], swiss: bool, locale: str
+    ) -> bytes:
+        png: bytes = await self.pool.run(standings_png, title, subtitle, list(rows), swiss, locale)
         return png
 
 

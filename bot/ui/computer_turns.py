@@ -22,7 +22,8 @@ import discord
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import guild_locale, text
 from bot.app.narration import headline, level_label, seat_label
-from bot.app.service import GameService, Turn
+from bot.app.outcomes import Turn
+from bot.app.ports import Games
 from bot.infra import metrics
 from bot.ui.context import BoardPoster
 
@@ -36,7 +37,7 @@ process dies, another takes the game over after this, at its next sweep."""
 class ComputerTurns:
     """One task per game whose computer seats must act; ``close`` cancels them (their searches resume later)."""
 
-    def __init__(self, client: discord.Client, service: GameService, poster: BoardPoster) -> None:
+    def __init__(self, client: discord.Client, service: Games, poster: BoardPoster) -> None:
         self.client = client
         self.service = service
         self.poster = poster
@@ -54,7 +55,7 @@ class ComputerTurns:
 
     async def resume_all(self) -> None:
         """At start-up: every active game in which a computer seat may have been interrupted."""
-        for game_id in await self.service.store.games_with_computer_seats():
+        for game_id in await self.service.games_with_computer_seats():
             self.wake(game_id)
 
     async def close(self) -> None:

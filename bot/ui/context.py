@@ -11,9 +11,8 @@ from typing import Protocol, runtime_checkable
 
 import discord
 
-from bot.app.pictures import Pictures
-from bot.app.service import GameService
-from bot.infra.store import GameRow
+from bot.app.ports import Games, Leagues, PictureMaker
+from bot.app.records import GameRow
 from engine import Event, GameState
 
 
@@ -42,16 +41,20 @@ class BoardPoster(Protocol):
 
 @runtime_checkable
 class BotContext(Protocol):
-    """The game service, the board poster and the pictures of the running bot, and the computer's turns."""
+    """The game service, the leagues, the board poster and the pictures of the running bot, and the computer's
+    turns: each seen through the narrow protocol of :mod:`bot.app.ports`, never as its concrete class."""
 
     @property
-    def service(self) -> GameService: ...
+    def service(self) -> Games: ...
+
+    @property
+    def leagues(self) -> Leagues: ...
 
     @property
     def poster(self) -> BoardPoster: ...
 
     @property
-    def pictures(self) -> Pictures: ...
+    def pictures(self) -> PictureMaker: ...
 
     def wake_computer(self, game_id: int) -> None:
         """After a move or the start: let the computer play its seats that must act now (in the background)."""

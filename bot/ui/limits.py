@@ -20,11 +20,12 @@ from bot.app.computer import STRONGEST, THINKING_SECONDS
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import described, guild_locale, text, user_locale
 from bot.app.narration import headline, level_label, limit_line, seat_label, shown, thinking_line
+from bot.app.outcomes import TimedOut
+from bot.app.ports import Games
 from bot.app.quotas import GameCaps
-from bot.app.service import GameService, TimedOut
-from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Fired, deadlines
+from bot.app.records import GameRow
+from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Fired
 from bot.infra import metrics
-from bot.infra.store import GameRow, Store
 from bot.ui.context import BoardPoster, bot_of
 from bot.ui.replies import is_admin, reply
 
@@ -50,13 +51,13 @@ def stamp(moment: datetime, style: str = "R") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
-async def deadline_lines(service: GameService, game: GameRow, locale: str) -> list[str]:
+async def deadline_lines(service: Games, game: GameRow, locale: str) -> list[str]:
     """For ``status``: the game's limit, and when each waiting player's time runs out."""
     if game.status != "active" or not game.time_limit_hours:
         return []
     lines = [limit_line(game.time_limit_hours, game.on_timeout, locale)]
     by_seat = game.by_seat()
-    for seat, due in sorted((await deadlines(service.store, game)).items()):
+    for seat, due in sorted((await service.deadlines(game)).items()):
         player = f"**{seat_label(game, by_seat[seat], locale)}**"
         lines.append(text("bot.limit.deadline", locale, player=player, when=stamp(due, "f"), relative=stamp(due)))
     return lines
@@ -79,7 +80,7 @@ def timeout_lines(game: GameRow, timed_out: TimedOut, locale: str) -> list[str]:
     return lines
 
 
-async def run_deadlines(service: GameService, poster: BoardPoster, channel: discord.abc.Messageable, due: Fired) -> int:
+async def run_deadlines(service: Games, poster: BoardPoster, channel: discord.abc.Messageable, due: Fired) -> int:
     """Every seat of ``due`` whose time ran out: the timeout, then its board in the channel. How many timed out."""
     guild = getattr(channel, "guild", None)
     locale = guild_locale(guild)
@@ -116,9 +117,9 @@ def warning_key(game: GameRow) -> str:
     return f"bot.limit.warn.{game.on_timeout}"
 
 
-async def warning_params(service: GameService, game: GameRow, seats: Sequence[int]) -> dict[str, str]:
+async def warning_params(service: Games, game: GameRow, seats: Sequence[int]) -> dict[str, str]:
     """When the earliest of these seats' time runs out, for the warning."""
-    found = await deadlines(service.store, game)
+    found = await service.deadlines(game)
     due = min((found[seat] for seat in seats if seat in found), default=None)
     return {"when": stamp(due) if due else "?"}
 
@@ -138,13 +139,13 @@ async def server_settings(
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     locale = user_locale(interaction)
-    hours, action = await service.store.server_defaults(guild_id)
+    hours, action = await service.server_defaults(guild_id)
     caps = await service.game_caps(guild_id)
     seconds = await service.server_thinking(guild_id)
     if all(given is None for given in (time_limit, on_timeout, member_games, server_games, threads, thinking)):
         lines = settings_lines(hours, action, caps, seconds, locale)
         shown = text("bot.limit.server.shown", locale, limit=lines)
-        await reply(interaction, f"{shown}\n{await threads_line(service.store, guild_id, locale)}")
+        await reply(interaction, f"{shown}\n{await threads_line(service, guild_id, locale)}")
         return
     if not is_admin(interaction):
         raise Refusal("only_manager_sets_server")
@@ -155,12 +156,12 @@ async def server_settings(
         action = on_timeout.value if on_timeout else action
         await service.set_server_defaults(guild_id, hours, action)
     if threads is not None:
-        await service.store.set_server_threads(guild_id, threads)
+        await service.set_server_threads(guild_id, threads)
     if thinking is not None:
         seconds = int(thinking.value)
         await service.set_server_thinking(guild_id, seconds)
     saved = text("bot.limit.server.saved", locale, limit=settings_lines(hours, action, caps, seconds, locale))
-    await reply(interaction, f"{saved}\n{await threads_line(service.store, guild_id, locale)}")
+    await reply(interaction, f"{saved}\n{await threads_line(service, guild_id, locale)}")
 
 
 def settings_lines(hours: int, action: str, caps: GameCaps, thinking: int, locale: str) -> str:
@@ -168,8 +169,8 @@ def settings_lines(hours: int, action: str, caps: GameCaps, thinking: int, local
     return f"{limit_line(hours, action, locale)}\n{thinking_line(thinking, locale)}\n{caps_line}"
 
 
-async def threads_line(store: Store, guild_id: int, locale: str) -> str:
-    return text("bot.thread.server_on" if await store.server_threads(guild_id) else "bot.thread.server_off", locale)
+async def threads_line(service: Games, guild_id: int, locale: str) -> str:
+    return text("bot.thread.server_on" if await service.server_threads(guild_id) else "bot.thread.server_off", locale)
 
 
 __all__ = [

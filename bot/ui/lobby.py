@@ -16,7 +16,7 @@ import engine
 from bot.app.computer import LEVELS
 from bot.app.language import guild_locale, text, user_locale
 from bot.app.narration import ROBOT, level_label, lobby_text, shown_names
-from bot.infra.store import GameRow
+from bot.app.records import GameRow
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.replies import channel_of, display_name, is_admin, public_locale, reply

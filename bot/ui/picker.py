@@ -26,10 +26,10 @@ import engine
 from bot.app.errors import Refusal
 from bot.app.language import text, user_locale
 from bot.app.move_entry import Entry, Run, Step, plan, repeats, run_ways, shapes_of
-from bot.app.pictures import Pictures
-from bot.app.service import Turn
+from bot.app.outcomes import Turn
+from bot.app.ports import PictureMaker
+from bot.app.records import GameRow
 from bot.games import adapter_of
-from bot.infra.store import GameRow
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.play import after_move, play, table_of
@@ -121,7 +121,7 @@ class PickerSelect(
 
     async def act(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
-        row = await bot_of(interaction).service.store.picker(self.picker_id)
+        row = await bot_of(interaction).service.picker(self.picker_id)
         if row is None or row.user_id != interaction.user.id:
             raise Refusal("stale")
         if row.option == "command":
@@ -136,7 +136,7 @@ class PickerSelect(
             await picker_step(interaction, row.game_id, row.version, row.command, chosen, edit=True)
             return
         options = row.option.split("+")
-        game = await bot_of(interaction).service.store.game(row.game_id)
+        game = await bot_of(interaction).service.game(row.game_id)
         if game is None:
             raise Refusal("stale")
         if options[0] in set_options(engine.get_variant(game.variant), row.command):
@@ -172,7 +172,7 @@ class ConfirmButton(
         return cls(picker)
 
     async def act(self, interaction: discord.Interaction) -> None:
-        row = await bot_of(interaction).service.store.picker(self.picker_id)
+        row = await bot_of(interaction).service.picker(self.picker_id)
         if row is None or row.user_id != interaction.user.id or row.command is None:
             raise Refusal("stale")
         await _play(interaction, row.game_id, row.version, row.command, row.chosen)
@@ -235,7 +235,7 @@ async def picker_step(
     service = bot_of(interaction).service
     game, state, seat = await _acting_seat(interaction, game_id, version)
     view, prompt, step = await next_step(interaction, game, state, seat=seat, command=command, chosen=chosen)
-    if step is not None and step.done and await service.store.quick_play(interaction.user.id):
+    if step is not None and step.done and await service.quick_play(interaction.user.id):
         await _play(interaction, game_id, version, step.command, step.chosen, update=edit)
         return
     files = await preview_files(bot_of(interaction).pictures, game, state, seat, step, user_locale(interaction))
@@ -288,8 +288,8 @@ async def next_step(
         raise Refusal("stale")
     so_far = summary(state, seat, step, locale)
     if step.done:
-        store = bot_of(interaction).service.store
-        picker_id = await store.create_picker(
+        service = bot_of(interaction).service
+        picker_id = await service.create_picker(
             game.id, game.version, interaction.user.id, command=command, chosen=step.chosen, option=CONFIRM
         )
         view = discord.ui.View(timeout=None)
@@ -342,14 +342,14 @@ async def run_step(
     """A run in one step (the grey wall: a select per full line, each offering the columns it may take given the
     others), then the whole run to confirm; its moves are played together (:func:`_play`)."""
     locale = user_locale(interaction)
-    store = bot_of(interaction).service.store
+    service = bot_of(interaction).service
     run = await asyncio.to_thread(run_of, state, seat, command, picked)
     if not run.ways:
         raise Refusal("stale")  # the seat may not play this command now
     whole = run.chosen()
     if whole is not None:
         step = Step(command, {RUN: " ".join(map(str, whole))})
-        picker_id = await store.create_picker(
+        picker_id = await service.create_picker(
             game.id, game.version, interaction.user.id, command=command, chosen=step.chosen, option=CONFIRM
         )
         view = discord.ui.View(timeout=None)
@@ -440,7 +440,7 @@ def preview_candidates(state: engine.GameState, step: Step | None) -> list[tuple
 
 
 async def preview_files(  # noqa: PLR0917
-    pictures: Pictures, game: GameRow, state: engine.GameState, seat: int, step: Step | None, locale: str
+    pictures: PictureMaker, game: GameRow, state: engine.GameState, seat: int, step: Step | None, locale: str
 ) -> list[discord.File]:
     """The picture of a step that chooses what words cannot show (drawn off the event loop), else nothing."""
     candidates = preview_candidates(state, step)
@@ -459,7 +459,7 @@ async def _play(
 ) -> None:
     run: list[dict[str, str]] = [chosen]
     if RUN in chosen:  # a whole run, played together: one transaction, one post
-        game = await bot_of(interaction).service.store.game(game_id)
+        game = await bot_of(interaction).service.game(game_id)
         if game is None:
             raise Refusal("stale")
         run = [dict(engine.parse_move(game.variant, notation).choices()) for notation in chosen[RUN].split()]
@@ -499,8 +499,8 @@ async def picker_view(
 ) -> discord.ui.View:
     """One step of the picker, saved as a row: a select per page of choices with its placeholder (a multi-select
     for a set). Every step's selects are built here: the command, an option, a set, a run's lines."""
-    store = bot_of(interaction).service.store
-    picker_id = await store.create_picker(
+    service = bot_of(interaction).service
+    picker_id = await service.create_picker(
         game.id, game.version, interaction.user.id, command=command, chosen=chosen, option=option
     )
     view = discord.ui.View(timeout=None)

@@ -11,13 +11,13 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.app.service import GameService
+from bot.app.ports import Games
 
 log = logging.getLogger(__name__)
 
 
 class GonePlaces(commands.Cog):
-    def __init__(self, bot: commands.Bot, service: GameService) -> None:
+    def __init__(self, bot: commands.Bot, service: Games) -> None:
         self.bot = bot
         self.service = service
 

@@ -15,7 +15,7 @@ import discord
 from bot.app.errors import BoardNotPosted, MoveSaved, Refusal
 from bot.app.language import guild_locale, text, user_locale
 from bot.app.narration import headline
-from bot.app.service import Turn
+from bot.app.outcomes import Turn
 from bot.infra import logs, metrics
 from bot.ui.context import bot_of
 from bot.ui.replies import board_missing, channel_of, display_name
@@ -39,7 +39,7 @@ async def table_of(interaction: discord.Interaction, game_id: int | None) -> Tab
     (only for a player of the game: anyone else has nothing to play there)."""
     if interaction.guild_id is not None or game_id is None:
         return Table(interaction.channel_id or 0, channel_of(interaction), interaction.guild)
-    game = await bot_of(interaction).service.store.game(game_id)
+    game = await bot_of(interaction).service.game(game_id)
     if game is None or not game.has_player(interaction.user.id):
         raise Refusal("not_in_game")
     client = interaction.client

@@ -22,7 +22,8 @@ import contextlib
 import io
 import logging
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -31,19 +32,18 @@ import discord
 
 import engine
 from bot.app.errors import BoardNotPosted
+from bot.app.game_summary import summary_lines
 from bot.app.language import guild_locale, text
 from bot.app.movelog import since_lines
 from bot.app.narration import headline, seat_label, shown_names, undo_headline
-from bot.app.pictures import Pictures
-from bot.app.service import Turn, Undone
+from bot.app.outcomes import Turn, Undone
+from bot.app.ports import PictureMaker, Reads
+from bot.app.presence import away_lines, seat_notes
+from bot.app.records import GameRow
 from bot.games import adapter_of
 from bot.games.base import variant_label
 from bot.infra import metrics
 from bot.infra.clock import Clock, SystemClock
-from bot.infra.store import GameRow, Store
-from bot.ui.commands.me import away_lines, seat_notes
-from bot.ui.picker import board_view
-from bot.ui.summary import summary_lines, summary_view
 from bot.ui.threads import reopen
 from engine import Event, GameState
 
@@ -112,21 +112,34 @@ def mentioning(user_ids: Sequence[int | None]) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 
+@dataclass(frozen=True, slots=True)
+class Controls:
+    """The buttons a post carries, built by the Discord-facing handlers and handed to the poster by the composition
+    root (:mod:`bot.client`), so the poster imports no view, command or picker: ``board`` builds a live game's Play
+    button, ``summary`` a finished game's Replay, Animation and Rematch buttons."""
+
+    board: Callable[[GameRow, str], discord.ui.View]
+    summary: Callable[[GameRow, str], discord.ui.View]
+
+
 class Poster:
-    """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``store`` keeps their choices;
-    ``pictures`` draws the boards."""
+    """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``records`` (the service) knows
+    their choices; ``pictures`` draws the boards; ``controls`` builds the buttons under them."""
 
     def __init__(
         self,
         client: discord.Client,
-        store: Store,
-        pictures: Pictures,
+        records: Reads,
+        pictures: PictureMaker,
         clock: Clock | None = None,
         claims: Claims | None = None,
+        *,
+        controls: Controls,
     ) -> None:
         self.client = client
-        self.store = store
+        self.records = records
         self.pictures = pictures
+        self.controls = controls
         self.clock = clock or SystemClock()
         self.claims = claims
         self._posting: set[str] = set()
@@ -156,7 +169,7 @@ class Poster:
         self._posting.add(work)
         try:
             async with holding(self.claims, work, BOARD_LEASE) as mine:
-                fresh = await self.store.game(game.id) if mine else None
+                fresh = await self.records.game(game.id) if mine else None
                 if fresh is None or fresh.board_version >= game.version:
                     return None
                 nonce = board_nonce(game)
@@ -179,31 +192,31 @@ class Poster:
         nonce: str | None = None,
     ) -> discord.Message:
         locale = guild_locale(guild)
-        notes = await seat_notes(self.store, game, self.clock.now(), locale) if game.status == "active" else []
+        notes = await seat_notes(self.records, game, self.clock.now(), locale) if game.status == "active" else []
         png = await self.pictures.draw(game, state, events, locale, notes)
         by_seat = game.by_seat()
         dm_seats, mention_seats = await self._split_by_dm(game, ping)
         lines = [headline] if headline else []
         if game.status == "over":  # the summary, with its Replay, Animation and Rematch buttons
             lines.append(text("bot.post.game_over", locale))
-            lines += await summary_lines(self.store, game, state, locale)
+            lines += await summary_lines(self.records, game, state, locale)
         else:
             lines.append(self._to_act_line(game, state, locale, mention_seats))
             if len(mention_seats) == 1:  # the one player pinged hears what happened since their last move
                 (seat,) = mention_seats
-                lines += await since_lines(self.store, game, seat, locale, skip_last=bool(headline))
-            lines += await away_lines(self.store, game, self.clock.now(), locale)
+                lines += await since_lines(self.records, game, seat, locale, skip_last=bool(headline))
+            lines += await away_lines(self.records, game, self.clock.now(), locale)
         content = "\n".join(line for line in lines if line)[:2000]
         if isinstance(channel, discord.Thread) and not await reopen(channel, game, locale):
             metrics.post_failed("forbidden")
             raise BoardNotPosted("forbidden")
-        view = board_view(game, locale) if game.status == "active" else discord.utils.MISSING
+        view = self.controls.board(game, locale) if game.status == "active" else discord.utils.MISSING
         if game.status == "over":
-            view = summary_view(game, locale)
+            view = self.controls.summary(game, locale)
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
         message = await self._send(channel, game, content, png, view=view, mentions=mentions, nonce=nonce)
         try:
-            _, stale = await self.store.set_board(game.id, message.id, game.version)
+            _, stale = await self.records.set_board(game.id, message.id, game.version)
         except Exception as error:
             log.exception("game %s: board %s posted but not recorded", game.id, message.id)
             metrics.post_failed("unrecorded")
@@ -340,7 +353,7 @@ class Poster:
         variant = variant_label(game.variant, locale)
         for seat in dm_seats:
             user_id = by_seat[seat].user_id or 0
-            prefs = await self.store.user(user_id)
+            prefs = await self.records.user(user_id)
             lang = prefs.locale or locale
             said = text("bot.nudge.dm", lang, player=player, variant=variant_label(game.variant, lang), game=game.id)
             try:
@@ -365,7 +378,7 @@ class Poster:
             user_id = by_seat[seat].user_id
             if user_id is None or by_seat[seat].computer_plays:
                 continue
-            prefs = await self.store.user(user_id)
+            prefs = await self.records.user(user_id)
             if prefs.notify_dm and not prefs.dm_closed_told:
                 dm.append(seat)
             else:
@@ -387,25 +400,25 @@ class Poster:
         self, channel: discord.abc.Messageable, game: GameRow, user_id: int, board: discord.Message, locale: str
     ) -> None:
         """A DM with a link to the board; when DMs are closed, ping in the channel instead and say so once."""
-        store = self.store
+        records = self.records
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            prefs = await store.user(user_id)
+            prefs = await records.user(user_id)
             lang = prefs.locale or locale
             said = text("bot.post.dm_turn", lang, link=board.jump_url, game=game.id)
             seat = game.seat_of(user_id)
-            since = await since_lines(store, game, seat, lang) if seat is not None else []
+            since = await since_lines(records, game, seat, lang) if seat is not None else []
             # The player's close-up and a Play button whose picker works right here; the move goes to the channel.
             closeup = None
             if seat is not None and game.state is not None:
                 closeup = await self.pictures.draw_closeup(game, engine.from_json(game.state), seat, lang)
             files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
             content = "\n".join([said, *since])[:2000]
-            await user.send(content, files=files, view=board_view(game, lang))
+            await user.send(content, files=files, view=self.controls.board(game, lang))
             return
         except (discord.Forbidden, discord.HTTPException):
             log.info("game %s: DM to %s failed; pinging in the channel instead", game.id, user_id)
-        await store.set_user(user_id, dm_closed_told=True)
+        await records.set_user(user_id, dm_closed_told=True)
         await channel.send(
             text("bot.post.dm_closed", locale, user=f"<@{user_id}>"),
             allowed_mentions=mentioning([user_id]),

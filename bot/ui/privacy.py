@@ -3,8 +3,8 @@
 The command explains what goes and what stays and offers the **Delete my data** button (a persistent control whose
 custom id holds the person's id, so only they can press it, and it works after a restart). The click erases their
 settings, profile, ratings and half-made picks, and anonymises their seats in finished games (the others' games and
-results stay whole: see :meth:`bot.infra.store.Store.forget_user`). While they sit in an open game (a lobby or a game in
-progress) it is refused, with the reason: those games still need them.
+results stay whole: see :meth:`bot.app.service.GameService.forget`). While they sit in an open game (a lobby or a
+game in progress) it is refused, with the reason: those games still need them.
 """
 
 from __future__ import annotations

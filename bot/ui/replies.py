@@ -15,10 +15,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app.errors import BoardNotPosted, MoveSaved, Refusal
+from bot.app.errors import BoardNotPosted, MoveSaved, Refusal, is_store_fault
 from bot.app.language import explain, guild_locale, text, user_locale
 from bot.infra import logs, metrics
-from bot.infra.db import is_store_fault
 from bot.ui.context import bot_of
 from engine import EngineError
 
@@ -155,7 +154,7 @@ async def answer_error(interaction: discord.Interaction, error: Exception, *, re
 
 async def _game_id_here(interaction: discord.Interaction) -> int | None:
     try:
-        game = await bot_of(interaction).service.store.latest_game_in(interaction.channel_id or 0)
+        game = await bot_of(interaction).service.latest_game_in(interaction.channel_id or 0)
     except Exception:
         return None
     return game.id if game else None

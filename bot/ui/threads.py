@@ -14,8 +14,8 @@ import discord
 
 from bot.app.language import text
 from bot.app.narration import seat_label
+from bot.app.records import GameRow
 from bot.games.base import variant_label
-from bot.infra.store import GameRow
 from bot.ui.context import bot_of
 from bot.ui.replies import channel_of, public_locale
 

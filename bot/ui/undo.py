@@ -19,7 +19,7 @@ import discord
 from bot.app.errors import BoardNotPosted
 from bot.app.language import text, user_locale
 from bot.app.narration import undo_headline, undone_words
-from bot.app.service import Turn
+from bot.app.outcomes import Turn
 from bot.infra import logs
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged

@@ -8,9 +8,9 @@ import discord
 import pytest
 
 import engine
+from bot.app.game_summary import points_by_category
 from bot.games import adapter_of
 from bot.infra.clock import ManualClock
-from bot.ui.summary import points_by_category
 from engine.agents import GreedyAgent
 from tests.bot.table import Table, mentions
 from tests.bot.test_faults import forged_click

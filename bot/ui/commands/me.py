@@ -10,9 +10,8 @@ zone) and how their turn is announced (a DM or a mention in the channel).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
@@ -25,20 +24,17 @@ import engine
 from bot.app.errors import Refusal
 from bot.app.language import described, named, text, user_locale
 from bot.app.narration import seat_label, shown
-from bot.app.timers import deadlines
+from bot.app.ports import Games
+from bot.app.presence import stamp
+from bot.app.records import GameRow, UserPrefs
 from bot.games.base import variant_label
 from bot.infra.clock import iso
-from bot.infra.league_store import LeagueStore
-from bot.infra.store import GameRow, Store, UserPrefs
 from bot.ui.commands.stats import profile
 from bot.ui.context import bot_of
 from bot.ui.privacy import forget
 from bot.ui.replies import reply
-from render.common import SeatInfo
 
 LIST_LIMIT = 2000
-URGENT = timedelta(hours=1)
-"""Less time left than this turns a player's clock on the board red (the last warning comes then)."""
 REMIND_EVERY = (0, 6, 12, 24)  # hours; 0: once per turn
 CHOICE_LIMIT = 25
 
@@ -104,26 +100,26 @@ def my_games_text(entries: list[OpenGame], locale: str) -> str:
     return "\n".join(lines)
 
 
-async def with_deadline(store: Store, entry: OpenGame, user_id: int) -> OpenGame:
+async def with_deadline(service: Games, entry: OpenGame, user_id: int) -> OpenGame:
     """The entry with when the user's time runs out, where a limit's clock runs for them."""
     seat = entry.game.seat_of(user_id)
     if not entry.my_turn or seat is None or not entry.game.time_limit_hours:
         return entry
-    return replace(entry, due=(await deadlines(store, entry.game)).get(seat))
+    return replace(entry, due=(await service.deadlines(entry.game)).get(seat))
 
 
-async def with_league(store: Store, entry: OpenGame) -> OpenGame:
+async def with_league(service: Games, entry: OpenGame) -> OpenGame:
     """The entry with the league and round its game was opened for, if any."""
-    found = await LeagueStore(store).table_of_game(entry.game.id)
+    found = await service.league_table_of(entry.game.id)
     return replace(entry, league=(found[1].name, found[0].round)) if found else entry
 
 
 @app_commands.command(name=named("games"), description=described("bot.cmd.games"))
 async def games(interaction: discord.Interaction) -> None:
-    store = bot_of(interaction).service.store
-    entries = open_games(await store.open_games_of(interaction.user.id), interaction.user.id)
-    entries = [await with_deadline(store, entry, interaction.user.id) for entry in entries]
-    entries = [await with_league(store, entry) for entry in entries]
+    service = bot_of(interaction).service
+    entries = open_games(await service.open_games_of(interaction.user.id), interaction.user.id)
+    entries = [await with_deadline(service, entry, interaction.user.id) for entry in entries]
+    entries = [await with_league(service, entry) for entry in entries]
     await reply(interaction, my_games_text(entries, user_locale(interaction)))
 
 
@@ -186,7 +182,7 @@ async def settings(  # noqa: PLR0917 (discord.py passes slash command options by
     notice: app_commands.Choice[str] | None = None,
 ) -> None:
     """Show the person's settings, or change those given (quiet hours from = to switches them off)."""
-    store = bot_of(interaction).service.store
+    service = bot_of(interaction).service
     locale = user_locale(interaction)
     values: dict[str, object] = {}
     if timezone is not None:
@@ -203,67 +199,15 @@ async def settings(  # noqa: PLR0917 (discord.py passes slash command options by
     if every is not None:
         values["remind_every_hours"] = int(every.value)
     if values:
-        await store.set_reminder_prefs(interaction.user.id, **values)
+        await service.set_reminder_prefs(interaction.user.id, **values)
     if notice is not None:
-        await bot_of(interaction).service.set_notify(interaction.user.id, notice.value == "dm", locale)
-    prefs = await store.user(interaction.user.id)
+        await service.set_notify(interaction.user.id, notice.value == "dm", locale)
+    prefs = await service.user(interaction.user.id)
     saved = bool(values) or notice is not None
     await reply(interaction, settings_text(prefs, locale, saved=saved))
 
 
 MAX_AWAY_DAYS = 30
-
-
-def stamp(moment: str, style: str = "f") -> str:
-    """A Discord timestamp: every reader sees the moment in their own time zone and language."""
-    return f"<t:{int(datetime.fromisoformat(moment).timestamp())}:{style}>"
-
-
-async def seat_notes(store: Store, game: GameRow, now: datetime, locale: str) -> list[SeatInfo | None]:
-    """What the board picture shows beside each seated player's name: "away until <date>" (UTC date), or the time
-    left to move for a player whose clock runs (red in its last hour)."""
-    due = await deadlines(store, game)
-    notes: list[SeatInfo | None] = []
-    for number, seat in enumerate(game.by_seat()):
-        if seat.user_id is None:  # a computer seat is never away and has no clock
-            notes.append(None)
-            continue
-        prefs = await store.user(seat.user_id)
-        away = prefs.away_until if prefs.away_until and prefs.away_until > iso(now) else None
-        note = _away_note(datetime.fromisoformat(away).date(), locale) if away else None
-        if number in due and not away:  # an away player's clock stands still: the away note says so
-            left = time_left(due[number], now, locale)
-            clock = text("bot.limit.left", locale, left=left)
-            note = replace(note or SeatInfo(), clock=clock, clock_short=left, urgent=due[number] - now <= URGENT)
-        notes.append(note)
-    return notes
-
-
-def _away_note(until: date, locale: str) -> SeatInfo:
-    """ "away until 2026-12-03", and "3.12" for a crowded header."""
-    short = text("bot.picture.away_short", locale, day=until.day, month=until.month)
-    return SeatInfo(away=text("bot.picture.away", locale, date=until.isoformat()), away_short=short)
-
-
-def time_left(due: datetime, now: datetime, locale: str) -> str:
-    """Short, for the picture: "23 h", "40 min" (whole minutes rounded up, then whole hours down)."""
-    minutes = max(1, math.ceil((due - now).total_seconds() / 60))
-    if minutes >= 60:
-        return text("bot.limit.hours_short", locale, hours=minutes // 60)
-    return text("bot.limit.minutes_short", locale, minutes=minutes)
-
-
-async def away_lines(store: Store, game: GameRow, now: datetime, locale: str) -> list[str]:
-    """One line for each seated player who is away now."""
-    lines = []
-    for seat in game.seats:
-        if seat.user_id is None:
-            continue
-        prefs = await store.user(seat.user_id)
-        if prefs.away_until and prefs.away_until > iso(now):
-            player = f"**{seat_label(game, seat, locale)}**"
-            lines.append(text("bot.away.line", locale, player=player, until=stamp(prefs.away_until)))
-    return lines
 
 
 @app_commands.command(name=named("away"), description=described("bot.cmd.away"))
@@ -273,8 +217,8 @@ async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1
     if not 1 <= days <= MAX_AWAY_DAYS:  # Discord enforces the range; a direct call must too
         raise Refusal("bad_away_days", max=MAX_AWAY_DAYS)
     until = iso(service.clock.now() + timedelta(days=days))
-    was = (await service.store.user(interaction.user.id)).away_until
-    await service.store.set_away(interaction.user.id, until)
+    was = (await service.user(interaction.user.id)).away_until
+    await service.set_away(interaction.user.id, until)
     await service.timers.away_changed(interaction.user.id, was, until)  # time limits' clocks stand still meanwhile
     await reply(interaction, text("bot.reply.away", user_locale(interaction), until=stamp(until), days=days))
 
@@ -282,11 +226,11 @@ async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1
 @app_commands.command(name=named("back"), description=described("bot.cmd.back"))
 async def back(interaction: discord.Interaction) -> None:
     service = bot_of(interaction).service
-    prefs = await service.store.user(interaction.user.id)
+    prefs = await service.user(interaction.user.id)
     if not prefs.away_until or prefs.away_until <= iso(service.clock.now()):
         raise Refusal("not_away")
     await service.timers.returned(interaction.user.id, prefs.away_until)
-    await service.store.set_away(interaction.user.id, None)
+    await service.set_away(interaction.user.id, None)
     await service.timers.away_changed(interaction.user.id, prefs.away_until, None)
     await reply(interaction, text("bot.reply.back", user_locale(interaction)))
 
@@ -294,7 +238,7 @@ async def back(interaction: discord.Interaction) -> None:
 @app_commands.command(name=named("quickplay"), description=described("bot.cmd.quickplay"))
 @app_commands.describe(enabled=described("bot.opt.enabled"))
 async def quickplay(interaction: discord.Interaction, enabled: bool) -> None:
-    await bot_of(interaction).service.store.set_quick_play(interaction.user.id, enabled)
+    await bot_of(interaction).service.set_quick_play(interaction.user.id, enabled)
     await reply(interaction, text("bot.reply.quick_on" if enabled else "bot.reply.quick_off", user_locale(interaction)))
 
 
@@ -325,12 +269,9 @@ class PersonalCog(commands.GroupCog, group_name=named("azul-me"), group_descript
 __all__ = [
     "OpenGame",
     "PersonalCog",
-    "away_lines",
     "game_line",
     "my_games_text",
     "open_games",
-    "seat_notes",
     "settings_text",
-    "time_left",
     "zone_choices",
 ]

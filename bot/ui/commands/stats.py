@@ -22,9 +22,9 @@ from bot.app import ratings
 from bot.app.errors import Refusal
 from bot.app.language import described, named, text, user_locale
 from bot.app.narration import ROBOT, shown
-from bot.app.pictures import Pictures
+from bot.app.ports import Games, PictureMaker
+from bot.app.records import PlayerTotals, RatingRow, ResultRow, ResultSeat
 from bot.games.base import variant_label
-from bot.infra.store import PlayerTotals, RatingRow, ResultRow, ResultSeat, Store
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.replays import open_viewer
@@ -119,8 +119,8 @@ async def leaderboard_answer(
     guild_id = interaction.guild_id if scope == "server" else None
     if scope == "server" and guild_id is None:
         raise Refusal("server_scope_in_dm")
-    store = bot_of(interaction).service.store
-    rows, total = await store.leaderboard(family, guild_id=guild_id, z=ratings.Z, limit=PAGE, offset=page * PAGE)
+    service = bot_of(interaction).service
+    rows, total = await service.leaderboard(family, guild_id=guild_id, z=ratings.Z, limit=PAGE, offset=page * PAGE)
     pages = pages_of(total)
     if not 0 <= page < pages:
         raise Refusal("no_such_page", page=page + 1, pages=pages)
@@ -183,13 +183,13 @@ async def history_answer(interaction: discord.Interaction, scope: str, page: int
     if scope not in HISTORY_SCOPES:
         raise Refusal("bad_scope")
     locale = user_locale(interaction)
-    store = bot_of(interaction).service.store
+    service = bot_of(interaction).service
     if scope == "server":
         if interaction.guild_id is None:  # no choice works here: say where a server's history is
             raise Refusal("history_server_in_dm")
-        results, total = await store.results(guild_id=interaction.guild_id, limit=PAGE, offset=page * PAGE)
+        results, total = await service.results(guild_id=interaction.guild_id, limit=PAGE, offset=page * PAGE)
     else:
-        results, total = await store.results(channel_id=interaction.channel_id or 0, limit=PAGE, offset=page * PAGE)
+        results, total = await service.results(channel_id=interaction.channel_id or 0, limit=PAGE, offset=page * PAGE)
     if total == 0:
         raise Refusal("no_history_dm" if interaction.guild_id is None else f"no_history_{scope}")
     pages = pages_of(total)
@@ -238,13 +238,13 @@ def facts_of(totals: PlayerTotals, locale: str) -> list[tuple[str, str]]:
 
 
 async def profile_answer(
-    store: Store, pictures: Pictures, user_id: int, name: str, locale: str
+    service: Games, pictures: PictureMaker, user_id: int, name: str, locale: str
 ) -> tuple[str, discord.File]:
-    totals = await store.totals_of(user_id)
+    totals = await service.totals_of(user_id)
     if totals.games == 0:
         raise Refusal("no_games_yet", user=shown(name))
-    rows = await store.ratings_of(user_id)
-    history = await store.rating_history_of(user_id)
+    rows = await service.ratings_of(user_id)
+    history = await service.rating_history_of(user_id)
     rated = [(game_label(row.family, locale), standing(0, row)) for row in rows]
     facts = facts_of(totals, locale)
     chart = {game_label(row.family, locale): [ratings.initial(), *history.get(row.family, [])] for row in rows}
@@ -274,7 +274,7 @@ async def profile(interaction: discord.Interaction, user: discord.User | None = 
     locale = user_locale(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = bot_of(interaction)
-    content, file = await profile_answer(bot.service.store, bot.pictures, who.id, display_name(who), locale)
+    content, file = await profile_answer(bot.service, bot.pictures, who.id, display_name(who), locale)
     await interaction.edit_original_response(content=content, attachments=[file])
 
 
@@ -309,7 +309,7 @@ class StatsCog(commands.GroupCog, group_name=named("azul-stats"), group_descript
     @staticmethod
     async def _game_here(interaction: discord.Interaction) -> str:
         """The game last played in this channel, else the first of the family."""
-        latest = await bot_of(interaction).service.store.latest_game_in(interaction.channel_id or 0)
+        latest = await bot_of(interaction).service.latest_game_in(interaction.channel_id or 0)
         return ratings.family_of(latest.variant) if latest else engine.game_names()[0]
 
     @app_commands.command(name=named("history"), description=described("bot.cmd.history"))

@@ -27,8 +27,8 @@ from bot.app.errors import Refusal
 from bot.app.language import described, named, text, user_locale
 from bot.app.movelog import log_text
 from bot.app.narration import hint_text, lobby_text, shown, shown_names, status_text
+from bot.app.presence import away_lines, seat_notes
 from bot.games.base import variant_label
-from bot.ui.commands.me import away_lines, seat_notes
 from bot.ui.context import bot_of
 from bot.ui.ending import ask_to_abort, ask_to_resign
 from bot.ui.limits import action_choices, deadline_lines, limit_choices, thinking_choices
@@ -136,7 +136,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             lobby_text(game, locale), view=lobby_view(game, locale), allowed_mentions=discord.AllowedMentions.none()
         )
         message = await interaction.original_response()
-        await service.store.set_message(game.id, "lobby", message.id)
+        await service.set_message(game.id, "lobby", message.id)
 
     @app_commands.command(name=named("join"), description=described("bot.cmd.join"))
     async def join(self, interaction: discord.Interaction) -> None:
@@ -196,7 +196,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             await bot_of(interaction).poster.post_board(channel_of(interaction), game, state, guild=interaction.guild)
             await reply(interaction, text("bot.reply.reposted", locale))
             return
-        notes = await seat_notes(service.store, game, service.clock.now(), locale) if game.status == "active" else []
+        notes = await seat_notes(service, game, service.clock.now(), locale) if game.status == "active" else []
         png = await bot_of(interaction).pictures.draw(game, state, (), locale, notes)
         files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}.png")] if png else []
         await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
@@ -209,7 +209,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         if game.status == "lobby":
             await reply(interaction, lobby_text(game, locale), allowed_mentions=discord.AllowedMentions.none())
             return
-        away = await away_lines(service.store, game, service.clock.now(), locale)
+        away = await away_lines(service, game, service.clock.now(), locale)
         limits = await deadline_lines(service, game, locale)
         await reply(interaction, "\n".join([status_text(game, service.state_of(game), locale), *limits, *away])[:2000])
 
@@ -264,7 +264,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         if game.status == "lobby":
             raise Refusal("not_started")
         await interaction.response.defer(ephemeral=True, thinking=True)  # replaying a long game takes a moment
-        await reply(interaction, await log_text(service.store, game, user_locale(interaction)))
+        await reply(interaction, await log_text(service, game, user_locale(interaction)))
 
     @app_commands.command(name=named("nudge"), description=described("bot.cmd.nudge"))
     async def nudge(self, interaction: discord.Interaction) -> None:

@@ -1,0 +1,127 @@
+"""What the application's calls return: a move applied (:class:`Turn`), a move taken back, a seat timed out, a
+resignation, a nudge, the choice still needed to pin a move down, a league table's game opened or its result
+recorded. Plain values, so handlers and the poster read them without depending on the services."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.infra.league_store import LeagueRow, TableRow
+from bot.infra.store import GameRow
+from engine import Event, GameState, Move
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What one applied move did: everything the bot needs to post the board and ping the next players."""
+
+    game: GameRow
+    state: GameState
+    before_to_act: frozenset[int]
+    to_act: frozenset[int]
+    seat: int
+    move: Move
+    events: list[Event] = field(default_factory=list)
+    cause: str = ""
+    """Why the computer made this move (``computer_seat``, ``stand_in``, ``time_limit``); empty for a person's."""
+    undoable: bool = False
+    """The mover may take this move back now (the game allows it, the move revealed nothing, the game goes on)."""
+    plies: int = 1
+    """How many moves the turn tells (a run played at once, or a run's moves whose board was held back: all of
+    them); ``move`` is the last, ``events`` are all of theirs and ``before_to_act`` is who waited before the first."""
+
+    @property
+    def over(self) -> bool:
+        return self.game.status == "over"
+
+    def to_ping(self) -> list[int]:
+        """Seats to mention now: those who must act and were not already waiting; never a seat the computer plays,
+        and never the mover, unless the computer moved for them because their time ran out: a turn that comes
+        straight back to them (a round ends and they start it, the grey wall leaves them a column) is a new turn
+        they have not heard of."""
+        waiting_before = self.before_to_act - {self.seat}
+        mover = set() if self.cause == "time_limit" else {self.seat}
+        return sorted(self.to_act - waiting_before - mover - set(self.game.computer_seats()))
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """A move taken back: the game as saved after it, the restored state, and who waited before and after."""
+
+    game: GameRow
+    state: GameState
+    before_to_act: frozenset[int]
+    to_act: frozenset[int]
+    seat: int
+    move: Move
+    events: list[Event] = field(default_factory=list)
+    """What the move taken back had done (to say which move it was in the same words as its own post)."""
+    shown: bool = True
+    """A board showed the move taken back; else its board was held back (a run's move): the board on show is
+    already without it, so taking it back posts nothing."""
+
+    def to_ping(self) -> list[int]:
+        """Seats that must act now and were not waiting already: never the one who took the move back (they are
+        here), so usually nobody; nobody is pinged for the turn that no longer exists."""
+        return sorted(self.to_act - self.before_to_act - {self.seat} - set(self.game.computer_seats()))
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A seat's time ran out: the computer's move for it (``turn``), and what became of the seat."""
+
+    turn: Turn
+    timeouts: int  # in a row, counting this one
+    handed_over: bool  # the computer plays the seat from now on (until its player takes it back)
+    dropped: bool  # the player is out: ranked last, the computer plays the rest
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned:
+    """A player resigned: the game as saved after it, the state it was in, and whether that ended the game (else
+    the computer plays the seat to the end)."""
+
+    game: GameRow
+    state: GameState
+    seat: int
+    ended: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Nudged:
+    """A nudge that goes out: to the ``seats`` it reaches now (``resting``: how many awaited players it skipped,
+    being away or in their quiet hours)."""
+
+    game: GameRow
+    state: GameState
+    seat: int
+    seats: list[int]
+    resting: int
+
+
+@dataclass(frozen=True, slots=True)
+class Needed:
+    """Several legal moves match what was given: ``option`` is the first choice still needed."""
+
+    option: str
+    tokens: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A game opened for a table: the game, its first state, and the table."""
+
+    table: TableRow
+    game: GameRow
+    state: GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A table's result just recorded, with the league it belongs to."""
+
+    league: LeagueRow
+    table: TableRow
+
+
+__all__ = ["Needed", "Nudged", "Resigned", "TimedOut", "Turn", "Undone"]

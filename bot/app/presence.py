@@ -1,0 +1,73 @@
+"""Who is away and whose clock runs: the notes beside the players' names on the board picture and the "away" lines
+under a board, read from the players' settings and the game's deadlines."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from datetime import date, datetime, timedelta
+
+from bot.app.language import text
+from bot.app.narration import seat_label
+from bot.app.ports import Reads
+from bot.app.records import GameRow
+from bot.infra.clock import iso
+from render.common import SeatInfo
+
+URGENT = timedelta(hours=1)
+"""Less time left than this turns a player's clock on the board red (the last warning comes then)."""
+
+
+def stamp(moment: str, style: str = "f") -> str:
+    """A Discord timestamp: every reader sees the moment in their own time zone and language."""
+    return f"<t:{int(datetime.fromisoformat(moment).timestamp())}:{style}>"
+
+
+async def seat_notes(service: Reads, game: GameRow, now: datetime, locale: str) -> list[SeatInfo | None]:
+    """What the board picture shows beside each seated player's name: "away until <date>" (UTC date), or the time
+    left to move for a player whose clock runs (red in its last hour)."""
+    due = await service.deadlines(game)
+    notes: list[SeatInfo | None] = []
+    for number, seat in enumerate(game.by_seat()):
+        if seat.user_id is None:  # a computer seat is never away and has no clock
+            notes.append(None)
+            continue
+        prefs = await service.user(seat.user_id)
+        away = prefs.away_until if prefs.away_until and prefs.away_until > iso(now) else None
+        note = _away_note(datetime.fromisoformat(away).date(), locale) if away else None
+        if number in due and not away:  # an away player's clock stands still: the away note says so
+            left = time_left(due[number], now, locale)
+            clock = text("bot.limit.left", locale, left=left)
+            note = replace(note or SeatInfo(), clock=clock, clock_short=left, urgent=due[number] - now <= URGENT)
+        notes.append(note)
+    return notes
+
+
+def _away_note(until: date, locale: str) -> SeatInfo:
+    """ "away until 2026-12-03", and "3.12" for a crowded header."""
+    short = text("bot.picture.away_short", locale, day=until.day, month=until.month)
+    return SeatInfo(away=text("bot.picture.away", locale, date=until.isoformat()), away_short=short)
+
+
+def time_left(due: datetime, now: datetime, locale: str) -> str:
+    """Short, for the picture: "23 h", "40 min" (whole minutes rounded up, then whole hours down)."""
+    minutes = max(1, math.ceil((due - now).total_seconds() / 60))
+    if minutes >= 60:
+        return text("bot.limit.hours_short", locale, hours=minutes // 60)
+    return text("bot.limit.minutes_short", locale, minutes=minutes)
+
+
+async def away_lines(service: Reads, game: GameRow, now: datetime, locale: str) -> list[str]:
+    """One line for each seated player who is away now."""
+    lines = []
+    for seat in game.seats:
+        if seat.user_id is None:
+            continue
+        prefs = await service.user(seat.user_id)
+        if prefs.away_until and prefs.away_until > iso(now):
+            player = f"**{seat_label(game, seat, locale)}**"
+            lines.append(text("bot.away.line", locale, player=player, until=stamp(prefs.away_until)))
+    return lines
+
+
+__all__ = ["URGENT", "away_lines", "seat_notes", "stamp", "time_left"]

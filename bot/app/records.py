@@ -1,0 +1,30 @@
+"""The rows the application hands to handlers (a game, a player's settings, results, leagues): their shapes in one
+place, so the Discord side reads them without importing the store that keeps them."""
+
+from bot.infra.league_store import LeaguePlayer, LeagueRow, TableRow
+from bot.infra.store import (
+    GameRow,
+    MoveRow,
+    PickerRow,
+    PlayerTotals,
+    RatingRow,
+    ResultRow,
+    ResultSeat,
+    Skill,
+    UserPrefs,
+)
+
+__all__ = [
+    "GameRow",
+    "LeaguePlayer",
+    "LeagueRow",
+    "MoveRow",
+    "PickerRow",
+    "PlayerTotals",
+    "RatingRow",
+    "ResultRow",
+    "ResultSeat",
+    "Skill",
+    "TableRow",
+    "UserPrefs",
+]

@@ -1,0 +1,194 @@
+"""Lobbies and seats: a game created, joined, left, filled with computers, started, and its rematch."""
+
+from __future__ import annotations
+
+import logging
+
+import engine
+from bot.app.computer import DEFAULT_THINKING, LEVELS
+from bot.app.errors import Refusal
+from bot.app.service_base import ServiceBase, check_limit, check_thinking
+from bot.infra.store import GameRow
+from engine import GameState
+from engine.core import Rng
+
+log = logging.getLogger(__name__)
+
+
+def seat_order(seed: int, players: int) -> list[int]:
+    """A random seat order drawn from the game's seed (so it is reproducible from the stored game)."""
+    order = list(range(players))
+    Rng(seed ^ 0x5EA7).shuffle(order)
+    return order
+
+
+class Seating(ServiceBase):
+    """Lobbies and seats."""
+
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        variant: str,
+        seats: int,
+        order: str = "random",
+        hints: bool = False,
+        rated: bool | None = None,
+        undo: bool = True,
+        time_limit_hours: int | None = None,
+        on_timeout: str | None = None,
+        thread: bool | None = None,
+        thinking: int | None = None,
+    ) -> GameRow:
+        """Open a lobby; a time limit, timeout action, thread choice or thinking time not given is the server's
+        default."""
+        spec = engine.get_variant(variant)
+        if not spec.min_players <= seats <= spec.max_players:
+            raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
+        if order not in ("random", "joined"):
+            raise Refusal("bad_order")
+        if rated and hints:
+            raise Refusal("rated_hints")  # a hint is the strongest computer's move: no rating can rest on it
+        default_limit, default_action = await self.store.server_defaults(guild_id)
+        limit = default_limit if time_limit_hours is None else time_limit_hours
+        action = on_timeout or default_action
+        check_limit(limit, action)
+        thinking = thinking or await self.store.server_thinking(guild_id) or DEFAULT_THINKING
+        check_thinking(thinking)
+        if await self.store.open_game_in(channel_id) is not None:
+            raise Refusal("channel_busy")
+        caps = await self.game_caps(guild_id)
+        # Games outside a server (direct messages) have no server to fill: only the member's own cap holds.
+        if guild_id is not None and await self.store.open_games_count(guild_id) >= caps.server:
+            raise Refusal("server_games", limit=caps.server)
+        await self._check_seats(guild_id, user_id, caps, key="member_games")
+        game_id = await self.store.create_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            creator_id=user_id,
+            creator_name=name,
+            variant=variant,
+            options={},
+            seed=self._seed_source(),
+            max_seats=seats,
+            seat_order=order,
+            hints=hints,
+            rated=rated,
+            undo=undo,
+            time_limit_hours=limit,
+            on_timeout=action,
+            thread=await self.store.server_threads(guild_id) if thread is None else thread,
+            thinking=thinking,
+        )
+        if game_id is None:
+            raise Refusal("channel_busy")
+        return await self._reload(game_id)
+
+    async def _lobby(self, channel_id: int, game_id: int | None) -> GameRow:
+        game = await self.open_game(channel_id)
+        if game_id is not None and game.id != game_id:
+            raise Refusal("stale_lobby")
+        if game.status != "lobby":
+            raise Refusal("already_started")
+        return game
+
+    async def join(self, channel_id: int, user_id: int, name: str, game_id: int | None = None) -> GameRow:
+        game = await self._lobby(channel_id, game_id)
+        if game.has_player(user_id):
+            raise Refusal("already_joined")
+        if len(game.seats) >= game.max_seats:
+            raise Refusal("full")
+        await self._check_seats(game.guild_id, user_id, key="member_games")
+        if not await self.store.add_seat(game.id, user_id, name, game.max_seats):
+            raise Refusal("full")
+        return await self._reload(game.id)
+
+    async def leave(self, channel_id: int, user_id: int, game_id: int | None = None) -> GameRow:
+        """Leave a lobby; a leaving creator hands the lobby to the next player, and the last one closes it."""
+        game = await self._lobby(channel_id, game_id)
+        if not game.has_player(user_id):
+            raise Refusal("not_in_game")
+        await self.store.remove_seat(game.id, user_id)
+        others = [seat.user_id for seat in game.people() if seat.user_id != user_id]
+        if not others:  # computer seats alone do not keep a lobby open
+            await self.store.finish(game.id, "aborted", None)
+        elif user_id == game.creator_id and others[0] is not None:
+            await self.store.set_creator(game.id, others[0])
+        return await self._reload(game.id)
+
+    async def add_computer(
+        self, channel_id: int, user_id: int, level: str, *, is_admin: bool, game_id: int | None = None
+    ) -> GameRow:
+        """The creator seats a computer player of ``level`` in the lobby (a game may be all computers but one)."""
+        game = await self._lobby(channel_id, game_id)
+        if user_id != game.creator_id and not is_admin:
+            raise Refusal("only_creator_adds_computer")
+        if level not in LEVELS:
+            raise Refusal("bad_level")
+        if len(game.seats) >= game.max_seats:
+            raise Refusal("full")
+        await self._check_seats(
+            game.guild_id, game.creator_id, key="member_games" if user_id == game.creator_id else "creator_games"
+        )
+        if not await self.store.add_computer_seat(game.id, f"Computer ({level})", level, game.max_seats):
+            raise Refusal("full")
+        return await self._reload(game.id)
+
+    async def start(
+        self, channel_id: int, user_id: int, *, is_admin: bool, game_id: int | None = None
+    ) -> tuple[GameRow, GameState]:
+        game = await self._lobby(channel_id, game_id)
+        if user_id != game.creator_id and not is_admin:
+            raise Refusal("only_creator_starts")
+        players = len(game.seats)
+        spec = engine.get_variant(game.variant)
+        if players < max(2, spec.min_players):
+            raise Refusal("too_few_players", min=max(2, spec.min_players))
+        order = seat_order(game.seed, players) if game.seat_order == "random" else list(range(players))
+        seat_by_joined = {seat.joined: order[index] for index, seat in enumerate(game.seats)}
+        state = engine.new_game(game.variant, players, game.seed, game.options or None)
+        if not await self.store.start_game(game.id, seat_by_joined, engine.to_json(state)):
+            raise Refusal("already_started")
+        return await self._changed(game.id), state
+
+    async def rematch(self, game_id: int, channel_id: int, user_id: int, name: str) -> GameRow:
+        """A lobby for a rematch of the finished ``game_id``, opened by ``user_id`` (one of its people): the same
+        variant, settings and players, the seat order rotated by one (the second player starts the join order, the
+        first comes last) and kept as joined, computer seats at the same levels."""
+        old = await self.store.game(game_id)
+        if old is None or channel_id not in (old.channel_id, old.lobby_channel_id) or old.status != "over":
+            raise Refusal("no_such_game", game=game_id)
+        channel_id = old.lobby_channel_id or old.channel_id  # a game played in a thread had its lobby outside
+        if old.seat_of(user_id) is None:
+            raise Refusal("rematch_not_player", game=game_id)
+        if await self.store.open_game_in(channel_id) is not None:
+            raise Refusal("channel_busy")
+        players = old.by_seat()
+        rotated = [*players[1:], *players[:1]]
+        new_id = await self.store.create_game(
+            guild_id=old.guild_id,
+            channel_id=channel_id,
+            creator_id=user_id,
+            creator_name=name,
+            variant=old.variant,
+            options=old.options,
+            seed=self._seed_source(),
+            max_seats=len(players),
+            seat_order="joined",
+            hints=old.hints,
+            rated=old.rated,
+            undo=old.undo,
+            time_limit_hours=old.time_limit_hours,
+            on_timeout=old.on_timeout,
+            thread=old.thread,
+            thinking=old.thinking,
+        )
+        if new_id is None:
+            raise Refusal("channel_busy")
+        seats = [(seat.user_id, name if seat.user_id == user_id else seat.name, seat.level) for seat in rotated]
+        await self.store.seat_lobby(new_id, [(u, n, level if u is None else None) for u, n, level in seats])
+        log.info("game %s: rematch of game %s opened by %s", new_id, game_id, user_id)
+        return await self._reload(new_id)

@@ -1,0 +1,66 @@
+"""Figures of bot/'s shape: the longest files, handlers' reaches into the store, and the longest import chains.
+
+``python -m tools.layout`` prints them (from the repository's root), to compare a branch with main in review.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from pathlib import Path
+
+import grimp
+
+ROOT = Path(__file__).resolve().parent.parent
+STORE_ATTRIBUTE = re.compile(r"\.store\b")
+STORE_IMPORT = re.compile(r"^from bot\.infra\.(store|league_store|db) import", re.MULTILINE)
+
+
+def longest_files(count: int = 5) -> list[tuple[int, str]]:
+    lengths = [
+        (len(path.read_text(encoding="utf-8").splitlines()), path.relative_to(ROOT).as_posix())
+        for path in (ROOT / "bot").rglob("*.py")
+    ]
+    return sorted(lengths, reverse=True)[:count]
+
+
+def store_reaches() -> tuple[int, int]:
+    """``.store`` attributes and store or database imports in bot/ui (docstrings' :meth: references aside)."""
+    sources = [path.read_text(encoding="utf-8") for path in (ROOT / "bot" / "ui").rglob("*.py")]
+    attributes = sum(
+        1
+        for source in sources
+        for line in source.splitlines()
+        if STORE_ATTRIBUTE.search(line) and ":meth:" not in line and not line.startswith(("from ", "import "))
+    )
+    return attributes, sum(len(STORE_IMPORT.findall(source)) for source in sources)
+
+
+def import_chains(*starts: str) -> list[tuple[int, str]]:
+    """The longest chain of direct imports inside bot/ (bot/ has no cycles), and the longest from each of ``starts``."""
+    graph = grimp.build_graph("bot")
+
+    @functools.cache
+    def chain(module: str) -> tuple[str, ...]:
+        below = [chain(other) for other in graph.find_modules_directly_imported_by(module) if other.startswith("bot")]
+        return (module, *max(below, key=len, default=()))
+
+    longest = max((chain(module) for module in graph.modules if module.startswith("bot")), key=len)
+    return [(len(path), " → ".join(path)) for path in [longest, *(chain(start) for start in starts)]]
+
+
+def main() -> None:
+    sys.path.insert(0, str(ROOT))
+    print("longest bot/ files:")
+    for lines, path in longest_files():
+        print(f"  {lines:5d}  {path}")
+    attributes, imports = store_reaches()
+    print(f"handlers' reaches into the store: {attributes} .store attributes, {imports} store/db imports in bot/ui")
+    print("longest import chains (modules):")
+    for length, path in import_chains("bot.ui.posting", "bot.ui.context"):
+        print(f"  {length:3d}  {path}")
+
+
+if __name__ == "__main__":
+    main()
