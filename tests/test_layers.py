@@ -3,7 +3,8 @@
 - the engine imports only the standard library (and its command-line front end the locale catalogue);
 - the renderer never imports the bot, Discord or the database;
 - the static data imports nothing of ours;
-- no import cycles inside ``bot/`` (also through imports inside functions).
+- no import cycles inside ``bot/`` (also through imports inside functions);
+- tests never import the benchmarks (``bench/``): the benchmarks may use the tests' helpers, not the reverse.
 """
 
 from __future__ import annotations
