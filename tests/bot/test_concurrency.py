@@ -168,6 +168,7 @@ async def test_many_games_moving_at_once(server: FakeDiscord, db_path: str) -> N
         await stopped(bot, task)
 
 
+@pytest.mark.slow  # two shards connect over the wire
 async def test_a_sharded_bot_connects_every_shard_and_plays(server: FakeDiscord, db_path: str) -> None:
     """AZUL_SHARD_COUNT=2 in one process: both shards identify, and a move is answered and saved."""
     await wire.prepare_games(db_path, 1)

@@ -52,6 +52,7 @@ def held(gate: str, value: str) -> str:
     return value
 
 
+@pytest.mark.slow  # starts a worker process
 async def test_work_waiting_for_a_worker_process_shows(endpoint: Endpoint, tmp_path: Path) -> None:
     gate = tmp_path / "gate"
     pool = WorkerPool("search", 1)

@@ -118,6 +118,7 @@ def echo_after_a_death(folder: Path, value: str) -> str:
     return value
 
 
+@pytest.mark.slow  # starts worker processes twice
 async def test_work_cut_off_by_one_death_is_retried_on_one_new_pool(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -92,6 +92,7 @@ class StoreOutage:
         return guarded
 
 
+@pytest.mark.slow  # waits out the loops' periods and failures
 async def test_every_loop_survives_a_store_outage_and_health_says_so(
     discord_server: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -214,6 +215,7 @@ async def play_moves(server: FakeDiscord, db: str, count: int) -> None:
         assert wire.played(said), said
 
 
+@pytest.mark.slow  # waits out several sweeps of pictures that take seconds
 async def test_a_board_in_flight_is_never_posted_again_by_the_sweep(
     discord_server: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -237,6 +239,7 @@ async def test_a_board_in_flight_is_never_posted_again_by_the_sweep(
     assert len(board_posts(discord_server, wire.FIRST_CHANNEL)) == 4, "one board per version, asked for once"
 
 
+@pytest.mark.slow  # waits out Discord's retries
 async def test_a_board_whose_create_failed_after_it_was_made_goes_out_once(
     discord_server: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -343,6 +346,7 @@ async def test_a_failure_at_any_step_after_the_commit_says_the_move_stands(
             assert len(wire.moves_of(db, game.id)) == number, step
 
 
+@pytest.mark.slow  # a bot process started and stopped
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
 async def test_a_database_file_lost_while_running_stops_the_bot_with_code_5(
     discord_server: FakeDiscord, tmp_path: Path, how: str

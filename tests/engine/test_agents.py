@@ -114,6 +114,7 @@ def hard_share(variant_name: str, opponent: str, index: int) -> float:
     return 1.0 / len(winners) if hard_seat in winners else 0.0
 
 
+@pytest.mark.slow  # whole games of hard's search
 def test_hard_beats_greedy_and_random_in_a_seeded_sample() -> None:
     greedy = [hard_share("azul", "greedy", index) for index in range(3)]
     randoms = [hard_share("summer-pavilion", "random", index) for index in range(1)]

@@ -57,6 +57,7 @@ def plain_qg_heuristic(variant: QueensGarden, state: Any, seat: int) -> float:
     )
 
 
+@pytest.mark.slow  # greedy games compared position by position
 @pytest.mark.parametrize("name", QG)
 def test_queens_garden_heuristic_matches_the_group_by_group_count(name: str) -> None:
     variant = qg_variant(name)

@@ -163,6 +163,7 @@ def test_an_impossible_budget_is_refused_with_the_sizes() -> None:
         animation.animate("azul", 2, game["seed"], moves[:4], names=NAMES[:2], max_bytes=1000)
 
 
+@pytest.mark.slow  # animates a game of over a hundred moves
 def test_the_longest_queens_garden_game_fits_the_upload_budget() -> None:
     game = recorded_game("queens-garden")
     assert game["players"] == 4 and len(game["moves"]) >= 100
