@@ -339,7 +339,7 @@ async def test_a_failure_at_any_step_after_the_commit_says_the_move_stands(
                 sent = await wire.send_move(discord_server, game, user, move)
                 texts = discord_server.answers[sent].texts
                 said = await until(lambda t=texts: next((x for x in t if "stands" in x), None), f"an answer ({step})")
-                await asyncio.sleep(0.3)
+                await wire.handled(SETTLE)
                 assert texts[-1] == said, (step, texts)  # the last word the player sees
             assert said is not None and "Your move is saved and stands" in said, (step, said)
             assert "Nothing" not in said, (step, said)

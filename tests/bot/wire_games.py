@@ -220,3 +220,13 @@ class Logged(logging.Handler):
     def __exit__(self, *exc: object) -> None:
         self.logger.removeHandler(self)
         self.logger.setLevel(self.level)
+
+
+HANDLERS = ("CommandTree-invoker", "discord-ui-view-dispatch")  # discord.py's task names for a command, a click
+
+
+async def handled(timeout: float) -> None:
+    """Wait until the bot in this process has finished every command and click it is handling (discord.py runs each
+    in a task of its own): whatever it answers, it has answered."""
+    running = [task for task in asyncio.all_tasks() if task.get_name().startswith(HANDLERS)]
+    await asyncio.wait_for(asyncio.gather(*running, return_exceptions=True), timeout)
