@@ -375,24 +375,32 @@ def queue(workers: int, seconds: float, games: int = 25, seats: int = 3) -> int:
 
 
 # --- main -----------------------------------------------------------------------------------------------------------
+def _resume(
+    chosen: list[Row], games: int, budget: dict[str, Any], done: dict[str, GameResult]
+) -> tuple[list[Tally], list[tuple[Row, GameResult]], list[Job]]:
+    """Each row's tally of the games ``done`` holds, those games, and the jobs that play the missing ones."""
+    tallies = [Tally() for _ in chosen]
+    finished: list[tuple[Row, GameResult]] = []
+    jobs: list[Job] = []
+    for tally, row in zip(tallies, chosen, strict=True):
+        for index in range(games):
+            result = done.get(_key(row, index, budget))
+            if result is None:
+                jobs.append((row, index, budget))
+            else:
+                tally.add(result.share)
+                finished.append((row, result))
+    return tallies, finished, jobs
+
+
 def run(  # noqa: PLR0917 (a run is all of these)
     chosen: list[Row], games: int, budget: dict[str, Any], workers: int, out: Path | None, play_more: bool = True
 ) -> None:
     """Play the rows' missing games (unless ``play_more`` is false: then only print what ``out`` holds), printing
     each row as it completes, then the rows left incomplete and the move times."""
-    done = load(out)
-    tallies = [Tally() for _ in chosen]
-    finished: list[tuple[Row, GameResult]] = []
-    jobs: list[Job] = []
-    for r, row in enumerate(chosen):
-        for index in range(games):
-            result = done.get(_key(row, index, budget))
-            if result is None:
-                if play_more:
-                    jobs.append((row, index, budget))
-            else:
-                tallies[r].add(result.share)
-                finished.append((row, result))
+    tallies, finished, jobs = _resume(chosen, games, budget, load(out))
+    if not play_more:
+        jobs = []
     if jobs and out is not None:
         print(f"{len(finished)} games already in {out}; {len(jobs)} to play", flush=True)
     print(HEADER, flush=True)

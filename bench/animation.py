@@ -2,7 +2,7 @@
 animation at the same moment.
 
 Each way runs in a fresh interpreter (so one does not inherit the other's peak) with the bot's picture code and no
-picture workers (``AZUL_PICTURE_WORKERS=0``, the default), for a recorded 4-player game (``bench/games``):
+picture workers (``AZUL_PICTURE_WORKERS=0``, the default), for a recorded 4-player game (``tests/render/games``):
 - ``each``: how the bot drew before: every click draws its own GIF in a thread of the bot's process;
 - ``shared``: :meth:`bot.app.pictures.Pictures.animation`: one drawing shared by every click, in a process of its own.
 Printed per way: the bot process's resident memory after start-up, its peak, the peak of the largest worker process,

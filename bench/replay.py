@@ -1,7 +1,7 @@
 """``python -m bench replay [--games azul,queens-garden] [--save DIR]``: how big and slow a game's animation is.
 
-Replays a recorded 4-player game of each game (``bench/games/*.json``: greedy self-play, the longest games we have;
-Queen's Garden's takes a minute and a half to play, so it is stored rather than played here) and prints the moves,
+Replays a recorded 4-player game of each game (``tests/render/games/*.json``: greedy self-play, the longest games we
+have; Queen's Garden's takes a minute and a half to play, so it is stored rather than played here) and prints the moves,
 the time to replay the log, to draw one full-size viewer frame, to make the whole GIF (wall clock and this
 process's CPU time, which is what a busy machine does not distort), its size against ``render.animation.MAX_BYTES``,
 the frames and width of the step of the shrinking ladder that fitted, and the process's peak memory so far.
@@ -11,26 +11,17 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import resource
 import time
 from pathlib import Path
-from typing import Any
 
 from PIL import Image
 
 from render import animation
+from tests.render.recorded_games import recorded_game
 
 GAMES = ("azul", "summer-pavilion", "queens-garden")
-RECORDED = Path(__file__).resolve().parent / "games"
 NAMES = ("Zoë", "Олександра", "Bob", "Kuba")
-
-
-def recorded_game(game: str) -> dict[str, Any]:
-    """A stored 4-player game: ``variant``, ``players``, ``seed`` and ``moves`` as ``[seat, notation]`` pairs."""
-    raw: dict[str, Any] = json.loads((RECORDED / f"{game}-4p.json").read_text(encoding="utf-8"))
-    raw["moves"] = [(int(seat), str(notation)) for seat, notation in raw["moves"]]
-    return raw
 
 
 def main(argv: list[str]) -> int:

@@ -76,15 +76,31 @@ def invite_url(client_id: int) -> str:
     )
 
 
+def configured_bot(config: Config, *, sync_only: bool) -> AzulBot:
+    """The bot as ``config`` describes it (not yet logged in)."""
+    from bot.app.computer import Computer
+    from bot.app.pictures import Pictures
+    from bot.client import create_bot
+
+    return create_bot(
+        config.db_path,
+        dev_guild=config.dev_guild,
+        remind_after=timedelta(hours=config.remind_hours) if config.remind_hours > 0 else None,
+        computer=Computer(config.ai_workers),
+        pictures=Pictures(config.picture_workers),
+        shard_count=config.shard_count,
+        shard_ids=config.shard_ids,
+        lease=timedelta(seconds=config.lease_seconds) if config.lease_seconds is not None else None,
+        sync_only=sync_only,
+    )
+
+
 async def run(config: Config, *, sync_only: bool = False) -> int:
     """Run the bot until it stops; with ``sync_only``, log in, sync the command tree and stop."""
     # Imported here, so `python -m bot health` (run by the container's health check) starts in a blink.
     import aiohttp
     import discord
 
-    from bot.app.computer import Computer
-    from bot.app.pictures import Pictures
-    from bot.client import create_bot
     from bot.infra.store import Store, StoreOpenError
     from bot.ui.commands import CommandSyncRefused
 
@@ -94,18 +110,7 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
     except StoreOpenError as error:
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_STORE
-    remind_after = timedelta(hours=config.remind_hours) if config.remind_hours > 0 else None
-    bot = create_bot(
-        config.db_path,
-        dev_guild=config.dev_guild,
-        remind_after=remind_after,
-        computer=Computer(config.ai_workers),
-        pictures=Pictures(config.picture_workers),
-        shard_count=config.shard_count,
-        shard_ids=config.shard_ids,
-        lease=timedelta(seconds=config.lease_seconds) if config.lease_seconds is not None else None,
-        sync_only=sync_only,
-    )
+    bot = configured_bot(config, sync_only=sync_only)
     if sync_only:
         return await sync_commands(bot, config.token)
 
@@ -116,14 +121,10 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
 
     bot.add_listener(on_ready, "on_ready")
     try:
-        endpoint = serve_metrics(config)
+        endpoint = serve_metrics(config, lambda: bot.latency)
     except OSError as error:
         print(f"azul-bot: cannot serve metrics on AZUL_METRICS_PORT={config.metrics_port} ({error})", file=sys.stderr)
         return EXIT_CONFIG
-    if endpoint is not None:
-        from bot.infra import metrics
-
-        metrics.watch_gateway(lambda: bot.latency)
     # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):
@@ -161,13 +162,16 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
     return bot.exit_code
 
 
-def serve_metrics(config: Config) -> Endpoint | None:
+def serve_metrics(config: Config, latency: Callable[[], float]) -> Endpoint | None:
+    """The metrics endpoint, when configured, with the gateway's ``latency`` among its figures."""
     if config.metrics_port is None:
         return None
+    from bot.infra import metrics
     from bot.infra.metrics import Endpoint
 
     endpoint = Endpoint(config.metrics_port, config.metrics_address)
     log.info("Prometheus metrics at http://%s:%d/metrics", config.metrics_address, endpoint.port)
+    metrics.watch_gateway(latency)
     return endpoint
 
 

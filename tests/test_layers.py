@@ -6,10 +6,12 @@
 - no import cycles inside ``bot/`` (also through imports inside functions);
 - handlers (``bot.ui``) never import the store or the database, and never reach the store through the service's
   attribute either: they ask the application.
+- tests never import the benchmarks (``bench/``): the benchmarks may use the tests' helpers, not the reverse.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import sys
 from pathlib import Path
@@ -23,7 +25,18 @@ KEPT, BROKEN = 0, 1
 
 
 def lint(config: Path) -> int:
-    return lint_imports(config_filename=str(config), no_cache=True, no_logo=True)
+    """import-linter's command line, leaving logging as it found it: its ``dictConfig`` disables every logger that
+    exists, which would silence the bot's loggers for the tests that run after this one in the same process."""
+    loggers = [logging.getLogger(name) for name in logging.root.manager.loggerDict]
+    disabled = {logger: logger.disabled for logger in loggers}
+    root_handlers, root_level = logging.root.handlers[:], logging.root.level
+    try:
+        return lint_imports(config_filename=str(config), no_cache=True, no_logo=True)
+    finally:
+        for logger, was in disabled.items():
+            logger.disabled = was
+        logging.root.handlers[:] = root_handlers
+        logging.root.setLevel(root_level)
 
 
 def test_import_contracts_are_kept() -> None:

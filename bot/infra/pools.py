@@ -128,13 +128,26 @@ class WorkerPool:
         self.queue = FairQueue(max(processes, 1)) if fair else None
         self._running = False
         self._executor: ProcessPoolExecutor | None = None
+        self.generation = 0
+        """How many sets of workers this pool has started: 1 after :meth:`start`, one more per replacement."""
 
     def start(self) -> None:
         self._running = True
         if self.processes:
             self._executor = self._new_executor()
 
+    def worker_pids(self) -> frozenset[int]:
+        """The process ids of the current workers (none in a thread pool, or before work has started them)."""
+        processes = self._executor._processes if self._executor is not None else None
+        return frozenset(processes or ())
+
+    @property
+    def broken(self) -> bool:
+        """Whether the current workers have noticed one of them died: the next run replaces them."""
+        return self._executor is not None and bool(self._executor._broken)
+
     def _new_executor(self) -> ProcessPoolExecutor:
+        self.generation += 1
         # Spawned, not forked: the bot's process has threads (the database's), and a fork copies their locks in
         # whatever state they are.
         executor = ProcessPoolExecutor(

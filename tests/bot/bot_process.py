@@ -39,7 +39,7 @@ def spawn(
 def watch_loop(path: str) -> None:
     """Wrap the bot's ``run`` so a watchdog measures how long its event loop is blocked."""
     import bot.__main__ as entry
-    from bench.bot import LoopWatchdog
+    from tests.bot.loop_watchdog import LoopWatchdog
 
     original = entry.run
 

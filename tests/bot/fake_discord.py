@@ -110,33 +110,17 @@ class FakeDiscord:
 
     # --- REST ------------------------------------------------------------------------------------------------------
     async def rest(self, request: web.Request) -> web.StreamResponse:
-        path = "/" + request.match_info["tail"]
-        record = Request(request.method, path)
-        if request.content_type.startswith("multipart/"):
-            reader = await request.multipart()
-            async for part in reader:
-                data = await part.read()  # type: ignore[union-attr]
-                if part.name == "payload_json":  # type: ignore[union-attr]
-                    record.json = json.loads(data)
-                else:
-                    record.files[part.filename or part.name or "?"] = bytes(data)  # type: ignore[union-attr]
-        elif request.can_read_body:
-            record.json = await request.json()
+        record = await read_request(request)
         self.requests.append(record)
+        path = record.path
         by_token = "/interactions/" in path or "/webhooks/" in path  # interaction replies authenticate by their token
         if not by_token and request.headers.get("Authorization") != f"Bot {GOOD_TOKEN}":
             return as_json({"message": "401: Unauthorized", "code": 0}, status=401)
         if path.startswith("/channels/") and path.split("/")[2] in self.deleted:
             return as_json({"message": "Unknown Channel", "code": 10003}, status=404)
-        if self.throttle_posts and record.method == "POST" and path.startswith("/channels/"):
-            self.throttle_posts -= 1
-            return cloudflare_429(self.throttle_seconds)
-        if self.throttle_replies and record.method == "PATCH" and path.startswith("/webhooks/"):
-            self.throttle_replies -= 1
-            return cloudflare_429(self.throttle_seconds)
-        if self.fail_posts and record.method == "POST" and path.startswith("/channels/"):
-            self.fail_posts -= 1
-            return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
+        fault = self.injected_fault(record)
+        if fault is not None:
+            return fault
         errors = limit_errors(record)
         if errors:
             self.refused.append((record, errors))
@@ -148,6 +132,20 @@ class FakeDiscord:
         if self.created_then_failed(record):
             return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
         return as_json(answered)
+
+    def injected_fault(self, record: Request) -> web.Response | None:
+        """The throttling or failure a test asked for, if this request is one it applies to."""
+        post = record.method == "POST" and record.path.startswith("/channels/")
+        if self.throttle_posts and post:
+            self.throttle_posts -= 1
+            return cloudflare_429(self.throttle_seconds)
+        if self.throttle_replies and record.method == "PATCH" and record.path.startswith("/webhooks/"):
+            self.throttle_replies -= 1
+            return cloudflare_429(self.throttle_seconds)
+        if self.fail_posts and post:
+            self.fail_posts -= 1
+            return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
+        return None
 
     def refused_edit(self, record: Request) -> bool:
         """Whether to refuse this edit of an interaction's reply (``fail_edits``)."""
@@ -420,6 +418,22 @@ class FakeDiscord:
                 await asyncio.sleep(0.02)
 
         return await asyncio.wait_for(poll(), timeout)
+
+
+async def read_request(request: web.Request) -> Request:
+    """The request as the fake keeps it: its JSON body, or a multipart upload's payload and files."""
+    record = Request(request.method, "/" + request.match_info["tail"])
+    if request.content_type.startswith("multipart/"):
+        reader = await request.multipart()
+        async for part in reader:
+            data = await part.read()  # type: ignore[union-attr]
+            if part.name == "payload_json":  # type: ignore[union-attr]
+                record.json = json.loads(data)
+            else:
+                record.files[part.filename or part.name or "?"] = bytes(data)  # type: ignore[union-attr]
+    elif request.can_read_body:
+        record.json = await request.json()
+    return record
 
 
 def limit_errors(record: Request) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-import bench.ai
 import engine
 from bot.app.computer import Computer, move_seed
 from bot.infra.pools import FairQueue
@@ -368,12 +367,6 @@ async def test_a_search_given_up_while_waiting_passes_its_turn_on() -> None:
     await asyncio.gather(first, after)
     assert started == ["a", "c"]
     assert queue.waiting == 0
-
-
-async def test_the_queue_bench_measures_both_waits() -> None:
-    waits = await bench.ai.queue_waits(workers=1, games=2, seats=1, seconds=0.05)
-    assert set(waits) == {"another member's game", "the same member's next game"}
-    assert all(wait >= 0 for wait in waits.values())
 
 
 async def test_computer_turns_go_on_when_discord_refuses_their_boards(simcord_env) -> None:

@@ -55,6 +55,22 @@ async def answers(server: FakeDiscord, interactions: list[str]) -> list[str | No
     return list(await asyncio.gather(*(wire.answer(server, i, TIMEOUT) for i in interactions)))
 
 
+def saves_meet(bot: AzulBot, parties: int) -> None:
+    """The first ``parties`` saves of moves wait for each other: every one of them was checked against the same
+    version of the game, so all but one find it moved on (as when they truly arrive at the same moment)."""
+    store = bot.service.store
+    record, barrier, arrived = store.record_moves, asyncio.Barrier(parties), 0
+
+    async def meeting(*args: Any, **kwargs: Any) -> None:
+        nonlocal arrived
+        arrived += 1
+        if arrived <= parties:
+            await asyncio.wait_for(barrier.wait(), TIMEOUT)
+        await record(*args, **kwargs)
+
+    store.record_moves = meeting  # type: ignore[method-assign]
+
+
 async def test_the_same_player_twice_and_a_retried_interaction(server: FakeDiscord, db_path: str) -> None:
     db = db_path
     await wire.prepare_games(db, 1)
@@ -62,17 +78,19 @@ async def test_the_same_player_twice_and_a_retried_interaction(server: FakeDisco
     try:
         game = wire.game_in(db, wire.FIRST_CHANNEL)
         ((user, move),) = wire.moves_now(game)
+        saves_meet(bot, 2)  # both sends are checked before either is saved, however busy the machine
         twice = [await wire.send_move(server, game, user, move) for _ in range(2)]
         said = await answers(server, twice)
         assert sorted(wire.played(s) for s in said) == [False, True], said
         assert any(s and "already played" in s for s in said), said
         game = wire.game_in(db, wire.FIRST_CHANNEL)
         ((user, move),) = wire.moves_now(game)
-        first = await wire.send_move(server, game, user, move)
-        again = await wire.send_move(server, game, user, move, interaction_id=first)  # Discord delivers it twice
-        assert again == first
-        await wire.answer(server, first, TIMEOUT)
-        await asyncio.sleep(0.5)
+        with wire.Logged("bot.ui.replies", "was delivered again") as taken_up_already:
+            first = await wire.send_move(server, game, user, move)
+            again = await wire.send_move(server, game, user, move, interaction_id=first)  # Discord delivers it twice
+            assert again == first
+            await wire.answer(server, first, TIMEOUT)
+            await asyncio.wait_for(taken_up_already.wait(), TIMEOUT)  # the second delivery was seen, and left
         assert wire.game_in(db, wire.FIRST_CHANNEL).version == 2
         assert [i for _, _, i in wire.moves_of(db, game.id)][-1] == int(first)
     finally:
@@ -150,6 +168,7 @@ async def test_many_games_moving_at_once(server: FakeDiscord, db_path: str) -> N
         await stopped(bot, task)
 
 
+@pytest.mark.slow  # two shards connect over the wire
 async def test_a_sharded_bot_connects_every_shard_and_plays(server: FakeDiscord, db_path: str) -> None:
     """AZUL_SHARD_COUNT=2 in one process: both shards identify, and a move is answered and saved."""
     await wire.prepare_games(db_path, 1)

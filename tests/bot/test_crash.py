@@ -37,7 +37,8 @@ async def server() -> AsyncIterator[FakeDiscord]:
 
 
 async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-untyped-def]
-    before = server.identifies
+    beat = log.with_suffix(".heartbeat")
+    beat.unlink(missing_ok=True)  # a killed bot leaves its last one
     process = spawn(
         server.api,
         server.gateway_url,
@@ -47,13 +48,12 @@ async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-u
             "AZUL_REMIND_HOURS": "0",
             "AZUL_LEASE_SECONDS": str(LEASE_SECONDS),  # short leases: the sweep runs every LEASE_SECONDS, racing moves
             "AZUL_LOG_LEVEL": "WARNING",
-            "AZUL_HEARTBEAT_FILE": str(log.with_suffix(".heartbeat")),  # with PostgreSQL, not in the checkout
+            "AZUL_HEARTBEAT_FILE": str(beat),  # with PostgreSQL, not in the checkout
         },
         log=log,
     )
     for _ in range(1800):  # a loaded machine may take long to start a process
-        if server.identifies > before:
-            await asyncio.sleep(0.2)  # READY handled, the tree is in place
+        if beat.exists():  # its first heartbeat: READY handled, the bot takes interactions
             return process
         if process.poll() is not None:
             raise AssertionError(f"the bot exited with {process.returncode}: {log.read_text()[-2000:]}")

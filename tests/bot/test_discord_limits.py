@@ -197,6 +197,7 @@ def syncs(server: FakeDiscord) -> int:
     return sum(1 for r in server.requests if r.method == "PUT" and r.path.endswith(f"/{APP_ID}/commands"))
 
 
+@pytest.mark.slow  # two bots started over the wire
 async def test_an_unchanged_tree_is_synced_once(
     discord_server: FakeDiscord, make_bot: Callable[..., AzulBot], caplog: pytest.LogCaptureFixture
 ) -> None:

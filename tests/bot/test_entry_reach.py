@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bench.entry import by_autocomplete, picker_steps, positions
 from bot.app.move_entry import shapes_of
+from tests.bot.entry_walks import by_autocomplete, picker_steps, positions
 
 MAX_STEPS = 4
 

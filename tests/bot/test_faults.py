@@ -261,10 +261,8 @@ async def test_after_a_crash_between_saving_and_posting_the_board_is_posted_once
     posts_before = len(table.channel.history())
 
     await simcord_env.restart_bot(make_bot())
-    for _ in range(100):
-        if (await table.game()).board_version == turn.game.version:
-            break
-        await asyncio.sleep(0.05)
+    await simcord_env.settle()  # the start-up sweep has run
+    assert table.bot.boards_loop.passes == 1
     game = await table.game()
     assert game.board_version == game.version == 2, "the newest version has its board"
     history = table.channel.history()
@@ -276,7 +274,8 @@ async def test_after_a_crash_between_saving_and_posting_the_board_is_posted_once
     assert "took" in board.content, "it says what the last move did"
     # A second restart posts nothing more, and the new board's Play button works.
     await simcord_env.restart_bot(make_bot())
-    await asyncio.sleep(0.2)
+    await simcord_env.settle()
+    assert table.bot.boards_loop.passes == 1, "its start-up sweep has run"
     assert len(table.channel.history()) == posts_before + 1
     member, _, move = await table.choose()
     await table.play_by_buttons(member, move)
@@ -290,10 +289,7 @@ async def test_a_game_started_but_never_posted_gets_its_first_board(simcord_env,
     await bob.slash(table.channel, "azul join")
     await table.bot.service.start(table.channel.id, alice.id, is_admin=False)  # and the process dies
     await simcord_env.restart_bot(make_bot())
-    for _ in range(100):
-        if (await table.game()).board_version == 0:
-            break
-        await asyncio.sleep(0.05)
+    await simcord_env.settle()  # the start-up sweep has run
     board = table.channel.last_message
     assert "The game begins" in board.content and board.components
     game, state = await table.state()

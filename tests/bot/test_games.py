@@ -55,6 +55,7 @@ async def test_two_player_game_from_new_to_final_standings(simcord_env) -> None:
     await check_replay(table)
 
 
+@pytest.mark.slow  # a whole game through the bot
 async def test_three_player_grey_wall_game_to_its_end(simcord_env) -> None:
     table = Table.create(simcord_env, 3)
     await table.open("azul-grey")

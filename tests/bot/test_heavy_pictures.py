@@ -61,6 +61,7 @@ async def clicked_by_six(server: FakeDiscord, game: wire.Seen, custom_id: str, l
     return list(await asyncio.gather(*(wire.answer(server, i, TIMEOUT) for i in sent)))
 
 
+@pytest.mark.slow  # a whole game, then its animation in a worker process
 async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process(
     server: FakeDiscord, db_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -99,6 +100,7 @@ async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process
         await stopped(azul, task)
 
 
+@pytest.mark.slow  # a whole game, then its replay tables
 async def test_six_simultaneous_clicks_on_one_replay_table_draw_it_once(
     server: FakeDiscord, db_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -171,6 +171,7 @@ async def absent(league: League, clock: ManualClock, row: TableRow, timeouts: in
     await resign(league, table, loser)
 
 
+@pytest.mark.slow  # a whole league played through the bot
 async def test_a_swiss_league_of_six_plays_to_its_final_standings(
     simcord_env: Any, clock: ManualClock, make_bot: Any
 ) -> None:
@@ -259,6 +260,7 @@ async def scores(league: League) -> list[int]:
     return [totals[name] for name in order]
 
 
+@pytest.mark.slow  # a whole league played through the bot
 async def test_a_round_robin_of_five_gives_everyone_four_games_and_a_bye(simcord_env: Any, clock: ManualClock) -> None:
     league = League(simcord_env, 5)
     await league.create(format="round_robin", signup_hours=1)
@@ -334,6 +336,7 @@ async def test_the_league_commands_fit_their_budget() -> None:
     assert int(server["default_member_permissions"]) == discord.Permissions(manage_guild=True).value
 
 
+@pytest.mark.slow  # a league's life through the bot
 async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcord_env: Any, clock: ManualClock) -> None:
     league = League(simcord_env, 4)
     alice, bob, carol, _ = league.players
@@ -397,6 +400,7 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     assert "**Autumn Cup**: Azul · Swiss · Over · 👥 4" in listed.response.content
 
 
+@pytest.mark.slow  # a league's games played out by computer seats
 async def test_computer_seats_fill_tables_of_three_and_the_imbalance_is_stated(
     simcord_env: Any, clock: ManualClock
 ) -> None:

@@ -4,6 +4,9 @@ Discord's 429s and unhandled errors, as Prometheus scrapes them from ``/metrics`
 from __future__ import annotations
 
 import asyncio
+import os
+import time
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +15,6 @@ from bot.infra.metrics import Endpoint
 from bot.infra.pools import WorkerPool
 from tests.bot.table import Table
 from tests.bot.test_operations import scrape
-from tests.bot.test_picture_workers import slow_echo
 
 
 @pytest.fixture
@@ -43,16 +45,27 @@ async def test_open_games_and_unhandled_errors(
     assert any("a bug" in str(error) for error in simcord_env.errors), "the error reached the one handler"
 
 
-async def test_work_waiting_for_a_worker_process_shows(endpoint: Endpoint) -> None:
+def held(gate: str, value: str) -> str:
+    """Runs in a worker: ``value``, once the test opens ``gate`` (a file)."""
+    while not os.path.exists(gate):
+        time.sleep(0.01)
+    return value
+
+
+@pytest.mark.slow  # starts a worker process
+async def test_work_waiting_for_a_worker_process_shows(endpoint: Endpoint, tmp_path: Path) -> None:
+    gate = tmp_path / "gate"
     pool = WorkerPool("search", 1)
     pool.start()
     try:
-        running = [asyncio.ensure_future(pool.run(slow_echo, str(n))) for n in range(3)]
-        await asyncio.sleep(0.1)
+        running = [asyncio.create_task(pool.run(held, str(gate), str(n))) for n in range(3)]
+        await asyncio.sleep(0)  # one turn of the loop: each run is counted before its first wait
         seen = await asyncio.to_thread(scrape, endpoint.port)
+        gate.touch()
         assert seen['azul_pool_jobs{pool="search"}'] == 3 and seen['azul_pool_waiting{pool="search"}'] == 2
         assert await asyncio.gather(*running) == ["0", "1", "2"]
     finally:
+        gate.touch()
         await pool.close()
     seen = await asyncio.to_thread(scrape, endpoint.port)
     assert seen['azul_pool_jobs{pool="search"}'] == 0 and seen['azul_pool_waiting{pool="search"}'] == 0

@@ -50,6 +50,7 @@ def python_m_bot(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProce
 # --- .env ---------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a bot process started and stopped
 def test_dotenv_in_the_working_directory_is_read_and_the_environment_wins(tmp_path: Path) -> None:
     # A database that cannot be opened ends the run before any network, and its path shows which setting won.
     (tmp_path / "from-dotenv.sqlite3").write_bytes(b"garbage" * 1000)

@@ -9,8 +9,6 @@ import os
 import signal
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing.connection import wait
 from pathlib import Path
 
 import pytest
@@ -52,10 +50,12 @@ async def play_one(table: Table) -> bytes:
     return await board_png(table)
 
 
-def executor_of(bot: AzulBot) -> ProcessPoolExecutor:
-    executor = bot.pictures.pool._executor
-    assert executor is not None
-    return executor
+async def until(condition: Callable[[], bool], seconds: float = 10) -> None:
+    """Wait until ``condition`` holds (a worker's death is noticed on the executor's own thread, no event says it)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        await asyncio.sleep(0.01)
 
 
 async def test_a_move_posts_a_board_drawn_in_a_worker_process(simcord_env, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -80,36 +80,45 @@ async def test_a_killed_picture_worker_is_replaced_and_the_next_board_posts(
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     await board_png(table)
-    executor = executor_of(table.bot)
-    victim = next(iter(executor._processes.values()))
-    os.kill(victim.pid or 0, signal.SIGKILL)
-    assert await asyncio.to_thread(wait, [victim.sentinel], 10), "the worker died"
-    deadline = time.monotonic() + 10
-    while not executor._broken and time.monotonic() < deadline:  # the executor notices the death on its own thread
-        await asyncio.sleep(0.05)
+    pool = table.bot.pictures.pool
+    generation, victim = pool.generation, min(pool.worker_pids())
+    os.kill(victim, signal.SIGKILL)
+    await until(lambda: pool.broken)  # the executor notices the death on its own thread
     with caplog.at_level(logging.WARNING, logger="bot.infra.pools"):
         await play_one(table)
     assert "a picture process died" in caplog.text
-    replaced = executor_of(table.bot)
-    assert replaced is not executor and victim.pid not in replaced._processes
+    assert pool.generation == generation + 1 and victim not in pool.worker_pids()
     await play_one(table)  # and the new pool keeps drawing
 
 
-def die_the_first_time(marker: str) -> str:
-    """Runs in a worker: the first call kills its process (after a moment, so other work is under way by then)."""
-    if not os.path.exists(marker):
-        with open(marker, "w"):
-            pass
-        time.sleep(0.3)
+def appears(path: Path, seconds: float = 60) -> bool:
+    """In a worker: wait until ``path`` exists (another worker's sign)."""
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def die_the_first_time(folder: Path) -> str:
+    """Runs in a worker: the first call kills its process once the other work is under way."""
+    if not (folder / "died").exists():
+        appears(folder / "echoing")
+        (folder / "died").touch()
         os._exit(9)
     return "survived"
 
 
-def slow_echo(value: str) -> str:
-    time.sleep(1.0)
+def echo_after_a_death(folder: Path, value: str) -> str:
+    """Runs in a worker: the first call is still running when the other worker dies (and is cut off with it)."""
+    if not (folder / "echoing").exists():
+        (folder / "echoing").touch()
+        appears(folder / "never")  # until the pool's death ends this process
     return value
 
 
+@pytest.mark.slow  # starts worker processes twice
 async def test_work_cut_off_by_one_death_is_retried_on_one_new_pool(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -118,14 +127,15 @@ async def test_work_cut_off_by_one_death_is_retried_on_one_new_pool(
     try:
         with caplog.at_level(logging.WARNING, logger="bot.infra.pools"):
             results = await asyncio.gather(
-                pool.run(die_the_first_time, str(tmp_path / "died")), pool.run(slow_echo, "echo")
+                pool.run(die_the_first_time, tmp_path), pool.run(echo_after_a_death, tmp_path, "echo")
             )
         assert results == ["survived", "echo"]
         assert caplog.text.count("a test process died") == 1, "both cut-off runs retried on the same new pool"
+        assert pool.generation == 2
     finally:
         await pool.close()
     with pytest.raises(RuntimeError, match="not running"):
-        await pool.run(slow_echo, "late")
+        await pool.run(echo_after_a_death, tmp_path, "late")
 
 
 @pytest.mark.slow  # a whole game, and its animation
@@ -155,7 +165,7 @@ async def test_replays_and_ratings_are_drawn_in_the_workers_as_in_the_bots_proce
     assert Image.open(io.BytesIO(await board.response.attachments[0].read())).width == 800
     profile = await alice.slash(table.channel, "azul-me profile")
     assert (await profile.response.attachments[0].read()).startswith(PNG_SIGNATURE)
-    workers = executor_of(table.bot)._processes
+    workers = table.bot.pictures.pool.worker_pids()
     assert workers and os.getpid() not in workers
 
 

@@ -92,6 +92,7 @@ class StoreOutage:
         return guarded
 
 
+@pytest.mark.slow  # waits out the loops' periods and failures
 async def test_every_loop_survives_a_store_outage_and_health_says_so(
     discord_server: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -111,7 +112,7 @@ async def test_every_loop_survives_a_store_outage_and_health_says_so(
         await until(lambda: all(loop.failures >= 3 for loop in loops.values()), "every loop to fail three times")
         assert all(loop.is_running() for loop in loops.values()), "no loop is gone"
         assert {name: loop.passes for name, loop in loops.items()} == passes
-        await asyncio.sleep(2.0)  # beyond each loop's period plus the margin
+        await asyncio.sleep(2.0)  # beyond each loop's period plus the margin (health judges by the wall clock)
         health.write_heartbeat(beat, bot, time.time())
         healthy, said = health.check(beat, time.time())
         assert not healthy and "boards" in said and "timers" in said and "store file" not in said, said
@@ -214,6 +215,7 @@ async def play_moves(server: FakeDiscord, db: str, count: int) -> None:
         assert wire.played(said), said
 
 
+@pytest.mark.slow  # waits out several sweeps of pictures that take seconds
 async def test_a_board_in_flight_is_never_posted_again_by_the_sweep(
     discord_server: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -237,6 +239,7 @@ async def test_a_board_in_flight_is_never_posted_again_by_the_sweep(
     assert len(board_posts(discord_server, wire.FIRST_CHANNEL)) == 4, "one board per version, asked for once"
 
 
+@pytest.mark.slow  # waits out Discord's retries
 async def test_a_board_whose_create_failed_after_it_was_made_goes_out_once(
     discord_server: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -266,8 +269,9 @@ async def test_an_interaction_delivered_twice_is_answered_once(discord_server: F
         user, move = wire.moves_now(game)[0]
         first = await wire.send_move(discord_server, game, user, move)
         assert wire.played(await wire.answer(discord_server, first, SETTLE))
-        await wire.send_move(discord_server, game, user, move, interaction_id=first)  # Discord delivers it again
-        await asyncio.sleep(1.0)
+        with wire.Logged("bot.ui.replies", "was delivered again") as taken_up_already:
+            await wire.send_move(discord_server, game, user, move, interaction_id=first)  # Discord delivers it again
+            await asyncio.wait_for(taken_up_already.wait(), SETTLE)  # the second delivery was seen, and left
         callbacks = [r for r in discord_server.requests if r.path == f"/interactions/{first}/tok{first}/callback"]
         assert len(callbacks) == 1, "answered once"
         assert len(wire.moves_of(db, game.id)) == 1 and bot.deliveries.first(int(first)) is False
@@ -295,8 +299,13 @@ async def test_a_restarted_bot_takes_back_its_own_claims_at_once(discord_server:
     async with running(discord_server, db, computer=Computer(1, {"iterations": 8})):
         # Well inside the dead life's two-minute lease, with room for a busy machine starting the search process.
         await until(lambda: len(wire.moves_of(db, game.id)) >= 2, "the computer's move before the lease ends", 100)
+        # Its board's post holds a claim of this life until it is out.
+        await until(lambda: claims_of(db) == [("board:99:1", "shards 1 of 2#2f00")], "only its own claims taken")
+
+
+def claims_of(db: str) -> list[tuple[str, str]]:
     (owners,) = wire._query(db, [("SELECT work, owner FROM claims ORDER BY work", ())])
-    assert [tuple(row) for row in owners] == [("board:99:1", "shards 1 of 2#2f00")], "only its own claims were taken"
+    return [tuple(row) for row in owners]
 
 
 async def test_a_failure_at_any_step_after_the_commit_says_the_move_stands(
@@ -330,13 +339,14 @@ async def test_a_failure_at_any_step_after_the_commit_says_the_move_stands(
                 sent = await wire.send_move(discord_server, game, user, move)
                 texts = discord_server.answers[sent].texts
                 said = await until(lambda t=texts: next((x for x in t if "stands" in x), None), f"an answer ({step})")
-                await asyncio.sleep(0.3)
+                await wire.handled(SETTLE)
                 assert texts[-1] == said, (step, texts)  # the last word the player sees
             assert said is not None and "Your move is saved and stands" in said, (step, said)
             assert "Nothing" not in said, (step, said)
             assert len(wire.moves_of(db, game.id)) == number, step
 
 
+@pytest.mark.slow  # a bot process started and stopped
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
 async def test_a_database_file_lost_while_running_stops_the_bot_with_code_5(
     discord_server: FakeDiscord, tmp_path: Path, how: str

@@ -99,6 +99,7 @@ def test_a_newer_schema(db_path: str, tmp_path: Path) -> None:
     assert "newer version of the bot" in line
 
 
+@pytest.mark.slow  # a bot process started and stopped
 def test_a_database_locked_by_another_process(tmp_path: Path) -> None:
     db = tmp_path / "azul.sqlite3"
     a_bot_database(db)
@@ -145,6 +146,7 @@ def small_filesystem(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(mount)], check=True)
 
 
+@pytest.mark.slow  # a bot process started and stopped
 def test_a_read_only_filesystem(small_filesystem: Path, tmp_path: Path) -> None:
     db = small_filesystem / "azul.sqlite3"
     a_bot_database(db)

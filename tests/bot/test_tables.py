@@ -36,6 +36,7 @@ async def play_people_to_the_end(table: Table) -> None:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # a four-player game played to its end
 async def test_resigning_in_a_four_player_game_leaves_the_table_playing(simcord_env) -> None:
     table = Table.create(simcord_env, 4)
     alice, bob, carol, dave = table.players

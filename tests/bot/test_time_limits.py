@@ -215,6 +215,7 @@ async def test_a_dropped_player_is_out_for_good_and_ranked_last(simcord_env, clo
     assert result["standings"][-1] == [seat] and result["outcomes"][seat] == "dropped"
 
 
+@pytest.mark.slow  # a game played into a simultaneous phase
 async def test_each_waiting_player_has_their_own_clock_in_a_simultaneous_phase(simcord_env, clock: ManualClock) -> None:
     table = Table.create(simcord_env, 3, preferred_locale="pl")
     await open_limited(table, variant="azul-grey")

@@ -251,6 +251,7 @@ async def test_a_repeated_undo_or_a_repeated_undone_move_applies_once(simcord_en
     assert (await table.game()).version == version
 
 
+@pytest.mark.slow  # a Summer Pavilion game into its placement phase
 async def test_summer_pavilion_placements_in_a_row_are_taken_back_one_by_one(simcord_env) -> None:
     """In phase 2 a player places several tiles in a row: each undo takes back the newest of them."""
     table = Table.create(simcord_env, 2)

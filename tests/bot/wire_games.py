@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import logging
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
@@ -197,3 +198,35 @@ def played(text: str | None) -> bool:
 
 def took_back(text: str | None) -> bool:
     return text is not None and text.startswith(TAKEN_BACK)
+
+
+class Logged(logging.Handler):
+    """An event set when a record of ``logger`` says ``words`` (the bot runs in this process and loop)."""
+
+    def __init__(self, logger: str, words: str) -> None:
+        super().__init__()
+        self.logger, self.words, self.event = logging.getLogger(logger), words, asyncio.Event()
+        self.level = self.logger.level
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.words in record.getMessage():
+            self.event.set()
+
+    def __enter__(self) -> asyncio.Event:
+        self.logger.addHandler(self)
+        self.logger.setLevel(min(self.logger.getEffectiveLevel(), logging.INFO))
+        return self.event
+
+    def __exit__(self, *exc: object) -> None:
+        self.logger.removeHandler(self)
+        self.logger.setLevel(self.level)
+
+
+HANDLERS = ("CommandTree-invoker", "discord-ui-view-dispatch")  # discord.py's task names for a command, a click
+
+
+async def handled(timeout: float) -> None:
+    """Wait until the bot in this process has finished every command and click it is handling (discord.py runs each
+    in a task of its own): whatever it answers, it has answered."""
+    running = [task for task in asyncio.all_tasks() if task.get_name().startswith(HANDLERS)]
+    await asyncio.wait_for(asyncio.gather(*running, return_exceptions=True), timeout)

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 import engine
-from bench.ai import search_speed
 from engine.agents import HardAgent, make_agent
 from engine.azul import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS
 from engine.queens_garden import PATTERN_OF, QueensGarden, garden_groups
@@ -58,6 +57,7 @@ def plain_qg_heuristic(variant: QueensGarden, state: Any, seat: int) -> float:
     )
 
 
+@pytest.mark.slow  # greedy games compared position by position
 @pytest.mark.parametrize("name", QG)
 def test_queens_garden_heuristic_matches_the_group_by_group_count(name: str) -> None:
     variant = qg_variant(name)
@@ -119,8 +119,3 @@ def test_hard_moves_are_legal_and_repeatable_in_every_variant(name: str) -> None
         chosen = HardAgent(5, **options).choose(variant, state, seat)
         assert chosen in variant.legal_moves(state, seat)
         assert HardAgent(5, **options).choose(variant, state, seat) == chosen
-
-
-def test_the_speed_figures_count_the_iterations_searched() -> None:
-    done, spent = search_speed("azul", 2, 5)
-    assert done == 15 and spent > 0

@@ -13,8 +13,8 @@ from PIL import Image, ImageChops, ImageSequence, ImageStat
 
 import engine
 import render
-from bench import replay as bench_replay
 from render import animation
+from tests.render.recorded_games import recorded_game
 
 GOLDEN_GAMES = Path(__file__).resolve().parents[1] / "engine" / "golden"
 NAMES = ["Zoë", "Олександра", "Bob", "Kuba"]
@@ -163,19 +163,13 @@ def test_an_impossible_budget_is_refused_with_the_sizes() -> None:
         animation.animate("azul", 2, game["seed"], moves[:4], names=NAMES[:2], max_bytes=1000)
 
 
+@pytest.mark.slow  # animates a game of over a hundred moves
 def test_the_longest_queens_garden_game_fits_the_upload_budget() -> None:
-    game = bench_replay.recorded_game("queens-garden")
+    game = recorded_game("queens-garden")
     assert game["players"] == 4 and len(game["moves"]) >= 100
     gif = animation.animate(game["variant"], 4, game["seed"], game["moves"], names=NAMES)
     assert len(gif) <= animation.MAX_BYTES
     assert len(decoded(gif)) > len(game["moves"]) // 2  # it fitted without dropping most moves
-
-
-def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    assert bench_replay.main(["--games", "azul", "--save", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
-    assert "azul" in out and "MB" in out
-    assert (tmp_path / "azul-4p.gif").read_bytes().startswith(b"GIF89a")
 
 
 def test_thinner_steps_keep_the_opening_round_ends_and_the_end() -> None:

@@ -7,8 +7,6 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-import engine
-from bench import render as bench_render
 from tools.pictures import main
 
 
@@ -21,13 +19,3 @@ def test_demo_writes_every_sample_picture(tmp_path: Path, capsys: pytest.Capture
         assert path.stat().st_size < 400 * 1024
         assert Image.open(path).width >= 480  # one board wide for two players, two boards for more
     assert "KB" in capsys.readouterr().out
-
-
-def test_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bench_render.main(["--repeat", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "median" in out and "blank" in out and "old KB" in out and "worst ratio" in out
-    for variant in engine.variant_names():  # every picture the bot sends: tables, final tables, close-ups
-        assert all(f"{variant}-{players}p-{moment}" in out for players in (2, 3, 4) for moment in ("late", "final"))
-        assert f"{variant}-4p-mine" in out
-    assert all(kind in out for kind in ("queens-garden-expansions", "leaderboard", "profile"))
