@@ -160,7 +160,7 @@ STYLES: dict[str, TileStyle] = {
     "light_green": TileStyle((156, 214, 96), "plus"),
     "dark_green": TileStyle((28, 108, 62), "square"),
     "light_purple": TileStyle((196, 156, 228), "star"),
-    "dark_purple": TileStyle((98, 42, 124), "hexagon"),
+    "dark_purple": TileStyle((98, 42, 124), "bars"),  # a hexagon on a hexagonal tile read as blue's dot
     # The starting-player marker (Azul) and other neutral pieces.
     "marker": TileStyle((246, 244, 236), "one"),
 }
@@ -181,7 +181,7 @@ def _polygon(points: list[tuple[float, float]]) -> Callable[[ImageDraw.ImageDraw
 def _star() -> list[tuple[float, float]]:
     points = []
     for i in range(10):
-        radius = 0.5 if i % 2 == 0 else 0.21
+        radius = 0.5 if i % 2 == 0 else 0.25  # thick enough arms to read as a star, not a blob, when small
         angle = -math.pi / 2 + i * math.pi / 5
         points.append((0.5 + radius * math.cos(angle), 0.54 + radius * math.sin(angle)))
     return points

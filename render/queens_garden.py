@@ -5,7 +5,7 @@ display (the round stack with the tiles on its top expansion, then the expansion
 ``d2``... as in the moves); then one panel per player in a two-column grid: the garden as a hex map with every free
 cell's name (``F1``, ``A3-4``... the names the moves use), the storage (tiles, jokers, expansions) beside it.
 
-A hexagon shows its colour (fill plus the colour's colour-blind mark in a corner) and its pattern as an icon with
+A hexagon shows its colour (fill plus the colour's colour-blind mark, large, at its top) and its pattern as an icon with
 the pattern's value. What the last move changed (the ``events`` of ``engine.apply``) is ringed in gold. At the end
 of the game each panel lists its final breakdown: storage and every scoring group.
 """
@@ -327,14 +327,20 @@ def _hexagon_sprite(colors: tuple[str, ...], kind: int, size: float, printed: bo
     ink = style.ink[:3]  # opaque, as drawing straight onto the RGB table did
     _hexagon(d, cx, cy, size, style.fill, (245, 245, 245) if printed else (20, 22, 28), 3 if printed else 2)
     pattern = pattern_of(kind)
-    icon = size * 0.36
-    draw_pattern(d, cx - size * 0.3, cy + size * 0.12, icon, pattern, ink)
+    draw_pattern(d, cx - size * 0.32, cy + size * 0.3, size * 0.3, pattern, ink)
     face = c.font(max(19, int(size * 0.8)), bold=True)  # the value decides moves: readable on a phone
-    c.text_at(d, (cx + size * 0.36, cy + size * 0.14), str(pattern), face, fill=ink, anchor="mm")
-    m = size * 0.27  # the mark tells light from dark green and purple: as large as the top of the hexagon allows
-    mx, my = cx - size * 0.05, cy - size * 0.66
-    c.draw_mark(d, (int(mx - m), int(my - m * 0.3), int(mx + m * 0.6), int(my + m * 1.3)), style.mark, ink)
+    c.text_at(d, (cx + size * 0.34, cy + size * 0.3), str(pattern), face, fill=ink, anchor="mm")
+    box = mark_box(cx, cy, size)  # the mark tells light from dark green and purple: the hexagon's whole top
+    c.draw_mark(d, tuple(round(v) for v in box), style.mark, ink)  # type: ignore[arg-type]
     return image
+
+
+def mark_box(cx: float, cy: float, size: float) -> tuple[float, float, float, float]:
+    """Where a hexagon of radius ``size`` centred at ``(cx, cy)`` carries its colour's mark: its top, above the
+    pattern and value, as large as the slanting edges allow."""
+    half = size * 0.29
+    my = cy - size * 0.42
+    return cx - half, my - half, cx + half, my + half
 
 
 def _put_centred(image: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:

@@ -67,6 +67,7 @@ ROW_TILE = 34
 STAR_ANGLES = (120, 60, 0, -60, -120, 180)
 EMPTY_FACE = (70, 78, 96)
 MONO_FACE = (104, 112, 128)
+EMPTY_MARK = 14  # the colour's mark in an empty space of a coloured star
 
 
 @dataclass
@@ -468,7 +469,33 @@ def _empty_cluster(mono: bool) -> Image.Image:
             mx, my = space_middle(star, space)
             cost = space_cost(mono, star, space)
             c.text_at(d1, (mx + ox, my + oy), str(cost), digits, fill=c.TEXT, anchor="mm")
+            if not mono and star != CENTRE:
+                _empty_space_mark(d1, star, space, (ox, oy))
     return image
+
+
+def _empty_space_mark(d: ImageDraw.ImageDraw, star: int, space: int, offset: tuple[float, float]) -> None:
+    """The star's colour-blind mark in an empty space's outer tip, so a space says which colour it takes by shape
+    as well as by its dim fill (a tile covers it)."""
+    style = c.STYLES[COLORS[FRONT_STAR_COLORS[star]]]
+    x, y = empty_mark_middle(star, space)
+    x, y = x + offset[0], y + offset[1]
+    half = EMPTY_MARK // 2
+    ink = _mix(style.fill, c.TEXT, 0.45)
+    c.draw_mark(d, (round(x - half), round(y - half), round(x + half), round(y + half)), style.mark, ink)
+
+
+def empty_mark_middle(star: int, space: int) -> tuple[float, float]:
+    """Where an empty space's colour mark sits (relative to the cluster's middle): past the cost, where the tip is
+    still wide enough."""
+    sx, sy = star_centre(star)
+    ux, uy = _unit(space_axis(star, space))
+    reach = A * math.sqrt(3) * 0.75
+    return sx + reach * ux, sy + reach * uy
+
+
+def _mix(a: c.RGB, b: c.RGB, share_of_b: float) -> c.RGB:
+    return tuple(round(x + (y - x) * share_of_b) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
 # Pieces drawn over the cluster are cached as sprites and put down with a mask of exactly the pixels their drawing
