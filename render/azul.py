@@ -392,6 +392,9 @@ def _floor_x(k: int) -> int:
     return PAD + k * STEP
 
 
+FLOOR_ROOM = BOARD_W - (PAD + FLOOR_SIZE * STEP + 6) - 6  # right of the floor, inside the board's panel
+
+
 def _floor_y() -> int:
     return _line_y(LINES) - GAP + 12
 
@@ -414,7 +417,7 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int], *, acting: boo
         c.paste(image, c.tile(color, TILE), (ox + _floor_x(k), oy + _floor_y()))
     if acting and state.phase == "wall":
         _draw_column_choices(table, seat, origin)
-    _draw_last_move(d, board, seat, origin, table.last)  # after the choices: no frame covers a points badge
+    _draw_last_move(table, board, seat, origin)  # after the choices: no frame covers a points badge
     if acting:
         key = "choose_columns" if state.phase == "wall" else "to_act"
         c.mark_to_act(d, (ox, oy, ox + BOARD_W - 1, oy + BOARD_H - 1), table.label(key))
@@ -446,14 +449,21 @@ def _draw_header(table: Table, score: int, seat: int, origin: tuple[int, int]) -
         words = table.label("after_round", score=projected)
         notes.append(c.Pill(words, fill=c.PANEL_EDGE, ink=c.MUTED, short=f"→ {projected}"))
     box = (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4)
-    c.seat_header(table, seat, box, score, notes=notes)
+    last = table.last
+    scored = sum(v for (owner, _, _), v in last.wall_points.items() if owner == seat) + last.floor_points.get(seat, 0)
+    scored_now = any(owner == seat for owner, _, _ in last.wall_points) or seat in last.floor_points
+    c.seat_header(table, seat, box, score, notes=notes, delta=scored if scored_now else 0, delta_key="round_points")
     floor = floor_penalty(board)
     if floor and table.state.phase != "over":  # the floor's cost this round, summed
         x, y = ox + _floor_x(FLOOR_SIZE) + 8, oy + _floor_y() + TILE // 2
-        c.text_at(table.d, (x, y), c.signed(floor), c.font(24, bold=True), fill=PENALTY_INK, anchor="lm")
+        words, face = table.label("floor_total", points=c.signed(floor)), c.font(19, bold=True)
+        if c.width(words, face) > FLOOR_ROOM - 2:  # said in words where they fit, else the number alone, larger
+            words, face = c.signed(floor), c.font(24, bold=True)
+        c.text_at(table.d, (x, y), words, face, fill=PENALTY_INK, anchor="lm")
 
 
-def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple[int, int], last: LastMove) -> None:
+def _draw_last_move(table: Table, board: Any, seat: int, origin: tuple[int, int]) -> None:
+    d, last = table.d, table.last
     ox, oy = origin
     small = c.font(19, bold=True)
     if last.seat == seat and last.line is not None and last.line_added:
@@ -477,8 +487,11 @@ def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple
     for x, y, value in placed:  # after every ring, so no ring covers a number
         c.points(d, (x + TILE // 2, y + TILE), value, small)
     if last.floor_points.get(seat):
-        x = ox + _floor_x(FLOOR_SIZE) + 6
-        c.points(d, (x, oy + _floor_y() + TILE // 2), last.floor_points[seat], c.font(22, bold=True), anchor="lm")
+        x, value = ox + _floor_x(FLOOR_SIZE) + 6, last.floor_points[seat]
+        words, face = table.label("floor_total", points=c.signed(value)), c.font(19, bold=True)
+        if c.width(words, face) + int(face.size) > FLOOR_ROOM:  # said in words where they fit, else the number
+            words, face = c.signed(value), c.font(22, bold=True)
+        c.badge(d, (x, oy + _floor_y() + TILE // 2), words, face, fill=c.LOSS if value < 0 else c.GAIN, anchor="lm")
 
 
 # --- end of game -----------------------------------------------------------------------------------------------------

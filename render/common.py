@@ -82,6 +82,7 @@ __all__ = [
     "canvas",
     "captioned",
     "closeup",
+    "delta_pill",
     "digit_height",
     "draw_mark",
     "factory_row",
@@ -415,7 +416,12 @@ def pill_width(note: Pill, face: Font) -> int:
     icon_w = size + 4 if note.icon else 0
     if not note.text:  # an icon alone: a round pill around it
         return icon_w + size // 2
-    return width(note.text, face) + size + icon_w
+    return width(note.text, face) + 2 * _pill_pad(size) + icon_w
+
+
+def _pill_pad(size: int) -> int:
+    """The room left and right of a pill's text: the rounded end and a little air."""
+    return size * 2 // 5
 
 
 def pill(d: ImageDraw.ImageDraw, right: int, middle: int, note: Pill, face: Font) -> int:
@@ -425,9 +431,9 @@ def pill(d: ImageDraw.ImageDraw, right: int, middle: int, note: Pill, face: Font
     w, h = pill_width(note, face), int(size * 1.45)
     box = (right - w, middle - h // 2, right, middle - h // 2 + h)
     d.rounded_rectangle(box, h // 2, fill=note.fill)
-    text_x = box[0] + size // 2 + icon_w
+    text_x = box[0] + _pill_pad(size) + icon_w
     if note.icon:
-        ix = box[0] + size // 2 + size // 2 - (0 if note.text else size // 4)
+        ix = box[0] + _pill_pad(size) + size // 2 - (0 if note.text else size // 4)
         if note.icon == "robot":
             _robot_icon(d, ix, middle, size, note.ink, note.fill)
         elif note.icon == "clock":
@@ -444,34 +450,53 @@ PILL_GAP = 6
 
 
 def fitting_notes(notes: Sequence[Pill], room: int, face: Font) -> list[Pill]:
-    """The ``notes`` drawn in at most ``room`` pixels: all in full if they fit, else each in its short form, else
-    the icons alone; the last ones left out only when even that does not fit."""
+    """The ``notes`` drawn in at most ``room`` pixels: all in full if they fit, else shortened one step at a time
+    (short form, then icon alone), the last note first, so the first ones keep their words longest; the last ones
+    left out only when even the shortest forms do not fit."""
     forms = [note.forms() for note in notes]
-    for depth in range(max((len(f) for f in forms), default=1)):
-        chosen = [f[min(depth, len(f) - 1)] for f in forms]
-        if sum(pill_width(note, face) + PILL_GAP for note in chosen) <= room:
-            return chosen
+    depth = [0] * len(forms)
+
+    def fits() -> bool:
+        return sum(pill_width(f[k], face) + PILL_GAP for f, k in zip(forms, depth, strict=True)) <= room
+
+    for level in range(1, max((len(f) for f in forms), default=1)):
+        for index in reversed(range(len(forms))):
+            if fits():
+                return [f[k] for f, k in zip(forms, depth, strict=True)]
+            depth[index] = min(level, len(forms[index]) - 1)
+    if fits():
+        return [f[k] for f, k in zip(forms, depth, strict=True)]
     chosen = [f[-1] for f in forms]
     while chosen and sum(pill_width(note, face) + PILL_GAP for note in chosen) > room:
         chosen.pop()
     return chosen
 
 
-def seat_header(table: Table, seat: int, box: Box, score: int, *, notes: Sequence[Pill] = (), delta: int = 0) -> None:
+def seat_header(
+    table: Table,
+    seat: int,
+    box: Box,
+    score: int,
+    *,
+    notes: Sequence[Pill] = (),
+    delta: int = 0,
+    delta_key: str = "move_points",
+) -> None:
     """A player's header, the same in every game: the name on the left and the score in gold on the right, with
-    between them the last move's points (``delta``), the game's own ``notes`` (winner, passed...) and the pills of
-    the seat's :class:`SeatInfo` (robot level, away, time left). The name always keeps ``NAME_SHARE`` of the width
-    (or all it needs, when shorter): the notes shrink to their short forms, then to icons, before they take it."""
+    between them the points ``delta`` just won or lost, said what for (``picture.<delta_key>``: "move +3", "round
+    +12"), the game's own ``notes`` (winner, passed...) and the pills of the seat's :class:`SeatInfo` (robot
+    level, away, time left). The name always keeps ``NAME_SHARE`` of the width (or all it needs, when shorter): the
+    notes shrink to their short forms ("+3"), then to icons, before they take it."""
     d = table.d
     left, top, right, bottom = box
     middle = (top + bottom) // 2
     score_face, name_face, note_face = font(28, bold=True), font(22, bold=True), font(19, bold=True)
     score_text = str(score)
+    if delta:
+        notes = [delta_pill(table.label(delta_key, points=signed(delta)), delta), *notes]
     with within(box):
         text_at(d, (right, middle), score_text, score_face, fill=HIGHLIGHT, anchor="rm")
         x = right - width(score_text, score_face) - 10
-        if delta:
-            x = points(d, (x, middle), delta, note_face, anchor="rm")[0] - PILL_GAP
         whole = width(table.name(seat, name_face, right - left), name_face) + 6
         name_room = min(int(NAME_SHARE * (right - left)), whole)  # a short name leaves the notes more room
         for note in fitting_notes([*notes, *table.seat_info(seat).pills()], x - left - name_room, note_face):
@@ -516,11 +541,15 @@ def _pill_shape(w: int, h: int) -> Image.Image:
     return shape
 
 
+def delta_pill(text: str, value: int) -> Pill:
+    """A header note for points won (gold) or lost (red), ``text`` saying what for ("floor −2"); its short form is
+    the number alone."""
+    return Pill(text, fill=GAIN if value >= 0 else LOSS, ink=DARK_INK, short=signed(value))
+
+
 def points(d: ImageDraw.ImageDraw, xy: tuple[int, int], value: int, face: Font, *, anchor: str = "mm") -> Box:
-    """A "+3" (gold) or "−2" (red) badge for points won or lost by the last move."""
-    if value < 0:
-        return badge(d, xy, f"−{-value}", face, fill=LOSS, anchor=anchor)
-    return badge(d, xy, f"+{value}", face, fill=GAIN, anchor=anchor)
+    """A "+3" (gold) or "−2" (red) badge for points won or lost by the last move, on the piece that won them."""
+    return badge(d, xy, signed(value), face, fill=LOSS if value < 0 else GAIN, anchor=anchor)
 
 
 def signed(value: int) -> str:

@@ -534,7 +534,7 @@ def _draw_header(table: Table, seat: int, left: int, top: int, right: int) -> No
     if state.phase == "over" and seat in engine.standings(state)[0]:
         notes.append(c.Pill(table.label("winner"), c.HIGHLIGHT, c.DARK_INK))
     if state.marker == seat:
-        notes.append(c.Pill(table.label("qg.first_player")))
+        notes.append(c.Pill(table.label("qg.first_player"), short=table.label("qg.first_player_short")))
     if player.passed and state.phase != "over":
         notes.append(c.Pill(table.label("qg.passed")))
     delta = table.last.delta if table.last.seat == seat else 0
