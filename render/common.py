@@ -13,12 +13,15 @@ family look and read alike:
   ``MARK_SHAPES`` lists them.
 - **Boxes and labels**: ``panel`` (rounded box), ``slot`` (an empty space for a tile), ``badge`` (a pill with
   text, e.g. points or counts), ``text_at`` (text anchored at a point).
-- **Players**: ``seat_header`` (name left, score right, same faces everywhere, and between them the last move's
-  points, the game's own ``Pill`` notes and the seat's ``SeatInfo``: computer level with a drawn robot, "away
-  until…", time left with a drawn clock; texts come translated from the caller, so the bot adds notes without
-  touching any game); ``mark_to_act`` frames the panel of a player who must act and hangs a pill with
-  ``t("picture.to_act")`` on it (``to_act_frame`` alone is the frame).
+- **Players**: ``seat_header`` (name left, score right, same faces everywhere, and between them "winner" at the
+  end, the last move's points said what for ("move +3"), the game's own ``Pill`` notes and the seat's
+  ``SeatInfo``: computer level with a drawn robot, "away until…", time left with a drawn clock; texts come
+  translated from the caller, so the bot adds notes without touching any game); ``mark_to_act`` frames the panel
+  of a player who must act and hangs a pill with ``t("picture.to_act")`` on it (``to_act_frame`` alone is the
+  frame).
 - **Last move**: ``highlight`` (a ring around whatever the last move touched) and ``points`` (a "+3"/"−2" badge).
+- **End of game**: ``standings`` (the final standings panel, the same in every game: places, winner, the game's
+  end-of-game points and the score).
 - **Text** (see ``render.text``): ``font``, ``fit``, ``fit_name`` (long, emoji-laden display names made safe).
 - **The picture being drawn**: ``Table`` (canvas, state, names, locale; ``label`` for ``picture.*`` texts and
   ``name`` for a seat's display name with the "Player N" fallback), which each game extends with what the last move
@@ -48,6 +51,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 from zlib_ng import zlib_ng
 
+import engine
 from data.i18n import t
 from render.text import Font, fit, fit_name, font, printable, width
 
@@ -92,6 +96,7 @@ __all__ = [
     "ghost",
     "grid_origin",
     "highlight",
+    "mark_region",
     "mark_to_act",
     "opponent_rows",
     "opponents_height",
@@ -102,9 +107,12 @@ __all__ = [
     "points",
     "printable",
     "recording",
+    "regions",
     "seat_header",
     "signed",
     "slot",
+    "standings",
+    "standings_height",
     "text_at",
     "tile",
     "to_act_frame",
@@ -483,10 +491,10 @@ def seat_header(
     delta_key: str = "move_points",
 ) -> None:
     """A player's header, the same in every game: the name on the left and the score in gold on the right, with
-    between them the points ``delta`` just won or lost, said what for (``picture.<delta_key>``: "move +3", "round
-    +12"), the game's own ``notes`` (winner, passed...) and the pills of the seat's :class:`SeatInfo` (robot
-    level, away, time left). The name always keeps ``NAME_SHARE`` of the width (or all it needs, when shorter): the
-    notes shrink to their short forms ("+3"), then to icons, before they take it."""
+    between them a "winner" pill at the end of the game, the points ``delta`` just won or lost, said what for
+    (``picture.<delta_key>``: "move +3", "round +12"), the game's own ``notes`` (passed...) and the pills of the
+    seat's :class:`SeatInfo` (robot level, away, time left). The name always keeps ``NAME_SHARE`` of the width (or
+    all it needs, when shorter): the notes shrink to their short forms ("+3"), then to icons, before they take it."""
     d = table.d
     left, top, right, bottom = box
     middle = (top + bottom) // 2
@@ -494,6 +502,8 @@ def seat_header(
     score_text = str(score)
     if delta:
         notes = [delta_pill(table.label(delta_key, points=signed(delta)), delta), *notes]
+    if engine.is_over(table.state) and seat in engine.standings(table.state)[0]:
+        notes = [Pill(table.label("winner"), HIGHLIGHT, DARK_INK), *notes]  # the same pill in every game
     with within(box):
         text_at(d, (right, middle), score_text, score_face, fill=HIGHLIGHT, anchor="rm")
         x = right - width(score_text, score_face) - 10
@@ -610,6 +620,27 @@ def within(box: Box) -> Iterator[None]:
         yield
     finally:
         _inside.reset(token)
+
+
+_regions: ContextVar[dict[str, list[Box]] | None] = ContextVar("drawn_regions", default=None)
+
+
+@contextmanager
+def regions() -> Iterator[dict[str, list[Box]]]:
+    """Collect the boxes of the named layout regions (standings, centre...) drawn while the block runs."""
+    drawn: dict[str, list[Box]] = {}
+    token = _regions.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _regions.reset(token)
+
+
+def mark_region(name: str, box: Box) -> None:
+    """Record that the layout region ``name`` (standings, centre...) lies at ``box`` (for the tests)."""
+    drawn = _regions.get()
+    if drawn is not None:
+        drawn.setdefault(name, []).append(box)
 
 
 def _record(text: str, box: Box, face: Font) -> None:
@@ -758,6 +789,76 @@ def opponent_rows(
                 d.ellipse((left + 10, middle - 6, left + 22, middle + 6), fill=ACCENT)
             text_at(d, (left + 30, middle), table.name(seat, name_face, x - left - 36), name_face, anchor="lm")
     return bottom
+
+
+STANDING_ROW = 36
+STANDINGS_HEAD = 34
+
+
+def standings_height(players: int) -> int:
+    """How tall :func:`standings` draws ``players`` rows."""
+    return STANDINGS_HEAD + STANDING_ROW * players + 8
+
+
+def standings(
+    table: Table, box: tuple[int, int, int], heads: Sequence[str], points: Callable[[int], Sequence[int]]
+) -> Box:
+    """The final standings, drawn the same way in every game: a gold-edged panel (``box``: left, top, right) with
+    one row per player in standard competition ranking (1, 1, 3): the place, the name (after a "winner" badge where
+    there is room, else in gold), the game's end-of-game points under ``heads`` (``points(seat)``, one number per
+    head, drawn with their sign) and the score. Each column is as wide as its widest text, so no head runs into the
+    next. Returns the panel's box."""
+    d, state = table.d, table.state
+    left, top, right = box
+    order = list(_places(state))
+    bottom = top + standings_height(len(order))
+    panel(d, (left, top, right, bottom), outline=HIGHLIGHT)
+    mark_region("standings", (left, top, right, bottom))
+    body, bold = font(20), font(20, bold=True)
+    titles = [*heads, table.label("head.score")]
+    rows = {seat: [*(signed(v) for v in points(seat)), str(table.state_score(seat))] for _, seat in order}
+    gap = 22 if right - left > 560 else 14
+    for size in range(19, 11, -1):  # long heads (Ukrainian) get smaller before a name loses its room
+        head_face = font(size, bold=True)
+        columns: list[int] = []
+        x = right - 18
+        for k in reversed(range(len(titles))):
+            columns.insert(0, x)
+            x -= max(width(titles[k], head_face), *(width(cells[k], bold) for cells in rows.values())) + gap
+        if x - left - 52 >= MIN_NAME_ROOM - 30:
+            break
+    for title, cx in zip(titles, columns, strict=True):
+        text_at(d, (cx, top + 25), title, head_face, fill=MUTED, anchor="rs")  # one baseline, whatever the size
+    winner = table.label("winner")
+    badge_face = font(15, bold=True)
+    badge_w = width(winner, badge_face) + int(badge_face.size) + 10
+    for row, (place, seat) in enumerate(order):
+        mid = top + STANDINGS_HEAD + STANDING_ROW * row + STANDING_ROW // 2
+        text_at(d, (left + 16, mid), f"{place}.", bold, anchor="lm")
+        name_x, room = left + 52, x - left - 52
+        won = place == 1
+        face = bold if won else body
+        if won and room - badge_w >= MIN_NAME_ROOM:
+            badge(d, (name_x, mid), winner, badge_face, anchor="lm")
+            name_x, room = name_x + badge_w, room - badge_w
+        ink = HIGHLIGHT if won and name_x == left + 52 else TEXT  # the winner in gold where no badge fits
+        text_at(d, (name_x, mid), table.name(seat, face, room), face, fill=ink, anchor="lm")
+        for k, (cell, cx) in enumerate(zip(rows[seat], columns, strict=True)):
+            last = k == len(columns) - 1
+            text_at(d, (cx, mid), cell, bold if last else body, fill=HIGHLIGHT if last else TEXT, anchor="rm")
+    return left, top, right, bottom
+
+
+MIN_NAME_ROOM = 150  # pixels a name keeps beside the winner's badge, else the badge gives way to a gold name
+
+
+def _places(state: Any) -> Iterator[tuple[int, int]]:
+    """``(place, seat)`` from first to last, ties sharing a place that uses up the places after it (1, 1, 3)."""
+    place = 1
+    for group in engine.standings(state):
+        for seat in group:
+            yield place, seat
+        place += len(group)
 
 
 CAPTION_H = 44

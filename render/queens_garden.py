@@ -68,7 +68,8 @@ PANEL_H = PAD + HEADER_H + GARDEN_H + STORE_H + PAD
 WIDTH = 2 * PANEL_W + 3 * MARGIN
 NARROW = PANEL_W + 2 * MARGIN  # two players: one column, so a phone shows the gardens twice as large
 STRIP_H = 64
-NARROW_STRIP_H = STRIP_H + 52  # one column: the wheel and the counts take lines of their own
+WHEEL_LINE = 24
+NARROW_STRIP_H = STRIP_H + 52 + WHEEL_LINE  # one column: the wheel, what it scores and the counts, a line each
 DISPLAY_ROW_H = 92
 
 
@@ -416,7 +417,7 @@ def _draw_strip(table: Table, comp: Any) -> None:
     c.text_at(d, (MARGIN + 14, y + 14), side, small, fill=c.MUTED, anchor="lm")
     x = max(MARGIN + 200, MARGIN + 14 + max(c.width(title, face), c.width(side, small)) + 30)
     y -= 11
-    if narrow:  # one column: the wheel and the counts under the title, each on its own line
+    if narrow:  # one column: the wheel, what it scores and the counts under the title, each on its own line
         x, y = MARGIN + 14, MARGIN + STRIP_H + 4
     info_x = x
     c.text_at(d, (x, y), table.label("qg.wheel"), small, fill=c.MUTED, anchor="lm")
@@ -425,6 +426,8 @@ def _draw_strip(table: Table, comp: Any) -> None:
     for criterion in wheel:
         x = _draw_criterion(table, x, y, criterion) + 8
     if any(criterion.points is None for criterion in wheel):  # said once, after the hexagons it is about
+        if narrow:
+            x, y = info_x, y + WHEEL_LINE
         c.text_at(d, (x, y), table.label("qg.points_value"), c.font(16), fill=c.MUTED, anchor="lm")
     info = " · ".join(
         [
@@ -449,7 +452,7 @@ def _draw_criterion(table: Table, x: int, y: int, criterion: Any) -> int:
         draw_pattern(d, cx, y, size * 0.5, criterion.pattern, (20, 22, 28))
     if criterion.points is None:  # the strip says once that these score their value
         return int(cx + size)
-    label = f"= {criterion.points}"
+    label = table.label("qg.criterion_points", points=criterion.points)
     face = c.font(19)
     c.text_at(d, (cx + size + 4, y), label, face, anchor="lm")
     return int(cx + size + 6 + c.width(label, face))
@@ -531,8 +534,6 @@ def _draw_header(table: Table, seat: int, left: int, top: int, right: int) -> No
     state = table.state
     player = state.players[seat]
     notes = []
-    if state.phase == "over" and seat in engine.standings(state)[0]:
-        notes.append(c.Pill(table.label("winner"), c.HIGHLIGHT, c.DARK_INK))
     if state.marker == seat:
         notes.append(c.Pill(table.label("qg.first_player"), short=table.label("qg.first_player_short")))
     if player.passed and state.phase != "over":
@@ -625,62 +626,26 @@ def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int
             _hexagon(d, cx, cy, big, FREE, FREE_EDGE, 1)
 
 
-STANDING_H = 36
-
-
 def _standings_height(state: QGState) -> int:
-    return 34 + STANDING_H * state.player_count + 8
+    return c.standings_height(state.player_count)
 
 
 def _draw_standings(table: Table, box: c.Box) -> None:
-    """The final standings (standard competition ranking: 1, 1, 3) with each player's storage and groups; in half
-    the width (one column, or beside the last garden) the columns close up and the winner's name turns gold instead
-    of carrying a badge."""
-    d, state = table.d, table.state
-    top = box[1]
-    box = (box[0], top, box[2], top + _standings_height(state))
-    c.panel(d, box, outline=c.HIGHLIGHT)
-    narrow = box[2] - box[0] <= WIDTH // 2
-    head, body, bold = c.font(14 if narrow else 16, bold=True), c.font(20), c.font(20, bold=True)
-    right = box[2] - 18
-    storage_x, groups_x = (right - 170, right - 85) if narrow else (right - 250, right - 120)
-    columns = {"qg.head.storage": storage_x, "qg.head.groups": groups_x, "head.score": right}
-    for key, x in columns.items():
-        c.text_at(d, (x, top + 10), table.label(key), head, fill=c.MUTED, anchor="ra")
-    y, place = top + 34, 1
-    for group in engine.standings(state):
-        for seat in group:
-            final = state.final[seat] if seat < len(state.final) else {}
-            mid = y + STANDING_H // 2
-            face = bold if place == 1 else body
-            c.text_at(d, (box[0] + 16, mid), f"{place}.", bold, anchor="lm")
-            name_x = box[0] + 52
-            if place == 1 and not narrow:
-                winner = table.label("winner")
-                c.badge(d, (name_x, mid), winner, c.font(15, bold=True), anchor="lm")
-                name_x += c.width(winner, c.font(15, bold=True)) + 25
-            room = columns["qg.head.storage"] - (75 if narrow else 110) - name_x
-            ink = c.HIGHLIGHT if place == 1 and narrow else c.TEXT
-            c.text_at(d, (name_x, mid), table.name(seat, face, room), face, fill=ink, anchor="lm")
-            storage = int(final.get("storage", 0))
-            groups = sum(int(g["points"]) for g in final.get("groups", []))
-            cells = {
-                "qg.head.storage": c.signed(storage),
-                "qg.head.groups": f"+{groups}",
-                "head.score": str(state.players[seat].score),
-            }
-            for key, text in cells.items():
-                fill = c.HIGHLIGHT if key == "head.score" else c.TEXT
-                c.text_at(d, (columns[key], mid), text, bold if key == "head.score" else body, fill=fill, anchor="rm")
-            y += STANDING_H
-        place += len(group)  # a shared place uses up the places after it (1, 1, 3)
+    """The final standings with what each player's storage cost and groups scored at the end."""
+
+    def final(seat: int) -> list[int]:
+        points = table.state.final[seat] if seat < len(table.state.final) else {}
+        return [int(points.get("storage", 0)), sum(int(g["points"]) for g in points.get("groups", []))]
+
+    heads = [table.label("qg.head.storage"), table.label("qg.head.groups")]
+    c.standings(table, (box[0], box[1], box[2]), heads, final)
 
 
 def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> None:
     d = table.d
     face = c.font(19)
     storage = int(final["storage"])
-    c.text_at(d, (left, top), table.label("qg.final_storage", points=f"{storage:+d}"), face, fill=c.TEXT)
+    c.text_at(d, (left, top), table.label("qg.final_storage", points=c.signed(storage)), face, fill=c.TEXT)
     groups = list(final.get("groups", []))
     if not groups:
         c.text_at(d, (left, top + 24), table.label("qg.no_groups"), face, fill=c.MUTED)

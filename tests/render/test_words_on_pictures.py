@@ -11,7 +11,8 @@ import pytest
 
 import engine
 import render
-from data.i18n import t
+from data.i18n import catalogue, t
+from engine.queens_garden import CELLS, ORNAMENTS
 from render import common as c
 from tests.render.test_table_features import history
 
@@ -61,3 +62,62 @@ def test_azul_floor_total_says_floor(locale: str) -> None:
         assert len(labelled) >= len(paid)
         seen += len(labelled)
     assert seen > 0
+
+
+# What a picture may draw besides phrases and names: numbers ("12", "+3", "−2", "×4", "1." for a place), and the
+# names the posts and the moves use for Queen's Garden's places (cells while a tile may be placed, areas, ornaments,
+# display expansions "d1" and the stack "s", a joker's "J").
+NUMBER = re.compile(r"^([+−]?\d+|×\d+|\d+\.)$")
+PLACE_NAMES = frozenset(CELLS) | {o.name for o in ORNAMENTS} | {f"A{n}" for n in range(1, 7)} | {"J"}
+DISPLAY = re.compile(r"^d\d+$")
+JARGON = re.compile(r"[=⬡@]|\b\d+s\b|\d+\s*·\s*[+−]")  # formulas, symbols, "1s–4s", "2 · +8"
+
+
+@cache
+def _phrases(locale: str) -> re.Pattern[str]:
+    """Every ``picture.*`` phrase of ``locale`` as a pattern, its parameters matching anything."""
+    templates: list[str] = []
+    for key, entry in catalogue(locale).items():
+        if key.startswith("picture."):
+            templates += list(entry.values()) if isinstance(entry, dict) else [entry]
+    patterns = [".+?".join(re.escape(part) for part in re.split(r"\{[^}]*\}", text)) for text in templates]
+    return re.compile("|".join(f"(?:{p})" for p in sorted(patterns, key=len, reverse=True)))
+
+
+def _readable(text: str, locale: str, names: tuple[str, ...]) -> bool:
+    """Whether ``text`` is made of phrases, names and numbers only (parts joined by " · " or spaces)."""
+    if _phrases(locale).fullmatch(text.strip()):
+        return True
+    parts = [part.strip() for part in re.split(r" · |   ", text) if part.strip()]
+    return all(
+        part in names
+        or NUMBER.match(part)
+        or part in PLACE_NAMES
+        or DISPLAY.match(part)
+        or _phrases(locale).fullmatch(part) is not None
+        for part in parts
+    )
+
+
+@pytest.mark.parametrize("locale", ["en", "pl", "uk"])
+def test_no_picture_text_is_a_code_or_jargon(locale: str) -> None:
+    """Every text any picture draws (every game and variant, 2 and 4 players, start to end, tables and personal
+    views) is a phrase of the picture's language, a name or a number: no formula, no symbol to decode."""
+    names = ("Zoë", "Bob", "Ann", "Kuba")
+    odd: set[str] = set()
+    for variant in engine.variant_names():
+        for players in (2, 4):
+            states = history(variant, players, 7)
+            for state, events in [*states[:: max(1, len(states) // 6)], states[-1]]:
+                with c.recording() as drawn:
+                    render.render_table(state, names=names[:players], events=events, locale=locale)
+                    if players > 2:
+                        render.render_closeup_image(state, 0, names=names[:players], events=events, locale=locale)
+                odd |= {x.text for x in drawn if JARGON.search(x.text) or not _readable(x.text, locale, names)}
+    assert not odd, sorted(odd)
+
+
+def test_the_jargon_check_finds_formulas_and_codes() -> None:
+    assert JARGON.search("Scores: ⬡ = value") and JARGON.search("1s–4s") and JARGON.search("2 · +8")
+    assert not _readable("ye3@d1", "en", ())
+    assert _readable("Bag 12   Lid 3", "en", ()) and _readable("Zoë", "en", ("Zoë",))
