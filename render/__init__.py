@@ -27,7 +27,7 @@ from PIL import Image
 
 import engine
 from render.common import Box, SeatInfo, captioned, closeup, to_png
-from render.palette import FAST, palette_image, png_level
+from render.palette import FAST, PREVIEW, palette_image, png_level
 
 __all__ = [
     "SeatInfo",
@@ -184,7 +184,7 @@ def render_expansion_preview(
     module = _module_of("queens-garden")
     with _drawing:
         image: Image.Image = module.draw_expansion_preview(state, seat, candidates, names=names, locale=locale)
-    return _encode(image, "queens-garden", FAST)
+    return _encode(image, "queens-garden", PREVIEW)
 
 
 def _encode(image: Image.Image, game: str, level: int) -> bytes:

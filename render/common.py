@@ -83,6 +83,7 @@ __all__ = [
     "TileStyle",
     "around",
     "badge",
+    "badge_box",
     "canvas",
     "captioned",
     "closeup",
@@ -534,13 +535,19 @@ def badge(
 ) -> Box:
     """A pill with ``text``; ``anchor`` places it like Pillow's text anchors ("mm" centre, "la" top-left...)."""
     shape = _pill_shape(width(text, face) + int(face.size), int(face.size * 1.45))
+    x, y, _, _ = badge_box(xy, text, face, anchor=anchor)
     w, h = shape.width - 1, shape.height - 1
-    x, y = xy
-    x -= {"l": 0, "m": w // 2, "r": w}[anchor[0]]
-    y -= {"a": 0, "t": 0, "m": h // 2, "b": h, "d": h, "s": h}[anchor[1]]
     d.bitmap((x, y), shape, fill=fill)
     text_at(d, (x + w / 2, y + h / 2), text, face, fill=ink, anchor="mm")
     return (x, y, x + w, y + h)
+
+
+def badge_box(xy: tuple[int, int], text: str, face: Font, *, anchor: str = "mm") -> Box:
+    """Where :func:`badge` draws ``text`` anchored at ``xy``."""
+    w, h = width(text, face) + int(face.size), int(face.size * 1.45)
+    x = xy[0] - {"l": 0, "m": w // 2, "r": w}[anchor[0]]
+    y = xy[1] - {"a": 0, "t": 0, "m": h // 2, "b": h, "d": h, "s": h}[anchor[1]]
+    return x, y, x + w, y + h
 
 
 @cache
