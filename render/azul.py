@@ -519,5 +519,5 @@ def _draw_standings(table: Table, box: c.Box) -> None:
         rows, cols, colors = bonus_counts(table.state.boards[seat])
         return [rows * ROW_BONUS, cols * COLUMN_BONUS, colors * COLOR_BONUS]
 
-    heads = [table.label(f"head.{key}") for key in ("rows", "columns", "colors")]
+    heads = [(table.label(f"head.{key}"), table.label(f"head.{key}_short")) for key in ("rows", "columns", "colors")]
     c.standings(table, (box[0], box[1], box[2]), heads, bonuses)

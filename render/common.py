@@ -808,13 +808,16 @@ def standings_height(players: int) -> int:
 
 
 def standings(
-    table: Table, box: tuple[int, int, int], heads: Sequence[str], points: Callable[[int], Sequence[int]]
+    table: Table,
+    box: tuple[int, int, int],
+    heads: Sequence[str | tuple[str, str]],
+    points: Callable[[int], Sequence[int]],
 ) -> Box:
     """The final standings, drawn the same way in every game: a gold-edged panel (``box``: left, top, right) with
     one row per player in standard competition ranking (1, 1, 3): the place, the name (after a "winner" badge where
     there is room, else in gold), the game's end-of-game points under ``heads`` (``points(seat)``, one number per
-    head, drawn with their sign) and the score. Each column is as wide as its widest text, so no head runs into the
-    next. Returns the panel's box."""
+    head, drawn with their sign; a head may be a (full, short) pair) and the score. Each column is as wide as its
+    widest text, so no head runs into the next. Returns the panel's box."""
     d, state = table.d, table.state
     left, top, right = box
     order = list(_places(state))
@@ -822,11 +825,14 @@ def standings(
     panel(d, (left, top, right, bottom), outline=HIGHLIGHT)
     mark_region("standings", (left, top, right, bottom))
     body, bold = font(20), font(20, bold=True)
-    titles = [*heads, table.label("head.score")]
+    forms = [(head, head) if isinstance(head, str) else head for head in heads]
+    forms.append((table.label("head.score"), table.label("head.score")))
     rows = {seat: [*(signed(v) for v in points(seat)), str(table.state_score(seat))] for _, seat in order}
     gap = 22 if right - left > 560 else 14
-    for size in range(19, 11, -1):  # long heads (Ukrainian) get smaller before a name loses its room
+    # Long heads (Ukrainian) get smaller, then take their short forms, before a name loses its room.
+    for short, size in [(False, size) for size in range(19, 14, -1)] + [(True, size) for size in range(19, 13, -1)]:
         head_face = font(size, bold=True)
+        titles = [form[short] for form in forms]
         columns: list[int] = []
         x = right - 18
         for k in reversed(range(len(titles))):
