@@ -464,7 +464,7 @@ def _draw_criterion(table: Table, x: int, y: int, criterion: Any) -> int:
     if criterion.color is not None:
         style = c.STYLES[table.colors[criterion.color]]
         _hexagon(d, cx, y, size, style.fill, (20, 22, 28))
-        c.draw_mark(d, (cx - 5, y - 5, cx + 5, y + 5), style.mark, style.ink)
+        c.draw_mark(d, (cx - 7, y - 7, cx + 7, y + 7), style.mark, style.ink)  # the colour told by shape too
     else:
         _hexagon(d, cx, y, size, JOKER, (20, 22, 28))
         draw_pattern(d, cx, y, size * 0.5, criterion.pattern, (20, 22, 28))
@@ -676,7 +676,8 @@ def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> 
             draw_pattern(d, x + 8, y + 9, 7, int(category), c.TEXT)
         else:
             style = c.STYLES[table.colors[table.codes.index(category)]]
-            _hexagon(d, x + 8, y + 9, 9, style.fill, (20, 22, 28), 1)
+            _hexagon(d, x + 8, y + 9, 10, style.fill, (20, 22, 28), 1)
+            c.draw_mark(d, (x + 3, y + 4, x + 13, y + 14), style.mark, style.ink)  # the group's colour by shape too
         c.text_at(d, (x + 22, y), text, face, fill=c.TEXT)
 
 
