@@ -28,7 +28,7 @@ from PIL import Image
 import engine
 from render.base import Info, Renderer
 from render.common import SeatInfo, captioned, closeup, to_png
-from render.palette import FAST, palette_image
+from render.palette import FAST, PREVIEW, palette_image
 
 __all__ = [
     "Renderer",
@@ -182,7 +182,7 @@ def render_preview(
         raise ValueError(f"{renderer.game!r} draws no previews")
     with _drawing:
         image = renderer.draw_preview(state, seat, candidates, names=names, locale=locale)
-    return _encode(image, renderer.game, FAST)
+    return _encode(image, renderer.game, PREVIEW)
 
 
 def warm_up() -> None:

@@ -322,9 +322,10 @@ def _draw_centre(table: Table, box: c.Box) -> None:
     label when the box is the space beside the last board."""
     image, d, state = table.image, table.d, table.state
     c.panel(d, box)
+    c.mark_region("centre", box)
     tall = box[3] - box[1] > 2 * CENTRE_H  # beside the last board: room for larger tiles in rows
     size = CENTRE_TILE * 3 // 2 if tall else CENTRE_TILE
-    label = c.font(24 if tall else 20, bold=True)
+    label = c.font(20, bold=True)  # as every game labels its centre
     row_mid = box[1] + CENTRE_H // 2
     c.text_at(d, (box[0] + 16, row_mid), table.label("centre"), label, anchor="lm")
     x = box[0] + 24 + c.width(table.label("centre"), label)
@@ -395,6 +396,9 @@ def _floor_x(k: int) -> int:
     return PAD + k * STEP
 
 
+FLOOR_ROOM = BOARD_W - (PAD + FLOOR_SIZE * STEP + 6) - 6  # right of the floor, inside the board's panel
+
+
 def _floor_y() -> int:
     return _line_y(LINES) - GAP + 12
 
@@ -417,7 +421,7 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int], *, acting: boo
         c.paste(image, c.tile(color, TILE), (ox + _floor_x(k), oy + _floor_y()))
     if acting and state.phase == "wall":
         _draw_column_choices(table, seat, origin)
-    _draw_last_move(d, board, seat, origin, table.last)  # after the choices: no frame covers a points badge
+    _draw_last_move(table, board, seat, origin)  # after the choices: no frame covers a points badge
     if acting:
         key = "choose_columns" if state.phase == "wall" else "to_act"
         c.mark_to_act(d, (ox, oy, ox + BOARD_W - 1, oy + BOARD_H - 1), table.label(key))
@@ -449,14 +453,21 @@ def _draw_header(table: Table, score: int, seat: int, origin: tuple[int, int]) -
         words = table.label("after_round", score=projected)
         notes.append(c.Pill(words, fill=c.PANEL_EDGE, ink=c.MUTED, short=f"→ {projected}"))
     box = (ox + PAD + 2, oy + PAD - 4, ox + BOARD_W - PAD - 2, oy + PAD + HEADER_H - 4)
-    c.seat_header(table, seat, box, score, notes=notes)
+    last = table.last
+    scored = sum(v for (owner, _, _), v in last.wall_points.items() if owner == seat) + last.floor_points.get(seat, 0)
+    scored_now = any(owner == seat for owner, _, _ in last.wall_points) or seat in last.floor_points
+    c.seat_header(table, seat, box, score, notes=notes, delta=scored if scored_now else 0, delta_key="round_points")
     floor = floor_penalty(board)
     if floor and table.state.phase != "over":  # the floor's cost this round, summed
         x, y = ox + _floor_x(FLOOR_SIZE) + 8, oy + _floor_y() + TILE // 2
-        c.text_at(table.d, (x, y), c.signed(floor), c.font(24, bold=True), fill=PENALTY_INK, anchor="lm")
+        words, face = table.label("floor_total", points=c.signed(floor)), c.font(19, bold=True)
+        if c.width(words, face) > FLOOR_ROOM - 2:  # said in words where they fit, else the number alone, larger
+            words, face = c.signed(floor), c.font(24, bold=True)
+        c.text_at(table.d, (x, y), words, face, fill=PENALTY_INK, anchor="lm")
 
 
-def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple[int, int], last: LastMove) -> None:
+def _draw_last_move(table: Table, board: Any, seat: int, origin: tuple[int, int]) -> None:
+    d, last = table.d, table.last
     ox, oy = origin
     small = c.font(19, bold=True)
     if last.seat == seat and last.line is not None and last.line_added:
@@ -480,16 +491,16 @@ def _draw_last_move(d: ImageDraw.ImageDraw, board: Any, seat: int, origin: tuple
     for x, y, value in placed:  # after every ring, so no ring covers a number
         c.points(d, (x + TILE // 2, y + TILE), value, small)
     if last.floor_points.get(seat):
-        x = ox + _floor_x(FLOOR_SIZE) + 6
-        c.points(d, (x, oy + _floor_y() + TILE // 2), last.floor_points[seat], c.font(22, bold=True), anchor="lm")
+        x, value = ox + _floor_x(FLOOR_SIZE) + 6, last.floor_points[seat]
+        words, face = table.label("floor_total", points=c.signed(value)), c.font(19, bold=True)
+        if c.width(words, face) + int(face.size) > FLOOR_ROOM:  # said in words where they fit, else the number
+            words, face = c.signed(value), c.font(22, bold=True)
+        c.badge(d, (x, oy + _floor_y() + TILE // 2), words, face, fill=c.LOSS if value < 0 else c.GAIN, anchor="lm")
 
 
 # --- end of game -----------------------------------------------------------------------------------------------------
-ROW_H = 36
-
-
 def _standings_height(players: int) -> int:
-    return 34 + ROW_H * players + 8
+    return c.standings_height(players)
 
 
 def bonus_counts(board: Any) -> tuple[int, int, int]:
@@ -505,53 +516,14 @@ def bonus_counts(board: Any) -> tuple[int, int, int]:
 
 
 def _draw_standings(table: Table, box: c.Box) -> None:
-    d, state = table.d, table.state
-    y = box[1]
-    box = (box[0], y, box[2], y + _standings_height(state.players))
-    c.panel(d, box, outline=c.HIGHLIGHT)
-    narrow = box[2] - box[0] <= WIDTH // 2  # beside the last board or in one column: no room for the badge
-    head, body, bold = c.font(14 if narrow else 16, bold=True), c.font(20), c.font(20, bold=True)
-    columns = _standings_columns(box)
-    room = min(b - a for a, b in zip(columns.values(), list(columns.values())[1:], strict=False)) - 8
-    for key, x in columns.items():
-        title = table.label(f"head.{key}")
-        face = head
-        while c.width(title, face) > room and face.size > 11:  # a long word (Ukrainian) never runs into the next
-            face = c.font(int(face.size) - 1, bold=True)
-        c.text_at(d, (x, y + 10), title, face, fill=c.MUTED, anchor="ra")
-    ry = y + 34
-    place = 1
-    for group in engine.standings(state):
-        for seat in group:
-            board = state.boards[seat]
-            rows, cols, colors = bonus_counts(board)
-            winner = place == 1
-            c.text_at(d, (box[0] + 16, ry + ROW_H // 2), f"{place}.", bold, anchor="lm")
-            name_x = box[0] + 52
-            if winner and not narrow:
-                c.badge(d, (name_x, ry + ROW_H // 2), table.label("winner"), c.font(15, bold=True), anchor="lm")
-                name_x += c.width(table.label("winner"), c.font(15, bold=True)) + 15 + 10
-            name = table.name(seat, bold if winner else body, columns["rows"] - 60 - name_x)
-            ink = c.HIGHLIGHT if winner and narrow else c.TEXT  # the winner in gold where no badge fits
-            c.text_at(d, (name_x, ry + ROW_H // 2), name, bold if winner else body, fill=ink, anchor="lm")
-            cells = {
-                "rows": f"{rows}×{ROW_BONUS}",
-                "columns": f"{cols}×{COLUMN_BONUS}",
-                "colors": f"{colors}×{COLOR_BONUS}",
-                "score": str(board.score),
-            }
-            for key, text in cells.items():
-                face = bold if key == "score" else body
-                fill = c.HIGHLIGHT if key == "score" else c.TEXT
-                c.text_at(d, (columns[key], ry + ROW_H // 2), text, face, fill=fill, anchor="rm")
-            ry += ROW_H
-        place += len(group)  # a shared place uses up the places after it (1, 1, 3)
+    """The final standings with each player's end bonuses: complete rows, columns and colours."""
 
+    def bonuses(seat: int) -> list[int]:
+        rows, cols, colors = bonus_counts(table.state.boards[seat])
+        return [rows * ROW_BONUS, cols * COLUMN_BONUS, colors * COLOR_BONUS]
 
-def _standings_columns(box: c.Box) -> dict[str, int]:
-    right = box[2] - 18
-    step = 110 if box[2] - box[0] > WIDTH // 2 else 76  # narrower beside the last board or in one column
-    return {"rows": right - 3 * step, "columns": right - 2 * step, "colors": right - step, "score": right}
+    heads = [(table.label(f"head.{key}"), table.label(f"head.{key}_short")) for key in ("rows", "columns", "colors")]
+    c.standings(table, (box[0], box[1], box[2]), heads, bonuses)
 
 
 RENDERER = Renderer(game="azul", draw_table=draw_table, closeup_regions=closeup_regions, draw_personal=draw_personal)

@@ -13,12 +13,15 @@ family look and read alike:
   ``MARK_SHAPES`` lists them.
 - **Boxes and labels**: ``panel`` (rounded box), ``slot`` (an empty space for a tile), ``badge`` (a pill with
   text, e.g. points or counts), ``text_at`` (text anchored at a point).
-- **Players**: ``seat_header`` (name left, score right, same faces everywhere, and between them the last move's
-  points, the game's own ``Pill`` notes and the seat's ``SeatInfo``: computer level with a drawn robot, "away
-  until…", time left with a drawn clock; texts come translated from the caller, so the bot adds notes without
-  touching any game); ``mark_to_act`` frames the panel of a player who must act and hangs a pill with
-  ``t("picture.to_act")`` on it (``to_act_frame`` alone is the frame).
+- **Players**: ``seat_header`` (name left, score right, same faces everywhere, and between them "winner" at the
+  end, the last move's points said what for ("move +3"), the game's own ``Pill`` notes and the seat's
+  ``SeatInfo``: computer level with a drawn robot, "away until…", time left with a drawn clock; texts come
+  translated from the caller, so the bot adds notes without touching any game); ``mark_to_act`` frames the panel
+  of a player who must act and hangs a pill with ``t("picture.to_act")`` on it (``to_act_frame`` alone is the
+  frame).
 - **Last move**: ``highlight`` (a ring around whatever the last move touched) and ``points`` (a "+3"/"−2" badge).
+- **End of game**: ``standings`` (the final standings panel, the same in every game: places, winner, the game's
+  end-of-game points and the score).
 - **Text** (see ``render.text``): ``font``, ``fit``, ``fit_name`` (long, emoji-laden display names made safe).
 - **The picture being drawn**: ``Table`` (canvas, state, names, locale; ``label`` for ``picture.*`` texts and
   ``name`` for a seat's display name with the "Player N" fallback), which each game extends with what the last move
@@ -48,6 +51,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 from zlib_ng import zlib_ng
 
+import engine
 from data.i18n import t
 from render.text import Font, fit, fit_name, font, printable, width
 
@@ -79,9 +83,11 @@ __all__ = [
     "TileStyle",
     "around",
     "badge",
+    "badge_box",
     "canvas",
     "captioned",
     "closeup",
+    "delta_pill",
     "digit_height",
     "draw_mark",
     "factory_row",
@@ -91,6 +97,7 @@ __all__ = [
     "ghost",
     "grid_origin",
     "highlight",
+    "mark_region",
     "mark_to_act",
     "opponent_rows",
     "opponents_height",
@@ -101,9 +108,12 @@ __all__ = [
     "points",
     "printable",
     "recording",
+    "regions",
     "seat_header",
     "signed",
     "slot",
+    "standings",
+    "standings_height",
     "text_at",
     "tile",
     "to_act_frame",
@@ -160,7 +170,7 @@ STYLES: dict[str, TileStyle] = {
     "light_green": TileStyle((156, 214, 96), "plus"),
     "dark_green": TileStyle((28, 108, 62), "square"),
     "light_purple": TileStyle((196, 156, 228), "star"),
-    "dark_purple": TileStyle((98, 42, 124), "hexagon"),
+    "dark_purple": TileStyle((98, 42, 124), "bars"),  # a hexagon on a hexagonal tile read as blue's dot
     # The starting-player marker (Azul) and other neutral pieces.
     "marker": TileStyle((246, 244, 236), "one"),
 }
@@ -181,7 +191,7 @@ def _polygon(points: list[tuple[float, float]]) -> Callable[[ImageDraw.ImageDraw
 def _star() -> list[tuple[float, float]]:
     points = []
     for i in range(10):
-        radius = 0.5 if i % 2 == 0 else 0.21
+        radius = 0.5 if i % 2 == 0 else 0.25  # thick enough arms to read as a star, not a blob, when small
         angle = -math.pi / 2 + i * math.pi / 5
         points.append((0.5 + radius * math.cos(angle), 0.54 + radius * math.sin(angle)))
     return points
@@ -415,7 +425,12 @@ def pill_width(note: Pill, face: Font) -> int:
     icon_w = size + 4 if note.icon else 0
     if not note.text:  # an icon alone: a round pill around it
         return icon_w + size // 2
-    return width(note.text, face) + size + icon_w
+    return width(note.text, face) + 2 * _pill_pad(size) + icon_w
+
+
+def _pill_pad(size: int) -> int:
+    """The room left and right of a pill's text: the rounded end and a little air."""
+    return size * 2 // 5
 
 
 def pill(d: ImageDraw.ImageDraw, right: int, middle: int, note: Pill, face: Font) -> int:
@@ -425,9 +440,9 @@ def pill(d: ImageDraw.ImageDraw, right: int, middle: int, note: Pill, face: Font
     w, h = pill_width(note, face), int(size * 1.45)
     box = (right - w, middle - h // 2, right, middle - h // 2 + h)
     d.rounded_rectangle(box, h // 2, fill=note.fill)
-    text_x = box[0] + size // 2 + icon_w
+    text_x = box[0] + _pill_pad(size) + icon_w
     if note.icon:
-        ix = box[0] + size // 2 + size // 2 - (0 if note.text else size // 4)
+        ix = box[0] + _pill_pad(size) + size // 2 - (0 if note.text else size // 4)
         if note.icon == "robot":
             _robot_icon(d, ix, middle, size, note.ink, note.fill)
         elif note.icon == "clock":
@@ -444,34 +459,55 @@ PILL_GAP = 6
 
 
 def fitting_notes(notes: Sequence[Pill], room: int, face: Font) -> list[Pill]:
-    """The ``notes`` drawn in at most ``room`` pixels: all in full if they fit, else each in its short form, else
-    the icons alone; the last ones left out only when even that does not fit."""
+    """The ``notes`` drawn in at most ``room`` pixels: all in full if they fit, else shortened one step at a time
+    (short form, then icon alone), the last note first, so the first ones keep their words longest; the last ones
+    left out only when even the shortest forms do not fit."""
     forms = [note.forms() for note in notes]
-    for depth in range(max((len(f) for f in forms), default=1)):
-        chosen = [f[min(depth, len(f) - 1)] for f in forms]
-        if sum(pill_width(note, face) + PILL_GAP for note in chosen) <= room:
-            return chosen
+    depth = [0] * len(forms)
+
+    def fits() -> bool:
+        return sum(pill_width(f[k], face) + PILL_GAP for f, k in zip(forms, depth, strict=True)) <= room
+
+    for level in range(1, max((len(f) for f in forms), default=1)):
+        for index in reversed(range(len(forms))):
+            if fits():
+                return [f[k] for f, k in zip(forms, depth, strict=True)]
+            depth[index] = min(level, len(forms[index]) - 1)
+    if fits():
+        return [f[k] for f, k in zip(forms, depth, strict=True)]
     chosen = [f[-1] for f in forms]
     while chosen and sum(pill_width(note, face) + PILL_GAP for note in chosen) > room:
         chosen.pop()
     return chosen
 
 
-def seat_header(table: Table, seat: int, box: Box, score: int, *, notes: Sequence[Pill] = (), delta: int = 0) -> None:
+def seat_header(
+    table: Table,
+    seat: int,
+    box: Box,
+    score: int,
+    *,
+    notes: Sequence[Pill] = (),
+    delta: int = 0,
+    delta_key: str = "move_points",
+) -> None:
     """A player's header, the same in every game: the name on the left and the score in gold on the right, with
-    between them the last move's points (``delta``), the game's own ``notes`` (winner, passed...) and the pills of
-    the seat's :class:`SeatInfo` (robot level, away, time left). The name always keeps ``NAME_SHARE`` of the width
-    (or all it needs, when shorter): the notes shrink to their short forms, then to icons, before they take it."""
+    between them a "winner" pill at the end of the game, the points ``delta`` just won or lost, said what for
+    (``picture.<delta_key>``: "move +3", "round +12"), the game's own ``notes`` (passed...) and the pills of the
+    seat's :class:`SeatInfo` (robot level, away, time left). The name always keeps ``NAME_SHARE`` of the width (or
+    all it needs, when shorter): the notes shrink to their short forms ("+3"), then to icons, before they take it."""
     d = table.d
     left, top, right, bottom = box
     middle = (top + bottom) // 2
     score_face, name_face, note_face = font(28, bold=True), font(22, bold=True), font(19, bold=True)
     score_text = str(score)
+    if delta:
+        notes = [delta_pill(table.label(delta_key, points=signed(delta)), delta), *notes]
+    if engine.is_over(table.state) and seat in engine.standings(table.state)[0]:
+        notes = [Pill(table.label("winner"), HIGHLIGHT, DARK_INK), *notes]  # the same pill in every game
     with within(box):
         text_at(d, (right, middle), score_text, score_face, fill=HIGHLIGHT, anchor="rm")
         x = right - width(score_text, score_face) - 10
-        if delta:
-            x = points(d, (x, middle), delta, note_face, anchor="rm")[0] - PILL_GAP
         whole = width(table.name(seat, name_face, right - left), name_face) + 6
         name_room = min(int(NAME_SHARE * (right - left)), whole)  # a short name leaves the notes more room
         for note in fitting_notes([*notes, *table.seat_info(seat).pills()], x - left - name_room, note_face):
@@ -499,13 +535,19 @@ def badge(
 ) -> Box:
     """A pill with ``text``; ``anchor`` places it like Pillow's text anchors ("mm" centre, "la" top-left...)."""
     shape = _pill_shape(width(text, face) + int(face.size), int(face.size * 1.45))
+    x, y, _, _ = badge_box(xy, text, face, anchor=anchor)
     w, h = shape.width - 1, shape.height - 1
-    x, y = xy
-    x -= {"l": 0, "m": w // 2, "r": w}[anchor[0]]
-    y -= {"a": 0, "t": 0, "m": h // 2, "b": h, "d": h, "s": h}[anchor[1]]
     d.bitmap((x, y), shape, fill=fill)
     text_at(d, (x + w / 2, y + h / 2), text, face, fill=ink, anchor="mm")
     return (x, y, x + w, y + h)
+
+
+def badge_box(xy: tuple[int, int], text: str, face: Font, *, anchor: str = "mm") -> Box:
+    """Where :func:`badge` draws ``text`` anchored at ``xy``."""
+    w, h = width(text, face) + int(face.size), int(face.size * 1.45)
+    x = xy[0] - {"l": 0, "m": w // 2, "r": w}[anchor[0]]
+    y = xy[1] - {"a": 0, "t": 0, "m": h // 2, "b": h, "d": h, "s": h}[anchor[1]]
+    return x, y, x + w, y + h
 
 
 @cache
@@ -516,11 +558,15 @@ def _pill_shape(w: int, h: int) -> Image.Image:
     return shape
 
 
+def delta_pill(text: str, value: int) -> Pill:
+    """A header note for points won (gold) or lost (red), ``text`` saying what for ("floor −2"); its short form is
+    the number alone."""
+    return Pill(text, fill=GAIN if value >= 0 else LOSS, ink=DARK_INK, short=signed(value))
+
+
 def points(d: ImageDraw.ImageDraw, xy: tuple[int, int], value: int, face: Font, *, anchor: str = "mm") -> Box:
-    """A "+3" (gold) or "−2" (red) badge for points won or lost by the last move."""
-    if value < 0:
-        return badge(d, xy, f"−{-value}", face, fill=LOSS, anchor=anchor)
-    return badge(d, xy, f"+{value}", face, fill=GAIN, anchor=anchor)
+    """A "+3" (gold) or "−2" (red) badge for points won or lost by the last move, on the piece that won them."""
+    return badge(d, xy, signed(value), face, fill=LOSS if value < 0 else GAIN, anchor=anchor)
 
 
 def signed(value: int) -> str:
@@ -581,6 +627,27 @@ def within(box: Box) -> Iterator[None]:
         yield
     finally:
         _inside.reset(token)
+
+
+_regions: ContextVar[dict[str, list[Box]] | None] = ContextVar("drawn_regions", default=None)
+
+
+@contextmanager
+def regions() -> Iterator[dict[str, list[Box]]]:
+    """Collect the boxes of the named layout regions (standings, centre...) drawn while the block runs."""
+    drawn: dict[str, list[Box]] = {}
+    token = _regions.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _regions.reset(token)
+
+
+def mark_region(name: str, box: Box) -> None:
+    """Record that the layout region ``name`` (standings, centre...) lies at ``box`` (for the tests)."""
+    drawn = _regions.get()
+    if drawn is not None:
+        drawn.setdefault(name, []).append(box)
 
 
 def _record(text: str, box: Box, face: Font) -> None:
@@ -729,6 +796,82 @@ def opponent_rows(
                 d.ellipse((left + 10, middle - 6, left + 22, middle + 6), fill=ACCENT)
             text_at(d, (left + 30, middle), table.name(seat, name_face, x - left - 36), name_face, anchor="lm")
     return bottom
+
+
+STANDING_ROW = 36
+STANDINGS_HEAD = 34
+
+
+def standings_height(players: int) -> int:
+    """How tall :func:`standings` draws ``players`` rows."""
+    return STANDINGS_HEAD + STANDING_ROW * players + 8
+
+
+def standings(
+    table: Table,
+    box: tuple[int, int, int],
+    heads: Sequence[str | tuple[str, str]],
+    points: Callable[[int], Sequence[int]],
+) -> Box:
+    """The final standings, drawn the same way in every game: a gold-edged panel (``box``: left, top, right) with
+    one row per player in standard competition ranking (1, 1, 3): the place, the name (after a "winner" badge where
+    there is room, else in gold), the game's end-of-game points under ``heads`` (``points(seat)``, one number per
+    head, drawn with their sign; a head may be a (full, short) pair) and the score. Each column is as wide as its
+    widest text, so no head runs into the next. Returns the panel's box."""
+    d, state = table.d, table.state
+    left, top, right = box
+    order = list(_places(state))
+    bottom = top + standings_height(len(order))
+    panel(d, (left, top, right, bottom), outline=HIGHLIGHT)
+    mark_region("standings", (left, top, right, bottom))
+    body, bold = font(20), font(20, bold=True)
+    forms = [(head, head) if isinstance(head, str) else head for head in heads]
+    forms.append((table.label("head.score"), table.label("head.score")))
+    rows = {seat: [*(signed(v) for v in points(seat)), str(table.state_score(seat))] for _, seat in order}
+    gap = 22 if right - left > 560 else 14
+    # Long heads (Ukrainian) get smaller, then take their short forms, before a name loses its room.
+    for short, size in [(False, size) for size in range(19, 14, -1)] + [(True, size) for size in range(19, 13, -1)]:
+        head_face = font(size, bold=True)
+        titles = [form[short] for form in forms]
+        columns: list[int] = []
+        x = right - 18
+        for k in reversed(range(len(titles))):
+            columns.insert(0, x)
+            x -= max(width(titles[k], head_face), *(width(cells[k], bold) for cells in rows.values())) + gap
+        if x - left - 52 >= MIN_NAME_ROOM - 30:
+            break
+    for title, cx in zip(titles, columns, strict=True):
+        text_at(d, (cx, top + 25), title, head_face, fill=MUTED, anchor="rs")  # one baseline, whatever the size
+    winner = table.label("winner")
+    badge_face = font(15, bold=True)
+    badge_w = width(winner, badge_face) + int(badge_face.size) + 10
+    for row, (place, seat) in enumerate(order):
+        mid = top + STANDINGS_HEAD + STANDING_ROW * row + STANDING_ROW // 2
+        text_at(d, (left + 16, mid), f"{place}.", bold, anchor="lm")
+        name_x, room = left + 52, x - left - 52
+        won = place == 1
+        face = bold if won else body
+        if won and room - badge_w >= MIN_NAME_ROOM:
+            badge(d, (name_x, mid), winner, badge_face, anchor="lm")
+            name_x, room = name_x + badge_w, room - badge_w
+        ink = HIGHLIGHT if won and name_x == left + 52 else TEXT  # the winner in gold where no badge fits
+        text_at(d, (name_x, mid), table.name(seat, face, room), face, fill=ink, anchor="lm")
+        for k, (cell, cx) in enumerate(zip(rows[seat], columns, strict=True)):
+            last = k == len(columns) - 1
+            text_at(d, (cx, mid), cell, bold if last else body, fill=HIGHLIGHT if last else TEXT, anchor="rm")
+    return left, top, right, bottom
+
+
+MIN_NAME_ROOM = 150  # pixels a name keeps beside the winner's badge, else the badge gives way to a gold name
+
+
+def _places(state: Any) -> Iterator[tuple[int, int]]:
+    """``(place, seat)`` from first to last, ties sharing a place that uses up the places after it (1, 1, 3)."""
+    place = 1
+    for group in engine.standings(state):
+        for seat in group:
+            yield place, seat
+        place += len(group)
 
 
 CAPTION_H = 44

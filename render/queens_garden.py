@@ -5,7 +5,7 @@ display (the round stack with the tiles on its top expansion, then the expansion
 ``d2``... as in the moves); then one panel per player in a two-column grid: the garden as a hex map with every free
 cell's name (``F1``, ``A3-4``... the names the moves use), the storage (tiles, jokers, expansions) beside it.
 
-A hexagon shows its colour (fill plus the colour's colour-blind mark in a corner) and its pattern as an icon with
+A hexagon shows its colour (fill plus the colour's colour-blind mark, large, at its top) and its pattern as an icon with
 the pattern's value. What the last move changed (the ``events`` of ``engine.apply``) is ringed in gold. At the end
 of the game each panel lists its final breakdown: storage and every scoring group.
 """
@@ -69,7 +69,8 @@ PANEL_H = PAD + HEADER_H + GARDEN_H + STORE_H + PAD
 WIDTH = 2 * PANEL_W + 3 * MARGIN
 NARROW = PANEL_W + 2 * MARGIN  # two players: one column, so a phone shows the gardens twice as large
 STRIP_H = 64
-NARROW_STRIP_H = STRIP_H + 52  # one column: the wheel and the counts take lines of their own
+WHEEL_LINE = 24
+NARROW_STRIP_H = STRIP_H + 52 + WHEEL_LINE  # one column: the wheel, what it scores and the counts, a line each
 DISPLAY_ROW_H = 92
 
 
@@ -319,7 +320,7 @@ def draw_hexagon(table: Table, cx: float, cy: float, size: float, kind: int, *, 
 
 
 @cache
-def _hexagon_sprite(colors: tuple[str, ...], kind: int, size: float, printed: bool) -> Image.Image:
+def _hexagon_sprite(colors: tuple[str, ...], kind: int, size: float, printed: bool) -> Sprite:
     side = int(2 * size) + 4
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     d = ImageDraw.Draw(image)
@@ -328,23 +329,47 @@ def _hexagon_sprite(colors: tuple[str, ...], kind: int, size: float, printed: bo
     ink = style.ink[:3]  # opaque, as drawing straight onto the RGB table did
     _hexagon(d, cx, cy, size, style.fill, (245, 245, 245) if printed else (20, 22, 28), 3 if printed else 2)
     pattern = pattern_of(kind)
-    icon = size * 0.36
-    draw_pattern(d, cx - size * 0.3, cy + size * 0.12, icon, pattern, ink)
+    draw_pattern(d, cx - size * 0.32, cy + size * 0.3, size * 0.3, pattern, ink)
     face = c.font(max(19, int(size * 0.8)), bold=True)  # the value decides moves: readable on a phone
-    c.text_at(d, (cx + size * 0.36, cy + size * 0.14), str(pattern), face, fill=ink, anchor="mm")
-    m = size * 0.27  # the mark tells light from dark green and purple: as large as the top of the hexagon allows
-    mx, my = cx - size * 0.05, cy - size * 0.66
-    c.draw_mark(d, (int(mx - m), int(my - m * 0.3), int(mx + m * 0.6), int(my + m * 1.3)), style.mark, ink)
-    return image
+    c.text_at(d, (cx + size * 0.34, cy + size * 0.3), str(pattern), face, fill=ink, anchor="mm")
+    box = mark_box(cx, cy, size)  # the mark tells light from dark green and purple: the hexagon's whole top
+    c.draw_mark(d, tuple(round(v) for v in box), style.mark, ink)  # type: ignore[arg-type]
+    return Sprite.of(image)
 
 
-def _put_centred(image: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
+def mark_box(cx: float, cy: float, size: float) -> tuple[float, float, float, float]:
+    """Where a hexagon of radius ``size`` centred at ``(cx, cy)`` carries its colour's mark: its top, above the
+    pattern and value, as large as the slanting edges allow."""
+    half = size * 0.29
+    my = cy - size * 0.42
+    return cx - half, my - half, cx + half, my + half
+
+
+@dataclass(frozen=True, slots=True)
+class Sprite:
+    """A cached piece ready to put down: its colours and the mask of the pixels it sets. Pieces drawn without
+    anti-aliasing (every hexagon at the sizes the pictures use) get a one-bit mask, which Pillow pastes about
+    three times faster than blending through an alpha channel, for the same pixels."""
+
+    rgb: Image.Image
+    mask: Image.Image
+
+    @classmethod
+    def of(cls, image: Image.Image) -> Sprite:
+        alpha = image.getchannel("A")
+        levels = alpha.histogram()
+        binary = sum(levels[1:255]) == 0
+        return cls(image.convert("RGB"), alpha.convert("1") if binary else alpha)
+
+
+def _put_centred(image: Image.Image, sprite: Sprite, cx: float, cy: float) -> None:
     """Put a cached sprite (drawn around its middle) with its middle at the pixel nearest ``(cx, cy)``."""
-    image.paste(sprite, (round(cx) - sprite.width // 2, round(cy) - sprite.height // 2), sprite)
+    rgb = sprite.rgb
+    image.paste(rgb, (round(cx) - rgb.width // 2, round(cy) - rgb.height // 2), sprite.mask)
 
 
 @cache
-def _unlaid_area(area: int) -> Image.Image:
+def _unlaid_area(area: int) -> Sprite:
     """An area with no expansion yet: its seven cells dim and its name in the middle (a cached sprite)."""
     side = 6 * HEX + 8
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
@@ -354,11 +379,11 @@ def _unlaid_area(area: int) -> Image.Image:
         px, py = _xy(CELL_COORDS[area_cell(area, p)], HEX)
         _hexagon(d, side // 2 + px - mx, side // 2 + py - my, HEX, UNLAID, FREE_EDGE, 1)
     c.text_at(d, (side // 2, side // 2), f"A{area + 1}", c.font(19, bold=True), fill=c.MUTED, anchor="mm")
-    return image
+    return Sprite.of(image)
 
 
 @cache
-def _ornament(name: str, kind: str, done: bool) -> Image.Image:
+def _ornament(name: str, kind: str, done: bool) -> Sprite:
     """A fountain, statue, bench or pavilion with its name, framed green once its ring is full (a cached sprite)."""
     side = 2 * HEX + 4
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
@@ -371,18 +396,18 @@ def _ornament(name: str, kind: str, done: bool) -> Image.Image:
         m = HEX * 0.32
         c.draw_mark(d, (int(x - m), int(y - 5 - m), int(x + m), int(y - 5 + m)), ORNAMENT_MARK[kind], c.TEXT)
     c.text_at(d, (x, y + HEX * 0.55), name, c.font(19, bold=True), fill=c.TEXT, anchor="mm")
-    return image
+    return Sprite.of(image)
 
 
 @cache
-def _free_cell(name: str) -> Image.Image:
+def _free_cell(name: str) -> Sprite:
     """An empty garden cell with its name (as the moves write it; none when nobody needs to type it): cached."""
     side = 2 * HEX + 4
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     d = ImageDraw.Draw(image)
     _hexagon(d, side // 2, side // 2, HEX, FREE, FREE_EDGE, 1)
     c.text_at(d, (side // 2, side // 2), name, c.font(16, bold=True), fill=c.MUTED, anchor="mm")
-    return image
+    return Sprite.of(image)
 
 
 def draw_joker(table: Table, cx: float, cy: float, size: float) -> None:
@@ -411,7 +436,7 @@ def _draw_strip(table: Table, comp: Any) -> None:
     c.text_at(d, (MARGIN + 14, y + 14), side, small, fill=c.MUTED, anchor="lm")
     x = max(MARGIN + 200, MARGIN + 14 + max(c.width(title, face), c.width(side, small)) + 30)
     y -= 11
-    if narrow:  # one column: the wheel and the counts under the title, each on its own line
+    if narrow:  # one column: the wheel, what it scores and the counts under the title, each on its own line
         x, y = MARGIN + 14, MARGIN + STRIP_H + 4
     info_x = x
     c.text_at(d, (x, y), table.label("qg.wheel"), small, fill=c.MUTED, anchor="lm")
@@ -420,6 +445,8 @@ def _draw_strip(table: Table, comp: Any) -> None:
     for criterion in wheel:
         x = _draw_criterion(table, x, y, criterion) + 8
     if any(criterion.points is None for criterion in wheel):  # said once, after the hexagons it is about
+        if narrow:
+            x, y = info_x, y + WHEEL_LINE
         c.text_at(d, (x, y), table.label("qg.points_value"), c.font(16), fill=c.MUTED, anchor="lm")
     info = " · ".join(
         [
@@ -438,13 +465,13 @@ def _draw_criterion(table: Table, x: int, y: int, criterion: Any) -> int:
     if criterion.color is not None:
         style = c.STYLES[table.colors[criterion.color]]
         _hexagon(d, cx, y, size, style.fill, (20, 22, 28))
-        c.draw_mark(d, (cx - 5, y - 5, cx + 5, y + 5), style.mark, style.ink)
+        c.draw_mark(d, (cx - 7, y - 7, cx + 7, y + 7), style.mark, style.ink)  # the colour told by shape too
     else:
         _hexagon(d, cx, y, size, JOKER, (20, 22, 28))
         draw_pattern(d, cx, y, size * 0.5, criterion.pattern, (20, 22, 28))
     if criterion.points is None:  # the strip says once that these score their value
         return int(cx + size)
-    label = f"= {criterion.points}"
+    label = table.label("qg.criterion_points", points=criterion.points)
     face = c.font(19)
     c.text_at(d, (cx + size + 4, y), label, face, anchor="lm")
     return int(cx + size + 6 + c.width(label, face))
@@ -526,10 +553,8 @@ def _draw_header(table: Table, seat: int, left: int, top: int, right: int) -> No
     state = table.state
     player = state.players[seat]
     notes = []
-    if state.phase == "over" and seat in engine.standings(state)[0]:
-        notes.append(c.Pill(table.label("winner"), c.HIGHLIGHT, c.DARK_INK))
     if state.marker == seat:
-        notes.append(c.Pill(table.label("qg.first_player")))
+        notes.append(c.Pill(table.label("qg.first_player"), short=table.label("qg.first_player_short")))
     if player.passed and state.phase != "over":
         notes.append(c.Pill(table.label("qg.passed")))
     delta = table.last.delta if table.last.seat == seat else 0
@@ -620,62 +645,26 @@ def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int
             _hexagon(d, cx, cy, big, FREE, FREE_EDGE, 1)
 
 
-STANDING_H = 36
-
-
 def _standings_height(state: QGState) -> int:
-    return 34 + STANDING_H * state.player_count + 8
+    return c.standings_height(state.player_count)
 
 
 def _draw_standings(table: Table, box: c.Box) -> None:
-    """The final standings (standard competition ranking: 1, 1, 3) with each player's storage and groups; in half
-    the width (one column, or beside the last garden) the columns close up and the winner's name turns gold instead
-    of carrying a badge."""
-    d, state = table.d, table.state
-    top = box[1]
-    box = (box[0], top, box[2], top + _standings_height(state))
-    c.panel(d, box, outline=c.HIGHLIGHT)
-    narrow = box[2] - box[0] <= WIDTH // 2
-    head, body, bold = c.font(14 if narrow else 16, bold=True), c.font(20), c.font(20, bold=True)
-    right = box[2] - 18
-    storage_x, groups_x = (right - 170, right - 85) if narrow else (right - 250, right - 120)
-    columns = {"qg.head.storage": storage_x, "qg.head.groups": groups_x, "head.score": right}
-    for key, x in columns.items():
-        c.text_at(d, (x, top + 10), table.label(key), head, fill=c.MUTED, anchor="ra")
-    y, place = top + 34, 1
-    for group in engine.standings(state):
-        for seat in group:
-            final = state.final[seat] if seat < len(state.final) else {}
-            mid = y + STANDING_H // 2
-            face = bold if place == 1 else body
-            c.text_at(d, (box[0] + 16, mid), f"{place}.", bold, anchor="lm")
-            name_x = box[0] + 52
-            if place == 1 and not narrow:
-                winner = table.label("winner")
-                c.badge(d, (name_x, mid), winner, c.font(15, bold=True), anchor="lm")
-                name_x += c.width(winner, c.font(15, bold=True)) + 25
-            room = columns["qg.head.storage"] - (75 if narrow else 110) - name_x
-            ink = c.HIGHLIGHT if place == 1 and narrow else c.TEXT
-            c.text_at(d, (name_x, mid), table.name(seat, face, room), face, fill=ink, anchor="lm")
-            storage = int(final.get("storage", 0))
-            groups = sum(int(g["points"]) for g in final.get("groups", []))
-            cells = {
-                "qg.head.storage": c.signed(storage),
-                "qg.head.groups": f"+{groups}",
-                "head.score": str(state.players[seat].score),
-            }
-            for key, text in cells.items():
-                fill = c.HIGHLIGHT if key == "head.score" else c.TEXT
-                c.text_at(d, (columns[key], mid), text, bold if key == "head.score" else body, fill=fill, anchor="rm")
-            y += STANDING_H
-        place += len(group)  # a shared place uses up the places after it (1, 1, 3)
+    """The final standings with what each player's storage cost and groups scored at the end."""
+
+    def final(seat: int) -> list[int]:
+        points = table.state.final[seat] if seat < len(table.state.final) else {}
+        return [int(points.get("storage", 0)), sum(int(g["points"]) for g in points.get("groups", []))]
+
+    heads = [table.label("qg.head.storage"), table.label("qg.head.groups")]
+    c.standings(table, (box[0], box[1], box[2]), heads, final)
 
 
 def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> None:
     d = table.d
     face = c.font(19)
     storage = int(final["storage"])
-    c.text_at(d, (left, top), table.label("qg.final_storage", points=f"{storage:+d}"), face, fill=c.TEXT)
+    c.text_at(d, (left, top), table.label("qg.final_storage", points=c.signed(storage)), face, fill=c.TEXT)
     groups = list(final.get("groups", []))
     if not groups:
         c.text_at(d, (left, top + 24), table.label("qg.no_groups"), face, fill=c.MUTED)
@@ -688,7 +677,8 @@ def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> 
             draw_pattern(d, x + 8, y + 9, 7, int(category), c.TEXT)
         else:
             style = c.STYLES[table.colors[table.codes.index(category)]]
-            _hexagon(d, x + 8, y + 9, 9, style.fill, (20, 22, 28), 1)
+            _hexagon(d, x + 8, y + 9, 10, style.fill, (20, 22, 28), 1)
+            c.draw_mark(d, (x + 3, y + 4, x + 13, y + 14), style.mark, style.ink)  # the group's colour by shape too
         c.text_at(d, (x + 22, y), text, face, fill=c.TEXT)
 
 
@@ -725,14 +715,35 @@ def draw_expansion_preview(
         mask, box = area_ring(area, (ox, oy), image.size)
         image.paste(c.ACCENT, box, mask)
     face = c.font(17, bold=True)
+    taken: list[c.Box] = []
     for (cell, kind), labels in spots.items():
         px, py = _xy(CELL_COORDS[cell], HEX)
         cx, cy = ox + px, oy + py
         if kind >= 0:
             draw_hexagon(table, cx, cy, HEX, kind, printed=True)
-        text = ",".join(dict.fromkeys(labels))
-        c.badge(d, (round(cx), round(cy + HEX * 0.45)), text, face, fill=c.ACCENT)
+        printed = f"A{area_of(cell) + 1}"
+        text = ",".join(dict.fromkeys(_unprinted(label, printed) for label in labels))
+        # On the printed area name when the label is that name (it takes its place), else low on the cell, or
+        # high where that would cover another label.
+        spots_y = [cy] if text == printed else [cy + HEX * 0.45, cy - HEX * 0.45, cy]
+        for y in spots_y:
+            box = c.badge_box((round(cx), round(y)), text, face)
+            if not any(_overlap(box, other) for other in taken):
+                break
+        taken.append(box)
+        c.badge(d, (box[0], box[1]), text, face, fill=c.ACCENT, anchor="la")
+        c.mark_region("preview label", box)
     return image
+
+
+def _unprinted(label: str, area: str) -> str:
+    """A candidate's label without the area name the garden prints in that area's middle: "A2-3" shows as "3" on
+    its cell, beside the printed "A2"."""
+    return label.removeprefix(area + "-") or label
+
+
+def _overlap(a: c.Box, b: c.Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 @cache
@@ -749,7 +760,7 @@ def area_ring(area: int, origin: tuple[float, float], size: tuple[int, int]) -> 
     box = mask.getbbox()
     if box is None:
         raise ValueError(f"area {area + 1}'s outline falls outside a {size} picture")
-    return mask.crop(box), box
+    return mask.crop(box).convert("1"), box  # plain outlines: a one-bit mask pastes the same pixels faster
 
 
 RENDERER = Renderer(

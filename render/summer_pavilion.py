@@ -69,6 +69,7 @@ ROW_TILE = 34
 STAR_ANGLES = (120, 60, 0, -60, -120, 180)
 EMPTY_FACE = (70, 78, 96)
 MONO_FACE = (104, 112, 128)
+EMPTY_MARK = 14  # the colour's mark in an empty space of a coloured star
 
 
 @dataclass
@@ -368,6 +369,7 @@ def _draw_centre(table: Table, y: int, span: tuple[int, int]) -> int:
     state, d = table.state, table.d
     box = (span[0], y, span[1], y + _span_row_height(span))
     c.panel(d, box)
+    c.mark_region("centre", box)
     title = table.label("centre")
     if state.start_tile < 0:
         label = c.font(20, bold=True)
@@ -471,7 +473,33 @@ def _empty_cluster(mono: bool) -> Image.Image:
             mx, my = space_middle(star, space)
             cost = space_cost(mono, star, space)
             c.text_at(d1, (mx + ox, my + oy), str(cost), digits, fill=c.TEXT, anchor="mm")
+            if not mono and star != CENTRE:
+                _empty_space_mark(d1, star, space, (ox, oy))
     return image
+
+
+def _empty_space_mark(d: ImageDraw.ImageDraw, star: int, space: int, offset: tuple[float, float]) -> None:
+    """The star's colour-blind mark in an empty space's outer tip, so a space says which colour it takes by shape
+    as well as by its dim fill (a tile covers it)."""
+    style = c.STYLES[COLORS[FRONT_STAR_COLORS[star]]]
+    x, y = empty_mark_middle(star, space)
+    x, y = x + offset[0], y + offset[1]
+    half = EMPTY_MARK // 2
+    ink = _mix(style.fill, c.TEXT, 0.45)
+    c.draw_mark(d, (round(x - half), round(y - half), round(x + half), round(y + half)), style.mark, ink)
+
+
+def empty_mark_middle(star: int, space: int) -> tuple[float, float]:
+    """Where an empty space's colour mark sits (relative to the cluster's middle): past the cost, where the tip is
+    still wide enough."""
+    sx, sy = star_centre(star)
+    ux, uy = _unit(space_axis(star, space))
+    reach = A * math.sqrt(3) * 0.75
+    return sx + reach * ux, sy + reach * uy
+
+
+def _mix(a: c.RGB, b: c.RGB, share_of_b: float) -> c.RGB:
+    return tuple(round(x + (y - x) * share_of_b) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
 # Pieces drawn over the cluster are cached as sprites and put down with a mask of exactly the pixels their drawing
@@ -609,7 +637,8 @@ def _draw_board(table: Table, seat: int, origin: tuple[int, int]) -> None:
     notes = []
     if _keep_rule_applies(state, board):  # what passing with this hand costs, as BGA labels the hand
         rule = table.label("sp.keep_rule", most=MAX_KEEP)
-        notes.append(c.Pill(rule, fill=c.PANEL_EDGE, ink=c.MUTED, short=f"≤ {MAX_KEEP}, −1"))
+        short = table.label("sp.keep_rule_short", most=MAX_KEEP)
+        notes.append(c.Pill(rule, fill=c.PANEL_EDGE, ink=c.MUTED, short=short))
     c.seat_header(table, seat, header, board.score, notes=notes, delta=change if last.seat == seat else 0)
     _draw_cluster(table, seat, origin)
     _draw_hand(table, seat, (ox + PAD, oy + BOARD_H - PAD - HAND_H, ox + BOARD_W - PAD, oy + BOARD_H - PAD))
@@ -664,51 +693,21 @@ def _keep_rule_applies(state: SPState, board: Any) -> bool:
 
 
 # --- end of game -----------------------------------------------------------------------------------------------------
-STANDING_H = 36
 
 
 def _standings_height(players: int) -> int:
-    return 34 + STANDING_H * players + 8
+    return c.standings_height(players)
 
 
 def _draw_standings(table: Table, box: c.Box) -> None:
-    d, state = table.d, table.state
-    y = box[1]
-    box = (box[0], y, box[2], y + _standings_height(state.players))
-    c.panel(d, box, outline=c.HIGHLIGHT)
-    narrow = box[2] - box[0] <= WIDTH // 2  # one board wide: closer columns, the winner in gold instead of a badge
-    head, body, bold = c.font(19, bold=True), c.font(20), c.font(20, bold=True)
-    right = box[2] - 18
-    stars_x, costs_x = (right - 180, right - 90) if narrow else (right - 250, right - 120)
-    columns = {"sp.head.stars": stars_x, "sp.head.costs": costs_x, "head.score": right}
-    for key, x in columns.items():
-        c.text_at(d, (x, y + 10), table.label(key), head, fill=c.MUTED, anchor="ra")
-    ry = y + 34
-    place = 1
-    for group in engine.standings(state):
-        for seat in group:
-            board = state.boards[seat]
-            stars, costs = end_bonuses(board, table.mono)
-            winner = place == 1
-            c.text_at(d, (box[0] + 16, ry + STANDING_H // 2), f"{place}.", bold, anchor="lm")
-            name_x = box[0] + 52
-            if winner and not narrow:
-                c.badge(d, (name_x, ry + STANDING_H // 2), table.label("winner"), c.font(15, bold=True), anchor="lm")
-                name_x += c.width(table.label("winner"), c.font(15, bold=True)) + 25
-            room = columns["sp.head.stars"] - (90 if narrow else 110) - name_x
-            name, ink = table.name(seat, bold if winner else body, room), c.HIGHLIGHT if winner and narrow else c.TEXT
-            c.text_at(d, (name_x, ry + STANDING_H // 2), name, bold if winner else body, fill=ink, anchor="lm")
-            cells = {
-                "sp.head.stars": f"{len(stars)} · +{sum(p for _, p in stars)}",
-                "sp.head.costs": f"+{sum(p for _, p in costs)}",
-                "head.score": str(board.score),
-            }
-            for key, text in cells.items():
-                face = bold if key == "head.score" else body
-                fill = c.HIGHLIGHT if key == "head.score" else c.TEXT
-                c.text_at(d, (columns[key], ry + STANDING_H // 2), text, face, fill=fill, anchor="rm")
-            ry += STANDING_H
-        place += len(group)
+    """The final standings with each player's end bonuses: complete stars and all spaces of a cost."""
+
+    def bonuses(seat: int) -> list[int]:
+        stars, costs = end_bonuses(table.state.boards[seat], table.mono)
+        return [sum(p for _, p in stars), sum(p for _, p in costs)]
+
+    heads = [table.label("sp.head.stars"), table.label("sp.head.costs")]
+    c.standings(table, (box[0], box[1], box[2]), heads, bonuses)
 
 
 RENDERER = Renderer(

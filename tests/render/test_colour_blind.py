@@ -7,8 +7,11 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
+from PIL import Image, ImageDraw
 
 from render import common as c
+from render import queens_garden as qg
+from render import summer_pavilion as sp
 from tests.render.test_common import GAME_COLORS
 
 RGB = tuple[int, int, int]
@@ -71,3 +74,83 @@ def test_the_check_finds_pairs_that_only_hue_tells_apart() -> None:
 def test_to_move_and_last_move_differ_by_more_than_hue() -> None:
     """Green "to move" and gold "last move" are close for some eyes: the to-move frame is also thicker."""
     assert c.TO_ACT_WIDTH > c.HIGHLIGHT_WIDTH
+
+
+def _silhouette(mark: str, size: int = 48) -> set[tuple[int, int]]:
+    """The pixels ``mark`` covers when drawn in a ``size``-pixel box."""
+    image = Image.new("L", (size, size), 0)
+    c.draw_mark(ImageDraw.Draw(image), (0, 0, size - 1, size - 1), mark, 255)
+    return {(x, y) for y in range(size) for x in range(size) if image.getpixel((x, y)) > 127}  # type: ignore[operator]
+
+
+def _overlap(a: set[tuple[int, int]], b: set[tuple[int, int]]) -> float:
+    """Intersection over union: 1 for the same shape, 0 for shapes that share no pixel."""
+    return len(a & b) / len(a | b)
+
+
+MAX_OVERLAP = 0.7  # a filled hexagon over a dot of the same box is 0.83: on a phone's few pixels they look alike
+
+
+@pytest.mark.parametrize("game", sorted(GAME_COLORS))
+def test_the_marks_of_a_game_differ_in_shape_not_only_in_name(game: str) -> None:
+    """Two marks whose silhouettes mostly coincide are one mark on a phone, whatever they are called."""
+    shapes = {color: _silhouette(c.STYLES[color].mark) for color in GAME_COLORS[game]}
+    alike = [
+        f"{first}/{second}: {_overlap(shapes[first], shapes[second]):.2f}"
+        for first, second in combinations(GAME_COLORS[game], 2)
+        if _overlap(shapes[first], shapes[second]) > MAX_OVERLAP
+    ]
+    assert not alike, alike
+
+
+def test_the_overlap_check_finds_a_hexagon_that_looks_like_a_dot() -> None:
+    assert _overlap(_silhouette("hexagon"), _silhouette("dot")) > MAX_OVERLAP
+
+
+def _inside(polygon: list[tuple[float, float]], point: tuple[float, float]) -> bool:
+    """Whether ``point`` lies inside the convex ``polygon`` (on the same side of every edge)."""
+    sides = [
+        (bx - ax) * (point[1] - ay) - (by - ay) * (point[0] - ax)
+        for (ax, ay), (bx, by) in zip(polygon, polygon[1:] + polygon[:1], strict=True)
+    ]
+    return all(side >= 0 for side in sides) or all(side <= 0 for side in sides)
+
+
+def test_queens_garden_marks_fill_the_top_of_the_hexagon() -> None:
+    """The mark is at least half the hexagon's radius across (it was 0.43 of it, about 5 px on a phone), lies
+    inside the hexagon and above the value."""
+    size = qg.HEX
+    x0, y0, x1, y1 = qg.mark_box(0, 0, size)
+    assert x1 - x0 >= 0.55 * size and y1 - y0 >= 0.55 * size
+    hexagon = qg._corners(0, 0, size)
+    assert all(_inside(hexagon, corner) for corner in ((x0, y1), (x1, y1), ((x0 + x1) / 2, y0)))
+    qg._hexagon_sprite.cache_clear()
+    with c.recording() as drawn:
+        qg._hexagon_sprite(GAME_COLORS["queens_garden"], 9, size, False)
+    value = next(text for text in drawn if text.text.isdigit())
+    side = int(2 * size) + 4
+    assert value.box[1] - side // 2 >= y1 - 1  # the value starts under the mark
+
+
+def test_summer_pavilion_empty_spaces_carry_their_stars_mark() -> None:
+    """Every empty space of a coloured star shows, in its tip, the shape of that star's colour mark: of the six
+    marks, its own fits the drawn pixels best."""
+    cluster = sp._empty_cluster(False).convert("RGB")
+    marks = {sp.COLORS[color]: _silhouette(c.STYLES[sp.COLORS[color]].mark, sp.EMPTY_MARK + 1) for color in range(6)}
+    half = sp.EMPTY_MARK // 2
+    for star in range(sp.STARS):
+        if star == sp.CENTRE:
+            continue
+        face = sp._star_face(False, star)
+        own = sp.COLORS[sp.FRONT_STAR_COLORS[star]]
+        for space in range(sp.SPACES):
+            mx, my = sp.empty_mark_middle(star, space)
+            left, top = round(mx + sp.CLUSTER_W / 2) - half, round(my + sp.CLUSTER_H / 2) - half
+            drawn = {
+                (x, y)
+                for y in range(sp.EMPTY_MARK + 1)
+                for x in range(sp.EMPTY_MARK + 1)
+                if sum(abs(a - b) for a, b in zip(cluster.getpixel((left + x, top + y)), face, strict=True)) > 90  # type: ignore[arg-type]
+            }
+            best = max(marks, key=lambda color: _overlap(drawn, marks[color]))
+            assert best == own, (star, space, best, own)

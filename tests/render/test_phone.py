@@ -112,13 +112,19 @@ def test_no_text_leaves_its_box(variant: str, locale: str) -> None:
 
 
 def test_notes_shrink_to_short_forms_then_icons_before_the_name_gives_way() -> None:
+    """One step at a time, the last note first: the first notes (the points just won) keep their words longest."""
     face = c.font(16, bold=True)
     notes = EVERY_NOTE["pl"].pills()
     full = sum(c.pill_width(n, face) + c.PILL_GAP for n in notes)
     assert c.fitting_notes(notes, full, face) == notes
-    short = c.fitting_notes(notes, full - 1, face)
-    assert [n.text for n in short] == ["3", "3.12", "23 h"]
+    last_first = c.fitting_notes(notes, full - 1, face)  # the last note gives up its words first
+    assert [n.text for n in last_first] == ["trudny", "nieobecność do 2026-12-03", "23 h"]
+    short = [n.forms()[1] for n in notes]
+    assert c.fitting_notes(notes, sum(c.pill_width(n, face) + c.PILL_GAP for n in short), face) == short
     icons = c.fitting_notes(notes, sum(c.pill_width(n, face) + c.PILL_GAP for n in short) - 1, face)
+    assert [n.text for n in icons] == ["3", "3.12", ""]
+    bare = [n.forms()[-1] for n in notes]
+    icons = c.fitting_notes(notes, sum(c.pill_width(n, face) + c.PILL_GAP for n in bare), face)
     assert [n.text for n in icons] == ["", "", ""] and [n.icon for n in icons] == ["robot", "moon", "clock"]
     assert c.fitting_notes(notes, 10, face) == []
 

@@ -13,7 +13,7 @@ from PIL import Image, ImageChops, ImageDraw
 import engine
 import render
 from engine.agents import RandomAgent
-from engine.queens_garden import CELL_COORDS, area_cell
+from engine.queens_garden import CELL_COORDS, ORNAMENTS, area_cell
 from render import azul, queens_garden, summer_pavilion
 from render import common as c
 from render.palette import PALETTES, palette_image
@@ -254,3 +254,63 @@ def test_files_are_no_larger_than_with_a_palette_made_for_each_picture(variant: 
         own = c.to_png(render.render_table(state, names=NAMES[:players], events=events))
         # zlib-ng level 6 keeps every picture within 1.5x of a blank PNG's time, for at most 3 % more bytes
         assert len(fixed) <= len(own) * 1.03, (players, len(fixed), len(own))
+
+
+def _as_the_picker_labels(move: Any) -> str:
+    """The label the picker gives an expansion move (``bot.ui.picker.preview_candidates``): its cell, or its area
+    when it is laid face down."""
+    choices = dict(move.choices())
+    rotation = choices["rotation"]
+    return choices["area"] if rotation in ("", "-") else f"{choices['area']}-{rotation}"
+
+
+def _preview_labels(candidates: list[tuple[str, Any]]) -> tuple[list[c.DrawnText], list[c.Box], list[c.DrawnText]]:
+    """The preview's label texts, their badges, and every other text it prints (cached layers drawn afresh)."""
+    state, seat, _ = expansion_position()
+    for sprite in (queens_garden._unlaid_area, queens_garden._free_cell, queens_garden._ornament):
+        sprite.cache_clear()
+    with c.recording() as drawn, c.regions() as regions:
+        render.render_preview(state, seat, candidates, names=NAMES[:2])
+    badges = regions.get("preview label", [])
+
+    def on_badge(t: c.DrawnText) -> bool:
+        return any(b[0] <= t.box[0] and t.box[2] <= b[2] and b[1] <= t.box[1] and t.box[3] <= b[3] for b in badges)
+
+    labels = [text for text in drawn if on_badge(text)]
+    return labels, badges, [text for text in drawn if not on_badge(text)]
+
+
+def _every_candidate() -> list[tuple[str, Any]]:
+    state, seat, moves = expansion_position()
+    supply = [m for m in engine.legal_moves(state, seat) if m.command == "expansion" and "supply" in str(m)]
+    return [(_as_the_picker_labels(move), move) for move in [*moves, *supply]]
+
+
+def test_expansion_preview_labels_never_overlap() -> None:
+    _, badges, _ = _preview_labels(_every_candidate())
+    assert len(badges) > 6
+    for i, a in enumerate(badges):
+        for b in badges[i + 1 :]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+
+
+def test_expansion_preview_labels_never_repeat_the_printed_names() -> None:
+    """A label says only what the garden does not print already: "A2-3" is "3" on its cell, beside the printed
+    "A2"; a face-down expansion's "A2" is drawn on the printed name, taking its place instead of repeating it."""
+    labels, badges, printed = _preview_labels(_every_candidate())
+    areas = {f"A{n + 1}": n for n in range(6)}
+    assert set(areas) <= {text.text for text in printed}  # the garden prints its areas' names
+    names = {*areas, *(o.name for o in ORNAMENTS)}
+    origin = queens_garden.garden_origin(
+        queens_garden.MARGIN + queens_garden.PAD, queens_garden.MARGIN + queens_garden.PAD + queens_garden.HEADER_H
+    )
+    face_down = 0
+    for label, badge in zip(labels, badges, strict=True):
+        for part in label.text.split(","):
+            assert not any(part.startswith(name + "-") for name in names), label.text
+            if part in names:  # only an area's own name, on the printed one
+                px, py = queens_garden._xy(CELL_COORDS[area_cell(areas[part], 0)], queens_garden.HEX)
+                middle = ((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2)
+                assert abs(middle[0] - origin[0] - px) <= 2 and abs(middle[1] - origin[1] - py) <= 2, label.text
+                face_down += 1
+    assert face_down
