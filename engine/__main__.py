@@ -148,7 +148,7 @@ def _computers(
     computers: dict[int, Agent] = {}
     for spec in specs:
         seat_text, _, level = spec.partition("=")
-        if not seat_text.isdigit() or not 0 <= int(seat_text) < players or level not in AGENT_NAMES:
+        if not seat_text.isdecimal() or not 0 <= int(seat_text) < players or level not in AGENT_NAMES:
             parser.error(f"--computer {spec!r}: expected SEAT=LEVEL, seat 0..{players - 1}, level in {AGENT_NAMES}")
         computers[int(seat_text)] = make_agent(level, seed * 8 + int(seat_text), **budget)
     return computers

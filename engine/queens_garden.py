@@ -1605,7 +1605,7 @@ def _area(name: str) -> int:
 
 
 def _location(text: str) -> None:
-    if text != "s" and not (text.startswith("d") and text[1:].isdigit() and int(text[1:]) >= 1):
+    if text != "s" and not (text.startswith("d") and text[1:].isdecimal() and int(text[1:]) >= 1):
         raise BadNotation("qg_bad_location", token=text)
 
 

@@ -243,7 +243,7 @@ def _list(value: Any) -> list[Any]:
 
 
 def _int_key(text: Any) -> Any:
-    return int(text) if isinstance(text, str) and text.isdigit() else text
+    return int(text) if isinstance(text, str) and text.isdecimal() else text
 
 
 def _checked_int(where: str, value: Any, low: int, high: int) -> int:

@@ -466,7 +466,7 @@ class SummerPavilion(Variant[SPState]):
     def _parse_star_letter(self, text: str) -> int:
         if text == "c":
             return CENTRE
-        if self.mono and text.isdigit():
+        if self.mono and text.isdecimal():
             return int(text) - 1
         if not self.mono and text in LETTERS:
             return FRONT_STAR_COLORS.index(LETTERS.index(text))
@@ -506,7 +506,7 @@ class SummerPavilion(Variant[SPState]):
             source = need("source")
             if source in ("centre", "center", "c"):
                 index = CENTRE_SOURCE
-            elif source.isdigit() and 1 <= int(source) <= 9:
+            elif source.isdecimal() and 1 <= int(source) <= 9:
                 index = int(source) - 1
             else:
                 raise BadNotation("sp_bad_source", text=source)

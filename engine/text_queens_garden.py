@@ -101,7 +101,7 @@ def describe(event: Event) -> str | None:
 
 def _category(category: str) -> str:
     """A group's colour code (``lg``) or pattern value (``1``, written ``value 1``)."""
-    return f"value {category}" if category.isdigit() else category
+    return f"value {category}" if category.isdecimal() else category
 
 
 def _paid(payment: Any) -> str:

@@ -673,7 +673,7 @@ def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> 
         y = top + 24 + (i // 2) * 22
         category = str(group["category"])
         text = table.label("qg.group", size=len(group["cells"]), points=group["points"])
-        if category.isdigit():
+        if category.isdecimal():
             draw_pattern(d, x + 8, y + 9, 7, int(category), c.TEXT)
         else:
             style = c.STYLES[table.colors[table.codes.index(category)]]

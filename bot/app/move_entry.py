@@ -66,7 +66,7 @@ def closeness(typed: str, label: str) -> int:
 def split_count(part: str) -> tuple[int, str]:
     """``2x blue`` / ``2× blue`` / ``blue x2`` / ``2 blue`` → (2, "blue"); ``2`` → (2, ""); no count counts once."""
     part = part.strip()
-    if part.isdigit():
+    if part.isdecimal():
         return int(part), ""  # a count typed before its item
     if found := _COUNT_FIRST.match(part):
         return int(found[1]), found[2].strip()

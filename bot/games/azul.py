@@ -19,7 +19,7 @@ def color_index(token: Any) -> int | None:
     text = str(token).strip().lower()
     if text in COLORS:
         return COLORS.index(text)
-    if text.isdigit() and int(text) < len(COLORS):
+    if text.isdecimal() and int(text) < len(COLORS):
         return int(text)
     return None
 
@@ -107,7 +107,7 @@ class AzulAdapter(GameAdapter[AzulState]):
     def _source_tiles(self, state: AzulState, token: str) -> list[int] | None:
         if token == "centre":
             return list(state.centre)
-        if token.isdigit() and 1 <= int(token) <= len(state.factories):
+        if token.isdecimal() and 1 <= int(token) <= len(state.factories):
             return list(state.factories[int(token) - 1])
         return None
 
@@ -145,7 +145,7 @@ class AzulAdapter(GameAdapter[AzulState]):
     ) -> str:
         if token == "floor":
             return t("bot.azul.floor", locale)
-        if not token.isdigit() or not 1 <= int(token) <= 5:
+        if not token.isdecimal() or not 1 <= int(token) <= 5:
             return token
         row = int(token) - 1
         board = state.boards[seat]

@@ -32,7 +32,7 @@ def color_index(token: Any) -> int | None:
         return COLORS.index(text)
     if len(text) == 1 and text in LETTERS:
         return LETTERS.index(text)
-    if text.isdigit() and int(text) < NCOLORS:
+    if text.isdecimal() and int(text) < NCOLORS:
         return int(text)
     return None
 
@@ -182,7 +182,7 @@ class SummerPavilionAdapter(GameAdapter[SPState]):
     def _source_tiles(self, state: SPState, token: str) -> list[int] | None:
         if token == "centre":
             return list(state.centre)
-        if token.isdigit() and 1 <= int(token) <= len(state.factories):
+        if token.isdecimal() and 1 <= int(token) <= len(state.factories):
             return list(state.factories[int(token) - 1])
         return None
 
@@ -211,7 +211,7 @@ class SummerPavilionAdapter(GameAdapter[SPState]):
     def _star_index(self, state: SPState, token: str) -> int:
         if token == "centre":
             return CENTRE
-        if token.isdigit():
+        if token.isdecimal():
             return int(token) - 1
         return FRONT_STAR_COLORS.index(COLORS.index(token))
 
@@ -331,7 +331,7 @@ class SummerPavilionAdapter(GameAdapter[SPState]):
     def star_token_name(self, token: str, locale: str | None) -> str:
         if token == "centre":
             return t("bot.sp.star.centre", locale)
-        if token.isdigit():
+        if token.isdecimal():
             return t("bot.sp.star.number", locale, number=token)
         return t("bot.sp.star.color", locale, color=self.color_name(token, locale))
 
@@ -339,7 +339,7 @@ class SummerPavilionAdapter(GameAdapter[SPState]):
         """Where a tile went, as a phrase of place ("star 3", "the blue star"; Polish and Ukrainian in the genitive)."""
         if token == "centre":
             return t("bot.sp.of_star.centre", locale)
-        if token.isdigit():
+        if token.isdecimal():
             return t("bot.sp.of_star.number", locale, number=token)
         return t("bot.sp.of_star.color", locale, color=self.color_name(token, locale))
 

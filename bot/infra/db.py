@@ -123,7 +123,7 @@ def postgres_ddl(script: str) -> str:
 def _rowcount(status: str) -> int:
     """asyncpg's command status (``UPDATE 3``, ``INSERT 0 1``) → the number of rows it touched."""
     last = status.rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else -1
+    return int(last) if last.isdecimal() else -1
 
 
 class _PgCursor:

@@ -4,7 +4,7 @@ after every move, whatever is played."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -109,6 +109,7 @@ def test_any_text_is_read_or_refused_cleanly(text: str) -> None:
         st.sampled_from(["source", "color", "star", "space", "wilds", "tiles", "keep"]), st.text(max_size=6)
     ),
 )
+@example("take", {"source": "²"})  # a digit to str.isdigit, not to int(): found by this test
 def test_any_choices_are_read_or_refused_cleanly(command: str, choices: dict[str, str]) -> None:
     for variant in VARIANTS:
         try:

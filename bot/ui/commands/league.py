@@ -61,7 +61,7 @@ async def chosen_league(interaction: discord.Interaction, value: str | None) -> 
     server's only league that is not over, or its newest when none is running."""
     leagues = bot_of(interaction).leagues
     guild_id = interaction.guild_id or 0
-    if value and value.strip().isdigit() and len(value.strip()) <= 18:
+    if value and value.strip().isdecimal() and len(value.strip()) <= 18:
         league = await leagues.find(int(value.strip()))
         if league is not None and league.guild_id == guild_id:
             return league
