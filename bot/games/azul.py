@@ -70,6 +70,36 @@ class AzulAdapter(GameAdapter):
             return t("bot.azul.column", locale, number=token)
         return super().label(state, seat, option, token, chosen=chosen, locale=locale)
 
+    def confirm_params(
+        self, state: Any, seat: int, command: str, chosen: Mapping[str, str], locale: str | None
+    ) -> dict[str, Any] | None:
+        line = chosen.get("line", "")
+        if command == "wall" and line.isdigit() and chosen.get("column", "").isdigit():
+            color = state.boards[seat].line_color[int(line) - 1]
+            return {"color": self.color_name(color, locale), "line": line, "column": chosen["column"]}
+        tiles = self._source_tiles(state, chosen.get("source", ""))
+        index = color_index(chosen.get("color", ""))
+        if command != "take" or tiles is None or index is None or not (line == "floor" or line.isdigit()):
+            return None
+        count = tiles[index]
+        extra = ""
+        if line == "floor":
+            where = t("bot.azul.to_floor", locale)
+        else:
+            where = t("bot.azul.to_line", locale, number=line)
+            free = int(line) - state.boards[seat].line_count[int(line) - 1]
+            if count > free:
+                extra = " " + t("bot.azul.overflow", locale, count=count - free)
+        source = chosen["source"]
+        return {
+            "count": count,
+            "color": self.color_name(index, locale),
+            "source": t("bot.azul.from_centre", locale)
+            if source == "centre"
+            else t("bot.azul.from_factory", locale, number=source),
+            "line": where + extra,
+        }
+
     def _line_label(self, state: Any, seat: int, token: str, *, chosen: Mapping[str, str], locale: str | None) -> str:
         if token == "floor":
             return t("bot.azul.floor", locale)

@@ -286,7 +286,6 @@ async def next_step(
     step = plan(state, seat, command, chosen, shapes)
     if step is None:
         raise Refusal("stale")
-    so_far = summary(state, seat, step, locale)
     if step.done:
         store = bot_of(interaction).service.store
         picker_id = await store.create_picker(
@@ -294,7 +293,7 @@ async def next_step(
         )
         view = discord.ui.View(timeout=None)
         view.add_item(ConfirmButton(picker_id, text("bot.button.confirm", locale)))
-        return view, text("bot.picker.confirm", locale, move=so_far), step
+        return view, adapter.confirm(state, seat, command, step.chosen, locale), step
     labels = [adapter.option_label(option, locale) for option in step.options]
     names = labels[0]  # "the star, space and number": one "and", before the last
     if len(labels) > 1:
@@ -333,6 +332,7 @@ async def next_step(
             interaction, game, command, step.chosen, option="+".join(step.options), pages=pages[:SELECTS]
         )
     prompt = text("bot.picker.option", locale, option=names)
+    so_far = summary(state, seat, step, locale)
     return view, f"{so_far}\n{prompt}" if so_far else prompt, step
 
 
