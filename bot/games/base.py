@@ -57,6 +57,13 @@ class GameAdapter:
         key = f"bot.token.{self.game}.{option}.{token}"
         return t(key, locale) if has(key, locale) else token
 
+    def words(
+        self, state: GameState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+    ) -> str:
+        """``token`` in words for a menu: its :meth:`label` without the code that leads it for people who type
+        (``ye3@d1 — yellow tree (1) from display d1``); codes stay only where people type them."""
+        return self.label(state, seat, option, token, chosen=chosen, locale=locale).removeprefix(f"{token} — ")
+
     def confirm(self, state: GameState, seat: int, command: str, chosen: Mapping[str, str], locale: str | None) -> str:
         """The whole move as one question before it is played ("Take 1 red tile from factory 5 to line 1?"), built
         from the choices alone: applying the move could reveal the next deal. A game without its own sentence for
@@ -68,7 +75,7 @@ class GameAdapter:
         labels = []
         so_far: dict[str, str] = {}
         for option, token in chosen.items():
-            labels.append(self.label(state, seat, option, token, chosen=so_far, locale=locale))
+            labels.append(self.words(state, seat, option, token, chosen=so_far, locale=locale))
             so_far[option] = token
         return t("bot.confirm.any", locale, command=self.command_label(command, locale), choices=", ".join(labels))
 

@@ -125,8 +125,7 @@ class QueensGardenAdapter(GameAdapter):
         so_far: dict[str, str] = {}
         for option, token in chosen.items():
             if token != NONE:
-                said = self.label(state, seat, option, token, chosen=so_far, locale=locale)
-                words.append(said.removeprefix(f"{token} — "))
+                words.append(self.words(state, seat, option, token, chosen=so_far, locale=locale))
             so_far[option] = token
         return {"choices": "; ".join(words)}
 

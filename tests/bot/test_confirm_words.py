@@ -15,17 +15,34 @@ from tests.bot.table import Table
 BUTTON = 2
 VARIANTS = ("azul", "azul-grey", "summer-pavilion", "summer-pavilion-mono", "queens-garden", "queens-garden-variant")
 MOVES = 6
+CODE = re.compile(r"@|\bx?[a-z]{2}\d\b|^- ")
+"""What the notation looks like: ``ye3@d1``, ``dg3+lp3``, ``xbl3``, ``-`` (nothing)."""
 ENGLISH = re.compile(r"\b(Take|Place|Pass|Play|tiles?|from|line|column)\b")
 
 
-async def confirm_step(table: Table, member: Any, move: engine.Move) -> Any:
+def menu_codes(components: list[dict[str, Any]]) -> list[str]:
+    """The select options of a picker step whose label shows a code: the notation or its own value."""
+    shown = []
+    for row in components:
+        for option in row["components"][0].get("options", []):
+            label, value = option["label"], option["value"]
+            codes = [part for part in re.split(r"[|: ]", value) if not part.isdigit() and len(part) > 1]
+            if CODE.search(label) or any(label.startswith(f"{code} ") for code in codes):
+                shown.append(f"{value}: {label}")
+    return shown
+
+
+async def confirm_step(table: Table, member: Any, move: engine.Move, seen: list[str] | None = None) -> Any:
     """Walk the Play button's picker to the confirm step of ``move``; the ephemeral message holding it, or None when
-    the move is chosen without one (a grey wall's run, or a move with no choice)."""
+    the move is chosen without one (a grey wall's run, or a move with no choice). ``seen`` collects every select
+    option whose label shows a code."""
     result = await member.click(table.channel.last_message, label="Play")
     for _ in range(len(move.choices()) + 8):
         components = result.response.components
         if not components:
             return None
+        if seen is not None:
+            seen.extend(menu_codes(components))
         first = components[0]["components"][0]
         if first["type"] == BUTTON:
             return result
@@ -35,17 +52,18 @@ async def confirm_step(table: Table, member: Any, move: engine.Move) -> Any:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize(("lang", "discord_locale"), [("en", "en-US"), ("pl", "pl"), ("uk", "uk")])
-async def test_the_confirm_step_is_one_question_built_from_the_choices(
+async def test_the_confirm_is_one_question_and_menus_show_no_codes(
     simcord_env: Any, discord_locales: dict[int, str], variant: str, lang: str, discord_locale: str
 ) -> None:
     table = Table.create(simcord_env, 2)
     await table.open(variant)
     asked = 0
+    codes: list[str] = []
     for _ in range(MOVES):
         member, _, move = await table.choose()
         discord_locales[member.id] = discord_locale
         version = (await table.game()).version
-        step = await confirm_step(table, member, move)
+        step = await confirm_step(table, member, move, codes)
         if step is not None:
             said = step.response.content
             assert (await table.game()).version == version, "the confirm step plays nothing yet"
@@ -62,6 +80,7 @@ async def test_the_confirm_step_is_one_question_built_from_the_choices(
             await table.play_by_slash(member, move)
         assert (await table.game()).version > version
     assert asked, "the sample reached a confirm step"
+    assert not codes, f"internal codes in menus: {codes[:5]}"
 
 
 async def test_the_azul_question_names_count_colour_source_and_line(simcord_env: Any) -> None:
