@@ -36,6 +36,9 @@ from engine import Event, GameState, Move
 from engine.core import Rng
 from engine.transcript import export
 
+COMPUTER_MARK = "🤖"
+"""A computer seat in a refusal's words (posts name it by number and level: :func:`bot.app.narration.seat_label`)."""
+
 log = logging.getLogger(__name__)
 
 NUDGE_EVERY = timedelta(hours=12)
@@ -495,8 +498,10 @@ class GameService:
         game = await self.open_game(channel_id)
         if game_id is not None and game.id != game_id:
             raise Refusal("stale")
-        if game.status != "active":
-            raise Refusal("not_started")
+        if game.status != "active":  # a lobby: how full, and who starts it
+            raise Refusal(
+                "not_started_lobby", seats=len(game.seats), max=game.max_seats, creator=f"<@{game.creator_id}>"
+            )
         if version is not None and game.version != version:
             raise Refusal("stale")
         return game
@@ -512,7 +517,11 @@ class GameService:
         if seat is None:
             raise Refusal("not_in_game")
         if seat not in engine.to_act(state):
-            raise Refusal("not_your_turn")
+            seats = game.by_seat()
+            waiting = [seats[other] for other in sorted(engine.to_act(state)) if other < len(seats)]
+            since = int(datetime.fromisoformat(game.turn_since).timestamp())
+            names = [COMPUTER_MARK if other.is_computer else other.name for other in waiting]
+            raise Refusal("not_your_turn", players=names, since=f"<t:{since}:R>")
         return seat
 
     def resolve(
