@@ -21,10 +21,8 @@ def phrases(language: str) -> Iterator[tuple[str, str]]:
         for key, value in json.loads(file.read_text(encoding="utf-8")).items():
             forms = value.values() if isinstance(value, dict) else [value]
             for form in forms:
-                yield (
-                    key,
-                    re.sub(r"`[^`]*`", "", str(form)),
-                )  # what players type (`/azul-ruch kafel-ogrodu`) is not a phrase
+                # what players type (`/azul-ruch kafel-ogrodu`) is not a phrase
+                yield key, re.sub(r"`[^`]*`", "", str(form))
 
 
 @pytest.mark.parametrize("language", ["en", "pl", "uk"])
