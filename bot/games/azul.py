@@ -100,6 +100,17 @@ class AzulAdapter(GameAdapter):
             "line": where + extra,
         }
 
+    def confirm_run(
+        self, state: Any, seat: int, command: str, run: Sequence[Mapping[str, str]], locale: str | None
+    ) -> str:
+        """A grey wall's lines tiled together: "Place the blue tile of line 1 in column 2 and … ?"."""
+        params = [self.confirm_params(state, seat, command, chosen, locale) for chosen in run]
+        if command != "wall" or len(run) < 2 or any(found is None for found in params):
+            return super().confirm_run(state, seat, command, run, locale)
+        parts = [t("bot.confirm.azul.wall_part", locale, **found) for found in params if found is not None]
+        moves = t("bot.picker.and", locale, first=", ".join(parts[:-1]), second=parts[-1])
+        return t("bot.confirm.azul.wall_run", locale, moves=moves)
+
     def _line_label(self, state: Any, seat: int, token: str, *, chosen: Mapping[str, str], locale: str | None) -> str:
         if token == "floor":
             return t("bot.azul.floor", locale)

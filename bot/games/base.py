@@ -79,6 +79,12 @@ class GameAdapter:
             so_far[option] = token
         return t("bot.confirm.any", locale, command=self.command_label(command, locale), choices=", ".join(labels))
 
+    def confirm_run(
+        self, state: GameState, seat: int, command: str, run: Sequence[Mapping[str, str]], locale: str | None
+    ) -> str:
+        """Moves played together (a grey wall's columns) as one question; by default each move's own, in turn."""
+        return " ".join(self.confirm(state, seat, command, chosen, locale) for chosen in run)
+
     def confirm_params(
         self, state: GameState, seat: int, command: str, chosen: Mapping[str, str], locale: str | None
     ) -> dict[str, Any] | None:

@@ -356,8 +356,8 @@ async def run_step(
         )
         view = discord.ui.View(timeout=None)
         view.add_item(ConfirmButton(picker_id, text("bot.button.confirm", locale)))
-        described = ", ".join(run_move_label(state, seat, move, locale) for move in whole)
-        return view, text("bot.picker.confirm", locale, move=described), step
+        said = adapter_of(game.variant).confirm_run(state, seat, command, [dict(m.choices()) for m in whole], locale)
+        return view, said, step
     adapter = adapter_of(game.variant)
     pages = []
     for key, moves in list(run.offered().items())[:SELECTS]:
