@@ -89,8 +89,10 @@ class AzulAdapter(GameAdapter):
             where = t("bot.azul.to_line", locale, number=line)
             free = int(line) - state.boards[seat].line_count[int(line) - 1]
             if count > free:
-                extra = " " + t("bot.azul.overflow", locale, count=count - free)
+                extra = " " + t("bot.confirm.azul.overflow", locale, count=count - free)
         source = chosen["source"]
+        if source == "centre" and getattr(state, "marker_in_centre", False):
+            extra += " " + t("bot.azul.with_marker", locale)
         return {
             "count": count,
             "color": self.color_name(index, locale),

@@ -96,3 +96,5 @@ async def test_the_azul_question_names_count_colour_source_and_line(simcord_env:
     tile = "tile" if count == 1 else "tiles"
     expected = f"Take {count} {choices['color']} {tile} from factory {choices['source']} to line 1"
     assert step.response.content.startswith(expected), step.response.content
+    overflow = f" ({count - 1} to the floor)?" if count > 1 else "?"
+    assert step.response.content == expected + overflow, "what does not fit line 1 is said to go to the floor"
