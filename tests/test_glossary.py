@@ -12,20 +12,17 @@ import pytest
 
 LOCALE = Path(__file__).resolve().parent.parent / "data" / "locale"
 GLOSSARY = json.loads((LOCALE / "glossary.json").read_text(encoding="utf-8"))
-# Command names are typed by players; command descriptions are being rewritten with the new command tree and are
-# checked once it lands.
-TYPED = ("bot.name.", "bot.cmd.")
 
 
 def phrases(language: str) -> Iterator[tuple[str, str]]:
-    """Every phrase of ``language``: (key, text), each plural form on its own."""
+    """Every phrase of ``language``: (key, text), each plural form on its own; command and option names and
+    descriptions (``bot.name.*``, ``bot.cmd.*``, ``bot.opt.*``) too, as Discord shows them."""
     for file in sorted((LOCALE / language).glob("*.json")):
         for key, value in json.loads(file.read_text(encoding="utf-8")).items():
-            if key.startswith(TYPED):
-                continue
             forms = value.values() if isinstance(value, dict) else [value]
             for form in forms:
-                yield key, re.sub(r"`[^`]*`", "", str(form))  # what players type (`/azul rozbudowa`) is not a phrase
+                # what players type (`/azul-ruch kafel-ogrodu`) is not a phrase
+                yield key, re.sub(r"`[^`]*`", "", str(form))
 
 
 @pytest.mark.parametrize("language", ["en", "pl", "uk"])
@@ -53,3 +50,11 @@ def test_the_glossary_would_catch_the_old_words() -> None:
         patterns = [re.compile(r"(?<!\w)" + p, re.IGNORECASE) for e in GLOSSARY[language].values() for p in e["not"]]
         for text in texts:
             assert any(p.search(text) for p in patterns), f"{language}: {text!r} is not caught"
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "uk"])
+def test_command_descriptions_and_option_names_are_phrases_too(language: str) -> None:
+    """What Discord shows beside a command is read as much as any reply: its name, description and options."""
+    keys = {key for key, _ in phrases(language)}
+    for prefix in ("bot.cmd.", "bot.opt.", "bot.name."):
+        assert any(key.startswith(prefix) for key in keys), prefix

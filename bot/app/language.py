@@ -43,6 +43,9 @@ def explain(error: Exception, locale: str) -> str:
             params["command"] = t(f"bot.name.{params['command']}", locale)
         if "variant" in params:
             params["variant"] = variant_label(params["variant"], locale)
+        if "players" in params:  # who must move: names as people chose them, made inert in message text
+            shown = [discord.utils.escape_mentions(discord.utils.escape_markdown(name)) for name in params["players"]]
+            params["players"] = ", ".join(f"**{name}**" for name in shown)
         if "permissions" in params:  # Discord's names of the permissions, as a server manager sees them
             names = [t(f"bot.permission.{name}", locale) for name in params["permissions"]]
             params["permissions"] = ", ".join(f"**{name}**" for name in names)

@@ -156,7 +156,7 @@ def move_words(game: GameRow, state: GameState, seat: int, move: Move, locale: s
     chosen: dict[str, str] = {}
     labels = []
     for option, token in move.choices():
-        labels.append(adapter.label(state, seat, option, token, chosen=chosen, locale=locale))
+        labels.append(adapter.words(state, seat, option, token, chosen=chosen, locale=locale))
         chosen[option] = token
     return f"{adapter.command_label(move.command, locale)}: {', '.join(labels)}" if labels else str(move)
 

@@ -125,6 +125,10 @@ class ServiceBase(Lookups):
         game = await self.open_game(channel_id)
         if game_id is not None and game.id != game_id:
             raise Refusal("stale")
+        if game.status == "lobby":  # how full it is, and who starts it
+            raise Refusal(
+                "not_started_lobby", seats=len(game.seats), max=game.max_seats, creator=f"<@{game.creator_id}>"
+            )
         if game.status != "active":
             raise Refusal("not_started")
         if version is not None and game.version != version:

@@ -27,6 +27,9 @@ from bot.infra.store import Conflict, GameRow
 from engine import GameState, Move
 from engine.core import Rng
 
+COMPUTER_MARK = "🤖"
+"""A computer seat in a refusal's words (posts name it by number and level: :func:`bot.app.narration.seat_label`)."""
+
 log = logging.getLogger(__name__)
 
 NUDGE_EVERY = timedelta(hours=12)
@@ -91,7 +94,11 @@ class Turns(ServiceBase):
         if seat is None:
             raise Refusal("not_in_game")
         if seat not in engine.to_act(state):
-            raise Refusal("not_your_turn")
+            seats = game.by_seat()
+            waiting = [seats[other] for other in sorted(engine.to_act(state)) if other < len(seats)]
+            since = int(datetime.fromisoformat(game.turn_since).timestamp())
+            names = [COMPUTER_MARK if other.is_computer else other.name for other in waiting]
+            raise Refusal("not_your_turn", players=names, since=f"<t:{since}:R>")
         return seat
 
     def resolve(

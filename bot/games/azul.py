@@ -140,6 +140,49 @@ class AzulAdapter(GameAdapter[AzulState]):
             return t("bot.azul.column", locale, number=token)
         return super().label(state, seat, option, token, chosen=chosen, locale=locale)
 
+    def confirm_params(
+        self, state: AzulState, seat: int, command: str, chosen: Mapping[str, str], locale: str | None
+    ) -> dict[str, Any] | None:
+        line = chosen.get("line", "")
+        if command == "wall" and line.isdecimal() and chosen.get("column", "").isdecimal():
+            color = state.boards[seat].line_color[int(line) - 1]
+            return {"color": self.color_name(color, locale), "line": line, "column": chosen["column"]}
+        tiles = self._source_tiles(state, chosen.get("source", ""))
+        index = color_index(chosen.get("color", ""))
+        if command != "take" or tiles is None or index is None or not (line == "floor" or line.isdecimal()):
+            return None
+        count = tiles[index]
+        extra = ""
+        if line == "floor":
+            where = t("bot.azul.to_floor", locale)
+        else:
+            where = t("bot.azul.to_line", locale, number=line)
+            free = int(line) - state.boards[seat].line_count[int(line) - 1]
+            if count > free:
+                extra = " " + t("bot.confirm.azul.overflow", locale, count=count - free)
+        source = chosen["source"]
+        if source == "centre" and getattr(state, "marker_in_centre", False):
+            extra += " " + t("bot.azul.with_marker", locale)
+        return {
+            "count": count,
+            "color": self.color_name(index, locale),
+            "source": t("bot.azul.from_centre", locale)
+            if source == "centre"
+            else t("bot.azul.from_factory", locale, number=source),
+            "line": where + extra,
+        }
+
+    def confirm_run(
+        self, state: AzulState, seat: int, command: str, run: Sequence[Mapping[str, str]], locale: str | None
+    ) -> str:
+        """A grey wall's lines tiled together: "Place the blue tile of line 1 in column 2 and … ?"."""
+        params = [self.confirm_params(state, seat, command, chosen, locale) for chosen in run]
+        if command != "wall" or len(run) < 2 or any(found is None for found in params):
+            return super().confirm_run(state, seat, command, run, locale)
+        parts = [t("bot.confirm.azul.wall_part", locale, **found) for found in params if found is not None]
+        moves = t("bot.picker.and", locale, first=", ".join(parts[:-1]), second=parts[-1])
+        return t("bot.confirm.azul.wall_run", locale, moves=moves)
+
     def _line_label(
         self, state: AzulState, seat: int, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:

@@ -77,6 +77,40 @@ class GameAdapter(Generic[S]):
         key = f"bot.token.{self.game}.{option}.{token}"
         return t(key, locale) if has(key, locale) else token
 
+    def words(
+        self, state: S, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
+    ) -> str:
+        """``token`` in words for a menu: its :meth:`label` without the code that leads it for people who type
+        (``ye3@d1 — yellow tree (1) from display d1``); codes stay only where people type them."""
+        return self.label(state, seat, option, token, chosen=chosen, locale=locale).removeprefix(f"{token} — ")
+
+    def confirm(self, state: S, seat: int, command: str, chosen: Mapping[str, str], locale: str | None) -> str:
+        """The whole move as one question before it is played ("Take 1 red tile from factory 5 to line 1?"), built
+        from the choices alone: applying the move could reveal the next deal. A game without its own sentence for
+        ``command`` (``bot.confirm.<game>.<command>``) asks with the command and its choices' labels."""
+        params = self.confirm_params(state, seat, command, chosen, locale)
+        key = f"bot.confirm.{self.game}.{command}"
+        if params is not None and has(key, locale):
+            return t(key, locale, **params)
+        labels = []
+        so_far: dict[str, str] = {}
+        for option, token in chosen.items():
+            labels.append(self.words(state, seat, option, token, chosen=so_far, locale=locale))
+            so_far[option] = token
+        return t("bot.confirm.any", locale, command=self.command_label(command, locale), choices=", ".join(labels))
+
+    def confirm_run(
+        self, state: S, seat: int, command: str, run: Sequence[Mapping[str, str]], locale: str | None
+    ) -> str:
+        """Moves played together (a grey wall's columns) as one question; by default each move's own, in turn."""
+        return " ".join(self.confirm(state, seat, command, chosen, locale) for chosen in run)
+
+    def confirm_params(
+        self, state: S, seat: int, command: str, chosen: Mapping[str, str], locale: str | None
+    ) -> dict[str, Any] | None:
+        """The parameters of ``command``'s confirm sentence, or None for the generic question."""
+        return None
+
     def event_params(self, event: Event, names: Sequence[str], locale: str | None) -> dict[str, Any]:
         """The parameters of an event's text: its data plus ``player``; override to put raw values into words."""
         params: dict[str, Any] = dict(event.data)

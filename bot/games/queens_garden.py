@@ -190,6 +190,35 @@ class QueensGardenAdapter(GameAdapter[QGState]):
             return t("bot.qg.rotation", locale, cell=cell)
         return None
 
+    def confirm_params(
+        self, state: QGState, seat: int, command: str, chosen: Mapping[str, str], locale: str | None
+    ) -> dict[str, Any] | None:
+        """A tile or a pass as a sentence of its own; an acquisition or an expansion names its choices in words,
+        without the codes people type."""
+        try:
+            if command == "tile" and chosen.get("tile", SUPPLY) != SUPPLY:
+                payment = chosen.get("payment", NONE)
+                paying = "" if payment == NONE else t("bot.confirm.paying", locale, what=self.bag(payment, locale))
+                return {"tile": self.hexagon_word(chosen["tile"], locale), "cell": chosen["cell"], "paying": paying}
+            if command == "pass":
+                return {"discarding": self._discarding(state, chosen.get("discard", NONE), locale)}
+        except (engine.EngineError, KeyError):
+            return None
+        words = []
+        so_far: dict[str, str] = {}
+        for option, token in chosen.items():
+            if token != NONE:
+                words.append(self.words(state, seat, option, token, chosen=so_far, locale=locale))
+            so_far[option] = token
+        return {"choices": "; ".join(words)}
+
+    def _discarding(self, state: QGState, token: str, locale: str | None) -> str:
+        if token == NONE:
+            return t("bot.confirm.queens-garden.keeping_all", locale)
+        items, _ = _variant(state.variant).notation.parse_bag(token)
+        points = sum(pattern_of(item.kind) * count for item, count in items.items())
+        return t("bot.confirm.queens-garden.discarding", locale, what=self.bag(token, locale), points=points)
+
     def _pick(self, kind: str, location: str, locale: str | None) -> str:
         """One of identical hexagons and where it lies ("blue lily (6) from display d2")."""
         hexagon = self.hexagon(kind, locale)

@@ -335,6 +335,66 @@ class SummerPavilionAdapter(GameAdapter[SPState]):
             return t("bot.sp.star.number", locale, number=token)
         return t("bot.sp.star.color", locale, color=self.color_name(token, locale))
 
+    def confirm_params(
+        self, state: SPState, seat: int, command: str, chosen: Mapping[str, str], locale: str | None
+    ) -> dict[str, Any] | None:
+        try:
+            if command == "take":
+                return self._confirm_take(state, chosen, locale)
+            if command == "place":
+                return self._confirm_place(state, seat, chosen, locale)
+            if command in ("bonus", "pass"):
+                counts = multiset(chosen.get("tiles" if command == "bonus" else "keep", ""))
+                if counts is None:
+                    return None
+                if command == "bonus":
+                    return {"tiles": self.tiles_text(counts, locale)}
+                kept = t("bot.sp.keeping", locale, tiles=self.tiles_text(counts, locale)) if any(counts) else ""
+                dropped = sum(state.boards[seat].hand) - sum(counts)
+                discarding = t("bot.sp.discarding", locale, count=dropped, penalty=dropped) if dropped else ""
+                return {"keeping": kept, "discarding": discarding}
+        except (KeyError, IndexError, ValueError):
+            return None
+        return None
+
+    def _confirm_take(self, state: SPState, chosen: Mapping[str, str], locale: str | None) -> dict[str, Any] | None:
+        tiles = self._source_tiles(state, chosen.get("source", ""))
+        index = color_index(chosen.get("color", ""))
+        if tiles is None or index is None:
+            return None
+        wild = state.wild
+        count = 1 if index == wild else tiles[index]
+        plus = (
+            " " + t("bot.sp.plus_wild", locale, color=self.color_name(wild, locale))
+            if index != wild and tiles[wild]
+            else ""
+        )
+        source = chosen["source"]
+        where = (
+            t("bot.sp.from_centre", locale) if source == "centre" else t("bot.sp.from_factory", locale, number=source)
+        )
+        return {"count": count, "color": self.color_name(index, locale), "source": where + plus}
+
+    def _confirm_place(
+        self, state: SPState, seat: int, chosen: Mapping[str, str], locale: str | None
+    ) -> dict[str, Any]:
+        star = self._star_index(state, chosen["star"])
+        space_token = chosen["space"]
+        space = int(space_token[0]) - 1
+        color = color_index(space_token[1:]) if len(space_token) > 1 else FRONT_STAR_COLORS[star]
+        if color is None:
+            raise ValueError(space_token)
+        wilds = int(chosen.get("wilds", "0") or 0)
+        spent = [0] * NCOLORS
+        spent[color] += space_cost(self._is_mono(state), star, space) - wilds
+        spent[state.wild] += wilds
+        return {
+            "color": self.color_name(color, locale),
+            "space": space + 1,
+            "star": self._of_star(chosen["star"], locale),
+            "pay": self.tiles_text(spent, locale),
+        }
+
     def _of_star(self, token: str, locale: str | None) -> str:
         """Where a tile went, as a phrase of place ("star 3", "the blue star"; Polish and Ukrainian in the genitive)."""
         if token == "centre":

@@ -286,7 +286,6 @@ async def next_step(
     step = plan(state, seat, command, chosen, shapes)
     if step is None:
         raise Refusal("stale")
-    so_far = summary(state, seat, step, locale)
     if step.done:
         service = bot_of(interaction).service
         picker_id = await service.create_picker(
@@ -294,7 +293,7 @@ async def next_step(
         )
         view = discord.ui.View(timeout=None)
         view.add_item(ConfirmButton(picker_id, text("bot.button.confirm", locale)))
-        return view, text("bot.picker.confirm", locale, move=so_far), step
+        return view, adapter.confirm(state, seat, command, step.chosen, locale), step
     labels = [adapter.option_label(option, locale) for option in step.options]
     names = labels[0]  # "the star, space and number": one "and", before the last
     if len(labels) > 1:
@@ -303,7 +302,9 @@ async def next_step(
         entry = Entry(state, seat, command, step.options[0], locale, shapes)
         units = [
             discord.SelectOption(
-                label=entry.item_words(item, (locale,))[:100],
+                label=adapter.words(state, seat, step.options[0], entry.join({item: 1}), chosen={}, locale=locale)[
+                    :100
+                ],
                 value=f"{item}:{number}",
                 description=text("bot.picker.unit", locale, number=number, most=most) if most > 1 else None,
             )
@@ -333,6 +334,7 @@ async def next_step(
             interaction, game, command, step.chosen, option="+".join(step.options), pages=pages[:SELECTS]
         )
     prompt = text("bot.picker.option", locale, option=names)
+    so_far = summary(state, seat, step, locale)
     return view, f"{so_far}\n{prompt}" if so_far else prompt, step
 
 
@@ -354,8 +356,8 @@ async def run_step(
         )
         view = discord.ui.View(timeout=None)
         view.add_item(ConfirmButton(picker_id, text("bot.button.confirm", locale)))
-        described = ", ".join(run_move_label(state, seat, move, locale) for move in whole)
-        return view, text("bot.picker.confirm", locale, move=described), step
+        said = adapter_of(game.variant).confirm_run(state, seat, command, [dict(m.choices()) for m in whole], locale)
+        return view, said, step
     adapter = adapter_of(game.variant)
     pages = []
     for key, moves in list(run.offered().items())[:SELECTS]:
@@ -366,7 +368,7 @@ async def run_step(
             for move in sorted(moves, key=str)[:SELECT_LIMIT]
         ]
         name, rest = moves[0].choices()[0][0], moves[0].choices()[-1][0]
-        key_label = adapter.label(state, seat, name, key, chosen={}, locale=locale)
+        key_label = adapter.words(state, seat, name, key, chosen={}, locale=locale)
         option = adapter.option_label(rest, locale)
         pages.append((options, f"{key_label}: {text('bot.picker.placeholder', locale, option=option)}"))
     saved = {RUN: " ".join(map(str, run.picked))}
@@ -380,7 +382,7 @@ def run_move_label(state: engine.GameState, seat: int, move: engine.Move, locale
     chosen: dict[str, str] = {}
     parts = []
     for option, token in move.choices():
-        parts.append(adapter.label(state, seat, option, token, chosen=chosen, locale=locale))
+        parts.append(adapter.words(state, seat, option, token, chosen=chosen, locale=locale))
         chosen[option] = token
     return " → ".join(parts)
 
@@ -391,7 +393,7 @@ def step_label(state: engine.GameState, seat: int, step: Step, token: str, local
     chosen = dict(step.chosen)
     parts = []
     for option, value in zip(step.options, token.split("|"), strict=True):
-        parts.append(adapter.label(state, seat, option, value, chosen=chosen, locale=locale))
+        parts.append(adapter.words(state, seat, option, value, chosen=chosen, locale=locale))
         chosen[option] = value
     return " · ".join(parts)
 
@@ -401,7 +403,7 @@ def summary(state: engine.GameState, seat: int, step: Step, locale: str) -> str:
     adapter = adapter_of(state.variant)
     parts = [adapter.command_label(step.command, locale)]
     for option, token in step.chosen.items():
-        parts.append(adapter.label(state, seat, option, token, chosen=step.chosen, locale=locale))
+        parts.append(adapter.words(state, seat, option, token, chosen=step.chosen, locale=locale))
     return " · ".join(parts)
 
 

@@ -41,7 +41,8 @@ async def tile_by_picker(table: Table, member: Any, seat: int, step: Any) -> int
             step.response, [open_select["options"][-1]["value"]], custom_id=open_select["custom_id"]
         )
         assert (await table.game()).version == game.version, "nothing is played before every line has its column"
-    assert "Play it?" in step.response.content and " → Column " in step.response.content
+    said = step.response.content
+    assert said.startswith("Place the ") and " in column " in said and said.endswith("?"), said
     played = await member.click(step.response, label="Play this move")
     assert played.response.content.startswith("Played:")
     after = await table.game()

@@ -58,7 +58,7 @@ async def test_my_games_lists_every_server_waiting_for_me_first_and_works_in_a_d
     USER_LOCALES[alice.id] = "pl"
     polish = (await away.players[0].slash(away.channel, "azul-me games")).response.content.splitlines()
     assert polish[0] == "**Twoje otwarte gry: 3** (twoja tura: 1)"
-    assert "**twoja tura** od <t:" in polish[1] and "czeka na: **bob** od <t:" in polish[2]
+    assert "**twoja tura** (zaczęła się <t:" in polish[1] and "czeka na: **bob** (tura zaczęła się <t:" in polish[2]
     assert "poczekalnia, zajęte miejsca: 2 z 3" in polish[3]
 
 

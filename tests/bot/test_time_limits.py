@@ -105,7 +105,7 @@ async def test_the_limit_shows_in_the_lobby_in_status_and_on_the_board(
     assert "⏳ Time limit: 24 h per move" in status.response.content
     assert f"⏳ **{member.user.name}** must move by <t:" in status.response.content
     mine = await member.slash(table.channel, "azul-me games")
-    assert "**your turn** since <t:" in mine.response.content and "· ⏳ time runs out <t:" in mine.response.content
+    assert "**your turn** (started <t:" in mine.response.content and "· ⏳ time runs out <t:" in mine.response.content
     await table.players[1].slash(table.channel, "azul board")
     note = drawn[-1][seat]
     assert note.clock == "40 min left" and note.urgent, "the last hour is red"
