@@ -29,9 +29,11 @@ from bot.app.computer import DEFAULT_THINKING, LEVELS, STRONGEST, THINKING_SECON
 from bot.app.errors import Refusal
 from bot.app.quotas import MEMBER_GAMES, MEMBER_GAMES_MAX, SERVER_GAMES, SERVER_GAMES_MAX, GameCaps, Hints
 from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT, TIMEOUTS_IN_A_ROW, Timers
+from bot.games import adapter_of
 from bot.infra.clock import Clock, SystemClock, iso, quiet_until
 from bot.infra.league_store import LeagueStore
 from bot.infra.store import Conflict, GameRow, MoveRow, Store, UndoneRow
+from data.i18n import SUPPORTED
 from engine import Event, GameState, Move
 from engine.core import Rng
 from engine.transcript import export
@@ -561,7 +563,7 @@ class GameService:
             if seen >= game.board_version:
                 return  # they saw the newest board there is: their own moves since are held back (a run)
             raise Refusal("stale")
-        raise Refusal("already_played")
+        raise await self.lost_to_the_deadline(game, user_id) or Refusal("already_played")
 
     async def move(
         self,
@@ -590,7 +592,12 @@ class GameService:
             await self.check_moved_on(game, user_id, seen)
             self.check_command(game, command)
             state = self.state_of(game)
-            seat = self.seat_to_act(game, state, user_id)
+            try:
+                seat = self.seat_to_act(game, state, user_id)
+            except Refusal as refusal:
+                if refusal.key != "not_your_turn":
+                    raise
+                raise await self.lost_to_the_deadline(game, user_id) or refusal from None
             if seat in game.computer_seats():
                 raise Refusal("computer_plays_your_seat")
             moves = self.resolve_run(game, state, seat, command, [given, *then])
@@ -609,6 +616,21 @@ class GameService:
             await self.store.rename_seat(game.id, user_id, name)
             return replace(turn, game=await self._reload(game.id))
         return turn
+
+    async def lost_to_the_deadline(self, game: GameRow, user_id: int) -> Refusal | None:
+        """Why a move arrived too late, when the time limit's stand-in made the seat's newest move: the player is
+        told their time ran out and what the computer played for them, not merely that it is not their turn."""
+        seat = game.seat_of(user_id)
+        rows = await self.store.move_rows(game.id)
+        own = [row for row in rows if row.seat == seat]
+        if seat is None or not own or own[-1].cause != "time_limit":
+            return None
+        before = [(row.seat, row.notation) for row in rows if row.ply < own[-1].ply]
+        state = engine.replay(game.variant, len(game.by_seat()), game.seed, before, game.options or None)
+        _, events = engine.apply(state, seat, own[-1].notation)
+        describe, names = adapter_of(game.variant).describe, [seat.name for seat in game.by_seat()]
+        played = {locale: describe(events, names, locale).split("\n")[0] for locale in SUPPORTED}
+        return Refusal("time_ran_out", played=played)
 
     async def play_for(self, game_id: int, seat: int, *, level: str, cause: str) -> Turn:
         """The computer at ``level`` moves for ``seat``: searched in the pool, then saved exactly like a person's
