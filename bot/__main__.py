@@ -124,14 +124,24 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
         from bot.infra import metrics
 
         metrics.watch_gateway(lambda: bot.latency)
+    runner: asyncio.Future[None] | None = None
+
+    async def stop() -> None:
+        await bot.close()
+        if runner is not None:  # discord.py would sleep out a reconnect back-off (minutes) before it sees the close
+            runner.cancel()
+
     # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):
-        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(stop()))
     heartbeat = asyncio.create_task(health.keep_heartbeat(bot, config.heartbeat_path))
     try:
         async with bot:
-            await bot.start(config.token)
+            runner = asyncio.ensure_future(bot.start(config.token))
+            await asyncio.wait({runner})
+            if not runner.cancelled():
+                runner.result()  # a failed login or start raises here
     except discord.LoginFailure:
         print(LOGIN_FAILED, file=sys.stderr)
         return EXIT_LOGIN
