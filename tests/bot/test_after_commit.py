@@ -1,0 +1,54 @@
+"""After a resignation, a cancellation or a move taken back is saved, whatever fails next (the board's post, the
+lobby's edit) the person is told the change stands, never "nothing was changed"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import bot.ui.ending
+from bot.app.errors import ChangeSaved
+from tests.bot.table import Table
+
+
+class Boom(Exception):
+    """The injected failure of a step after the commit."""
+
+
+def fail(*_args: Any, **_kwargs: Any) -> Any:
+    raise Boom("a step after the commit failed")
+
+
+@pytest.mark.parametrize(
+    ("command", "words", "status"),
+    [
+        ("resign", "Your resignation stands", "over"),
+        ("abort", "The game is cancelled and stays cancelled", "aborted"),
+        ("undo", "Your move is taken back and stays taken back", "active"),
+    ],
+)
+async def test_a_failure_after_the_commit_says_the_change_stands(
+    simcord_env, monkeypatch: pytest.MonkeyPatch, command: str, words: str, status: str
+) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open()
+    member, _, move = await table.choose()
+    if command == "undo":
+        await table.play_by_slash(member, move)
+    played = (await table.game()).version
+    monkeypatch.setattr(table.bot.poster, "post_board", fail)  # the final board, the restored board
+    monkeypatch.setattr(bot.ui.ending, "refresh_lobby", fail)  # the cancelled game's lobby message
+    if command == "undo":
+        result = await member.slash(table.channel, "azul undo")
+    else:
+        result = await table.confirmed(member, command)
+    said = result.response.content
+    print(said)
+    assert words in said and "Nothing" not in said, said
+    game = await table.game()
+    assert game.status == status
+    if command == "undo":
+        assert game.version == played + 1 and not await table.bot.service.store.moves(game.id)
+    errors = simcord_env.errors  # the injected failure reaches the tree's handler from a slash command: expected
+    assert all(isinstance(error.__cause__ or error, Boom | ChangeSaved) for error in errors), errors
