@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
+import bot.ui.commands.league
 import bot.ui.ending
 from bot.app.errors import ChangeSaved
 from tests.bot.table import Table
@@ -52,3 +54,33 @@ async def test_a_failure_after_the_commit_says_the_change_stands(
         assert game.version == played + 1 and not await table.bot.service.store.moves(game.id)
     errors = simcord_env.errors  # the injected failure reaches the tree's handler from a slash command: expected
     assert all(isinstance(error.__cause__ or error, Boom | ChangeSaved) for error in errors), errors
+
+
+async def test_a_nudge_whose_post_failed_is_told_it_is_noted(simcord_env, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open()
+    _, seat, _ = await table.choose()
+    other = table.member(await table.game(), 1 - seat)
+    monkeypatch.setattr(table.bot.poster, "post_nudge", fail)
+    result = await other.slash(table.channel, "azul nudge")
+    said = result.response.content
+    assert "Your nudge is noted" in said and "Nothing" not in said, said
+    again = await other.slash(table.channel, "azul nudge")
+    assert "Your nudge is noted" not in again.response.content, "noted: the next nudge waits its 12 hours"
+    simcord_env.errors  # the injected failure, expected  # noqa: B018
+
+
+async def test_a_league_whose_signup_post_failed_is_told_it_exists(
+    simcord_env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table.create(simcord_env, 2)
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(simcord_env.create_user("admin"), roles=[admins])
+    monkeypatch.setattr(bot.ui.commands.league, "signup_text", fail)
+    result = await admin.slash(
+        table.channel, "azul-server league create", name="Spring", variant="azul", format="swiss"
+    )
+    said = result.response.content
+    assert "The league is created" in said and "Nothing" not in said, said
+    assert "Spring" in (await admin.slash(table.channel, "azul-league list")).response.content
+    simcord_env.errors  # noqa: B018
