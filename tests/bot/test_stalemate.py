@@ -22,7 +22,7 @@ async def test_a_game_no_line_can_end_ends_and_the_post_says_why(
     table = Table.create(simcord_env, 2, preferred_locale=locale)
     await open_limited(table, "azul-grey")  # started by the button's id: its label is in the server's language
     for _ in range(40):  # one round: at most 20 takes and 10 columns
-        game, state = await table.state()
+        game = await table.game()
         if game.status == "over":
             break
         member, _, move = await table.choose()
