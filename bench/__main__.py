@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-SUITES = ("engine", "render", "bot", "replay", "animation", "ai", "load", "entry", "leagues")
+SUITES = ("engine", "render", "bot", "replay", "animation", "ai", "load", "entry", "leagues", "endings")
 
 
 def main(argv: list[str]) -> int:

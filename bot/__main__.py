@@ -125,31 +125,26 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
     except OSError as error:
         print(f"azul-bot: cannot serve metrics on AZUL_METRICS_PORT={config.metrics_port} ({error})", file=sys.stderr)
         return EXIT_CONFIG
+    runner: asyncio.Future[None] | None = None
+
+    async def stop() -> None:
+        await bot.close()
+        if runner is not None:  # discord.py would sleep out a reconnect back-off (minutes) before it sees the close
+            runner.cancel()
+
     # `docker stop` sends SIGTERM: close the gateway and the database cleanly instead of dying mid-write.
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):
-        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(stop()))
     heartbeat = asyncio.create_task(health.keep_heartbeat(bot, config.heartbeat_path))
     try:
         async with bot:
-            await bot.start(config.token)
-    except discord.LoginFailure:
-        print(LOGIN_FAILED, file=sys.stderr)
-        return EXIT_LOGIN
-    except aiohttp.ClientConnectionError as error:
-        # Only the first contact gets here: once logged in, discord.py reconnects on its own.
-        print(
-            f"azul-bot: cannot reach Discord ({error_summary(error)}). This is a network problem, not the token:"
-            " check this machine's internet connection, DNS and any firewall or proxy in front of discord.com.",
-            file=sys.stderr,
-        )
-        return EXIT_NETWORK
-    except StoreOpenError as error:  # the file changed between the check above and the bot's own opening
-        print(f"azul-bot: {error}", file=sys.stderr)
-        return EXIT_STORE
-    except CommandSyncRefused as error:
-        print(f"azul-bot: {error_summary(error)}. The bot would have no commands, so it stops.", file=sys.stderr)
-        return EXIT_SYNC
+            runner = asyncio.ensure_future(bot.start(config.token))
+            await asyncio.wait({runner})
+            if not runner.cancelled():
+                runner.result()  # a failed login or start raises here
+    except (discord.LoginFailure, aiohttp.ClientConnectionError, StoreOpenError, CommandSyncRefused) as error:
+        return start_failed(error)
     finally:
         with contextlib.suppress(NotImplementedError):
             loop.remove_signal_handler(signal.SIGTERM)
@@ -160,6 +155,31 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
     if bot.exit_code:  # the bot stopped itself: its database file was deleted or replaced
         print(f"azul-bot: the database file {config.db_path} was lost while running", file=sys.stderr)
     return bot.exit_code
+
+
+def start_failed(error: Exception) -> int:
+    """What stopped the bot before it could serve, told in one line, and its exit code."""
+    import discord
+
+    from bot.infra.store import StoreOpenError
+    from bot.ui.commands import CommandSyncRefused
+
+    if isinstance(error, discord.LoginFailure):
+        print(LOGIN_FAILED, file=sys.stderr)
+        return EXIT_LOGIN
+    if isinstance(error, StoreOpenError):  # the file changed between the first check and the bot's own opening
+        print(f"azul-bot: {error}", file=sys.stderr)
+        return EXIT_STORE
+    if isinstance(error, CommandSyncRefused):
+        print(f"azul-bot: {error_summary(error)}. The bot would have no commands, so it stops.", file=sys.stderr)
+        return EXIT_SYNC
+    # Only the first contact gets here: once logged in, discord.py reconnects on its own.
+    print(
+        f"azul-bot: cannot reach Discord ({error_summary(error)}). This is a network problem, not the token:"
+        " check this machine's internet connection, DNS and any firewall or proxy in front of discord.com.",
+        file=sys.stderr,
+    )
+    return EXIT_NETWORK
 
 
 def serve_metrics(config: Config, latency: Callable[[], float]) -> Endpoint | None:

@@ -29,8 +29,9 @@ Events (``Event.kind``: ``data``; ``seat`` is the player concerned, None for tab
 - ``round_scored``: {round, scores}.
 - ``bonus``: {rows, columns, colors, points} end-of-game bonuses of one seat (emitted for every seat).
 - ``game_over``: {standings (seat groups, best first), scores, reason}: ``reason`` is ``"row_complete"`` (the rule),
-  ``"no_row_possible"`` (grey wall: no player can ever complete a row any more) or ``"no_tiles"`` (every tile is
-  on the boards, so no round can be dealt).
+  ``"no_row_possible"`` (grey wall: no player can ever complete a row any more), ``"no_tiles"`` (every tile is
+  on the boards, so no round can be dealt) or ``"no_tiling_possible"`` (no pattern line can ever be filled and tiled
+  again: the tiles in play cannot complete any line, so the game could only go round forever).
 
 Where the rules are silent (choices, each in one obvious place below):
 - seat 0 starts the first round (the bot seats players in the order it wants);
@@ -39,7 +40,9 @@ Where the rules are silent (choices, each in one obvious place below):
   the same);
 - nobody took from the centre: the start player of the round just ended starts again;
 - grey wall: full lines are tiled top down; a line with one legal column is placed without asking; a game in which
-  no player can complete a row any more ends after that round's tiling, as does a game with no tile left to deal.
+  no player can complete a row any more ends after that round's tiling, as does a game with no tile left to deal;
+- any wall: a game in which no pattern line can ever be filled and tiled again (say a colour stuck on pattern lines
+  with too few of it left in play) ends at that round's deal: no wall could change again.
 """
 
 from __future__ import annotations
@@ -757,10 +760,33 @@ class AzulVariant(Variant[AzulState]):
             # Every tile is on the boards: no move could ever change anything again, so the game ends here.
             self._end_game(s, events, "no_tiles")
             return
+        if not self.tiling_possible(s):
+            # No pattern line can ever be filled and tiled again, so no wall (and no score but the floors') can
+            # change: the game could only go round forever. It ends now (a choice; the rules are silent).
+            self._end_game(s, events, "no_tiling_possible")
+            return
         s.round += 1
         s.phase = OFFER
         if events is not None:
             events.append(self._round_started_event(s))
+
+    def tiling_possible(self, s: AzulState) -> bool:
+        """Could any pattern line of any board still be filled and tiled? Only tiles in play (bag, lid, factories,
+        centre) can fill a line: those on walls and pattern lines stay there until a line is tiled."""
+        in_play = [sum(tiles) for tiles in zip(s.bag, s.lid, s.centre, *s.factories, strict=True)]
+        for board in s.boards:
+            for line in range(LINES):
+                held, count = board.line_color[line], board.line_count[line]
+                for color in [held] if held >= 0 else range(5):
+                    if in_play[color] >= line + 1 - count and self.has_space(board.wall, line, color):
+                        return True
+        return False
+
+    def has_space(self, wall: list[list[int]], row: int, color: int) -> bool:
+        """Has ``row`` of ``wall`` a space ``color`` may be tiled in (grey wall: in a column that lacks it)?"""
+        if self.grey:
+            return color not in wall[row] and bool(grey_columns(wall, row, color))
+        return wall[row][wall_column(row, color)] < 0
 
     def _end_game(self, s: AzulState, events: list[Event] | None, reason: str) -> None:
         s.phase = OVER

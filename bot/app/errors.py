@@ -38,4 +38,13 @@ class MoveSaved(Exception):
     picker's next step): the player is told their move stands, never that nothing changed."""
 
 
-__all__ = ["BoardNotPosted", "MoveSaved", "Refusal", "is_store_fault"]
+class ChangeSaved(Exception):
+    """Like :class:`MoveSaved` for the other commands that change a game (``what``: ``resignation``, ``abort``,
+    ``undo``): the change is saved and stands, but a step after its commit failed (a post, the reply)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+__all__ = ["BoardNotPosted", "ChangeSaved", "MoveSaved", "Refusal", "is_store_fault"]

@@ -37,6 +37,9 @@ def explain(error: Exception, locale: str) -> str:
     """A refusal in words: the bot's own (``bot.refuse.*``) or the engine's (``error.*``)."""
     if isinstance(error, Refusal):
         params = quoted(dict(error.params))
+        if isinstance(params.get("played"), dict):  # a move the computer made, in each language's words
+            played = params["played"].get(locale, params["played"]["en"])  # names in it as typed: made inert
+            params["played"] = discord.utils.escape_mentions(discord.utils.escape_markdown(played))
         if "option" in params:
             params["option"] = t(f"bot.option.{params['option']}", locale)
         if "command" in params:  # the name this person's Discord shows for the command

@@ -72,6 +72,7 @@ class ServiceBase(Lookups):
         # restarted process takes its own claims back at once (:meth:`take_over_own`) and waits only for others'.
         self.identity = identity or f"{socket.gethostname()}:{os.getpid()}"
         self.worker = f"{self.identity}#{time.time_ns():x}{secrets.token_hex(2)}"
+        self.timers.owner = self.worker
         self.on_settled: list[Callable[[GameRow], None]] = []
         """Called with every game whose result was just recorded (leagues record theirs from it)."""
 
@@ -87,7 +88,7 @@ class ServiceBase(Lookups):
 
     async def take_over_own(self) -> int:
         """At start-up: take back the claims this process's previous life held (it died holding them)."""
-        return await self.store.take_over(self.identity, self.worker)
+        return await self.store.take_over(self.identity, self.worker, iso(self.clock.now()))
 
     async def open_game(self, channel_id: int, *, broken_too: bool = False) -> GameRow:
         """The channel's open game; a quarantined one only for ``broken_too`` (abort and export), else refused."""

@@ -76,6 +76,8 @@ class Timers:
         self.timer_lease = lease or TIMER_LEASE
         self.deadline_lease = lease or DEADLINE_LEASE
         """The operator's lease (``AZUL_LEASE_SECONDS``) replaces both when set."""
+        self.owner = ""
+        """Who holds this runner's leases (the service's ``worker``): a restart takes its own back at once."""
 
     async def sync(self, game: GameRow) -> None:
         """Make the game's pending timers match who is waiting now (see the module's docstring)."""
@@ -154,7 +156,7 @@ class Timers:
             later = datetime.fromisoformat(prefs.away_until) + HOUR
             await self.store.reschedule_timer(timer.id, timer.due_at, iso(later))
             return False
-        return await self.store.reschedule_timer(timer.id, timer.due_at, iso(now + self.deadline_lease))
+        return await self.store.lease_deadline(timer.id, timer.due_at, iso(now + self.deadline_lease), self.owner)
 
     async def _claim(self, game: GameRow, timer: TimerRow, finish: list[int]) -> bool:
         """Take a due timer for running now; a reminder follows its player's settings: none when they are off,
@@ -223,7 +225,7 @@ class Timers:
         fired: dict[tuple[int, str], dict[int, int]] = {}
         finish: dict[tuple[int, str], list[int]] = {}
         games: dict[int, GameRow] = {}
-        due = await self.store.claim_due_timers(now, iso(self.clock.now() + self.timer_lease))
+        due = await self.store.claim_due_timers(now, iso(self.clock.now() + self.timer_lease), owner=self.owner)
         # A limit's warning that comes due with its deadline (the bot was down) would only be noise: the deadline runs.
         expiring = {(t.game_id, t.seat, t.version) for t in due if t.kind == DEADLINE}
         for timer in due:

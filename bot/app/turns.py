@@ -22,8 +22,10 @@ from bot.app.errors import Refusal
 from bot.app.outcomes import Needed, Nudged, TimedOut, Turn, Undone
 from bot.app.service_base import ServiceBase
 from bot.app.timers import TIMEOUTS_IN_A_ROW
+from bot.games import adapter_of
 from bot.infra.clock import iso, quiet_until
 from bot.infra.store import Conflict, GameRow
+from data.i18n import SUPPORTED
 from engine import GameState, Move
 from engine.core import Rng
 
@@ -147,7 +149,7 @@ class Turns(ServiceBase):
             if seen >= game.board_version:
                 return  # they saw the newest board there is: their own moves since are held back (a run)
             raise Refusal("stale")
-        raise Refusal("already_played")
+        raise await self.lost_to_the_deadline(game, user_id) or Refusal("already_played")
 
     async def move(
         self,
@@ -176,7 +178,12 @@ class Turns(ServiceBase):
             await self.check_moved_on(game, user_id, seen)
             self.check_command(game, command)
             state = self.state_of(game)
-            seat = self.seat_to_act(game, state, user_id)
+            try:
+                seat = self.seat_to_act(game, state, user_id)
+            except Refusal as refusal:
+                if refusal.key != "not_your_turn":
+                    raise
+                raise await self.lost_to_the_deadline(game, user_id) or refusal from None
             if seat in game.computer_seats():
                 raise Refusal("computer_plays_your_seat")
             moves = self.resolve_run(game, state, seat, command, [given, *then])
@@ -195,6 +202,23 @@ class Turns(ServiceBase):
             await self.store.rename_seat(game.id, user_id, name)
             return replace(turn, game=await self._reload(game.id))
         return turn
+
+    async def lost_to_the_deadline(self, game: GameRow, user_id: int) -> Refusal | None:
+        """Why a move arrived too late, when the time limit's stand-in made the seat's newest move: the player is
+        told their time ran out and what the computer played for them, not merely that it is not their turn."""
+        seat = game.seat_of(user_id)
+        rows = await self.store.move_rows(game.id)
+        own = [row for row in rows if row.seat == seat]
+        if seat is None or not own or own[-1].cause != "time_limit":
+            return None
+        before = [(row.seat, row.notation) for row in rows if row.ply < own[-1].ply]
+        state = await asyncio.to_thread(  # replaying a long game takes a moment: keep the event loop free
+            engine.replay, game.variant, len(game.by_seat()), game.seed, before, game.options or None
+        )
+        _, events = engine.apply(state, seat, own[-1].notation)
+        describe, names = adapter_of(game.variant).describe, [seat.name for seat in game.by_seat()]
+        played = {locale: describe(events, names, locale).split("\n")[0] for locale in SUPPORTED}
+        return Refusal("time_ran_out", played=played)
 
     async def play_for(self, game_id: int, seat: int, *, level: str, cause: str) -> Turn:
         """The computer at ``level`` moves for ``seat``: searched in the pool, then saved exactly like a person's

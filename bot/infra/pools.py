@@ -23,6 +23,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
@@ -33,6 +36,26 @@ from typing import Any, Generic, TypeVar
 from bot.infra import metrics
 
 log = logging.getLogger(__name__)
+
+CLOSE_GRACE = 2.0
+"""Seconds :meth:`WorkerPool.close` lets work under way finish before it ends the workers: a search may think for
+30 s, and a stopping bot has about 10 (Docker's grace) before it is killed; a cut-off turn resumes after the restart."""
+
+
+def start_worker(warm_up: Callable[[], object] | None) -> None:
+    """Every worker's first step: it watches its parent, then warms up. A bot killed with -9 cannot stop its
+    workers, and an idle worker waits on a queue whose writing end it holds itself, so it would wait forever."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=exit_with, args=(parent.sentinel,), name="exit with the bot", daemon=True).start()
+    if warm_up is not None:
+        warm_up()
+
+
+def exit_with(sentinel: int) -> None:
+    """Ends this worker as soon as its parent's sentinel is ready: the parent has ended, however it ended."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)
 
 
 class FairQueue:
@@ -153,7 +176,8 @@ class WorkerPool:
         executor = ProcessPoolExecutor(
             max_workers=self.processes,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=self.warm_up,
+            initializer=start_worker,
+            initargs=(self.warm_up,),
             max_tasks_per_child=1 if self.fresh else None,
         )
         if self.warm_up is not None and not self.fresh:
@@ -198,11 +222,20 @@ class WorkerPool:
             self._executor = self._new_executor()
 
     async def close(self) -> None:
-        """Stop the workers: work not started is dropped, work under way ends first."""
+        """Stop the workers: work not started is dropped, work under way gets :data:`CLOSE_GRACE` seconds to end,
+        then its worker is ended (a stop must not wait out a long search)."""
         self._running = False
         executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        if executor is None:
+            return
+        workers = list((executor._processes or {}).values())  # private: Python 3.14 adds terminate_workers
+        stopping = asyncio.ensure_future(asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True))
+        done, _ = await asyncio.wait({stopping}, timeout=CLOSE_GRACE)
+        if not done:
+            log.info("ending %d %s workers still at work", sum(w.is_alive() for w in workers), self.name)
+            for worker in workers:
+                worker.terminate()
+            await stopping
 
 
 K = TypeVar("K", bound=Hashable)
@@ -229,4 +262,4 @@ class SingleFlight(Generic[K, V]):
         return await asyncio.shield(future)
 
 
-__all__ = ["FairQueue", "SingleFlight", "WorkerPool"]
+__all__ = ["CLOSE_GRACE", "FairQueue", "SingleFlight", "WorkerPool", "start_worker"]

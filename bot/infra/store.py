@@ -365,6 +365,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN broken TEXT;
     """,
+    # 22 (renumbered at merge): ``timers.leased_by``: the process (``identity#generation``) whose lease holds a
+    # timer (``claimed_until``, or a deadline's ``due_at`` moved on by its lease); a restarted process takes its own
+    # back at once, as it does its claims.
+    """
+    ALTER TABLE timers ADD COLUMN leased_by TEXT;
+    """,
 )
 
 
@@ -1127,18 +1133,18 @@ class Store:
             for column, value in values.items():
                 await db.execute(f"UPDATE users SET {column} = ? WHERE user_id = ?", (value, user_id))
 
-    async def claim_due_timers(self, now: str, until: str, limit: int = 100) -> list[TimerRow]:
+    async def claim_due_timers(self, now: str, until: str, limit: int = 100, owner: str = "") -> list[TimerRow]:
         """Lease pending timers due at ``now`` or earlier, earliest first, to this process until ``until``: another
         process skips them (rows locked by a claim under way are skipped, not waited for) unless the lease runs out
         first, as it does when this process dies before ending them."""
         async with (
             self.transaction() as db,
             db.execute(
-                "UPDATE timers SET claimed_until = ? WHERE id IN (SELECT id FROM timers WHERE state = 'pending'"
-                " AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)"
+                "UPDATE timers SET claimed_until = ?, leased_by = ? WHERE id IN (SELECT id FROM timers"
+                " WHERE state = 'pending' AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)"
                 " AND game_id NOT IN (SELECT id FROM games WHERE broken IS NOT NULL) ORDER BY due_at, id LIMIT ?"
                 " FOR UPDATE SKIP LOCKED) RETURNING *",
-                (until, now, now, limit),
+                (until, owner or None, now, now, limit),
             ) as cursor,
         ):
             rows = await cursor.fetchall()
@@ -1160,21 +1166,42 @@ class Store:
         async with self.transaction() as db:
             await db.execute("DELETE FROM claims WHERE work = ? AND owner = ?", (work, owner))
 
-    async def take_over(self, identity: str, owner: str) -> int:
+    async def take_over(self, identity: str, owner: str, now: str = "") -> int:
         """At start-up: the claims an earlier life of this process left (owners ``identity#…``) become ``owner``'s,
-        so it resumes that work at once instead of waiting out its own lease; returns how many."""
+        so it resumes that work at once instead of waiting out its own lease; so do its timers' leases (due again
+        ``now``: a deadline's lease had moved it on). Returns how many."""
+        earlier = identity.replace("%", "").replace("_", "") + "#%"
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE claims SET owner = ? WHERE owner LIKE ? AND owner <> ?",
-                (owner, identity.replace("%", "").replace("_", "") + "#%", owner),
+                "UPDATE claims SET owner = ? WHERE owner LIKE ? AND owner <> ?", (owner, earlier, owner)
             )
-            return max(cursor.rowcount, 0)
+            taken = max(cursor.rowcount, 0)
+            if now:
+                cursor = await db.execute(
+                    "UPDATE timers SET claimed_until = NULL, leased_by = NULL,"
+                    " due_at = CASE WHEN due_at > ? THEN ? ELSE due_at END"
+                    " WHERE state = 'pending' AND leased_by LIKE ? AND leased_by <> ?",
+                    (now, now, earlier, owner),
+                )
+                taken += max(cursor.rowcount, 0)
+            return taken
+
+    async def lease_deadline(self, timer_id: int, was_due: str, until: str, owner: str) -> bool:
+        """A deadline taken for running now: moved on to ``until`` (its lease), noted as ``owner``'s."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE timers SET due_at = ?, claimed_until = NULL, leased_by = ?"
+                " WHERE id = ? AND state = 'pending' AND due_at = ?",
+                (until, owner, timer_id, was_due),
+            )
+            return cursor.rowcount == 1
 
     async def reschedule_timer(self, timer_id: int, was_due: str, due_at: str) -> bool:
         """Move a pending timer to ``due_at``, only if it is still pending at ``was_due`` (so one runner does it)."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE timers SET due_at = ?, claimed_until = NULL WHERE id = ? AND state = 'pending' AND due_at = ?",
+                "UPDATE timers SET due_at = ?, claimed_until = NULL, leased_by = NULL"
+                " WHERE id = ? AND state = 'pending' AND due_at = ?",
                 (due_at, timer_id, was_due),
             )
             return cursor.rowcount == 1

@@ -24,7 +24,7 @@ from bot.games.base import variant_label
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.lobby import refresh_lobby
-from bot.ui.replies import channel_of, display_name, is_admin, public_locale, reply
+from bot.ui.replies import after_commit, channel_of, display_name, is_admin, public_locale, reply
 
 
 class EndButton(
@@ -112,28 +112,29 @@ async def resign_now(interaction: discord.Interaction, game_id: int, version: in
     resigned = await bot.service.resign(
         interaction.channel_id or 0, interaction.user.id, game_id=game_id, version=version
     )
-    public = public_locale(interaction)
-    player = shown(display_name(interaction.user))
-    locale = user_locale(interaction)
-    channel = channel_of(interaction)
-    if resigned.ended:
-        said = text("bot.reply.resigned", locale)
-        headline = text("bot.post.resigned_headline", public, player=player)
-        try:
-            await bot.poster.post_board(
-                channel, resigned.game, resigned.state, guild=interaction.guild, headline=headline
+    async with after_commit("resignation"):  # the resignation is saved: it stands whatever fails now
+        public = public_locale(interaction)
+        player = shown(display_name(interaction.user))
+        locale = user_locale(interaction)
+        channel = channel_of(interaction)
+        if resigned.ended:
+            said = text("bot.reply.resigned", locale)
+            headline = text("bot.post.resigned_headline", public, player=player)
+            try:
+                await bot.poster.post_board(
+                    channel, resigned.game, resigned.state, guild=interaction.guild, headline=headline
+                )
+            except BoardNotPosted:  # the game is over either way; the sweep posts the final board later
+                said += "\n" + text("bot.reply.saved", locale)
+        else:
+            said = text("bot.reply.resigned_plays_on", locale)
+            level = level_label(STRONGEST, public)
+            bot.wake_computer(resigned.game.id)  # the resigned seat may be the one to move now
+            await channel.send(
+                text("bot.post.resigned_plays_on", public, player=f"**{player}**", level=level, game=resigned.game.id),
+                allowed_mentions=discord.AllowedMentions.none(),
             )
-        except BoardNotPosted:  # the game is over either way; the sweep posts the final board later
-            said += "\n" + text("bot.reply.saved", locale)
-    else:
-        said = text("bot.reply.resigned_plays_on", locale)
-        level = level_label(STRONGEST, public)
-        await channel.send(
-            text("bot.post.resigned_plays_on", public, player=f"**{player}**", level=level, game=resigned.game.id),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        bot.wake_computer(resigned.game.id)  # the resigned seat may be the one to move now
-    await interaction.edit_original_response(content=said, view=None)
+        await interaction.edit_original_response(content=said, view=None)
 
 
 async def abort_now(interaction: discord.Interaction, game_id: int, version: int) -> None:
@@ -147,13 +148,15 @@ async def abort_now(interaction: discord.Interaction, game_id: int, version: int
         game_id=game_id,
         version=version,
     )
-    public = public_locale(interaction)
-    await channel_of(interaction).send(
-        text("bot.post.aborted", public, user=shown(display_name(interaction.user)), game=game.id),
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
-    await refresh_lobby(interaction, game)
-    await interaction.edit_original_response(content=text("bot.reply.aborted", user_locale(interaction)), view=None)
+    async with after_commit("abort"):  # the game is cancelled: it stays cancelled whatever fails now
+        public = public_locale(interaction)
+        await channel_of(interaction).send(
+            text("bot.post.aborted", public, user=shown(display_name(interaction.user)), game=game.id),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await refresh_lobby(interaction, game)
+        said = text("bot.reply.aborted", user_locale(interaction))
+        await interaction.edit_original_response(content=said, view=None)
 
 
 __all__ = ["EndButton", "abort_now", "ask_to_abort", "ask_to_resign", "resign_now"]

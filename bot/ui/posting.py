@@ -45,6 +45,7 @@ from bot.games.base import variant_label
 from bot.infra import metrics
 from bot.infra.clock import Clock, SystemClock
 from bot.ui.threads import reopen
+from data.i18n import has
 from engine import Event, GameState
 
 log = logging.getLogger(__name__)
@@ -199,6 +200,7 @@ class Poster:
         lines = [headline] if headline else []
         if game.status == "over":  # the summary, with its Replay, Animation and Rematch buttons
             lines.append(text("bot.post.game_over", locale))
+            lines += ending_reason(events, locale)
             lines += await summary_lines(self.records, game, state, locale)
         else:
             lines.append(self._to_act_line(game, state, locale, mention_seats))
@@ -423,3 +425,10 @@ class Poster:
             text("bot.post.dm_closed", locale, user=f"<@{user_id}>"),
             allowed_mentions=mentioning([user_id]),
         )
+
+
+def ending_reason(events: Sequence[Event], locale: str) -> list[str]:
+    """Why a game ended where the rules are silent (``bot.post.end.<reason>``); nothing for the rules' own end."""
+    reason = next((str(event.data.get("reason", "")) for event in events if event.kind == "game_over"), "")
+    key = f"bot.post.end.{reason}"
+    return [text(key, locale)] if reason and has(key, locale) else []

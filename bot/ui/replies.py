@@ -7,15 +7,17 @@ tree's ``on_error`` (see :mod:`bot.client`) and every control's callback (see :m
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.app.errors import BoardNotPosted, MoveSaved, Refusal, is_store_fault
+from bot.app.errors import BoardNotPosted, ChangeSaved, MoveSaved, Refusal, is_store_fault
 from bot.app.language import explain, guild_locale, text, user_locale
 from bot.infra import logs, metrics
 from bot.ui.context import bot_of
@@ -135,6 +137,9 @@ async def answer_error(interaction: discord.Interaction, error: Exception, *, re
     elif isinstance(error, MoveSaved):  # a step after the commit failed: the move stands all the same
         log.warning("a step after a saved move failed", exc_info=error.__cause__ or error)
         said = text("bot.reply.move_stands", locale)
+    elif isinstance(error, ChangeSaved):  # the same for a resignation, a cancellation, a move taken back
+        log.warning("a step after a saved %s failed", error.what, exc_info=error.__cause__ or error)
+        said = text(f"bot.reply.stands.{error.what}", locale)
     elif is_store_fault(error):  # nothing was saved: the database is unreachable, full or gone
         outage.note(error)
         said = text("bot.refuse.store_down", locale)
@@ -160,8 +165,19 @@ async def _game_id_here(interaction: discord.Interaction) -> int | None:
     return game.id if game else None
 
 
+@contextlib.asynccontextmanager
+async def after_commit(what: str) -> AsyncIterator[None]:
+    """The steps after a change was saved (its post, the reply): whatever they raise, the person is told the change
+    stands (:class:`ChangeSaved`), never that nothing changed."""
+    try:
+        yield
+    except Exception as error:
+        raise ChangeSaved(what) from error
+
+
 __all__ = [
     "Deliveries",
+    "after_commit",
     "answer_error",
     "board_missing",
     "channel_of",

@@ -23,7 +23,7 @@ from bot.app.outcomes import Turn
 from bot.infra import logs
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
-from bot.ui.replies import channel_of, public_locale
+from bot.ui.replies import after_commit, channel_of, public_locale
 
 
 class UndoButton(
@@ -90,23 +90,26 @@ async def undo_last_move(
         game_id=game_id,
         version=version,
     )
-    logs.bind(game=undone.game.id, variant=undone.game.variant)
-    locale = user_locale(interaction)
-    said = text("bot.reply.undone", locale, move=undone_words(undone, locale))
     try:
-        if undone.shown:  # else the move's board was held back (a run's): the channel never saw it
-            await bot.poster.post_board(
-                channel_of(interaction),
-                undone.game,
-                undone.state,
-                guild=interaction.guild,
-                headline=undo_headline(undone, public_locale(interaction)),
-                ping=undone.to_ping(),
-            )
-    except BoardNotPosted:
-        said += "\n" + text("bot.reply.undo_no_board", locale)  # not "your move stands": it was taken back
-    await interaction.edit_original_response(content=said, view=None)
-    bot.wake_computer(undone.game.id)  # a simultaneous phase may have a computer seat waiting again
+        async with after_commit("undo"):  # the move is taken back: that stands whatever fails now
+            logs.bind(game=undone.game.id, variant=undone.game.variant)
+            locale = user_locale(interaction)
+            said = text("bot.reply.undone", locale, move=undone_words(undone, locale))
+            try:
+                if undone.shown:  # else the move's board was held back (a run's): the channel never saw it
+                    await bot.poster.post_board(
+                        channel_of(interaction),
+                        undone.game,
+                        undone.state,
+                        guild=interaction.guild,
+                        headline=undo_headline(undone, public_locale(interaction)),
+                        ping=undone.to_ping(),
+                    )
+            except BoardNotPosted:
+                said += "\n" + text("bot.reply.undo_no_board", locale)  # not "your move stands": it was taken back
+            await interaction.edit_original_response(content=said, view=None)
+    finally:
+        bot.wake_computer(undone.game.id)  # a simultaneous phase may have a computer seat waiting again
 
 
 __all__ = ["UndoButton", "offer_undo", "undo_last_move"]

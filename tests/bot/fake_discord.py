@@ -82,6 +82,8 @@ class FakeDiscord:
         self.fail_edits = 0  # refuse this many edits of an interaction's reply with a 400
         self.fail_after_create = 0  # create this many channel messages, then answer with a 500 all the same
         self.nonces: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}  # (channel, nonce) → when, message
+        self.gateway_down = False  # refuse gateway connections (503), as in an outage: the bot backs off and retries
+        self.gateway_attempts = 0  # connections asked for, refused ones too
 
     # --- lifecycle -------------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -255,7 +257,16 @@ class FakeDiscord:
         return message(channel_id, record.json or {})
 
     # --- gateway ---------------------------------------------------------------------------------------------------
-    async def gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def drop_gateway(self) -> None:
+        """An outage: every gateway connection is closed, and new ones are refused until ``gateway_down`` is reset."""
+        self.gateway_down = True
+        for socket in self.sockets:
+            await socket.close()
+
+    async def gateway(self, request: web.Request) -> web.StreamResponse:
+        self.gateway_attempts += 1
+        if self.gateway_down:
+            return web.Response(status=503, text="upstream connect error")
         socket = web.WebSocketResponse()
         await socket.prepare(request)
         self.sockets.append(socket)

@@ -18,6 +18,7 @@ from engine.azul import (
     wall_column,
 )
 from tests.engine.azul_tables import board, counts, kinds, play, table
+from tests.engine.random_games import random_ending
 
 
 def wall_from(rows: list[str]) -> list[list[int]]:
@@ -534,3 +535,41 @@ def test_heuristic_counts_sure_points_and_floor_losses() -> None:
     grey = engine.get_variant("azul-grey")
     state = table("azul-grey", [me, board()], factories=["y"])
     assert grey.heuristic(state, 0) == 5 + 4 + 2 - 2  # the best columns: 1 for blue, then 1 for white
+
+
+def test_a_game_in_which_no_line_can_ever_be_tiled_again_ends_at_the_deal() -> None:
+    # Found by random grey-wall play (seed 479 of 4 players went on for 2,336 rounds): the only tiles in play are
+    # red, and every row that could take red already holds it or has red in each free space's column.
+    walls = [
+        [".wyrb", "rk.yw", "kyw.r", "yr.bk", "w.b.."],
+        ["kwbr.", "rk.wb", "..y.w", "br.ky", ".b..."],
+        ["k.byw", "wb.ry", "bwr.k", "...wb", ".rkb."],
+        ["ykb.w", ".bkry", "byr.k", "wryk.", "...w."],
+    ]
+    lines = [
+        {3: "bb", 5: "kk"},
+        {2: "y", 3: "b", 4: "www", 5: "yy"},
+        {2: "k", 4: "yyy", 5: "yy"},
+        {2: "w", 3: "ww", 4: "bb", 5: "kkkk"},
+    ]
+    boards = [
+        board(wall=wall, lines=held, score=10 * seat)
+        for seat, (wall, held) in enumerate(zip(walls, lines, strict=True))
+    ]
+    state = table("azul-grey", boards, factories=["rrrr"])
+    assert engine.legal_moves(state, 0), "red can still be taken: only never tiled"
+    state, events = play(state, (0, "1rF"))
+    assert engine.is_over(state)
+    assert kinds(events, "game_over")[0]["reason"] == "no_tiling_possible"
+    # One line that red could still fill and tile is enough to play on.
+    walls[3][0] = "ykb.."
+    boards = [board(wall=wall, lines=held) for wall, held in zip(walls, lines, strict=True)]
+    state = table("azul-grey", boards, factories=["rrrr"])
+    state, _ = play(state, (0, "1rF"))
+    assert not engine.is_over(state)
+
+
+@pytest.mark.parametrize(("seed", "players"), [(479, 4), (608, 4)])
+def test_random_grey_wall_games_that_went_round_forever_now_end(seed: int, players: int) -> None:
+    # Of 3,000 random grey-wall games (`python -m bench endings`), these two never ended before the rule.
+    assert random_ending("azul-grey", players, seed) == "no_tiling_possible"

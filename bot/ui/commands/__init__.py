@@ -35,6 +35,7 @@ from bot.ui.commands.move import MovesCog
 from bot.ui.commands.server import ServerCog
 from bot.ui.commands.stats import StatsCog
 from bot.ui.commands.table import AzulCog
+from bot.ui.options import guard_options
 
 COGS: tuple[type[commands.Cog], ...] = (AzulCog, MovesCog, PersonalCog, GuideCog, ServerCog, StatsCog, LeagueCog)
 
@@ -42,6 +43,7 @@ COGS: tuple[type[commands.Cog], ...] = (AzulCog, MovesCog, PersonalCog, GuideCog
 async def add_commands(bot: commands.Bot) -> None:
     for cog in COGS:
         await bot.add_cog(cog(bot))  # every cog takes the bot
+    guard_options(bot.tree)  # every option checked by the bot itself, whatever the client sent
 
 
 async def payload(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None = None) -> list[Any]:

@@ -35,7 +35,7 @@ from bot.ui.league_posts import (
 )
 from bot.ui.league_runs import LeagueRuns
 from bot.ui.limits import action_choices
-from bot.ui.replies import display_name, public_locale, reply
+from bot.ui.replies import after_commit, display_name, public_locale, reply
 
 log = logging.getLogger(__name__)
 
@@ -233,14 +233,15 @@ class LeagueAdmin(app_commands.Group):
             signup_hours=signup_hours,
             round_days=round_days,
         )
-        locale = public_locale(interaction)
-        await interaction.response.send_message(
-            signup_text(league, [], locale),
-            view=signup_view(league, locale) or discord.utils.MISSING,
-            allowed_mentions=NO_MENTIONS,
-        )
-        message = await interaction.original_response()
-        await leagues.set_message(league.id, "signup", message.id)
+        async with after_commit("league_create"):  # the league exists: it stands whatever fails now
+            locale = public_locale(interaction)
+            await interaction.response.send_message(
+                signup_text(league, [], locale),
+                view=signup_view(league, locale) or discord.utils.MISSING,
+                allowed_mentions=NO_MENTIONS,
+            )
+            message = await interaction.original_response()
+            await leagues.set_message(league.id, "signup", message.id)
 
     @app_commands.command(name=named("drop"), description=described("bot.cmd.league_drop"))
     @app_commands.describe(league=described("bot.opt.league"), player=described("bot.opt.player"))

@@ -34,7 +34,7 @@ from bot.ui.ending import ask_to_abort, ask_to_resign
 from bot.ui.limits import action_choices, deadline_lines, limit_choices, thinking_choices
 from bot.ui.lobby import lobby_action, lobby_view
 from bot.ui.replays import move_list
-from bot.ui.replies import channel_of, display_name, is_admin, public_locale, reply
+from bot.ui.replies import after_commit, channel_of, display_name, is_admin, public_locale, reply
 from bot.ui.undo import undo_last_move
 
 CHOICE_LIMIT = 25
@@ -271,15 +271,16 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         """Remind the players the game waits for, once per 12 hours per game and player."""
         bot = bot_of(interaction)
         nudged = await bot.service.nudge(interaction.channel_id or 0, interaction.user.id)
-        player = f"**{shown(display_name(interaction.user))}**"
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await bot.poster.post_nudge(channel_of(interaction), nudged.game, nudged.seats, player, interaction.guild)
-        locale = user_locale(interaction)
-        names = shown_names(nudged.game, locale)
-        said = text("bot.nudge.reply", locale, players=", ".join(f"**{names[seat]}**" for seat in nudged.seats))
-        if nudged.resting:
-            said += "\n" + text("bot.nudge.resting", locale, count=nudged.resting)
-        await reply(interaction, said)
+        async with after_commit("nudge"):  # the nudge is noted (once per 12 hours): say so whatever fails now
+            player = f"**{shown(display_name(interaction.user))}**"
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await bot.poster.post_nudge(channel_of(interaction), nudged.game, nudged.seats, player, interaction.guild)
+            locale = user_locale(interaction)
+            names = shown_names(nudged.game, locale)
+            said = text("bot.nudge.reply", locale, players=", ".join(f"**{names[seat]}**" for seat in nudged.seats))
+            if nudged.resting:
+                said += "\n" + text("bot.nudge.resting", locale, count=nudged.resting)
+            await reply(interaction, said)
 
 
 __all__ = ["AzulCog", "variant_choices"]

@@ -1,0 +1,86 @@
+"""After a resignation, a cancellation or a move taken back is saved, whatever fails next (the board's post, the
+lobby's edit) the person is told the change stands, never "nothing was changed"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+import bot.ui.commands.league
+import bot.ui.ending
+from bot.app.errors import ChangeSaved
+from tests.bot.table import Table
+
+
+class Boom(Exception):
+    """The injected failure of a step after the commit."""
+
+
+def fail(*_args: Any, **_kwargs: Any) -> Any:
+    raise Boom("a step after the commit failed")
+
+
+@pytest.mark.parametrize(
+    ("command", "words", "status"),
+    [
+        ("resign", "Your resignation stands", "over"),
+        ("abort", "The game is cancelled and stays cancelled", "aborted"),
+        ("undo", "Your move is taken back and stays taken back", "active"),
+    ],
+)
+async def test_a_failure_after_the_commit_says_the_change_stands(
+    simcord_env, monkeypatch: pytest.MonkeyPatch, command: str, words: str, status: str
+) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open()
+    member, _, move = await table.choose()
+    if command == "undo":
+        await table.play_by_slash(member, move)
+    played = (await table.game()).version
+    monkeypatch.setattr(table.bot.poster, "post_board", fail)  # the final board, the restored board
+    monkeypatch.setattr(bot.ui.ending, "refresh_lobby", fail)  # the cancelled game's lobby message
+    if command == "undo":
+        result = await member.slash(table.channel, "azul undo")
+    else:
+        result = await table.confirmed(member, command)
+    said = result.response.content
+    print(said)
+    assert words in said and "Nothing" not in said, said
+    game = await table.game()
+    assert game.status == status
+    if command == "undo":
+        assert game.version == played + 1 and not await table.bot.service.store.moves(game.id)
+    errors = simcord_env.errors  # the injected failure reaches the tree's handler from a slash command: expected
+    assert all(isinstance(error.__cause__ or error, Boom | ChangeSaved) for error in errors), errors
+
+
+async def test_a_nudge_whose_post_failed_is_told_it_is_noted(simcord_env, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open()
+    _, seat, _ = await table.choose()
+    other = table.member(await table.game(), 1 - seat)
+    monkeypatch.setattr(table.bot.poster, "post_nudge", fail)
+    result = await other.slash(table.channel, "azul nudge")
+    said = result.response.content
+    assert "Your nudge is noted" in said and "Nothing" not in said, said
+    again = await other.slash(table.channel, "azul nudge")
+    assert "Your nudge is noted" not in again.response.content, "noted: the next nudge waits its 12 hours"
+    simcord_env.errors  # the injected failure, expected  # noqa: B018
+
+
+async def test_a_league_whose_signup_post_failed_is_told_it_exists(
+    simcord_env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table.create(simcord_env, 2)
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(simcord_env.create_user("admin"), roles=[admins])
+    monkeypatch.setattr(bot.ui.commands.league, "signup_text", fail)
+    result = await admin.slash(
+        table.channel, "azul-server league create", name="Spring", variant="azul", format="swiss"
+    )
+    said = result.response.content
+    assert "The league is created" in said and "Nothing" not in said, said
+    assert "Spring" in (await admin.slash(table.channel, "azul-league list")).response.content
+    simcord_env.errors  # noqa: B018
