@@ -298,38 +298,42 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
 async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> None:
     """Searches wait for the one search worker first in, first out within a game, round robin across a member's
     games and round robin across the members who opened them: a game with many searches queued lets the other
-    games through after its first, and a member's game does not wait for every game another member opened."""
+    games through after its first, and a member's game does not wait for every game another member opened. An easy
+    computer's turn takes the quick lane: it is played while every search waits."""
     table = Table.create(simcord_env, 2)
     alice, bob = table.players
-    busy = await open_with_computers(table, ["easy"])
+    busy = await open_with_computers(table, ["hard"])
     quiet_table = Table(simcord_env, table.guild, table.guild.create_text_channel("azul-2"), table.players)
     quiet = await open_with_computers(quiet_table, ["easy"])
     bobs_channel = table.guild.create_text_channel("azul-3")
     await bob.slash(bobs_channel, "azul new", variant="azul", seats=2)
-    await table.bot.service.add_computer(bobs_channel.id, bob.id, "easy", is_admin=False)
+    await table.bot.service.add_computer(bobs_channel.id, bob.id, "hard", is_admin=False)
     await bob.click(bobs_channel.last_message, label="Start")
     bobs = await table.bot.service.store.latest_game_in(bobs_channel.id)
     assert bobs is not None and bobs.status == "active"
     computer = table.bot.service.computer
-    assert computer is not None and computer.pool.queue is not None
+    assert computer is not None and computer.pool.queue is not None and computer.quick.queue is not None
     queue = computer.pool.queue
     started: list[object] = []
     queue.on_start = started.append
+    quick_started: list[object] = []
+    computer.quick.queue.on_start = quick_started.append
 
     async def search(game: GameRow) -> engine.Move:
         state = engine.from_json(game.state or {})
         seat = min(engine.to_act(state))
         seed = move_seed(game.seed, game.version, seat)
-        return await computer.choose(state, seat, "easy", seed, game=game.id, creator=game.creator_id)
+        return await computer.choose(state, seat, "hard", seed, game=game.id, creator=game.creator_id)
 
-    holding, release = asyncio.Event(), asyncio.Event()
+    release = asyncio.Event()
 
-    async def hold_the_worker() -> None:
+    async def hold_the_worker(holding: asyncio.Event) -> None:
         async with queue.slot("elsewhere"):
             holding.set()
             await release.wait()
 
-    holder = asyncio.create_task(hold_the_worker())
+    holding = asyncio.Event()
+    holder = asyncio.create_task(hold_the_worker(holding))
     await holding.wait()
     searches = [asyncio.create_task(search(busy)) for _ in range(4)]
     searches += [asyncio.create_task(search(quiet)), asyncio.create_task(search(bobs))]  # queued last
@@ -338,13 +342,24 @@ async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> Non
     release.set()
     await asyncio.gather(holder, *searches)
     assert started == ["elsewhere", busy.id, bobs.id, quiet.id, busy.id, busy.id, busy.id]
-    assert queue.waiting == 0
+    assert queue.waiting == 0 and quick_started == []
 
-    # The bot's own computer turns wait in their game's queue too.
+    # The search worker held again, three hard searches waiting: the quiet table's easy computer still answers
+    # Alice's move, through the bot's own computer turn, in the quick lane.
     started.clear()
+    release.clear()
+    holding = asyncio.Event()
+    holder = asyncio.create_task(hold_the_worker(holding))
+    await holding.wait()
+    searches = [asyncio.create_task(search(busy)) for _ in range(3)]
+    await asyncio.sleep(0)
     game, state = await quiet_table.state()
     await play(quiet_table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
-    assert started and set(started) == {quiet.id}
+    assert quick_started and set(quick_started) == {quiet.id}
+    assert started == ["elsewhere"] and queue.waiting == 3, "every search still waits for the held worker"
+    release.set()
+    await asyncio.gather(holder, *searches)
+    assert started == ["elsewhere", busy.id, busy.id, busy.id]
 
 
 async def test_a_search_given_up_while_waiting_passes_its_turn_on() -> None:
