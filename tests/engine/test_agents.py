@@ -308,3 +308,10 @@ def test_the_bench_runs_only_the_rows_of_the_chosen_levels(capsys: pytest.Captur
     assert bench.ai.main(argv) == 0
     printed = capsys.readouterr().out
     assert "easy vs random" in printed and "medium vs easy" not in printed and "hard vs" not in printed
+
+
+def test_the_bench_can_load_the_host_while_it_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--suite", "duel", "--variant", "azul", "--games", "1", "--iterations", "3", "--jobs", "1", "--busy", "1"]
+    assert bench.ai.main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "1 other process spinning meanwhile" in printed and "hard vs greedy" in printed
