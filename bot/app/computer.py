@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 import engine
 from bot.infra.pools import WorkerPool
-from engine.agents import hint, make_agent
+from engine.agents import WALL_CAP, hint, make_agent
 
 LEVELS = ("easy", "medium", "hard")
 """The levels people choose from, weakest first (the engine's agents of the same names)."""
@@ -37,6 +38,13 @@ DEFAULT_THINKING = THINKING_SECONDS[0]
 QUICK_LEVELS = frozenset({"easy", "medium"})
 """Levels that do a small fixed amount of work (milliseconds): they go to the quick lane, not behind searches."""
 SEED_MASK = (1 << 62) - 1
+
+
+def longest_search(level: str, thinking: float) -> timedelta:
+    """The longest a move of ``level`` may take, ``thinking`` CPU seconds being its game's thinking time: a search
+    that cannot get its CPU plays its best move at :data:`engine.agents.WALL_CAP` times that in wall-clock time; the
+    quick levels take milliseconds."""
+    return timedelta(0) if level in QUICK_LEVELS else timedelta(seconds=WALL_CAP * thinking)
 
 
 def move_seed(game_seed: int, version: int, seat: int) -> int:
@@ -128,5 +136,6 @@ __all__ = [
     "Computer",
     "choose_in_worker",
     "hint_in_worker",
+    "longest_search",
     "move_seed",
 ]

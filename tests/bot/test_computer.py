@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 from concurrent.futures.process import BrokenProcessPool
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 import bench.ai
 import engine
 from bot.app.computer import Computer, move_seed
+from bot.infra.clock import ManualClock, iso
 from bot.infra.pools import FairQueue
 from bot.infra.store import GameRow
 from tests.bot.conftest import COMPUTER_BUDGET
@@ -132,6 +134,56 @@ async def test_restart_while_the_computer_thinks_resumes_its_turn(simcord_env, m
     finally:
         await plain.close()
     assert moves[before.version] == (seat, str(expected))
+
+
+async def test_the_computer_turns_lease_outlasts_a_long_search(simcord_env, clock: ManualClock) -> None:
+    """A search may take ten times a 30 s thinking time on a busy host, far beyond the lease on the game's computer
+    turns: the lease is renewed while the search runs, so no other bot process takes the turn over meanwhile."""
+    thinking, go = asyncio.Event(), asyncio.Event()
+
+    class Slow(Computer):
+        async def choose(self, *args: Any, **kwargs: Any) -> engine.Move:
+            thinking.set()
+            await simcord_env.external_wait(go.wait(), reason="the computer is thinking")
+            return await super().choose(*args, **kwargs)
+
+    table = Table.create(simcord_env, 1)
+    service = table.bot.service
+    computer = Slow(1, COMPUTER_BUDGET)
+    computer.start()
+    service.computer = computer
+    service.lease = timedelta(seconds=3)  # shorter than a hard move may take: renewed every second
+    renewals: list[datetime] = []
+    claim = service.claim
+
+    async def recording(work: str, lease: timedelta) -> bool:
+        held = await claim(work, lease)
+        renewals.append(clock.now())
+        return held
+
+    service.claim = recording  # type: ignore[method-assign]
+    try:
+        game = await open_with_computers(table, ["hard"])
+        alice = table.players[0]
+        game, state = await table.state()
+        if game.seat_of(alice.id) in engine.to_act(state):
+            await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
+        await asyncio.wait_for(thinking.wait(), 30)
+        before = await table.game()
+        later = clock.advance(minutes=10)  # five leases of two minutes, two hundred of the operator's
+        for _ in range(300):
+            if renewals and renewals[-1] >= later:
+                break
+            await asyncio.sleep(0.1)
+        assert renewals and renewals[-1] >= later, "the lease was renewed during the search"
+        taken = await service.store.claim(f"computer:{game.id}", "another process", iso(later), iso(later))
+        assert not taken, "no other process takes the computer's turn while its search runs"
+        go.set()
+        await simcord_env.settle()
+        after = await table.game()
+        assert after.version > before.version and len(await service.store.moves(game.id)) == after.version
+    finally:
+        await computer.close()
 
 
 async def test_seats_of_an_older_database_keep_their_people(tmp_path) -> None:
