@@ -9,6 +9,8 @@
     python -m bench ai --speed --seconds 1              # what hard's default budget buys: iterations per move
     python -m bench ai --speed --seconds 5              # ... and what the 5 s thinking time buys
     python -m bench ai --queue                          # an easy move's wait while 25 games x 3 hard seats think
+    python -m bench ai --speed --seconds 1 --busy 2     # what hard's budget buys with two other processes spinning
+    python -m bench ai --suite duel --variant azul --busy 2 --out busy.jsonl  # the same row on a loaded host
 
 Rows (``--suite``): ``duel`` is hard vs greedy with two players in every variant; ``ladder`` is hard vs medium,
 medium vs easy and easy vs random with two players; ``table`` is one hard seat against greedy seats with three and
@@ -23,13 +25,16 @@ the games in progress; ``--report`` prints what the file holds (rows not yet com
 Move times are printed twice: CPU seconds of the playing process (``time.process_time``), whose p50/p95 do not grow
 when other work shares the machine, and wall-clock seconds, what a person waits. Hard's budget in ``seconds`` counts
 CPU time, so a loaded machine makes a move slower, not weaker; past ten times the budget in wall-clock time the
-search plays the best move found so far (the "capped" column counts such moves).
+search plays the best move found so far (the "capped" column counts such moves). ``--busy N`` keeps N other
+processes spinning meanwhile (at the benchmark's own priority): the same figures on a loaded host, where a CPU budget
+should cost time (wall clock), not iterations or strength. Give such a run its own ``--out`` file.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import multiprocessing
@@ -440,7 +445,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--report", action="store_true", help="print what --out holds, playing nothing")
     parser.add_argument("--speed", action="store_true", help="print hard's search speed per variant instead")
     parser.add_argument("--queue", action="store_true", help="print an easy move's wait behind many hard searches")
+    parser.add_argument("--busy", type=int, default=0, help="keep this many other processes spinning meanwhile")
     args = parser.parse_args(argv)
+    with spinning(0 if args.report else args.busy):
+        return measure(args)
+
+
+def measure(args: argparse.Namespace) -> int:
     variants = args.variant or variant_names()
     if args.queue:
         return queue(args.workers or 1, args.seconds or 1.0)
@@ -452,3 +463,24 @@ def main(argv: list[str]) -> int:
     print(f"hard budget: {hard_budget}; {args.games} games per row; {workers} workers", flush=True)
     run(chosen, args.games, hard_budget, workers, args.out, play_more=not args.report)
     return 0
+
+
+def spin() -> None:
+    while True:
+        pass
+
+
+@contextlib.contextmanager
+def spinning(processes: int) -> Iterator[None]:
+    """``processes`` busy loops beside the run (a loaded host), stopped when it ends."""
+    if processes:
+        print(f"{processes} other process{'es' if processes > 1 else ''} spinning meanwhile", flush=True)
+    spinners = [multiprocessing.get_context("spawn").Process(target=spin, daemon=True) for _ in range(processes)]
+    for spinner in spinners:
+        spinner.start()
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.terminate()
+            spinner.join()

@@ -79,3 +79,10 @@ async def test_the_queue_bench_measures_both_waits() -> None:
     waits = await bench.ai.queue_waits(workers=1, games=2, seats=1, seconds=0.05)
     assert set(waits) == {"another member's game", "the same member's next game"}
     assert all(wait >= 0 for wait in waits.values())
+
+
+def test_the_bench_can_load_the_host_while_it_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--suite", "duel", "--variant", "azul", "--games", "1", "--iterations", "3", "--jobs", "1", "--busy", "1"]
+    assert bench.ai.main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "1 other process spinning meanwhile" in printed and "hard vs greedy" in printed

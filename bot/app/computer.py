@@ -10,18 +10,23 @@ games of one creator take turns (round robin), and so do the creators, so a game
 queue, however long, nor a member's game behind the 25 games another member opened (:class:`bot.infra.pools.FairQueue`).
 A computer move's budget is the game's thinking time in CPU seconds.
 
+Easy and medium moves cost milliseconds: they have a worker process and a fair queue of their own (the quick lane),
+so a table with an easy computer never waits behind the hard searches of other tables, however many.
+
 A move is reproducible: the agent's seed comes from the game's seed, its version and the seat, and the levels derive
 their randomness from the seed and the position, so a search interrupted by a restart plays the same move again.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 import engine
 from bot.infra.pools import WorkerPool
-from engine.agents import hint, make_agent
+from engine.agents import WALL_CAP, hint, make_agent
 
 LEVELS = ("easy", "medium", "hard")
 """The levels people choose from, weakest first (the engine's agents of the same names)."""
@@ -30,7 +35,16 @@ THINKING_SECONDS = (1, 5, 30)
 """How long a game's computer players may think per move (CPU seconds), its creator's or its server's choice: an
 asynchronous game leaves them minutes, and more time makes the hard level stronger."""
 DEFAULT_THINKING = THINKING_SECONDS[0]
+QUICK_LEVELS = frozenset({"easy", "medium"})
+"""Levels that do a small fixed amount of work (milliseconds): they go to the quick lane, not behind searches."""
 SEED_MASK = (1 << 62) - 1
+
+
+def longest_search(level: str, thinking: float) -> timedelta:
+    """The longest a move of ``level`` may take, ``thinking`` CPU seconds being its game's thinking time: a search
+    that cannot get its CPU plays its best move at :data:`engine.agents.WALL_CAP` times that in wall-clock time; the
+    quick levels take milliseconds."""
+    return timedelta(0) if level in QUICK_LEVELS else timedelta(seconds=WALL_CAP * thinking)
 
 
 def move_seed(game_seed: int, version: int, seat: int) -> int:
@@ -56,17 +70,20 @@ def hint_in_worker(
 
 
 class Computer:
-    """The pool of search processes. ``budget`` (``seconds`` or ``iterations``) overrides the levels' defaults:
-    tests and benchmarks pass a number of iterations, so every move is deterministic and quick."""
+    """The pool of search processes (``pool``: hard moves and hints) and the quick lane (``quick``: one process for
+    easy and medium moves), each with a fair queue. ``budget`` (``seconds`` or ``iterations``) overrides the levels'
+    defaults: tests and benchmarks pass a number of iterations, so every move is deterministic and quick."""
 
     def __init__(self, workers: int = 1, budget: Mapping[str, Any] | None = None) -> None:
         if workers < 1:
             raise ValueError("the computer needs at least one worker process")
         self.budget = dict(budget or {})
         self.pool = WorkerPool("search", workers, fair=True)
+        self.quick = WorkerPool("quick", 1, fair=True)
 
     def start(self) -> None:
         self.pool.start()
+        self.quick.start()
 
     def budget_for(self, seconds: float | None) -> dict[str, Any]:
         """A search's budget: ``seconds`` of CPU time (the game's thinking time; None: the level's default), with
@@ -84,14 +101,15 @@ class Computer:
         creator: int | None = None,
         seconds: float | None = None,
     ) -> engine.Move:
-        """The move the computer at ``level`` plays for ``seat``, searched in the pool in ``game``'s turn (among
-        the games of its ``creator``), thinking for ``seconds`` of CPU time (the hard level; the others do a fixed
-        amount of work)."""
+        """The move the computer at ``level`` plays for ``seat``, searched in ``game``'s turn (among the games of
+        its ``creator``), thinking for ``seconds`` of CPU time (the hard level; the others do a fixed amount of work,
+        in the quick lane)."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
         budget = self.budget_for(seconds)
         args = (engine.to_json(state), seat, level, seed, budget)
-        notation = await self.pool.run(choose_in_worker, *args, owner=game, group=creator)
+        pool = self.quick if level in QUICK_LEVELS else self.pool
+        notation = await pool.run(choose_in_worker, *args, owner=game, group=creator)
         return engine.variant_of(state).parse_move(notation)
 
     async def hint(
@@ -105,17 +123,19 @@ class Computer:
         return engine.variant_of(state).parse_move(notation), reasons
 
     async def close(self) -> None:
-        """Stop the workers: searches not started are dropped (a restart resumes them), a running one ends first."""
-        await self.pool.close()
+        """Stop the workers: moves not started are dropped (a restart resumes them), running ones end first."""
+        await asyncio.gather(self.pool.close(), self.quick.close())
 
 
 __all__ = [
     "DEFAULT_THINKING",
     "LEVELS",
+    "QUICK_LEVELS",
     "STRONGEST",
     "THINKING_SECONDS",
     "Computer",
     "choose_in_worker",
     "hint_in_worker",
+    "longest_search",
     "move_seed",
 ]

@@ -180,6 +180,9 @@ class Endings(Protocol):
 class Settings(Protocol):
     """A server's and a player's settings that involve no game, and background work claimed by one process."""
 
+    lease: timedelta | None
+    """The operator's lease on claimed work (None: each kind of work's own default)."""
+
     async def server_thinking(self, guild_id: int | None) -> int: ...
     async def set_server_thinking(self, guild_id: int, seconds: int) -> None: ...
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None: ...

@@ -19,6 +19,7 @@ from datetime import timedelta
 
 import discord
 
+from bot.app.computer import DEFAULT_THINKING, longest_search
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import guild_locale, text
 from bot.app.narration import headline, level_label, seat_label
@@ -26,12 +27,14 @@ from bot.app.outcomes import Turn
 from bot.app.ports import Games
 from bot.infra import metrics
 from bot.ui.context import BoardPoster
+from bot.ui.posting import renewing
 
 log = logging.getLogger(__name__)
 
 LEASE = timedelta(minutes=2)
-"""How long a game's computer turns stay with the bot process playing them (renewed before every move): when that
-process dies, another takes the game over after this, at its next sweep."""
+"""How long a game's computer turns stay with the bot process playing them (renewed before every move and while its
+search runs, which may take ten times a 30 s thinking time on a busy host): when that process dies, another takes
+the game over after this, at its next sweep."""
 
 
 class ComputerTurns:
@@ -80,7 +83,8 @@ class ComputerTurns:
                 game = await self.service.game(game_id)
                 cause = "computer_seat" if game is not None and game.by_seat()[seat].is_computer else "stand_in"
                 try:
-                    turn = await self.service.play_for(game_id, seat, level=level, cause=cause)
+                    async with self.keeping(work, level, game.thinking if game is not None else DEFAULT_THINKING):
+                        turn = await self.service.play_for(game_id, seat, level=level, cause=cause)
                 except Refusal as refusal:
                     if refusal.key == "raced":  # a person moved meanwhile (a simultaneous phase): look again
                         continue
@@ -95,6 +99,13 @@ class ComputerTurns:
         finally:
             with contextlib.suppress(Exception):
                 await self.service.release(work)
+
+    def keeping(self, work: str, level: str, thinking: float) -> contextlib.AbstractAsyncContextManager[None]:
+        """While a move is searched: a search that may outlast half the lease (a 30 s thinking time takes up to
+        300 s on a busy host) renews it meanwhile, so no other bot process takes the game over."""
+        if longest_search(level, thinking) * 2 >= (self.service.lease or LEASE):
+            return renewing(self.service, work, LEASE)
+        return contextlib.nullcontext()
 
     async def post(self, turn: Turn) -> None:
         """The board after a computer's move, in the game's channel, like a person's (no reply to anyone): held back

@@ -88,6 +88,18 @@ async def holding(claims: Claims, work: str, lease: timedelta) -> AsyncIterator[
     if not await claims.claim(work, lease):
         yield False
         return
+    try:
+        async with renewing(claims, work, lease):
+            yield True
+    finally:
+        with contextlib.suppress(Exception):
+            await claims.release(work)
+
+
+@contextlib.asynccontextmanager
+async def renewing(claims: Claims, work: str, lease: timedelta) -> AsyncIterator[None]:
+    """Keep a claim on ``work`` that this process holds alive while the block runs (three renewals per lease), however
+    long it takes: a computer's search may outlast the lease many times on a busy host."""
     every = (claims.lease or lease).total_seconds() / 3
 
     async def renew() -> None:
@@ -98,12 +110,10 @@ async def holding(claims: Claims, work: str, lease: timedelta) -> AsyncIterator[
 
     keeping = asyncio.create_task(renew(), name=f"keep {work}")
     try:
-        yield True
+        yield
     finally:
         keeping.cancel()
-        await asyncio.gather(keeping, return_exceptions=True)  # its last renewal ends before the release
-        with contextlib.suppress(Exception):
-            await claims.release(work)
+        await asyncio.gather(keeping, return_exceptions=True)  # its last renewal ends before a release
 
 
 def mentioning(user_ids: Sequence[int | None]) -> discord.AllowedMentions:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 import os
 from concurrent.futures.process import BrokenProcessPool
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 
 import engine
 from bot.app.computer import Computer, move_seed
+from bot.infra.clock import ManualClock, iso
 from bot.infra.pools import FairQueue
 from bot.infra.store import GameRow
 from tests.bot.conftest import COMPUTER_BUDGET
@@ -131,6 +133,56 @@ async def test_restart_while_the_computer_thinks_resumes_its_turn(simcord_env, m
     finally:
         await plain.close()
     assert moves[before.version] == (seat, str(expected))
+
+
+async def test_the_computer_turns_lease_outlasts_a_long_search(simcord_env, clock: ManualClock) -> None:
+    """A search may take ten times a 30 s thinking time on a busy host, far beyond the lease on the game's computer
+    turns: the lease is renewed while the search runs, so no other bot process takes the turn over meanwhile."""
+    thinking, go = asyncio.Event(), asyncio.Event()
+
+    class Slow(Computer):
+        async def choose(self, *args: Any, **kwargs: Any) -> engine.Move:
+            thinking.set()
+            await simcord_env.external_wait(go.wait(), reason="the computer is thinking")
+            return await super().choose(*args, **kwargs)
+
+    table = Table.create(simcord_env, 1)
+    service = table.bot.service
+    computer = Slow(1, COMPUTER_BUDGET)
+    computer.start()
+    service.computer = computer
+    service.lease = timedelta(seconds=3)  # shorter than a hard move may take: renewed every second
+    renewals: list[datetime] = []
+    claim = service.claim
+
+    async def recording(work: str, lease: timedelta) -> bool:
+        held = await claim(work, lease)
+        renewals.append(clock.now())
+        return held
+
+    service.claim = recording  # type: ignore[method-assign]
+    try:
+        game = await open_with_computers(table, ["hard"])
+        alice = table.players[0]
+        game, state = await table.state()
+        if game.seat_of(alice.id) in engine.to_act(state):
+            await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
+        await asyncio.wait_for(thinking.wait(), 30)
+        before = await table.game()
+        later = clock.advance(minutes=10)  # five leases of two minutes, two hundred of the operator's
+        for _ in range(300):
+            if renewals and renewals[-1] >= later:
+                break
+            await asyncio.sleep(0.1)
+        assert renewals and renewals[-1] >= later, "the lease was renewed during the search"
+        taken = await service.store.claim(f"computer:{game.id}", "another process", iso(later), iso(later))
+        assert not taken, "no other process takes the computer's turn while its search runs"
+        go.set()
+        await simcord_env.settle()
+        after = await table.game()
+        assert after.version > before.version and len(await service.store.moves(game.id)) == after.version
+    finally:
+        await computer.close()
 
 
 async def test_seats_of_an_older_database_keep_their_people(tmp_path) -> None:
@@ -297,38 +349,42 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
 async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> None:
     """Searches wait for the one search worker first in, first out within a game, round robin across a member's
     games and round robin across the members who opened them: a game with many searches queued lets the other
-    games through after its first, and a member's game does not wait for every game another member opened."""
+    games through after its first, and a member's game does not wait for every game another member opened. An easy
+    computer's turn takes the quick lane: it is played while every search waits."""
     table = Table.create(simcord_env, 2)
     alice, bob = table.players
-    busy = await open_with_computers(table, ["easy"])
+    busy = await open_with_computers(table, ["hard"])
     quiet_table = Table(simcord_env, table.guild, table.guild.create_text_channel("azul-2"), table.players)
     quiet = await open_with_computers(quiet_table, ["easy"])
     bobs_channel = table.guild.create_text_channel("azul-3")
     await bob.slash(bobs_channel, "azul new", variant="azul", seats=2)
-    await table.bot.service.add_computer(bobs_channel.id, bob.id, "easy", is_admin=False)
+    await table.bot.service.add_computer(bobs_channel.id, bob.id, "hard", is_admin=False)
     await bob.click(bobs_channel.last_message, label="Start")
     bobs = await table.bot.service.store.latest_game_in(bobs_channel.id)
     assert bobs is not None and bobs.status == "active"
     computer = table.bot.service.computer
-    assert computer is not None and computer.pool.queue is not None
+    assert computer is not None and computer.pool.queue is not None and computer.quick.queue is not None
     queue = computer.pool.queue
     started: list[object] = []
     queue.on_start = started.append
+    quick_started: list[object] = []
+    computer.quick.queue.on_start = quick_started.append
 
     async def search(game: GameRow) -> engine.Move:
         state = engine.from_json(game.state or {})
         seat = min(engine.to_act(state))
         seed = move_seed(game.seed, game.version, seat)
-        return await computer.choose(state, seat, "easy", seed, game=game.id, creator=game.creator_id)
+        return await computer.choose(state, seat, "hard", seed, game=game.id, creator=game.creator_id)
 
-    holding, release = asyncio.Event(), asyncio.Event()
+    release = asyncio.Event()
 
-    async def hold_the_worker() -> None:
+    async def hold_the_worker(holding: asyncio.Event) -> None:
         async with queue.slot("elsewhere"):
             holding.set()
             await release.wait()
 
-    holder = asyncio.create_task(hold_the_worker())
+    holding = asyncio.Event()
+    holder = asyncio.create_task(hold_the_worker(holding))
     await holding.wait()
     searches = [asyncio.create_task(search(busy)) for _ in range(4)]
     searches += [asyncio.create_task(search(quiet)), asyncio.create_task(search(bobs))]  # queued last
@@ -337,13 +393,24 @@ async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> Non
     release.set()
     await asyncio.gather(holder, *searches)
     assert started == ["elsewhere", busy.id, bobs.id, quiet.id, busy.id, busy.id, busy.id]
-    assert queue.waiting == 0
+    assert queue.waiting == 0 and quick_started == []
 
-    # The bot's own computer turns wait in their game's queue too.
+    # The search worker held again, three hard searches waiting: the quiet table's easy computer still answers
+    # Alice's move, through the bot's own computer turn, in the quick lane.
     started.clear()
+    release.clear()
+    holding = asyncio.Event()
+    holder = asyncio.create_task(hold_the_worker(holding))
+    await holding.wait()
+    searches = [asyncio.create_task(search(busy)) for _ in range(3)]
+    await asyncio.sleep(0)
     game, state = await quiet_table.state()
     await play(quiet_table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
-    assert started and set(started) == {quiet.id}
+    assert quick_started and set(quick_started) == {quiet.id}
+    assert started == ["elsewhere"] and queue.waiting == 3, "every search still waits for the held worker"
+    release.set()
+    await asyncio.gather(holder, *searches)
+    assert started == ["elsewhere", busy.id, busy.id, busy.id]
 
 
 async def test_a_search_given_up_while_waiting_passes_its_turn_on() -> None:
