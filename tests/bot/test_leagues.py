@@ -13,7 +13,8 @@ from simcord.backend.errors import SetupError
 
 import engine
 from bot.infra.clock import ManualClock
-from bot.infra.league_store import LeagueStore, TableRow
+from bot.infra.league_store import TableRow
+from bot.infra.store import Store
 from tests.bot.discord_limits import command_size
 from tests.bot.table import Table, confirmed, mentions
 from tests.bot.test_time_limits import computer_done
@@ -37,8 +38,8 @@ class League:
         self.by_name = {player.user.name: player for player in self.players}
 
     @property
-    def store(self) -> LeagueStore:
-        return LeagueStore(self.env.bot.service.store)
+    def store(self) -> Store:
+        return self.env.bot.service.store
 
     def name_of(self, user_id: int | None) -> str:
         return next(player.user.name for player in self.players if player.id == user_id) if user_id else "computer"

@@ -371,7 +371,7 @@ class LeagueRuns:
             except discord.NotFound:
                 log.info("league %s: the standings message is gone; posting it again", league.id)
         message = await channel.send(content, file=file, allowed_mentions=NO_MENTIONS)
-        await self.leagues.store.set_message(league.id, "standings", message.id)
+        await self.leagues.store.set_league_message(league.id, "standings", message.id)
         try:
             await message.pin()
         except discord.HTTPException:
@@ -704,7 +704,7 @@ class LeagueAdmin(app_commands.Group):
             allowed_mentions=NO_MENTIONS,
         )
         message = await interaction.original_response()
-        await leagues.store.set_message(league.id, "signup", message.id)
+        await leagues.store.set_league_message(league.id, "signup", message.id)
 
     @app_commands.command(name=named("drop"), description=described("bot.cmd.league_drop"))
     @app_commands.describe(league=described("bot.opt.league"), player=described("bot.opt.player"))
