@@ -21,10 +21,14 @@ still be ours; Core would add a dependency and a second way to write every query
 
 The schema is the numbered files in ``migrations/`` (``0001_first_schema.sql`` …), applied in order, each in its
 own transaction with the schema version (SQLite's ``user_version``, PostgreSQL's ``schema_version`` row); they are
-written for SQLite, and :func:`bot.infra.db.postgres_ddl` gives them PostgreSQL's types. Writes go through
+written for SQLite, and :func:`bot.infra.db.postgres_ddl` gives them PostgreSQL's types. A change to the schema is a new
+file with the next number (a comment first says why; comment lines are for readers and are not run); a file that
+has shipped never changes, since databases out there are at its version. Writes go through
 :meth:`Store.transaction` (or an aggregate's, the same): on SQLite one at a time on the one connection (reads wait
 for them), on PostgreSQL one pooled connection each, with the rows they read before writing locked (``FOR UPDATE``).
-A write that spans aggregates is one method in one transaction (see :mod:`.base`).
+A write that spans aggregates (forgetting a user, settling a result) is one method in one transaction; no
+unit-of-work object is needed, since every aggregate shares the engine and its transaction already is one (see
+:mod:`.base`).
 """
 
 from __future__ import annotations
