@@ -39,7 +39,8 @@ class League:
 
     @property
     def store(self) -> Store:
-        return self.env.bot.service.store
+        store: Store = self.env.bot.service.store
+        return store
 
     def name_of(self, user_id: int | None) -> str:
         return next(player.user.name for player in self.players if player.id == user_id) if user_id else "computer"
