@@ -51,10 +51,10 @@ async def play_round_robin(env: Any, tables: list[tuple[Any, list[Any]]], moves_
     timings: list[float] = []
     for _ in range(moves_per_game):
         for channel, users in tables:
-            game = await service.store.open_game_in(channel.id)
+            game = await service.store.games.open_game_in(channel.id)
             if game is None:  # finished: the table starts a new game (untimed) and the next move is timed
                 await open_game(channel, users)
-                game = await service.store.open_game_in(channel.id)
+                game = await service.store.games.open_game_in(channel.id)
                 if game is None:
                     raise RuntimeError("a new game could not be opened")
             state = service.state_of(game)

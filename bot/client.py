@@ -250,7 +250,7 @@ class AzulBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         scope = str(self.dev_guild) if self.dev_guild else "global"
         fingerprint = payload_hash(await payload(self.tree, guild))
-        if not force and await self._store.synced_hash(scope) == fingerprint:
+        if not force and await self._store.servers.synced_hash(scope) == fingerprint:
             log.info("the application commands are unchanged since their last sync (%s)", scope)
             return False
         try:
@@ -258,7 +258,7 @@ class AzulBot(commands.Bot):
         except discord.HTTPException as error:
             log.error("Discord refused the application commands (%s): %s", scope, error)
             raise CommandSyncRefused(error) from error
-        await self._store.set_synced_hash(scope, fingerprint)
+        await self._store.servers.set_synced_hash(scope, fingerprint)
         log.info("synced %d application commands (%s)", len(synced), scope)
         return True
 
@@ -317,7 +317,7 @@ class AzulBot(commands.Bot):
     async def _timers_pass(self) -> None:
         """The timer loop's pass: due timers and league rounds, then the open-games gauge."""
         await self.run_due()
-        metrics.open_games(await self.service.store.open_games_total())
+        metrics.open_games(await self.service.store.servers.open_games_total())
 
     async def run_due(self) -> int:
         """Run every timer that is due by the bot's clock (the loop's body; tests call it after moving the clock).

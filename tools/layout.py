@@ -14,7 +14,7 @@ import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
 STORE_ATTRIBUTE = re.compile(r"\.store\b")
-STORE_IMPORT = re.compile(r"^from bot\.infra\.(store|league_store|db) import", re.MULTILINE)
+STORE_IMPORT = re.compile(r"^from bot\.infra\.(store|db)\b", re.MULTILINE)
 
 
 def longest_files(count: int = 5) -> list[tuple[int, str]]:

@@ -49,10 +49,10 @@ async def check_copy(target: Path) -> tuple[int, list[int]]:
         if (await store.pragma("integrity_check")) != "ok":
             raise StoreOpenError(f"the copy {target} fails SQLite's integrity check")
         service = GameService(store)
-        ids = await store.all_game_ids()
+        ids = await store.games.all_game_ids()
         wrong = []
         for game_id in ids:
-            game = await store.game(game_id)
+            game = await store.games.game(game_id)
             if game is None or game.state is None:  # a lobby: nothing to replay
                 continue
             if await service.replayed(game) != engine.from_json(game.state):

@@ -33,7 +33,7 @@ class Boards(ServiceBase):
         game = turn.game
         if game.version - game.board_version <= turn.plies:
             return turn
-        rows = await self.store.move_rows(game.id)
+        rows = await self.store.moves.move_rows(game.id)
         told = await asyncio.to_thread(self._since_board, game, rows)  # a replay takes a moment
         if told is None or told.plies <= turn.plies:
             return turn
@@ -44,8 +44,8 @@ class Boards(ServiceBase):
         with the moves that made that version (None for the opening board), so the board says what happened. A
         board held back in the middle of a run is not one of them: the run's next move posts it."""
         missing = []
-        for game_id in await self.store.without_board():
-            game = await self.store.game(game_id)
+        for game_id in await self.store.games.without_board():
+            game = await self.store.games.game(game_id)
             if game is None or game.state is None:
                 continue
             try:
@@ -58,8 +58,8 @@ class Boards(ServiceBase):
         return missing
 
     async def _board_to_post(self, game: GameRow) -> tuple[GameRow, GameState, Turn | Undone | None] | None:
-        undone = await self.store.undone(game.id, game.version - 1)
-        rows = await self.store.move_rows(game.id)
+        undone = await self.store.moves.undone(game.id, game.version - 1)
+        rows = await self.store.moves.move_rows(game.id)
         if undone is not None and undone.ply < game.board_version:  # a move on a board was taken back: say so
             moves = [(row.seat, row.notation) for row in rows]
             turn: Turn | Undone | None = await asyncio.to_thread(self._last_undo, game, moves, undone)

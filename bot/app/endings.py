@@ -9,7 +9,6 @@ from bot.app.computer import STRONGEST
 from bot.app.errors import Refusal
 from bot.app.outcomes import Resigned
 from bot.app.service_base import ServiceBase
-from bot.infra.league_store import LeagueStore
 from bot.infra.store import GameRow
 
 log = logging.getLogger(__name__)
@@ -33,12 +32,12 @@ class Endings(ServiceBase):
             raise Refusal("already_resigned" if game.by_seat()[seat].resigned else "dropped_for_good")
         state = self.state_of(game)
         if self.plays_on_without(game, seat):
-            if not await self.store.resign_seat(game.id, seat, STRONGEST, game.version):
+            if not await self.store.games.resign_seat(game.id, seat, STRONGEST, game.version):
                 raise Refusal("stale" if version is not None else "raced")
             log.info("game %s: seat %s resigned; the computer plays it to the end", game.id, seat)
             return Resigned(await self._changed(game.id), state, seat, ended=False)
         result = self._result(state, resigned=[*game.resigned_seats(), seat], dropped=game.dropped_seats())
-        if not await self.store.finish(game.id, "over", result):
+        if not await self.store.games.finish(game.id, "over", result):
             raise Refusal("raced")
         finished = await self._changed(game.id)
         await self.settle(finished)
@@ -56,7 +55,7 @@ class Endings(ServiceBase):
         server manager (a cancelled league game counts for nobody: the organisers' call)."""
         if user_id != game.creator_id and not is_admin:
             raise Refusal("only_creator_aborts")
-        if not is_admin and await LeagueStore(self.store).table_of_game(game.id) is not None:
+        if not is_admin and await self.store.leagues.table_of_game(game.id) is not None:
             raise Refusal("league_game_abort")
 
     async def abort(
@@ -69,32 +68,32 @@ class Endings(ServiceBase):
         if (game_id is not None and game.id != game_id) or (version is not None and game.version != version):
             raise Refusal("stale")
         await self.check_may_abort(game, user_id, is_admin=is_admin)
-        if not await self.store.finish(game.id, "aborted", None):
+        if not await self.store.games.finish(game.id, "aborted", None):
             raise Refusal("raced")
         return await self._changed(game.id)
 
     async def open_game_channels(self) -> list[int]:
         """Every server channel or thread that holds an open game."""
-        return await self.store.open_game_channels()
+        return await self.store.games.open_game_channels()
 
     async def close_gone(self, channel_ids: Collection[int] = (), guild_id: int | None = None) -> list[GameRow]:
         """Abort every open game in channels or threads that are gone (deleted, or out of the bot's sight) or in a
         server that removed the bot: nobody can play them any more. Aborted games change no rating; their timers
         go, and they leave everyone's list of games."""
         closed = []
-        for game_id in await self.store.open_games_in(channel_ids, guild_id):
-            if await self.store.finish(game_id, "aborted", None):
+        for game_id in await self.store.games.open_games_in(channel_ids, guild_id):
+            if await self.store.games.finish(game_id, "aborted", None):
                 closed.append(await self._changed(game_id))
         return closed
 
     async def check_forgettable(self, user_id: int) -> None:
         """Refuse to forget a person who sits in an open game: those games still need their seat."""
-        if await self.store.open_games_of(user_id):
+        if await self.store.games.open_games_of(user_id):
             raise Refusal("forget_open_games")
 
     async def forget(self, user_id: int, shown_as: str) -> int:
-        """Erase what the bot keeps about ``user_id`` (see :meth:`Store.forget_user`); how many games they played."""
-        played = await self.store.forget_user(user_id, shown_as)
+        """Erase what the bot keeps about ``user_id`` (see :meth:`Users.forget_user`); how many games they played."""
+        played = await self.store.users.forget_user(user_id, shown_as)
         if played is None:
             raise Refusal("forget_open_games")
         self.hints.forget(user_id)

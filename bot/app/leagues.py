@@ -2,7 +2,7 @@
 
 Design
 ------
-Tables (migration 16, :mod:`bot.infra.league_store`): ``leagues`` (settings, status ``signup`` → ``running`` ⇄
+Tables (migration 17, :mod:`bot.infra.store.leagues`): ``leagues`` (settings, status ``signup`` → ``running`` ⇄
 ``paused``
 → ``over``, the current round, the sign-up and standings messages), ``league_players`` (``in`` until they withdraw
 or are dropped), ``league_rounds`` (one row per round with the time it starts and its state ``pending`` → ``open`` →
@@ -51,8 +51,8 @@ from bot.app.outcomes import Opened, Recorded
 from bot.app.service import GameService
 from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT
 from bot.infra.clock import iso
-from bot.infra.league_store import LeaguePlayer, LeagueRow, LeagueStore, TableRow
 from bot.infra.store import GameRow
+from bot.infra.store.leagues import LeaguePlayer, LeagueRow, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def played_at(league: LeagueRow, table: TableRow) -> Played | None:
 class LeagueService:
     def __init__(self, games: GameService) -> None:
         self.games = games
-        self.store = LeagueStore(games.store)
+        self.store = games.store
 
     @property
     def clock(self) -> Any:
@@ -117,11 +117,11 @@ class LeagueService:
             raise Refusal("league_needs_limit")  # time limits are what guarantee that every round ends
         if on_timeout not in ON_TIMEOUT or leftover not in LEFTOVERS:
             raise Refusal("bad_on_timeout")
-        for other in await self.store.leagues_in(guild_id):  # names differ in more than case
+        for other in await self.store.leagues.leagues_in(guild_id):  # names differ in more than case
             if other.name.casefold() == name.casefold():
                 raise Refusal("league_name_taken", name=other.name)
         closes = self.clock.now() + timedelta(hours=signup_hours)
-        league_id = await self.store.create(
+        league_id = await self.store.leagues.create(
             guild_id=guild_id,
             channel_id=channel_id,
             creator_id=user_id,
@@ -143,61 +143,61 @@ class LeagueService:
         return await self.league(league_id)
 
     async def league(self, league_id: int) -> LeagueRow:
-        league = await self.store.league(league_id)
+        league = await self.store.leagues.league(league_id)
         if league is None:
             raise Refusal("league_unknown")
         return league
 
     async def find(self, league_id: int) -> LeagueRow | None:
         """The league with this id, or None (:meth:`league` refuses instead)."""
-        return await self.store.league(league_id)
+        return await self.store.leagues.league(league_id)
 
     async def leagues_in(self, guild_id: int, *, finished: bool = False) -> list[LeagueRow]:
         """The server's leagues, newest first: those not over (or, with ``finished``, every one)."""
-        return await self.store.leagues_in(guild_id, finished=finished)
+        return await self.store.leagues.leagues_in(guild_id, finished=finished)
 
     async def leagues_with(self, status: str) -> list[LeagueRow]:
-        return await self.store.leagues_with(status)
+        return await self.store.leagues.leagues_with(status)
 
     async def set_message(self, league_id: int, kind: str, message_id: int) -> None:
         """Remember the league's ``signup`` or ``standings`` message, to edit it later."""
-        await self.store.set_message(league_id, kind, message_id)
+        await self.store.leagues.set_league_message(league_id, kind, message_id)
 
     async def tables(self, league_id: int, number: int | None = None) -> list[TableRow]:
         """The tables of one round, or of every round, in order."""
-        return await self.store.tables(league_id, number)
+        return await self.store.leagues.tables(league_id, number)
 
     async def due_rounds(self) -> list[tuple[int, int]]:
         """Rounds whose start is due now, of running leagues: (league, round), earliest first."""
-        return await self.store.due_rounds(iso(self.clock.now()))
+        return await self.store.leagues.due_rounds(iso(self.clock.now()))
 
     async def open_rounds(self) -> list[tuple[int, int]]:
-        return await self.store.open_rounds()
+        return await self.store.leagues.open_rounds()
 
     async def mark_round_open(self, league_id: int, number: int) -> bool:
         """The round's tables are all opened; False when another process marked it first."""
-        return await self.store.set_round_state(league_id, number, "pending", "open")
+        return await self.store.leagues.set_round_state(league_id, number, "pending", "open")
 
     async def set_thread(self, table_id: int, thread_id: int) -> None:
         """Record the thread opened for a table."""
-        await self.store.set_table(table_id, "channel_id", thread_id)
+        await self.store.leagues.set_table(table_id, "channel_id", thread_id)
 
     async def named(self, guild_id: int, name: str) -> LeagueRow:
         """The server's league of that name (any case; the newest, finished ones too)."""
         wanted = " ".join(name.split()).casefold()
-        for league in await self.store.leagues_in(guild_id, finished=True):
+        for league in await self.store.leagues.leagues_in(guild_id, finished=True):
             if league.name.casefold() == wanted:
                 return league
         raise Refusal("league_unknown")
 
     async def set_paused(self, league: LeagueRow, paused: bool) -> LeagueRow:
         was, status = (("running",), "paused") if paused else (("paused",), "running")
-        if not await self.store.set_status(league.id, was, status):
+        if not await self.store.leagues.set_status(league.id, was, status):
             raise Refusal("league_not_running" if paused else "league_not_paused")
         return await self.league(league.id)
 
     async def end(self, league: LeagueRow) -> LeagueRow:
-        if not await self.store.set_status(league.id, ("signup", "running", "paused"), "over"):
+        if not await self.store.leagues.set_status(league.id, ("signup", "running", "paused"), "over"):
             raise Refusal("league_over")
         return await self.league(league.id)
 
@@ -206,18 +206,18 @@ class LeagueService:
         league = await self.league(league_id)
         if league.status != "signup":
             raise Refusal("league_signup_closed")
-        if not await self.store.add_player(league.id, user_id, name):
-            players = await self.store.players(league.id)
+        if not await self.store.leagues.add_player(league.id, user_id, name):
+            players = await self.store.leagues.players(league.id)
             raise Refusal("league_joined_already" if any(p.user_id == user_id for p in players) else "league_raced")
-        return league, await self.store.players(league.id)
+        return league, await self.store.leagues.players(league.id)
 
     async def leave(self, league_id: int, user_id: int) -> tuple[LeagueRow, list[LeaguePlayer]]:
         league = await self.league(league_id)
         if league.status != "signup":
             raise Refusal("league_signup_closed_withdraw")
-        if not await self.store.remove_player(league.id, user_id):
+        if not await self.store.leagues.remove_player(league.id, user_id):
             raise Refusal("league_not_in")
-        return league, await self.store.players(league.id)
+        return league, await self.store.leagues.players(league.id)
 
     async def withdraw(self, league: LeagueRow, user_id: int, *, status: str = "withdrew") -> list[GameRow]:
         """The player leaves a running league (``dropped``: the organiser drops them): no more pairings, and the
@@ -227,10 +227,10 @@ class LeagueService:
             return []
         if league.status == "over":
             raise Refusal("league_over")
-        if not await self.store.set_player_status(league.id, user_id, status):
+        if not await self.store.leagues.set_player_status(league.id, user_id, status):
             raise Refusal("league_not_in")
         handed: list[GameRow] = []
-        for table in await self.store.tables(league.id):
+        for table in await self.store.leagues.tables(league.id):
             if table.game_id is None or user_id not in table.players:
                 continue
             game = await self.games.game(table.game_id)
@@ -242,7 +242,7 @@ class LeagueService:
         return handed
 
     async def players(self, league: LeagueRow) -> list[LeaguePlayer]:
-        return await self.store.players(league.id)
+        return await self.store.leagues.players(league.id)
 
     # --- standings -------------------------------------------------------------------------------------------------
     async def entrants(self, league: LeagueRow, players: list[LeaguePlayer]) -> list[Entrant]:
@@ -251,17 +251,17 @@ class LeagueService:
         family = ratings.family_of(league.variant)
         entrants = []
         for player in players:
-            known = [row for row in await self.games.store.ratings_of(player.user_id) if row.family == family]
+            known = [row for row in await self.games.store.results.ratings_of(player.user_id) if row.family == family]
             skill = (known[0].mu, known[0].sigma) if known else ratings.initial()
             entrants.append(Entrant(player.user_id, ratings.ordinal(skill), player.joined))
         return entrants
 
     async def history(self, league: LeagueRow) -> list[Played]:
         """Every table with a result, as the rules read it (a void game counts for nobody)."""
-        return [played for table in await self.store.tables(league.id) if (played := played_at(league, table))]
+        return [played for table in await self.store.leagues.tables(league.id) if (played := played_at(league, table))]
 
     async def standings(self, league: LeagueRow) -> tuple[list[Line], list[LeaguePlayer]]:
-        players = await self.store.players(league.id)
+        players = await self.store.leagues.players(league.id)
         entrants = [Entrant(p.user_id, 0.0, p.joined) for p in players]
         return league_rules.standings(entrants, await self.history(league), swiss=league.swiss), players
 
@@ -269,27 +269,27 @@ class LeagueService:
     async def close_signup(self, league: LeagueRow) -> tuple[LeagueRow, bool]:
         """Sign-up is over: the league starts with round 1 due now, or (fewer players than a table needs) is
         cancelled. Returns the league and whether it started; raises ``raced`` when another process did it."""
-        players = await self.store.players(league.id)
+        players = await self.store.leagues.players(league.id)
         needed = max(2, engine.get_variant(league.variant).min_players)
         if len(players) < needed:
-            if not await self.store.set_status(league.id, ("signup",), "over"):
+            if not await self.store.leagues.set_status(league.id, ("signup",), "over"):
                 raise Refusal("raced")
             return await self.league(league.id), False
         rounds = league.rounds if league.swiss else league_rules.round_robin_rounds(len(players), league.table_size)
-        if not await self.store.start(league.id, rounds, iso(self.clock.now())):
+        if not await self.store.leagues.start(league.id, rounds, iso(self.clock.now())):
             raise Refusal("raced")
         return await self.league(league.id), True
 
     async def enough_players(self, league: LeagueRow) -> bool:
         """Whether at least two players are still in (else no round can be played)."""
-        return sum(player.status == "in" for player in await self.store.players(league.id)) >= 2
+        return sum(player.status == "in" for player in await self.store.leagues.players(league.id)) >= 2
 
     async def pair(self, league: LeagueRow, number: int) -> list[TableRow]:
         """The round's tables: stored once (the first call pairs them, later calls read them back)."""
-        existing = await self.store.tables(league.id, number)
+        existing = await self.store.leagues.tables(league.id, number)
         if existing:
             return existing
-        players = await self.store.players(league.id)
+        players = await self.store.leagues.players(league.id)
         still_in = [p for p in players if p.status == "in"]
         history = await self.history(league)
         if league.swiss:
@@ -306,12 +306,12 @@ class LeagueService:
                 still_in=[p.user_id for p in still_in],
             )
         await self._store_round(league, number, chosen)
-        return await self.store.tables(league.id, number)
+        return await self.store.leagues.tables(league.id, number)
 
     async def _store_round(self, league: LeagueRow, number: int, chosen: Round) -> None:
         tables: list[tuple[tuple[int | None, ...], bool]] = [(table, False) for table in chosen.tables]
         tables += [((user,), True) for user in chosen.byes]
-        await self.store.add_tables(league.id, number, tables)
+        await self.store.leagues.add_tables(league.id, number, tables)
         if chosen.repeats:
             log.info(
                 "league %s round %s: %s pairs meet again (no other pairing existed)", league.id, number, chosen.repeats
@@ -320,12 +320,12 @@ class LeagueService:
     async def open_game(self, league: LeagueRow, table: TableRow, channel_id: int) -> Opened:
         """Open and start the table's game in ``channel_id`` (its thread); done again after a crash, it finishes
         what was left: the lobby already open there is reused and only the missing seats are filled."""
-        await self.store.set_table(table.id, "channel_id", channel_id)
-        players = await self.store.players(league.id)
+        await self.store.leagues.set_table(table.id, "channel_id", channel_id)
+        players = await self.store.leagues.players(league.id)
         names = {p.user_id: p.name for p in players}
         people = [user for user in table.players if user is not None]
         first = people[0]
-        game = await self.games.store.open_game_in(channel_id)
+        game = await self.games.store.games.open_game_in(channel_id)
         if game is None:
             game = await self.games.create(
                 guild_id=league.guild_id,
@@ -345,7 +345,7 @@ class LeagueService:
             while len(game.seats) < len(table.players):
                 game = await self.games.add_computer(channel_id, first, STRONGEST, is_admin=True, game_id=game.id)
             game, _ = await self.games.start(channel_id, first, is_admin=True, game_id=game.id)
-        await self.store.set_table(table.id, "game_id", game.id)
+        await self.store.leagues.set_table(table.id, "game_id", game.id)
         for user in people:  # a player who withdrew meanwhile: the computer plays them from the start
             if next((p.status for p in players if p.user_id == user), "in") != "in":
                 seat = game.seat_of(user)
@@ -356,14 +356,16 @@ class LeagueService:
     async def record_results(self) -> list[Recorded]:
         """Record the result of every open round's finished games (once each); returns those just recorded."""
         recorded = []
-        for league_id, number in await self.store.open_rounds():
+        for league_id, number in await self.store.leagues.open_rounds():
             league = await self.league(league_id)
-            for table in await self.store.tables(league_id, number):
+            for table in await self.store.leagues.tables(league_id, number):
                 if table.result is not None or table.game_id is None:
                     continue
                 result = await self._result_of(table)
-                if result is not None and await self.store.record_result(table.id, result):
-                    recorded.append(Recorded(league, (await self.store.tables(league_id, number))[table.number - 1]))
+                if result is not None and await self.store.leagues.record_result(table.id, result):
+                    recorded.append(
+                        Recorded(league, (await self.store.leagues.tables(league_id, number))[table.number - 1])
+                    )
         return recorded
 
     async def _result_of(self, table: TableRow) -> dict[str, Any] | None:
@@ -389,19 +391,19 @@ class LeagueService:
     async def finish_round(self, league: LeagueRow, number: int) -> str | None:
         """Close the round if every table has its result: ``next`` (the next round is scheduled), ``final`` (the
         league is over) or None (games still running, or another process closed it)."""
-        tables = await self.store.tables(league.id, number)
+        tables = await self.store.leagues.tables(league.id, number)
         if any(table.result is None for table in tables):
             return None
         if number >= league.rounds:
-            return "final" if await self.store.close_round(league.id, number, None) else None
-        state = await self.store.round_state(league.id, number)
+            return "final" if await self.store.leagues.close_round(league.id, number, None) else None
+        state = await self.store.leagues.round_state(league.id, number)
         began = datetime.fromisoformat(state[1]) if state else self.clock.now()
         due = max(self.clock.now(), began + timedelta(days=league.round_days))
-        return "next" if await self.store.close_round(league.id, number, iso(due)) else None
+        return "next" if await self.store.leagues.close_round(league.id, number, iso(due)) else None
 
     async def league_of_game(self, game_id: int) -> tuple[LeagueRow, int] | None:
         """The league and round a game was opened for."""
-        found = await self.store.table_of_game(game_id)
+        found = await self.store.leagues.table_of_game(game_id)
         return (found[1], found[0].round) if found else None
 
 

@@ -12,8 +12,8 @@ from datetime import datetime
 from typing import Any
 
 from bot.app.timers import deadlines
-from bot.infra.league_store import LeagueRow, LeagueStore, TableRow
 from bot.infra.store import GameRow, MoveRow, PickerRow, PlayerTotals, RatingRow, ResultRow, Skill, Store, UserPrefs
+from bot.infra.store.leagues import LeagueRow, TableRow
 
 
 class Lookups:
@@ -23,25 +23,25 @@ class Lookups:
 
     # --- games ---------------------------------------------------------------------------------------------------
     async def game(self, game_id: int) -> GameRow | None:
-        return await self.store.game(game_id)
+        return await self.store.games.game(game_id)
 
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
         """The newest game of a channel, whatever its status (the one a channel's commands speak of)."""
-        return await self.store.latest_game_in(channel_id)
+        return await self.store.games.latest_game_in(channel_id)
 
     async def open_games_of(self, user_id: int) -> list[GameRow]:
-        return await self.store.open_games_of(user_id)
+        return await self.store.games.open_games_of(user_id)
 
     async def moves(self, game_id: int) -> list[tuple[int, str]]:
         """A game's move log: ``(seat, notation)`` in order."""
-        return await self.store.moves(game_id)
+        return await self.store.moves.moves(game_id)
 
     async def move_rows(self, game_id: int) -> list[MoveRow]:
         """A game's move log with each move's seat, time and ply (what the log and "since your turn" tell)."""
-        return await self.store.move_rows(game_id)
+        return await self.store.moves.move_rows(game_id)
 
     async def games_with_computer_seats(self) -> list[int]:
-        return await self.store.games_with_computer_seats()
+        return await self.store.games.games_with_computer_seats()
 
     async def deadlines(self, game: GameRow) -> dict[int, datetime]:
         """When each waiting seat's time runs out (none in a game without a limit)."""
@@ -49,29 +49,31 @@ class Lookups:
 
     async def league_table_of(self, game_id: int) -> tuple[TableRow, LeagueRow] | None:
         """The league table a game is played at, with its league (None for a game outside leagues)."""
-        return await LeagueStore(self.store).table_of_game(game_id)
+        return await self.store.leagues.table_of_game(game_id)
 
     # --- the messages a game keeps ---------------------------------------------------------------------------------
     async def set_message(self, game_id: int, kind: str, message_id: int) -> None:
         """Remember a game's message of one kind (``lobby``…) so it can be edited later."""
-        await self.store.set_message(game_id, kind, message_id)
+        await self.store.games.set_message(game_id, kind, message_id)
 
     async def set_board(self, game_id: int, message_id: int, version: int) -> tuple[bool, int | None]:
         """Remember the newest board; returns whether it is newer than the one kept and the replaced board's id."""
-        return await self.store.set_board(game_id, message_id, version)
+        return await self.store.games.set_board(game_id, message_id, version)
 
     # --- the picker's steps --------------------------------------------------------------------------------------
     async def picker(self, picker_id: int) -> PickerRow | None:
-        return await self.store.picker(picker_id)
+        return await self.store.pickers.picker(picker_id)
 
     async def create_picker(
         self, game_id: int, version: int, user_id: int, *, command: str | None, chosen: dict[str, str], option: str
     ) -> int:
-        return await self.store.create_picker(game_id, version, user_id, command=command, chosen=chosen, option=option)
+        return await self.store.pickers.create_picker(
+            game_id, version, user_id, command=command, chosen=chosen, option=option
+        )
 
     # --- a player's own settings -----------------------------------------------------------------------------------
     async def user(self, user_id: int) -> UserPrefs:
-        return await self.store.user(user_id)
+        return await self.store.users.user(user_id)
 
     async def set_user(
         self,
@@ -81,51 +83,51 @@ class Lookups:
         dm_closed_told: bool | None = None,
         locale: str | None = None,
     ) -> None:
-        await self.store.set_user(user_id, notify_dm=notify_dm, dm_closed_told=dm_closed_told, locale=locale)
+        await self.store.users.set_user(user_id, notify_dm=notify_dm, dm_closed_told=dm_closed_told, locale=locale)
 
     async def set_away(self, user_id: int, until: str | None) -> None:
-        await self.store.set_away(user_id, until)
+        await self.store.users.set_away(user_id, until)
 
     async def set_reminder_prefs(self, user_id: int, **values: Any) -> None:
-        await self.store.set_reminder_prefs(user_id, **values)
+        await self.store.users.set_reminder_prefs(user_id, **values)
 
     async def quick_play(self, user_id: int) -> bool:
-        return await self.store.quick_play(user_id)
+        return await self.store.users.quick_play(user_id)
 
     async def set_quick_play(self, user_id: int, enabled: bool) -> None:
-        await self.store.set_quick_play(user_id, enabled)
+        await self.store.users.set_quick_play(user_id, enabled)
 
     # --- a server's settings -------------------------------------------------------------------------------------
     async def server_defaults(self, guild_id: int | None) -> tuple[int, str]:
         """The server's default time limit (hours) and what happens when it runs out."""
-        return await self.store.server_defaults(guild_id)
+        return await self.store.servers.server_defaults(guild_id)
 
     async def server_threads(self, guild_id: int | None) -> bool:
-        return await self.store.server_threads(guild_id)
+        return await self.store.servers.server_threads(guild_id)
 
     async def set_server_threads(self, guild_id: int, threads: bool) -> None:
-        await self.store.set_server_threads(guild_id, threads)
+        await self.store.servers.set_server_threads(guild_id, threads)
 
     # --- results and ratings -------------------------------------------------------------------------------------
     async def results(
         self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10, offset: int = 0
     ) -> tuple[list[ResultRow], int]:
-        return await self.store.results(channel_id=channel_id, guild_id=guild_id, limit=limit, offset=offset)
+        return await self.store.results.results(channel_id=channel_id, guild_id=guild_id, limit=limit, offset=offset)
 
     async def leaderboard(
         self, family: str, *, guild_id: int | None, z: float, limit: int, offset: int
     ) -> tuple[list[RatingRow], int]:
-        return await self.store.leaderboard(family, guild_id=guild_id, z=z, limit=limit, offset=offset)
+        return await self.store.results.leaderboard(family, guild_id=guild_id, z=z, limit=limit, offset=offset)
 
     async def totals_of(self, user_id: int) -> PlayerTotals:
-        return await self.store.totals_of(user_id)
+        return await self.store.results.totals_of(user_id)
 
     async def ratings_of(self, user_id: int) -> list[RatingRow]:
-        return await self.store.ratings_of(user_id)
+        return await self.store.results.ratings_of(user_id)
 
     async def rating_history_of(self, user_id: int) -> dict[str, list[Skill]]:
-        return await self.store.rating_history_of(user_id)
+        return await self.store.results.rating_history_of(user_id)
 
     async def rating_changes(self, game_id: int) -> dict[int, tuple[Skill | None, Skill]]:
         """Each seat's rating before (None on a first game) and after a finished game."""
-        return await self.store.rating_changes(game_id)
+        return await self.store.results.rating_changes(game_id)

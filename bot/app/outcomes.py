@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.infra.league_store import LeagueRow, TableRow
 from bot.infra.store import GameRow
+from bot.infra.store.leagues import LeagueRow, TableRow
 from engine import Event, GameState, Move
 
 

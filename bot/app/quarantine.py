@@ -32,15 +32,15 @@ def diagnose(game: GameRow) -> str | None:
 
 
 async def quarantine(store: Store, game: GameRow, why: str) -> None:
-    if await store.mark_broken(game.id, why):
+    if await store.games.mark_broken(game.id, why):
         log.error("game %s (channel %s) is quarantined: %s", game.id, game.channel_id, why)
 
 
 async def quarantine_all(store: Store) -> int:
     """Quarantine every open game whose stored state cannot be read; returns how many were found."""
     found = 0
-    for game_id in await store.open_game_ids():
-        game = await store.game(game_id)
+    for game_id in await store.games.open_game_ids():
+        game = await store.games.game(game_id)
         why = diagnose(game) if game is not None else None
         if game is not None and why is not None:
             await quarantine(store, game, why)
@@ -53,7 +53,7 @@ async def after_fault(store: Store, game_id: int, error: Exception) -> None:
     reports it once); quarantine the game when its row is the cause; else log the bug, and the sweep goes on."""
     if is_store_fault(error):
         raise error
-    game = await store.game(game_id)
+    game = await store.games.game(game_id)
     why = diagnose(game) if game is not None else None
     if game is not None and why is not None:
         await quarantine(store, game, why)
@@ -72,7 +72,7 @@ async def check(path: str) -> int:
         return 5
     try:
         await quarantine_all(store)
-        broken = await store.broken_games()
+        broken = await store.games.broken_games()
     finally:
         await store.close()
     for game in broken:

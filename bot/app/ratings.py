@@ -135,7 +135,7 @@ def rate(result: ResultRow, before: Mapping[int, Skill]) -> dict[int, Skill]:
         return {}
     teams = [[MODEL.rating(*before.get(user_id, initial()))] for user_id, _ in people]
     rated = MODEL.rate(teams, ranks=[float(seat.place) for _, seat in people])
-    # A player who asked to be forgotten (a negative id: bot.infra.store.Store.forget_user) still counts for the others,
+    # A player who asked to be forgotten (a negative id: bot.infra.store.Users.forget_user) still counts for the others,
     # but keeps no rating of their own.
     return {
         user_id: (float(team[0].mu), float(team[0].sigma))
@@ -148,15 +148,15 @@ async def settle(store: Store, game: GameRow) -> int | None:
     """Store the result of a finished game and move its ratings (once; None if it was settled already)."""
     if game.status != "over":
         return None
-    think = await store.think_times(game.id)
-    return await store.settle(result_of(game, think), rate)
+    think = await store.moves.think_times(game.id)
+    return await store.results.settle(result_of(game, think), rate)
 
 
 async def settle_pending(store: Store) -> int:
     """Settle finished games that have no result yet (the bot stopped in between); returns how many."""
     settled = 0
-    for game_id in await store.unsettled_games():
-        game = await store.game(game_id)
+    for game_id in await store.results.unsettled_games():
+        game = await store.games.game(game_id)
         if game is None or game.broken:
             continue
         try:
@@ -171,7 +171,7 @@ async def settle_pending(store: Store) -> int:
 
 async def rebuild(store: Store) -> int:
     """Recompute every rating and its history from the stored results; returns how many rated games it replayed."""
-    return await store.rebuild_ratings(rate)
+    return await store.results.rebuild_ratings(rate)
 
 
 __all__ = [

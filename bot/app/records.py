@@ -1,7 +1,6 @@
 """The rows the application hands to handlers (a game, a player's settings, results, leagues): their shapes in one
 place, so the Discord side reads them without importing the store that keeps them."""
 
-from bot.infra.league_store import LeaguePlayer, LeagueRow, TableRow
 from bot.infra.store import (
     GameRow,
     MoveRow,
@@ -13,6 +12,7 @@ from bot.infra.store import (
     Skill,
     UserPrefs,
 )
+from bot.infra.store.leagues import LeaguePlayer, LeagueRow, TableRow
 
 __all__ = [
     "GameRow",

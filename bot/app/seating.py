@@ -52,20 +52,20 @@ class Seating(ServiceBase):
             raise Refusal("bad_order")
         if rated and hints:
             raise Refusal("rated_hints")  # a hint is the strongest computer's move: no rating can rest on it
-        default_limit, default_action = await self.store.server_defaults(guild_id)
+        default_limit, default_action = await self.store.servers.server_defaults(guild_id)
         limit = default_limit if time_limit_hours is None else time_limit_hours
         action = on_timeout or default_action
         check_limit(limit, action)
-        thinking = thinking or await self.store.server_thinking(guild_id) or DEFAULT_THINKING
+        thinking = thinking or await self.store.servers.server_thinking(guild_id) or DEFAULT_THINKING
         check_thinking(thinking)
-        if await self.store.open_game_in(channel_id) is not None:
+        if await self.store.games.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
         caps = await self.game_caps(guild_id)
         # Games outside a server (direct messages) have no server to fill: only the member's own cap holds.
-        if guild_id is not None and await self.store.open_games_count(guild_id) >= caps.server:
+        if guild_id is not None and await self.store.servers.open_games_count(guild_id) >= caps.server:
             raise Refusal("server_games", limit=caps.server)
         await self._check_seats(guild_id, user_id, caps, key="member_games")
-        game_id = await self.store.create_game(
+        game_id = await self.store.games.create_game(
             guild_id=guild_id,
             channel_id=channel_id,
             creator_id=user_id,
@@ -80,7 +80,7 @@ class Seating(ServiceBase):
             undo=undo,
             time_limit_hours=limit,
             on_timeout=action,
-            thread=await self.store.server_threads(guild_id) if thread is None else thread,
+            thread=await self.store.servers.server_threads(guild_id) if thread is None else thread,
             thinking=thinking,
         )
         if game_id is None:
@@ -102,7 +102,7 @@ class Seating(ServiceBase):
         if len(game.seats) >= game.max_seats:
             raise Refusal("full")
         await self._check_seats(game.guild_id, user_id, key="member_games")
-        if not await self.store.add_seat(game.id, user_id, name, game.max_seats):
+        if not await self.store.games.add_seat(game.id, user_id, name, game.max_seats):
             raise Refusal("full")
         return await self._reload(game.id)
 
@@ -111,12 +111,12 @@ class Seating(ServiceBase):
         game = await self._lobby(channel_id, game_id)
         if not game.has_player(user_id):
             raise Refusal("not_in_game")
-        await self.store.remove_seat(game.id, user_id)
+        await self.store.games.remove_seat(game.id, user_id)
         others = [seat.user_id for seat in game.people() if seat.user_id != user_id]
         if not others:  # computer seats alone do not keep a lobby open
-            await self.store.finish(game.id, "aborted", None)
+            await self.store.games.finish(game.id, "aborted", None)
         elif user_id == game.creator_id and others[0] is not None:
-            await self.store.set_creator(game.id, others[0])
+            await self.store.games.set_creator(game.id, others[0])
         return await self._reload(game.id)
 
     async def add_computer(
@@ -133,7 +133,7 @@ class Seating(ServiceBase):
         await self._check_seats(
             game.guild_id, game.creator_id, key="member_games" if user_id == game.creator_id else "creator_games"
         )
-        if not await self.store.add_computer_seat(game.id, f"Computer ({level})", level, game.max_seats):
+        if not await self.store.games.add_computer_seat(game.id, f"Computer ({level})", level, game.max_seats):
             raise Refusal("full")
         return await self._reload(game.id)
 
@@ -150,7 +150,7 @@ class Seating(ServiceBase):
         order = seat_order(game.seed, players) if game.seat_order == "random" else list(range(players))
         seat_by_joined = {seat.joined: order[index] for index, seat in enumerate(game.seats)}
         state = engine.new_game(game.variant, players, game.seed, game.options or None)
-        if not await self.store.start_game(game.id, seat_by_joined, engine.to_json(state)):
+        if not await self.store.games.start_game(game.id, seat_by_joined, engine.to_json(state)):
             raise Refusal("already_started")
         return await self._changed(game.id), state
 
@@ -158,17 +158,17 @@ class Seating(ServiceBase):
         """A lobby for a rematch of the finished ``game_id``, opened by ``user_id`` (one of its people): the same
         variant, settings and players, the seat order rotated by one (the second player starts the join order, the
         first comes last) and kept as joined, computer seats at the same levels."""
-        old = await self.store.game(game_id)
+        old = await self.store.games.game(game_id)
         if old is None or channel_id not in (old.channel_id, old.lobby_channel_id) or old.status != "over":
             raise Refusal("no_such_game", game=game_id)
         channel_id = old.lobby_channel_id or old.channel_id  # a game played in a thread had its lobby outside
         if old.seat_of(user_id) is None:
             raise Refusal("rematch_not_player", game=game_id)
-        if await self.store.open_game_in(channel_id) is not None:
+        if await self.store.games.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
         players = old.by_seat()
         rotated = [*players[1:], *players[:1]]
-        new_id = await self.store.create_game(
+        new_id = await self.store.games.create_game(
             guild_id=old.guild_id,
             channel_id=channel_id,
             creator_id=user_id,
@@ -189,6 +189,6 @@ class Seating(ServiceBase):
         if new_id is None:
             raise Refusal("channel_busy")
         seats = [(seat.user_id, name if seat.user_id == user_id else seat.name, seat.level) for seat in rotated]
-        await self.store.seat_lobby(new_id, [(u, n, level if u is None else None) for u, n, level in seats])
+        await self.store.games.seat_lobby(new_id, [(u, n, level if u is None else None) for u, n, level in seats])
         log.info("game %s: rematch of game %s opened by %s", new_id, game_id, user_id)
         return await self._reload(new_id)

@@ -81,18 +81,18 @@ class ServiceBase(Lookups):
         process that dies keeps it until the lease runs out; then another one takes it. The operator's lease
         (``AZUL_LEASE_SECONDS``), when set, replaces every kind's own."""
         now = self.clock.now()
-        return await self.store.claim(work, self.worker, iso(now), iso(now + (self.lease or lease)))
+        return await self.store.timers.claim(work, self.worker, iso(now), iso(now + (self.lease or lease)))
 
     async def release(self, work: str) -> None:
-        await self.store.release(work, self.worker)
+        await self.store.timers.release(work, self.worker)
 
     async def take_over_own(self) -> int:
         """At start-up: take back the claims this process's previous life held (it died holding them)."""
-        return await self.store.take_over(self.identity, self.worker, iso(self.clock.now()))
+        return await self.store.timers.take_over(self.identity, self.worker, iso(self.clock.now()))
 
     async def open_game(self, channel_id: int, *, broken_too: bool = False) -> GameRow:
         """The channel's open game; a quarantined one only for ``broken_too`` (abort and export), else refused."""
-        game = await self.store.open_game_in(channel_id)
+        game = await self.store.games.open_game_in(channel_id)
         if game is None:
             raise Refusal("no_game")
         if not broken_too:
@@ -101,7 +101,7 @@ class ServiceBase(Lookups):
 
     async def shown_game(self, channel_id: int, *, broken_too: bool = False) -> GameRow:
         """The game ``/azul board`` and ``status`` describe: the open one, else the last one that was played out."""
-        game = await self.store.open_game_in(channel_id) or await self.store.latest_game_in(channel_id)
+        game = await self.store.games.open_game_in(channel_id) or await self.store.games.latest_game_in(channel_id)
         if game is None or game.status == "aborted":
             raise Refusal("no_game")
         if not broken_too:
@@ -120,7 +120,7 @@ class ServiceBase(Lookups):
 
     async def active_game(self, channel_id: int, game_id: int | None = None, version: int | None = None) -> GameRow:
         if game_id is not None:  # a button names its game: say so when that game is over
-            named = await self.store.game(game_id)
+            named = await self.store.games.game(game_id)
             if named is not None and named.channel_id == channel_id and not named.is_open:
                 raise Refusal("finished" if named.status == "over" else "aborted")
         game = await self.open_game(channel_id)
@@ -144,7 +144,7 @@ class ServiceBase(Lookups):
 
     async def replayed(self, game: GameRow) -> GameState:
         """The state reached by replaying the whole move log: must equal the snapshot."""
-        moves = await self.store.moves(game.id)
+        moves = await self.store.moves.moves(game.id)
         return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
 
     async def raw_record(self, game: GameRow, user_id: int, *, is_admin: bool) -> dict[str, Any]:
@@ -154,9 +154,9 @@ class ServiceBase(Lookups):
         return {
             "game": game.id,
             "broken": game.broken,
-            "row": await self.store.raw_game(game.id),
+            "row": await self.store.games.raw_game(game.id),
             "seats": [{"user_id": s.user_id, "name": s.name, "seat": s.seat, "level": s.level} for s in game.seats],
-            "log": [{"seat": seat, "notation": notation} for seat, notation in await self.store.moves(game.id)],
+            "log": [{"seat": seat, "notation": notation} for seat, notation in await self.store.moves.moves(game.id)],
         }
 
     async def transcript(self, channel_id: int) -> tuple[GameRow, dict[str, Any]]:
@@ -168,7 +168,7 @@ class ServiceBase(Lookups):
         game = await self.shown_game(channel_id)
         if game.state is None:
             raise Refusal("not_started")
-        moves = await self.store.moves(game.id)
+        moves = await self.store.moves.moves(game.id)
         players = game.by_seat()
         document = await asyncio.to_thread(
             export, game.variant, len(players), game.seed, moves, game.options or None
@@ -188,7 +188,7 @@ class ServiceBase(Lookups):
         }
 
     async def _reload(self, game_id: int) -> GameRow:
-        game = await self.store.game(game_id)
+        game = await self.store.games.game(game_id)
         if game is None:
             raise Refusal("no_game")
         return game
@@ -201,7 +201,7 @@ class ServiceBase(Lookups):
 
     async def game_caps(self, guild_id: int | None) -> GameCaps:
         """A server's caps on open games (see :mod:`bot.app.quotas`)."""
-        member, server = await self.store.game_caps(guild_id)
+        member, server = await self.store.servers.game_caps(guild_id)
         return GameCaps(member or MEMBER_GAMES, server or SERVER_GAMES)
 
     async def set_game_caps(self, guild_id: int, member: int | None, server: int | None) -> GameCaps:
@@ -209,13 +209,13 @@ class ServiceBase(Lookups):
             raise Refusal("bad_member_games", max=MEMBER_GAMES_MAX)
         if server is not None and not 1 <= server <= SERVER_GAMES_MAX:
             raise Refusal("bad_server_games", max=SERVER_GAMES_MAX)
-        await self.store.set_game_caps(guild_id, member, server)
+        await self.store.servers.set_game_caps(guild_id, member, server)
         return await self.game_caps(guild_id)
 
     async def _check_seats(self, guild_id: int | None, user_id: int, caps: GameCaps | None = None, *, key: str) -> None:
         """Refuse one more seat for ``user_id`` (their own, or a computer in their game) at their server's cap."""
         caps = caps or await self.game_caps(guild_id)
-        if await self.store.open_seats_of(guild_id, user_id) >= caps.member:
+        if await self.store.servers.open_seats_of(guild_id, user_id) >= caps.member:
             raise Refusal(key, limit=caps.member)
 
     async def _record(
@@ -242,7 +242,7 @@ class ServiceBase(Lookups):
         )
         notations = [str(move) for move in moves]
         try:
-            await self.store.record_moves(
+            await self.store.moves.record_moves(
                 game.id,
                 version=game.version,
                 seat=seat,
@@ -259,7 +259,7 @@ class ServiceBase(Lookups):
             "game %s: ply %s seat %s played %s%s", game.id, game.version, seat, played, f" ({cause})" * bool(cause)
         )
         if not cause and game.by_seat()[seat].timeouts:  # the player's own move: their timeouts start over
-            await self.store.reset_timeouts(game.id, seat)
+            await self.store.games.reset_timeouts(game.id, seat)
         saved = await self._changed(game.id)
         if finished:
             await self.settle(saved)
@@ -318,23 +318,23 @@ class ServiceBase(Lookups):
 
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         check_limit(time_limit_hours, on_timeout)
-        await self.store.set_server_defaults(guild_id, time_limit_hours, on_timeout)
+        await self.store.servers.set_server_defaults(guild_id, time_limit_hours, on_timeout)
 
     async def server_thinking(self, guild_id: int | None) -> int:
         """How long computer players think per move in a server's new games."""
-        return await self.store.server_thinking(guild_id) or DEFAULT_THINKING
+        return await self.store.servers.server_thinking(guild_id) or DEFAULT_THINKING
 
     async def set_server_thinking(self, guild_id: int, seconds: int) -> None:
         check_thinking(seconds)
-        await self.store.set_server_thinking(guild_id, seconds)
+        await self.store.servers.set_server_thinking(guild_id, seconds)
 
     async def set_notify(self, user_id: int, enabled: bool, locale: str | None = None) -> None:
         """Opt in or out of turn DMs (written in ``locale``); opting in again retries closed DMs."""
-        await self.store.set_user(user_id, notify_dm=enabled, dm_closed_told=False, locale=locale)
+        await self.store.users.set_user(user_id, notify_dm=enabled, dm_closed_told=False, locale=locale)
 
     async def move_to_thread(self, game: GameRow, thread_id: int) -> GameRow:
         """The started ``game`` is played in ``thread_id`` from now on (its lobby stays in the channel)."""
-        if not await self.store.move_to_thread(game.id, thread_id):
+        if not await self.store.games.move_to_thread(game.id, thread_id):
             raise Refusal("raced")
         log.info("game %s: moved to thread %s", game.id, thread_id)
         return await self._changed(game.id)

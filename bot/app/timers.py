@@ -82,12 +82,12 @@ class Timers:
     async def sync(self, game: GameRow) -> None:
         """Make the game's pending timers match who is waiting now (see the module's docstring)."""
         waiting = self._waiting(game)
-        last = await self.store.last_plies(game.id)
-        timers = await self.store.timers_of(game.id)
+        last = await self.store.moves.last_plies(game.id)
+        timers = await self.store.timers.timers_of(game.id)
         now = iso(self.clock.now())
         for timer in timers:
             if timer.state == "pending" and not self._applies(timer, waiting, last):
-                await self.store.end_timer(timer.id, "cancelled", now)
+                await self.store.timers.end_timer(timer.id, "cancelled", now)
         for seat in sorted(waiting):
             # A wait cancelled meanwhile (a move before it was taken back) is over: it does not count as started.
             started = any(t.seat == seat and t.version > last.get(seat, -1) and t.state != "cancelled" for t in timers)
@@ -98,7 +98,7 @@ class Timers:
         """A seat whose own move was taken back waits on the clock it had before that move, so an undo never buys
         time: the timers that move cancelled come back with their due times, and a warning already given is not
         given again. False when the seat's last act was not an undo (its clocks start afresh)."""
-        moved = (await self.store.move_plies(game.id)).get(seat, -1)
+        moved = (await self.store.moves.move_plies(game.id)).get(seat, -1)
         if last.get(seat, -1) <= moved:
             return False
         before = [t for t in timers if t.seat == seat and moved < t.version <= last[seat]]
@@ -107,7 +107,7 @@ class Timers:
         wait = max(t.version for t in before)  # the wait the undone move ended (a later undo copies it forward)
         for timer in before:
             if timer.version == wait and timer.state != "done":  # cancelled by the move, or by this sync
-                await self.store.schedule_timer(game.id, timer.kind, seat, game.version, due_at=timer.due_at)
+                await self.store.timers.schedule_timer(game.id, timer.kind, seat, game.version, due_at=timer.due_at)
         return True
 
     async def _schedule_waiting(self, game: GameRow, seat: int) -> None:
@@ -118,18 +118,20 @@ class Timers:
         if game.time_limit_hours and user_id is not None:
             await self._schedule_limit(game, seat, user_id)
         elif self.remind_after is not None and user_id is not None:
-            prefs = await self.store.user(user_id)
+            prefs = await self.store.users.user(user_id)
             every = timedelta(hours=prefs.remind_every_hours) if prefs.remind_every_hours else self.remind_after
-            await self.store.schedule_timer(game.id, REMIND, seat, game.version, due_at=iso(self.clock.now() + every))
+            await self.store.timers.schedule_timer(
+                game.id, REMIND, seat, game.version, due_at=iso(self.clock.now() + every)
+            )
 
     async def _schedule_limit(self, game: GameRow, seat: int, user_id: int) -> None:
         """The seat's clock starts now, or when its player's vacation ends."""
-        prefs = await self.store.user(user_id)
+        prefs = await self.store.users.user(user_id)
         now = self.clock.now()
         start = max(now, datetime.fromisoformat(prefs.away_until)) if prefs.away_until else now
         limit = timedelta(hours=game.time_limit_hours)
         for kind, due in ((LIMIT_HALF, limit / 2), (LIMIT_HOUR, limit - HOUR), (DEADLINE, limit)):
-            await self.store.schedule_timer(game.id, kind, seat, game.version, due_at=iso(start + due))
+            await self.store.timers.schedule_timer(game.id, kind, seat, game.version, due_at=iso(start + due))
 
     async def away_changed(self, user_id: int, was: str | None, until: str | None) -> None:
         """A player's vacation was set, changed or ended: their clocks stood still while away, so every pending
@@ -142,21 +144,23 @@ class Timers:
         shift = end(until) - end(was)
         if not shift:
             return
-        for timer in await self.store.pending_timers_of_user(user_id, LIMIT_KINDS):
+        for timer in await self.store.timers.pending_timers_of_user(user_id, LIMIT_KINDS):
             due = datetime.fromisoformat(timer.due_at) + shift
-            await self.store.reschedule_timer(timer.id, timer.due_at, iso(max(due, now)))
+            await self.store.timers.reschedule_timer(timer.id, timer.due_at, iso(max(due, now)))
 
     async def _claim_deadline(self, game: GameRow, timer: TimerRow) -> bool:
         """Lease a deadline for running now (see the module's docstring); an away player never times out (a
         vacation set before its clock was moved): their deadline waits an hour past their return."""
         now = self.clock.now()
         user_id = game.by_seat()[timer.seat].user_id
-        prefs = await self.store.user(user_id) if user_id is not None else None
+        prefs = await self.store.users.user(user_id) if user_id is not None else None
         if prefs is not None and prefs.away_until and prefs.away_until > iso(now):
             later = datetime.fromisoformat(prefs.away_until) + HOUR
-            await self.store.reschedule_timer(timer.id, timer.due_at, iso(later))
+            await self.store.timers.reschedule_timer(timer.id, timer.due_at, iso(later))
             return False
-        return await self.store.lease_deadline(timer.id, timer.due_at, iso(now + self.deadline_lease), self.owner)
+        return await self.store.timers.lease_deadline(
+            timer.id, timer.due_at, iso(now + self.deadline_lease), self.owner
+        )
 
     async def _claim(self, game: GameRow, timer: TimerRow, finish: list[int]) -> bool:
         """Take a due timer for running now; a reminder follows its player's settings: none when they are off,
@@ -166,29 +170,29 @@ class Timers:
         if timer.kind == DEADLINE:
             return await self._claim_deadline(game, timer)
         if timer.kind not in {REMIND, LIMIT_HALF, LIMIT_HOUR}:
-            return await self.store.end_timer(timer.id, "done", iso(now))
+            return await self.store.timers.end_timer(timer.id, "done", iso(now))
         user_id = game.by_seat()[timer.seat].user_id
-        prefs = await self.store.user(user_id) if user_id is not None else None
+        prefs = await self.store.users.user(user_id) if user_id is not None else None
         if prefs is None or not prefs.reminders:  # off, or a computer seat (no one to remind)
-            await self.store.end_timer(timer.id, "cancelled", iso(now))
+            await self.store.timers.end_timer(timer.id, "cancelled", iso(now))
             return False
         if prefs.away_until and prefs.away_until > iso(now):  # on vacation: the reminder waits for their return
-            await self.store.reschedule_timer(timer.id, timer.due_at, prefs.away_until)
+            await self.store.timers.reschedule_timer(timer.id, timer.due_at, prefs.away_until)
             return False
         quiet_end = quiet_until(now, prefs.timezone, prefs.quiet_start, prefs.quiet_end)
         if quiet_end is not None:
-            await self.store.reschedule_timer(timer.id, timer.due_at, iso(quiet_end))
+            await self.store.timers.reschedule_timer(timer.id, timer.due_at, iso(quiet_end))
             return False
         if prefs.remind_every_hours and timer.kind == REMIND:  # a limit's warnings come once each
             again = now + timedelta(hours=prefs.remind_every_hours)
-            return await self.store.reschedule_timer(timer.id, timer.due_at, iso(again))
+            return await self.store.timers.reschedule_timer(timer.id, timer.due_at, iso(again))
         finish.append(timer.id)  # leased to this runner by run_due; marked done after its post (finish)
         return True
 
     async def finish(self, fired: Fired) -> None:
         """The post of ``fired`` is out (or Discord refused it for good): its once-only timers are done."""
         for timer_id in fired.to_finish:
-            await self.store.end_timer(timer_id, "done", iso(self.clock.now()))
+            await self.store.timers.end_timer(timer_id, "done", iso(self.clock.now()))
 
     @staticmethod
     def _waiting(game: GameRow) -> Set[int]:
@@ -204,15 +208,15 @@ class Timers:
 
     async def returned(self, user_id: int, away_until: str) -> None:
         """A player is back early: reminders that were waiting for the end of their vacation are due now."""
-        await self.store.bring_forward_timers(user_id, away_until, iso(self.clock.now()))
+        await self.store.timers.bring_forward_timers(user_id, away_until, iso(self.clock.now()))
 
     async def sync_all(self) -> int:
         """Sync every active game (at start-up); returns how many there are. A game whose row cannot be read is
         quarantined, and the others are synced."""
-        ids = await self.store.active_game_ids()
+        ids = await self.store.games.active_game_ids()
         for game_id in ids:
             try:
-                game = await self.store.game(game_id)
+                game = await self.store.games.game(game_id)
                 if game is not None:
                     await self.sync(game)
             except Exception as error:
@@ -225,17 +229,17 @@ class Timers:
         fired: dict[tuple[int, str], dict[int, int]] = {}
         finish: dict[tuple[int, str], list[int]] = {}
         games: dict[int, GameRow] = {}
-        due = await self.store.claim_due_timers(now, iso(self.clock.now() + self.timer_lease), owner=self.owner)
+        due = await self.store.timers.claim_due_timers(now, iso(self.clock.now() + self.timer_lease), owner=self.owner)
         # A limit's warning that comes due with its deadline (the bot was down) would only be noise: the deadline runs.
         expiring = {(t.game_id, t.seat, t.version) for t in due if t.kind == DEADLINE}
         for timer in due:
             try:
-                game = games.get(timer.game_id) or await self.store.game(timer.game_id)
+                game = games.get(timer.game_id) or await self.store.games.game(timer.game_id)
                 if game is None:
                     continue
                 late = timer.kind in {LIMIT_HALF, LIMIT_HOUR} and (game.id, timer.seat, timer.version) in expiring
-                if late or not self._applies(timer, self._waiting(game), await self.store.last_plies(game.id)):
-                    await self.store.end_timer(timer.id, "cancelled", now)
+                if late or not self._applies(timer, self._waiting(game), await self.store.moves.last_plies(game.id)):
+                    await self.store.timers.end_timer(timer.id, "cancelled", now)
                 elif await self._claim(game, timer, finish.setdefault((game.id, timer.kind), [])):
                     games[game.id] = game
                     fired.setdefault((game.id, timer.kind), {})[timer.seat] = timer.version
@@ -261,7 +265,7 @@ async def deadlines(store: Store, game: GameRow) -> dict[int, datetime]:
     waiting = Timers._waiting(game)
     return {
         timer.seat: datetime.fromisoformat(timer.due_at)
-        for timer in await store.timers_of(game.id)
+        for timer in await store.timers.timers_of(game.id)
         if timer.kind == DEADLINE and timer.state == "pending" and timer.seat in waiting
     }
 

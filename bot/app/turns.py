@@ -143,7 +143,7 @@ class Turns(ServiceBase):
         if game.version == seen:
             return
         seat = game.seat_of(user_id)
-        if seat is None or seat not in await self.store.seats_moved_since(game.id, seen):
+        if seat is None or seat not in await self.store.moves.seats_moved_since(game.id, seen):
             return
         if game.state is not None and seat in engine.to_act(self.state_of(game)):
             if seen >= game.board_version:
@@ -169,7 +169,7 @@ class Turns(ServiceBase):
         ``then``: the options of more moves of the same command the same seat plays right after it (a run: the
         grey wall's columns, line by line), saved with it in one transaction or not at all; the turn tells of all.
         """
-        if interaction_id is not None and await self.store.move_count_by_interaction(interaction_id):
+        if interaction_id is not None and await self.store.moves.move_count_by_interaction(interaction_id):
             raise Refusal("duplicate")
         seen = version
         for _ in range(RACE_RETRIES):
@@ -199,7 +199,7 @@ class Turns(ServiceBase):
         else:
             raise Refusal("raced")
         if name:
-            await self.store.rename_seat(game.id, user_id, name)
+            await self.store.games.rename_seat(game.id, user_id, name)
             return replace(turn, game=await self._reload(game.id))
         return turn
 
@@ -207,7 +207,7 @@ class Turns(ServiceBase):
         """Why a move arrived too late, when the time limit's stand-in made the seat's newest move: the player is
         told their time ran out and what the computer played for them, not merely that it is not their turn."""
         seat = game.seat_of(user_id)
-        rows = await self.store.move_rows(game.id)
+        rows = await self.store.moves.move_rows(game.id)
         own = [row for row in rows if row.seat == seat]
         if seat is None or not own or own[-1].cause != "time_limit":
             return None
@@ -272,7 +272,7 @@ class Turns(ServiceBase):
 
     async def computer_to_act(self, game_id: int) -> list[tuple[int, str]]:
         """The seats the computer plays that must act now in ``game_id``, with their levels (seat order)."""
-        game = await self.store.game(game_id)
+        game = await self.store.games.game(game_id)
         if game is None or game.status != "active" or game.state is None:
             return []
         to_act = engine.to_act(self.state_of(game))
@@ -283,7 +283,7 @@ class Turns(ServiceBase):
         """Hand a person's seat to the computer at ``level`` (a stand-in), or back to them with ``None``."""
         if level is not None and level not in LEVELS:
             raise Refusal("bad_level")
-        if not await self.store.set_controller(game_id, seat, level):
+        if not await self.store.games.set_controller(game_id, seat, level):
             raise Refusal("raced")
         return await self._changed(game_id)  # a seat the computer plays has no reminders
 
@@ -295,7 +295,7 @@ class Turns(ServiceBase):
         if not await self._still_late(game_id, seat, since, dropped=False):
             return None
         game = await self._reload(game_id)
-        dropped = game.on_timeout == "drop" and await self.store.drop_seat(game.id, seat, STRONGEST)
+        dropped = game.on_timeout == "drop" and await self.store.games.drop_seat(game.id, seat, STRONGEST)
         for _ in range(RACE_RETRIES):
             try:
                 turn = await self.play_for(game.id, seat, level=STRONGEST, cause="time_limit")
@@ -305,7 +305,7 @@ class Turns(ServiceBase):
                     raise
         else:
             raise Refusal("raced")
-        timeouts = await self.store.count_timeout(game.id, seat)
+        timeouts = await self.store.games.count_timeout(game.id, seat)
         handed = not dropped and not turn.over and timeouts >= TIMEOUTS_IN_A_ROW
         if handed:
             game = await self.set_controller(game.id, seat, STRONGEST)
@@ -321,7 +321,7 @@ class Turns(ServiceBase):
         game = await self._reload(game_id)
         if game.status != "active" or game.state is None or (seat in game.computer_seats() and not dropped):
             return False
-        moved = (await self.store.last_plies(game.id)).get(seat, -1) >= since
+        moved = (await self.store.moves.last_plies(game.id)).get(seat, -1) >= since
         return seat in engine.to_act(self.state_of(game)) and not moved
 
     async def take_back(self, channel_id: int, user_id: int) -> GameRow:
@@ -334,7 +334,7 @@ class Turns(ServiceBase):
             raise Refusal("already_resigned" if game.by_seat()[seat].resigned else "dropped_for_good")
         if seat not in game.computer_seats():
             raise Refusal("seat_is_yours")
-        if not await self.store.take_back(game.id, seat):
+        if not await self.store.games.take_back(game.id, seat):
             raise Refusal("raced")
         return await self._changed(game.id)
 
@@ -353,7 +353,7 @@ class Turns(ServiceBase):
 
         The move leaves the log and the snapshot becomes the replay of the rest, in one write guarded by the version
         (which still moves forward), so the log replays to the snapshot and a retried undo applies once."""
-        if interaction_id is not None and await self.store.move_count_by_interaction(interaction_id):
+        if interaction_id is not None and await self.store.moves.move_count_by_interaction(interaction_id):
             raise Refusal("duplicate")
         game = await self._undo_game(channel_id, game_id)
         seat = game.seat_of(user_id)
@@ -365,8 +365,8 @@ class Turns(ServiceBase):
             raise Refusal("undo_moved_on")
         if seat in game.computer_seats():
             raise Refusal("computer_plays_your_seat")
-        last = await self.store.last_move(game.id)
-        moves = await self.store.moves(game.id)
+        last = await self.store.moves.last_move(game.id)
+        moves = await self.store.moves.moves(game.id)
         if last is None or last.seat != seat:
             # Nothing of theirs to take back, or someone (a person or the computer) has moved since.
             raise Refusal("undo_others_moved" if any(mover == seat for mover, _ in moves) else "undo_no_move")
@@ -377,7 +377,7 @@ class Turns(ServiceBase):
         if engine.reveals(before, after):
             raise Refusal("undo_revealed")
         try:
-            await self.store.undo_move(
+            await self.store.moves.undo_move(
                 game.id, version=game.version, ply=last.ply, state=engine.to_json(before), interaction_id=interaction_id
             )
         except Conflict as conflict:
@@ -391,10 +391,12 @@ class Turns(ServiceBase):
 
     async def _undo_game(self, channel_id: int, game_id: int | None) -> GameRow:
         """The running game a move would be taken back in; a finished one is refused as such."""
-        game = await self.store.open_game_in(channel_id)
+        game = await self.store.games.open_game_in(channel_id)
         if game is None or (game_id is not None and game.id != game_id):
             latest = (
-                await self.store.game(game_id) if game_id is not None else await self.store.latest_game_in(channel_id)
+                await self.store.games.game(game_id)
+                if game_id is not None
+                else await self.store.games.latest_game_in(channel_id)
             )
             if latest is not None and latest.channel_id == channel_id and latest.status == "over":
                 raise Refusal("undo_game_over")
@@ -415,12 +417,12 @@ class Turns(ServiceBase):
         if not awaited:
             raise Refusal("nudge_your_turn" if seat in engine.to_act(state) else "nudge_computer")
         now = self.clock.now()
-        last = await self.store.last_nudge(game.id, user_id)
+        last = await self.store.timers.last_nudge(game.id, user_id)
         if last is not None and datetime.fromisoformat(last) + NUDGE_EVERY > now:
             raise Refusal("nudge_too_soon", at=f"<t:{int((datetime.fromisoformat(last) + NUDGE_EVERY).timestamp())}:R>")
         reachable, later = [], []
         for waiting in awaited:
-            prefs = await self.store.user(game.by_seat()[waiting].user_id or 0)
+            prefs = await self.store.users.user(game.by_seat()[waiting].user_id or 0)
             if prefs.away_until and prefs.away_until > iso(now):
                 later.append(datetime.fromisoformat(prefs.away_until))
                 continue
@@ -431,6 +433,6 @@ class Turns(ServiceBase):
             reachable.append(waiting)
         if not reachable:
             raise Refusal("nudge_resting", at=f"<t:{int(min(later).timestamp())}:R>")
-        if not await self.store.record_nudge(game.id, user_id, iso(now), iso(now - NUDGE_EVERY)):
+        if not await self.store.timers.record_nudge(game.id, user_id, iso(now), iso(now - NUDGE_EVERY)):
             raise Refusal("raced")
         return Nudged(game, state, seat, reachable, len(later))

@@ -80,7 +80,7 @@ class Table:
         return await confirmed(member, self.channel, command)
 
     async def game(self) -> GameRow:
-        game = await self.bot.service.store.latest_game_in(self.channel.id)
+        game = await self.bot.service.store.games.latest_game_in(self.channel.id)
         assert game is not None
         return game
 

@@ -51,7 +51,7 @@ async def test_a_failure_after_the_commit_says_the_change_stands(
     game = await table.game()
     assert game.status == status
     if command == "undo":
-        assert game.version == played + 1 and not await table.bot.service.store.moves(game.id)
+        assert game.version == played + 1 and not await table.bot.service.store.moves.moves(game.id)
     errors = simcord_env.errors  # the injected failure reaches the tree's handler from a slash command: expected
     assert all(isinstance(error.__cause__ or error, Boom | ChangeSaved) for error in errors), errors
 

@@ -39,7 +39,7 @@ async def test_a_backup_taken_while_the_bot_plays_opens_and_replays_every_game(
     store = await Store.open(str(copy))
     try:
         for original in (await table.game(), await second.game()):
-            kept = await store.game(original.id)
+            kept = await store.games.game(original.id)
             assert kept is not None and (kept.status, kept.version, kept.state) == (
                 original.status,
                 original.version,

@@ -81,7 +81,7 @@ async def test_one_person_and_three_computers_play_to_the_end(simcord_env) -> No
     sent = await play_human_moves_to_the_end(table)
     game = await table.game()
     assert game.status == "over"
-    moves = await table.bot.service.store.moves(game.id)
+    moves = await table.bot.service.store.moves.moves(game.id)
     mine = game.seat_of(alice.id)
     assert sent == sum(1 for seat, _ in moves if seat == mine), "only Alice's moves were sent"
     assert any(seat != mine for seat, _ in moves)
@@ -121,7 +121,7 @@ async def test_restart_while_the_computer_thinks_resumes_its_turn(simcord_env, m
 
     after = await table.game()
     assert after.version == before.version + 1, "the interrupted turn was played once after the restart"
-    moves = await table.bot.service.store.moves(after.id)
+    moves = await table.bot.service.store.moves.moves(after.id)
     assert len(moves) == after.version
     # The same move the computer would have played without the restart.
     plain = Computer(1, COMPUTER_BUDGET)
@@ -175,12 +175,12 @@ async def test_the_computer_turns_lease_outlasts_a_long_search(simcord_env, cloc
                 break
             await asyncio.sleep(0.1)
         assert renewals and renewals[-1] >= later, "the lease was renewed during the search"
-        taken = await service.store.claim(f"computer:{game.id}", "another process", iso(later), iso(later))
+        taken = await service.store.timers.claim(f"computer:{game.id}", "another process", iso(later), iso(later))
         assert not taken, "no other process takes the computer's turn while its search runs"
         go.set()
         await simcord_env.settle()
         after = await table.game()
-        assert after.version > before.version and len(await service.store.moves(game.id)) == after.version
+        assert after.version > before.version and len(await service.store.moves.moves(game.id)) == after.version
     finally:
         await computer.close()
 
@@ -203,16 +203,16 @@ async def test_seats_of_an_older_database_keep_their_people(tmp_path) -> None:
         await db.commit()
     store = await Store.open(path)
     try:
-        game = await store.game(1)
+        game = await store.games.game(1)
         assert game is not None
         assert [(s.user_id, s.name, s.seat, s.level) for s in game.by_seat()] == [
             (200, "bob", 0, None),
             (100, "alice", 1, None),
         ]
-        assert await store.set_controller(1, 0, "hard")
-        assert (await store.game(1)).computer_seats() == [0]  # type: ignore[union-attr]
-        assert await store.set_controller(1, 0, None)
-        assert not await store.set_controller(1, 0, None), "nothing to give back"
+        assert await store.games.set_controller(1, 0, "hard")
+        assert (await store.games.game(1)).computer_seats() == [0]  # type: ignore[union-attr]
+        assert await store.games.set_controller(1, 0, None)
+        assert not await store.games.set_controller(1, 0, None), "nothing to give back"
     finally:
         await store.close()
 
@@ -301,7 +301,7 @@ async def test_a_computer_plays_every_variant_to_the_end(simcord_env, variant: s
     await open_with_computers(table, ["hard"], variant)
     sent = await play_human_moves_to_the_end(table)
     game = await table.game()
-    moves = await table.bot.service.store.moves(game.id)
+    moves = await table.bot.service.store.moves.moves(game.id)
     mine = game.seat_of(table.players[0].id)
     assert game.status == "over" and sent == sum(1 for seat, _ in moves if seat == mine)
     assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
@@ -342,7 +342,7 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
     game, state = await table.state()
     await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
     assert bob.id in mentions(table.channel.last_message.content), "Bob plays his seat again"
-    moves = await table.bot.service.store.moves(game.id)
+    moves = await table.bot.service.store.moves.moves(game.id)
     assert len(moves) == (await table.game()).version
 
 
@@ -360,7 +360,7 @@ async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> Non
     await bob.slash(bobs_channel, "azul new", variant="azul", seats=2)
     await table.bot.service.add_computer(bobs_channel.id, bob.id, "hard", is_admin=False)
     await bob.click(bobs_channel.last_message, label="Start")
-    bobs = await table.bot.service.store.latest_game_in(bobs_channel.id)
+    bobs = await table.bot.service.store.games.latest_game_in(bobs_channel.id)
     assert bobs is not None and bobs.status == "active"
     computer = table.bot.service.computer
     assert computer is not None and computer.pool.queue is not None and computer.quick.queue is not None

@@ -55,7 +55,7 @@ async def test_expansion_steps_show_where_each_choice_goes(simcord_env) -> None:
             assert not step.response.attachments, "only the area and rotation steps carry the picture"
         step = await table.picker_step(member, step.response, move)
     assert pictured, "an area or rotation step was shown with its picture"
-    assert (await table.bot.service.store.moves((await table.game()).id))[-1][1] == str(move)
+    assert (await table.bot.service.store.moves.moves((await table.game()).id))[-1][1] == str(move)
 
 
 def test_candidates_are_marked_with_the_cells_their_labels_name() -> None:

@@ -54,7 +54,7 @@ async def test_a_failing_message_id_write_says_the_move_stands(simcord_env, monk
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(store, "set_board", broken)
+    monkeypatch.setattr(store.games, "set_board", broken)
     member, _, move = await table.choose()
     said = await saved_but_not_posted(table, member, move)
     assert "board is posted" in said and "database" in said, said
@@ -153,7 +153,7 @@ async def test_a_direct_message_offers_only_the_commands_that_work_there(simcord
     assert not [command for command in offered if command.split()[0] in {"azul", "azul-move", "azul-server"}], offered
     with pytest.raises(SetupError, match="not visible"):
         await user.slash("azul new", variant="azul", seats=2)
-    assert await simcord_env.bot.service.store.latest_game_in(user.dm_channel.id) is None, "no lobby was opened"
+    assert await simcord_env.bot.service.store.games.latest_game_in(user.dm_channel.id) is None, "no lobby was opened"
     assert "/azul" in (await user.slash("azul-help")).response.content, "help works in a DM"
 
 
@@ -194,7 +194,7 @@ async def test_simultaneous_moves_by_different_players_both_land(simcord_env) ->
     assert all(not isinstance(outcome, Exception) for outcome in outcomes), outcomes
     after = await table.game()
     assert after.version == game.version + len(seats)
-    logged = await service.store.moves(game.id)
+    logged = await service.store.moves.moves(game.id)
     assert sorted(seat for seat, _ in logged[game.version :]) == seats
     assert await service.replayed(after) == engine.from_json(after.state or {}), "snapshot equals replay"
 
@@ -213,7 +213,7 @@ async def test_a_picker_finished_after_another_players_simultaneous_move_still_l
         move = table.agent.choose(engine.variant_of(state), state, seat)
         result = await table.finish_picker(member, opened, move)
         assert "Played" in result.response.content, result.response.content
-    logged = (await table.bot.service.store.moves(game.id))[game.version :]
+    logged = (await table.bot.service.store.moves.moves(game.id))[game.version :]
     assert {seat for seat, _ in logged} == {first, second}, "both players' columns landed, each run whole"
     assert (await table.game()).version == game.version + len(logged)
 

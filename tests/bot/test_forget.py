@@ -66,10 +66,10 @@ async def test_forget_erases_a_person_and_keeps_the_others_games(simcord_env) ->
     assert not done.response.components
     assert await traces(store, str(alice.id), alice.user.name) == []
 
-    game = await store.game(finished.id)
+    game = await store.games.game(finished.id)
     assert game is not None and [seat.name for seat in game.by_seat()].count("—") == 1
     assert game.seat_of(bob.id) is not None and game.result == finished.result, "bob's game stays whole"
-    assert (await store.user(alice.id)).away_until is None
+    assert (await store.users.user(alice.id)).away_until is None
     history = await bob.slash(table.channel, "azul-stats history")
     assert "—" in history.response.content and alice.user.name not in history.response.content
 
@@ -98,10 +98,10 @@ async def test_forget_anonymises_a_finished_league_and_waits_for_a_running_one(d
                 "INSERT INTO league_tables (league_id, round, number, players) VALUES (?, 1, 1, '[777001, 777002]')",
                 (league_id,),
             )
-        assert await store.forget_user(777001, "—") is None, "a league that goes on needs its player"
+        assert await store.users.forget_user(777001, "—") is None, "a league that goes on needs its player"
         assert await traces(store, "777001")
         await execute("UPDATE league_players SET status = 'withdrew' WHERE league_id = 2 AND user_id = ?", (777001,))
-        assert await store.forget_user(777001, "—") == 0
+        assert await store.users.forget_user(777001, "—") == 0
         assert await traces(store, "777001", "alice") == []
         standings = await store._fetchall(
             "SELECT user_id, name FROM league_players WHERE league_id = 1 ORDER BY joined"

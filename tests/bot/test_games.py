@@ -14,7 +14,7 @@ async def check_replay(table: Table) -> None:
     game, state = await table.state()
     replayed = await table.bot.service.replayed(game)
     assert engine.to_json(replayed) == engine.to_json(state)
-    assert game.version == len(await table.bot.service.store.moves(game.id))
+    assert game.version == len(await table.bot.service.store.moves.moves(game.id))
 
 
 @pytest.mark.slow  # a whole game through the bot

@@ -46,7 +46,7 @@ async def tile_by_picker(table: Table, member: Any, seat: int, step: Any) -> int
     played = await member.click(step.response, label="Play this move")
     assert played.response.content.startswith("Played:")
     after = await table.game()
-    moves = (await table.bot.service.store.moves(after.id))[game.version :]
+    moves = (await table.bot.service.store.moves.moves(after.id))[game.version :]
     run = tuple(str(move) for move in next(w for w in ways if tuple(map(str, w)) == tuple(n for _, n in moves)))
     assert [seat] * len(run) == [s for s, _ in moves] and after.version == game.version + len(run)
     assert len(table.channel.history()) == posts + 1, "one post for the whole wall tiling, not one per column"

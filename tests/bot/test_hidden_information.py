@@ -84,7 +84,7 @@ async def test_a_finished_games_export_replays_to_its_end(simcord_env) -> None:
     game = await table.game()
     document = await exported(watcher, table.channel)
     assert document["seed"] == game.seed and "state" not in document
-    logged = await table.bot.service.store.moves(game.id)
+    logged = await table.bot.service.store.moves.moves(game.id)
     assert engine.to_json(engine.replay("azul", 2, document["seed"], logged)) == game.state
 
 

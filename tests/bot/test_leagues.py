@@ -13,7 +13,8 @@ from simcord.backend.errors import SetupError
 
 import engine
 from bot.infra.clock import ManualClock
-from bot.infra.league_store import LeagueStore, TableRow
+from bot.infra.store import Store
+from bot.infra.store.leagues import TableRow
 from tests.bot.discord_limits import command_size
 from tests.bot.table import Table, confirmed, mentions
 from tests.bot.test_time_limits import computer_done
@@ -37,8 +38,9 @@ class League:
         self.by_name = {player.user.name: player for player in self.players}
 
     @property
-    def store(self) -> LeagueStore:
-        return LeagueStore(self.env.bot.service.store)
+    def store(self) -> Store:
+        store: Store = self.env.bot.service.store
+        return store
 
     def name_of(self, user_id: int | None) -> str:
         return next(player.user.name for player in self.players if player.id == user_id) if user_id else "computer"
@@ -67,9 +69,9 @@ class League:
         await self.env.settle()
 
     async def tables(self, number: int, name: str = "Autumn Cup") -> list[TableRow]:
-        found = await self.store.leagues_in(self.guild.id, finished=True)
+        found = await self.store.leagues.leagues_in(self.guild.id, finished=True)
         league = next(league for league in found if league.name == name)
-        return await self.store.tables(league.id, number)
+        return await self.store.leagues.tables(league.id, number)
 
     async def pairs(self, number: int, name: str = "Autumn Cup") -> list[tuple[str, ...]]:
         return [tuple(self.name_of(user) for user in table.players) for table in await self.tables(number, name)]
@@ -245,7 +247,7 @@ async def test_a_swiss_league_of_six_plays_to_its_final_standings(
     assert sum("round 2 of 3" in post and "•" in post for post in posts) == 1, "each round announced once"
     pinned = league.channel.pinned_messages()
     assert len(pinned) == 1 and "final standings" in pinned[0].content and pinned[0].attachments
-    league_row = (await league.store.leagues_in(league.guild.id, finished=True))[0]
+    league_row = (await league.store.leagues.leagues_in(league.guild.id, finished=True))[0]
     assert league_row.status == "over"
 
 
@@ -310,7 +312,7 @@ async def test_a_round_robin_of_five_gives_everyone_four_games_and_a_bye(simcord
         "5. **alice**: 1 point · score 0 · games: 4",
     ], said
     assert sorted(map(sorted, pairs)) == sorted(map(sorted, map(frozenset, itertools.combinations(names, 2))))
-    league_row = (await league.store.leagues_in(league.guild.id, finished=True))[0]
+    league_row = (await league.store.leagues.leagues_in(league.guild.id, finished=True))[0]
     assert league_row.status == "over" and league_row.rounds == 5
     assert await league.tables(6) == []
 
@@ -471,7 +473,7 @@ async def test_opening_a_table_again_after_a_crash_finishes_what_was_left(db_pat
         await leagues.games.create(guild_id=1, channel_id=500, user_id=1, name="p1", variant="azul", seats=2)
         opened = await leagues.open_game(league, table, 500)
         assert opened.game.status == "active" and sorted(s.user_id or 0 for s in opened.game.seats) == [1, 2]
-        again = await leagues.open_game(league, (await leagues.store.tables(league.id, 1))[0], 500)
+        again = await leagues.open_game(league, (await leagues.store.leagues.tables(league.id, 1))[0], 500)
         assert again.game.id == opened.game.id and again.game.version == opened.game.version
         assert (await leagues.league_of_game(opened.game.id)) == (league, 1)
     finally:
@@ -537,7 +539,7 @@ async def test_a_league_with_one_player_left_ends_instead_of_pairing(simcord_env
     assert await league.tables(2) == []
     final = [m.content for m in league.channel.history() if m.content.startswith("🏁")]
     assert len(final) == 1 and "Winner: **bob**" in final[0], final
-    assert (await league.store.leagues_in(league.guild.id, finished=True))[0].status == "over"
+    assert (await league.store.leagues.leagues_in(league.guild.id, finished=True))[0].status == "over"
 
 
 async def test_swiss_pairs_equal_points_by_rating(simcord_env: Any, clock: ManualClock) -> None:

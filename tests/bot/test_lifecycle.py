@@ -52,7 +52,7 @@ async def test_two_racing_moves_for_the_same_turn_apply_once(simcord_env) -> Non
     keys = [outcome for outcome in outcomes if isinstance(outcome, str)]
     assert keys == ["already_played"], outcomes
     game = await table.game()
-    assert game.version == 1 and len(await service.store.moves(game.id)) == 1
+    assert game.version == 1 and len(await service.store.moves.moves(game.id)) == 1
 
 
 async def test_two_pickers_for_one_turn_play_once(simcord_env) -> None:
@@ -287,7 +287,7 @@ async def test_export_attaches_the_transcript_of_the_logged_moves(simcord_env) -
         member, _, move = await table.choose()
         await table.play_by_slash(member, move)
     game = await table.game()
-    logged = await table.bot.service.store.moves(game.id)
+    logged = await table.bot.service.store.moves.moves(game.id)
 
     exported = await watcher.slash(table.channel, "azul export")
     assert "moves played: 4" in exported.response.content

@@ -25,7 +25,7 @@ async def test_a_move_that_lost_the_race_with_the_deadline_is_told_time_ran_out(
     chosen = table.agent.choose(engine.variant_of(state), state, seat)
 
     assert await run(table, clock, hours=LIMIT, minutes=1) >= 1, "the deadline wins"
-    played = (await table.bot.service.store.move_rows(game.id))[-1]
+    played = (await table.bot.service.store.moves.move_rows(game.id))[-1]
     assert played.seat == seat and played.cause == "time_limit"
 
     if by == "slash":
@@ -41,7 +41,9 @@ async def test_a_move_that_lost_the_race_with_the_deadline_is_told_time_ran_out(
     assert result.response.ephemeral and "time for this move ran out" in said, said
     assert f"computer moved for you: {late.user.name} took" in said, said
     assert "not your turn" not in said
-    assert [row.cause for row in await table.bot.service.store.move_rows(game.id)] == ["time_limit"], "nothing saved"
+    assert [row.cause for row in await table.bot.service.store.moves.move_rows(game.id)] == ["time_limit"], (
+        "nothing saved"
+    )
 
 
 async def test_a_move_out_of_turn_after_the_players_own_move_is_still_not_your_turn(simcord_env) -> None:

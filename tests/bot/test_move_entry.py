@@ -37,7 +37,7 @@ def two_hexagons(state: Any, seat: int) -> list[str]:
 
 async def last_notation(table: Table) -> str:
     game = await table.game()
-    return (await table.bot.service.store.moves(game.id))[-1][1]
+    return (await table.bot.service.store.moves.moves(game.id))[-1][1]
 
 
 async def test_queens_garden_discards_are_ticked_in_one_multi_select_then_confirmed(simcord_env) -> None:

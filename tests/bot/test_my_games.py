@@ -38,7 +38,7 @@ async def test_my_games_lists_every_server_waiting_for_me_first_and_works_in_a_d
     dave = guild.add_member(simcord_env.create_user("dave"))
     await dave.slash(lobby_channel, "azul new", variant="azul", seats=3)
     await away.players[0].slash(lobby_channel, "azul join")
-    lobby = await simcord_env.bot.service.store.latest_game_in(lobby_channel.id)
+    lobby = await simcord_env.bot.service.store.games.latest_game_in(lobby_channel.id)
 
     answer = await alice.user.slash("azul-me games")  # in a DM with the bot
     content = answer.response.content

@@ -145,7 +145,7 @@ async def test_replays_and_ratings_are_drawn_in_the_workers_as_in_the_bots_proce
     await table.open("azul")
     await play_out(table)
     game = await table.game()
-    moves = await table.bot.service.store.moves(game.id)
+    moves = await table.bot.service.store.moves.moves(game.id)
     frames = replay_states(game.variant, 2, game.seed, moves, game.options or None)
     names = names_by_seat(game, "en")
 

@@ -30,7 +30,7 @@ def simcord_bot(make_bot: Callable[..., AzulBot]) -> AzulBot:
 
 
 async def pending_timers(table: Table, game_id: int) -> list[str]:
-    timers = await table.bot.service.store.timers_of(game_id)
+    timers = await table.bot.service.store.timers.timers_of(game_id)
     return [timer.kind for timer in timers if timer.state == "pending"]
 
 
@@ -57,7 +57,9 @@ async def test_a_deleted_channel_aborts_its_game(simcord_env) -> None:
     listed = await my_games(table)
     assert f"#{game.id}" not in listed and f"#{(await kept.game()).id}" in listed
     assert (await kept.game()).status == "active", "games elsewhere go on"
-    assert not await table.bot.service.store.ratings_of(table.players[0].id), "an aborted game changes no rating"
+    assert not await table.bot.service.store.results.ratings_of(table.players[0].id), (
+        "an aborted game changes no rating"
+    )
 
 
 async def test_a_deleted_thread_aborts_its_game(simcord_env) -> None:
@@ -124,7 +126,7 @@ async def test_new_refuses_a_channel_where_the_bot_cannot_post_the_board(
     for word in words:
         assert word in result.response.content, result.response.content
     assert "View Channel" not in result.response.content, "only what is missing is named"
-    assert await table.bot.service.store.latest_game_in(closed.id) is None, "no lobby was opened"
+    assert await table.bot.service.store.games.latest_game_in(closed.id) is None, "no lobby was opened"
     opened = await alice.slash(table.channel, "azul new", variant="azul", seats=2)
     assert not opened.ephemeral, "where the bot may post, the lobby opens"
 
@@ -141,7 +143,7 @@ async def test_new_in_a_thread_needs_send_messages_in_threads(simcord_env) -> No
     in_thread = ChannelHandle(simcord_env, table.guild, thread)
     refused = await alice.slash(in_thread, "azul new", variant="azul", seats=2)
     assert refused.ephemeral and "Send Messages in Threads" in refused.response.content, refused.response.content
-    assert await table.bot.service.store.latest_game_in(thread.id) is None
+    assert await table.bot.service.store.games.latest_game_in(thread.id) is None
     opened = await alice.slash(parent, "azul new", variant="azul", seats=2)
     assert not opened.ephemeral, "the channel itself is fine: Send Messages is allowed there"
 

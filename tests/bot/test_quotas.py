@@ -34,7 +34,7 @@ async def open_lobbies(table: Table, member: Any, count: int, seats: int = 2) ->
 
 
 async def open_games(table: Table) -> int:
-    return await table.bot.service.store.open_games_count(table.guild.id)
+    return await table.bot.service.store.servers.open_games_count(table.guild.id)
 
 
 async def test_the_26th_game_of_a_member_is_refused_with_the_limit_named(simcord_env) -> None:
@@ -72,7 +72,7 @@ async def test_computer_seats_count_with_their_creator(simcord_env) -> None:
     (second,) = await open_lobbies(table, bob, 1)
     refused = await alice.slash(second, "azul join")  # her 5th seat
     assert "its limit per member allows (4)" in refused.response.content, refused.response.content
-    game = await table.bot.service.store.open_game_in(second.id)
+    game = await table.bot.service.store.games.open_game_in(second.id)
     assert game is not None and not game.has_player(alice.id)
 
     (third,) = await open_lobbies(table, carol, 1, seats=3)
@@ -81,7 +81,7 @@ async def test_computer_seats_count_with_their_creator(simcord_env) -> None:
     (fourth,) = await open_lobbies(table, carol, 1)
     refused = await carol.slash(fourth, "azul seat", level="hard")  # her 5th
     assert "each computer seat in a game you created counts as yours" in refused.response.content
-    game = await table.bot.service.store.open_game_in(fourth.id)
+    game = await table.bot.service.store.games.open_game_in(fourth.id)
     assert game is not None and len(game.seats) == 1
 
 

@@ -158,7 +158,7 @@ async def test_a_damaged_game_is_quarantined_and_harms_only_itself(discord_serve
     async with running(discord_server, db, lease=timedelta(seconds=1)) as bot:  # it starts, whatever the rows
         await until(lambda: bot.boards_loop.passes >= 1, "the first sweep")
         assert boards_of(db) == {1: -1, 2: -1, 3: 0}, "a board for the sound game only"
-        broken = {game.id: game.broken for game in await bot.service.store.broken_games()}
+        broken = {game.id: game.broken for game in await bot.service.store.games.broken_games()}
         assert set(broken) == {1, 2} and "JSON" in (broken[1] or "") and "azul-retired" in (broken[2] or "")
 
         said = await answer(discord_server, await slash("board", creator))
@@ -292,8 +292,8 @@ async def test_a_restarted_bot_takes_back_its_own_claims_at_once(discord_server:
     first = GreedyAgent(1).choose(engine.variant_of(state), state, 0)
     await service.move(channel, human, first.command, dict(first.choices()))
     later = iso(datetime.now(UTC) + timedelta(minutes=2))
-    await store.claim(f"computer:{game.id}", "unsharded#1f00", iso(datetime.now(UTC)), later)
-    await store.claim("board:99:1", "shards 1 of 2#2f00", iso(datetime.now(UTC)), later)
+    await store.timers.claim(f"computer:{game.id}", "unsharded#1f00", iso(datetime.now(UTC)), later)
+    await store.timers.claim("board:99:1", "shards 1 of 2#2f00", iso(datetime.now(UTC)), later)
     await store.close()
 
     async with running(discord_server, db, computer=Computer(1, {"iterations": 8})):

@@ -59,7 +59,7 @@ async def test_settings_show_change_and_refuse_in_every_language(simcord_env) ->
         "• Quiet hours: 22:00–07:00 (Europe/Warsaw); reminders wait until they end, time limits do not",
         "• Your turn: by direct message",
     ]
-    prefs = await table.bot.service.store.user(alice.id)
+    prefs = await table.bot.service.store.users.user(alice.id)
     assert (prefs.remind_every_hours, prefs.quiet_start, prefs.quiet_end, prefs.timezone, prefs.notify_dm) == (
         6,
         22,
@@ -72,7 +72,7 @@ async def test_settings_show_change_and_refuse_in_every_language(simcord_env) ->
     assert bad.ephemeral and "I do not know the time zone “Mars/Olympus”" in bad.response.content
     half = await alice.slash(table.channel, "azul-me settings", quiet_from=1)
     assert half.ephemeral and "need both a start and an end" in half.response.content
-    assert await table.bot.service.store.user(alice.id) == prefs, "a refused change saves nothing"
+    assert await table.bot.service.store.users.user(alice.id) == prefs, "a refused change saves nothing"
 
     USER_LOCALES[alice.id] = "pl"
     polish = await alice.slash(table.channel, "azul-me settings", reminders=False, quiet_from=3, quiet_to=3)

@@ -40,7 +40,7 @@ async def test_viewer_and_animation_show_every_move(simcord_env, variant: str, l
     await table.open(variant)
     await play_out(table)
     game = await table.game()
-    moves = await table.bot.service.store.moves(game.id)
+    moves = await table.bot.service.store.moves.moves(game.id)
     total = len(moves)
     caption = CAPTION[lang]
 

@@ -59,7 +59,7 @@ async def test_the_database_and_its_wal_are_readable_by_their_owner_only(tmp_pat
     path = tmp_path / "azul.sqlite3"
     store = await Store.open(str(path))
     try:
-        await store.set_server_defaults(1, 12, "computer")  # a write: the WAL holds it
+        await store.servers.set_server_defaults(1, 12, "computer")  # a write: the WAL holds it
         for name in (path, tmp_path / "azul.sqlite3-wal", tmp_path / "azul.sqlite3-shm"):
             assert name.exists() and name.stat().st_mode & 0o777 == 0o600, (name, oct(name.stat().st_mode))
     finally:

@@ -91,7 +91,7 @@ async def a_computer_thinking(db: str) -> None:
     await service.add_computer(channel, user, "hard", is_admin=False)
     try:
         await service.start(channel, user, is_admin=False)
-        game = await store.latest_game_in(channel)
+        game = await store.games.latest_game_in(channel)
         assert game is not None and game.state is not None
         first = engine.legal_moves(engine.from_json(game.state), 0)[0]
         await service.move(channel, user, first.command, dict(first.choices()))

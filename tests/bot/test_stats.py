@@ -172,13 +172,13 @@ async def test_rebuilding_ratings_gives_the_same_numbers(simcord_env, db_path: s
     await resign_game(table, [bob, alice, carol], [alice, bob], variant="azul-grey")
     await resign_game(table, [alice, carol], carol, variant="queens-garden")
     store = table.bot.service.store
-    before = (await store.all_ratings(), await store.all_rating_history())
+    before = (await store.results.all_ratings(), await store.results.all_rating_history())
     assert {row[0] for row in before[0]} == {"azul", "summer-pavilion", "queens-garden"}
     assert await ratings.rebuild(store) == 4
-    assert (await store.all_ratings(), await store.all_rating_history()) == before
+    assert (await store.results.all_ratings(), await store.results.all_rating_history()) == before
     # From the command line too, on the same file (while the bot still has it open, as in production).
     assert await rebuild_ratings(db_path) == 0
-    assert (await store.all_ratings(), await store.all_rating_history()) == before
+    assert (await store.results.all_ratings(), await store.results.all_rating_history()) == before
 
 
 async def test_a_result_missed_while_the_bot_was_down_is_recorded_at_start(simcord_env, make_bot) -> None:
@@ -189,10 +189,10 @@ async def test_a_result_missed_while_the_bot_was_down_is_recorded_at_start(simco
     async with store.transaction() as db:
         await db.execute("DELETE FROM results WHERE game_id = ?", (game.id,))
         await db.execute("DELETE FROM ratings")
-    assert await store.unsettled_games() == [game.id]
+    assert await store.results.unsettled_games() == [game.id]
     assert await table.bot.service.settle_pending() == 1
-    assert await store.unsettled_games() == []
-    assert len(await store.all_ratings()) == 2
+    assert await store.results.unsettled_games() == []
+    assert len(await store.results.all_ratings()) == 2
 
 
 def test_places_put_those_who_left_last_and_share_ties() -> None:
@@ -244,11 +244,11 @@ async def test_a_game_with_a_computer_seat_is_casual_and_rates_no_one(simcord_en
     await alice.click(lobby, label="Start")
     await table.confirmed(alice, "resign")
     store = table.bot.service.store
-    results, total = await store.results(channel_id=table.channel.id, limit=10, offset=0)
+    results, total = await store.results.results(channel_id=table.channel.id, limit=10, offset=0)
     assert total == 1 and not results[0].rated
     computer = next(seat for seat in results[0].seats if seat.computer)
     assert computer.user_id is None and computer.won
-    assert await store.ratings_of(alice.id) == []
+    assert await store.results.ratings_of(alice.id) == []
     history = await alice.slash(table.channel, "azul-stats history")
     assert "🤖" in history.response.content and "(resigned)" in history.response.content, history.response.content
 
@@ -263,7 +263,7 @@ async def test_a_rated_game_with_hints_is_refused(simcord_env, lang: str, expect
     USER_LOCALES[alice.id] = lang
     refused = await alice.slash(table.channel, "azul new", variant="azul", seats=2, rated=True, hints=True)
     assert refused.ephemeral and expected in refused.response.content, refused.response.content
-    assert await table.bot.service.store.latest_game_in(table.channel.id) is None, "no lobby was opened"
+    assert await table.bot.service.store.games.latest_game_in(table.channel.id) is None, "no lobby was opened"
     opened = await alice.slash(table.channel, "azul new", variant="azul", seats=2, hints=True)
     assert not opened.ephemeral
     game = await table.game()
@@ -348,7 +348,7 @@ async def test_time_to_move_is_measured_from_the_move_before(simcord_env) -> Non
         for ply in range(5):
             stamp = f"2026-01-01T10:{ply * (ply + 1) // 2:02d}:00+00:00"
             await db.execute("UPDATE moves SET created_at = ? WHERE game_id = ? AND ply = ?", (stamp, game.id, ply))
-    times = await store.think_times(game.id)
+    times = await store.moves.think_times(game.id)
     first = game.by_seat()[0].user_id == alice.id
     assert times == {0: (2, 2 * 60 + 4 * 60.0), 1: (2, 1 * 60 + 3 * 60.0)}
     await table.confirmed(bob, "resign")

@@ -53,7 +53,7 @@ async def test_reopening_keeps_data_and_version(db_path: str) -> None:
     await store.close()
     store = await Store.open(path)
     assert await store.schema_version() == len(MIGRATIONS)
-    assert (await store.open_game_in(1)) is not None
+    assert (await store.games.open_game_in(1)) is not None
     await store.close()
 
 
@@ -64,7 +64,7 @@ async def test_one_open_game_per_channel(service: GameService) -> None:
     assert refused.value.key == "channel_busy"
     # The unique index holds even if the check above is bypassed.
     assert (
-        await service.store.create_game(
+        await service.store.games.create_game(
             guild_id=1,
             channel_id=CHANNEL,
             creator_id=2,
@@ -123,7 +123,7 @@ async def test_a_whole_game_replays_to_its_snapshot(service: GameService) -> Non
     game = await service.game(game_id)
     assert game is not None and game.status == "over" and game.result is not None
     assert engine.to_json(await service.replayed(game)) == game.state
-    assert len(await service.store.moves(game_id)) == game.version
+    assert len(await service.store.moves.moves(game_id)) == game.version
 
 
 async def test_a_lost_race_saves_nothing(service: GameService) -> None:
@@ -135,7 +135,7 @@ async def test_a_lost_race_saves_nothing(service: GameService) -> None:
     move = engine.legal_moves(state, seat)[0]
     new_state, _ = engine.apply(state, seat, move)
     store = service.store
-    await store.record_move(
+    await store.moves.record_move(
         game_id,
         version=0,
         seat=seat,
@@ -145,16 +145,16 @@ async def test_a_lost_race_saves_nothing(service: GameService) -> None:
         finished=None,
     )
     with pytest.raises(Conflict):  # same version again: the game has moved on
-        await store.record_move(
+        await store.moves.record_move(
             game_id, version=0, seat=seat, notation=str(move), state={}, interaction_id=2, finished=None
         )
     with pytest.raises(Conflict):  # the same interaction again
-        await store.record_move(
+        await store.moves.record_move(
             game_id, version=1, seat=seat, notation=str(move), state={}, interaction_id=1, finished=None
         )
     game = await service.game(game_id)
     assert game is not None and game.version == 1 and game.state == engine.to_json(new_state)
-    assert await store.moves(game_id) == [(seat, str(move))]
+    assert await store.moves.moves(game_id) == [(seat, str(move))]
 
 
 def test_configuration_from_the_environment() -> None:
@@ -205,7 +205,7 @@ async def test_a_run_of_moves_is_saved_together_once(service: GameService) -> No
         await service.move(CHANNEL, user, "wall", run[0], then=run[1:], interaction_id=1001)
     saved = await service.game(game_id)
     assert saved is not None and saved.version == turn.game.version
-    assert (await service.store.moves(game_id))[game.version :] == [(seat, str(move)) for move in way]
+    assert (await service.store.moves.moves(game_id))[game.version :] == [(seat, str(move)) for move in way]
     assert engine.to_json(await service.replayed(saved)) == saved.state
 
 
@@ -225,7 +225,7 @@ async def test_two_processes_racing_for_one_move_land_it_once(db_path: str) -> N
 
         async def record(store: Store, interaction: int) -> str:
             try:
-                await store.record_move(
+                await store.moves.record_move(
                     game_id,
                     version=0,
                     seat=seat,
@@ -240,11 +240,11 @@ async def test_two_processes_racing_for_one_move_land_it_once(db_path: str) -> N
 
         outcomes = await asyncio.gather(*(record(store, 1000 + n) for n, store in enumerate(stores * 4)))
         assert sorted(outcomes) == ["saved"] + ["version"] * 7
-        assert await stores[1].moves(game_id) == [(seat, str(move))]
-        await stores[0].schedule_timer(game_id, "remind", seat, 1, due_at="2020-01-01T00:00:00+00:00")
-        (timer,) = [t for t in await stores[1].due_timers("2020-01-02T00:00:00+00:00") if t.version == 1]
+        assert await stores[1].moves.moves(game_id) == [(seat, str(move))]
+        await stores[0].timers.schedule_timer(game_id, "remind", seat, 1, due_at="2020-01-01T00:00:00+00:00")
+        (timer,) = [t for t in await stores[1].timers.due_timers("2020-01-02T00:00:00+00:00") if t.version == 1]
         at = "2020-01-02T00:00:00+00:00"
-        claims = await asyncio.gather(*(store.end_timer(timer.id, "done", at) for store in stores * 4))
+        claims = await asyncio.gather(*(store.timers.end_timer(timer.id, "done", at) for store in stores * 4))
         assert sorted(claims) == [False] * 7 + [True]
     finally:
         for store in stores:
@@ -267,12 +267,12 @@ async def test_copy_db_moves_everything_into_postgresql(tmp_path: Path, db_path:
     old, new = await Store.open(source), await Store.open(db_path)
     try:
         for game_id in (finished, finished + 1):
-            assert await new.game(game_id) == await old.game(game_id)
-            assert await new.moves(game_id) == await old.moves(game_id)
-            assert await new.timers_of(game_id) == await old.timers_of(game_id)
-        assert await new.results(channel_id=CHANNEL) == await old.results(channel_id=CHANNEL)
-        assert await new.all_ratings() == await old.all_ratings()
-        assert await new.all_rating_history() == await old.all_rating_history()
+            assert await new.games.game(game_id) == await old.games.game(game_id)
+            assert await new.moves.moves(game_id) == await old.moves.moves(game_id)
+            assert await new.timers.timers_of(game_id) == await old.timers.timers_of(game_id)
+        assert await new.results.results(channel_id=CHANNEL) == await old.results.results(channel_id=CHANNEL)
+        assert await new.results.all_ratings() == await old.results.all_ratings()
+        assert await new.results.all_rating_history() == await old.results.all_rating_history()
         fresh = await GameService(new, seed_source=lambda: 7).create(
             guild_id=1, channel_id=CHANNEL + 1, user_id=5, name="x", variant="azul", seats=2
         )
@@ -306,16 +306,16 @@ async def test_work_is_claimed_by_one_process_until_its_lease_runs_out(db_path: 
     try:
         at, later, after = "2030-01-01T00:00:00+00:00", "2030-01-01T00:02:00+00:00", "2030-01-01T00:03:00+00:00"
         wins = await asyncio.gather(
-            *(store.claim("board:1:4", f"p{n % 2}", at, later) for n, store in enumerate([first, second] * 3))
+            *(store.timers.claim("board:1:4", f"p{n % 2}", at, later) for n, store in enumerate([first, second] * 3))
         )
         assert wins.count(True) in (1, 3) and len({n % 2 for n, won in enumerate(wins) if won}) == 1
         holder, other = (first, second) if wins[0] else (second, first)
         owner, stranger = ("p0", "p1") if wins[0] else ("p1", "p0")
-        assert await holder.claim("board:1:4", owner, at, later)  # the holder extends its lease
-        assert not await other.claim("board:1:4", stranger, at, later)
-        assert await other.claim("board:1:4", stranger, after, after)  # the holder died: its lease ran out
-        await other.release("board:1:4", stranger)
-        assert await holder.claim("board:1:4", owner, after, after)  # released: free again
+        assert await holder.timers.claim("board:1:4", owner, at, later)  # the holder extends its lease
+        assert not await other.timers.claim("board:1:4", stranger, at, later)
+        assert await other.timers.claim("board:1:4", stranger, after, after)  # the holder died: its lease ran out
+        await other.timers.release("board:1:4", stranger)
+        assert await holder.timers.claim("board:1:4", owner, after, after)  # released: free again
     finally:
         await first.close()
         await second.close()

@@ -66,13 +66,13 @@ async def test_resigning_in_a_four_player_game_leaves_the_table_playing(simcord_
     others = [s for group in standings[:-1] for s in group]
     assert sorted(others) == sorted({0, 1, 2, 3} - {seat})
     assert [scores[s] for s in others] == sorted((scores[s] for s in others), reverse=True), "ranked by score"
-    moves = await table.bot.service.store.moves(game.id)
+    moves = await table.bot.service.store.moves.moves(game.id)
     assert any(mover == seat for mover, _ in moves[game.version // 2 :]), "the computer played the seat on"
     assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
     final = table.channel.last_message.content
     last = next(line for line in final.splitlines() if line.startswith("4. "))
     assert "Game over" in final and last.startswith("4. **alice 🤖** — ") and "(resigned)" in last, final
-    result = (await table.bot.service.store.results(channel_id=table.channel.id))[0][0]
+    result = (await table.bot.service.store.results.results(channel_id=table.channel.id))[0][0]
     places = {row.user_id: (row.place, row.outcome) for row in result.seats}
     assert places[alice.id] == (4, "resigned") and {places[p.id][1] for p in (bob, carol, dave)} == {"played"}
 
@@ -334,7 +334,7 @@ async def test_a_player_plays_a_whole_game_from_the_play_button_of_their_dm_noti
         if table.member(game, seat).id == alice.id:
             await table.play_by_slash(alice, move)
             continue
-        last = await table.bot.service.store.last_move(game.id)
+        last = await table.bot.service.store.moves.last_move(game.id)
         if last is not None and last.seat == seat:  # his turn goes on: the reply to his move offers the next step
             assert reply is not None and reply.response.components, "the next step is offered in the DM"
             reply = await table.finish_picker(bob.user, reply, move)
@@ -355,7 +355,7 @@ async def test_a_player_plays_a_whole_game_from_the_play_button_of_their_dm_noti
         old_dm = dm
     game = await table.game()
     assert game.status == "over" and len(seen) >= 5
-    moves = await table.bot.service.store.moves(game.id)
+    moves = await table.bot.service.store.moves.moves(game.id)
     assert sum(1 for seat, _ in moves if seat == game.seat_of(bob.id)) >= len(seen)
 
 
@@ -369,7 +369,7 @@ async def test_a_game_with_a_thread_posts_every_board_there_and_the_channel_keep
     started = await alice.click(lobby, label="Start")
     assert started.ephemeral, started
     (thread,) = channel.threads
-    game = await table.bot.service.store.latest_game_in(thread.id)
+    game = await table.bot.service.store.games.latest_game_in(thread.id)
     assert game is not None and game.channel_id == thread.id and game.lobby_channel_id == channel.id
     assert thread.name == f"Azul #{game.id} — alice, bob"
     history = [m for m in channel.history() if m.type is not discord.MessageType.thread_created]  # Discord's own

@@ -61,7 +61,7 @@ async def test_the_server_default_is_shown_saved_and_given_to_new_games(
 
     other = table.guild.create_text_channel("quick")
     await alice.slash(other, "azul new", variant="azul", seats=2, thinking="1")
-    quick = await table.bot.service.store.latest_game_in(other.id)
+    quick = await table.bot.service.store.games.latest_game_in(other.id)
     assert quick is not None and quick.thinking == 1, "the creator's choice beats the server's"
     assert "🤖" not in (other.last_message.content or ""), "the default thinking time goes without saying"
 
@@ -116,4 +116,4 @@ async def test_a_thinking_time_not_offered_is_refused(simcord_env) -> None:
             thinking=7,
         )
     assert getattr(refused.value, "key", None) == "bad_thinking"
-    assert await table.bot.service.store.open_game_in(table.channel.id) is None
+    assert await table.bot.service.store.games.open_game_in(table.channel.id) is None

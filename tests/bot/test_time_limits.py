@@ -133,7 +133,7 @@ async def test_warnings_at_half_time_and_an_hour_before_then_the_computer_plays_
 
     assert await run(table, clock, hours=1) == 1, "the deadline"
     game = await table.game()
-    assert game.version == 1 and (await table.bot.service.store.moves(game.id))[0][0] == seat
+    assert game.version == 1 and (await table.bot.service.store.moves.moves(game.id))[0][0] == seat
     post = table.channel.last_message
     assert post.id != board.id and post.attachments, "a board with the computer's move"
     assert f"⏰ **{late.user.name}** did not move within 12 h, so the computer (hard) made this move." in post.content
@@ -175,7 +175,9 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_computer_until_taken
     assert game.by_seat()[seat].computer_plays and seat in game.computer_seats()
     posts = [message.content for message in table.channel.history()[-3:]]
     assert any("time ran out 3 times in a row: the computer plays this seat from now on" in p for p in posts)
-    assert not [t for t in await table.bot.service.store.timers_of(game.id) if t.state == "pending" and t.seat == seat]
+    assert not [
+        t for t in await table.bot.service.store.timers.timers_of(game.id) if t.state == "pending" and t.seat == seat
+    ]
 
     # The computer answers for Bob after Alice's moves; no clock runs for his seat.
     for _ in range(2):
@@ -194,7 +196,9 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_computer_until_taken
     again = await bob.slash(table.channel, "azul seat")
     assert "it is yours already" in again.response.content
     await until_bob_waits()
-    assert [t.seat for t in await table.bot.service.store.timers_of(game.id) if t.state == "pending"] == [seat] * 3
+    assert [t.seat for t in await table.bot.service.store.timers.timers_of(game.id) if t.state == "pending"] == [
+        seat
+    ] * 3
 
 
 async def test_a_dropped_player_is_out_for_good_and_ranked_last(simcord_env, clock: ManualClock) -> None:
@@ -235,7 +239,7 @@ async def test_each_waiting_player_has_their_own_clock_in_a_simultaneous_phase(s
     assert await run(table, clock, hours=1, minutes=1) == 1
     game, state = await table.state()
     assert game.version == versions + len(others), "each late player's move is made, each on their own clock"
-    logged = await table.bot.service.store.moves(game.id)
+    logged = await table.bot.service.store.moves.moves(game.id)
     assert sorted(seat for seat, _ in logged[versions:]) == others
     posts = [message.content for message in table.channel.history()[-len(others) :]]
     for seat, post in zip(others, posts, strict=True):
@@ -264,8 +268,8 @@ async def test_a_deadline_that_passes_while_the_bot_is_down_is_handled_once_at_s
     await simcord_env.restart_bot(make_bot())
     await simcord_env.settle()
     game = await table.game()
-    assert game.version == 1 and (await table.bot.service.store.moves(game.id)) == [
-        (seat, (await table.bot.service.store.moves(game.id))[0][1])
+    assert game.version == 1 and (await table.bot.service.store.moves.moves(game.id)) == [
+        (seat, (await table.bot.service.store.moves.moves(game.id))[0][1])
     ]
     posts = [message.content for message in table.channel.history() if message.id > board.id]
     assert len(posts) == 1, "no stale warnings: only the timeout's board"
@@ -317,7 +321,9 @@ async def test_a_players_clock_starts_after_their_vacation(simcord_env, clock: M
         await table.play_by_slash(member, move)
     game = await table.game()
     (deadline,) = [
-        t for t in await table.bot.service.store.timers_of(game.id) if t.state == "pending" and t.kind == "deadline"
+        t
+        for t in await table.bot.service.store.timers.timers_of(game.id)
+        if t.state == "pending" and t.kind == "deadline"
     ]
     assert deadline.seat == game.seat_of(away.id)
     assert deadline.due_at == (clock.now() + timedelta(hours=24 + LIMIT)).isoformat(timespec="seconds")
@@ -398,7 +404,7 @@ async def test_a_dropped_player_finishes_last_whatever_the_score(simcord_env, cl
     assert result["outcomes"][seat] == "dropped"
     final = table.channel.last_message.content
     assert "(out of time)" in final.splitlines()[-2] and carol.user.name in final.splitlines()[-2]
-    (row,), _ = await table.bot.service.store.results(channel_id=table.channel.id, limit=1)
+    (row,), _ = await table.bot.service.store.results.results(channel_id=table.channel.id, limit=1)
     assert [s.outcome for s in row.seats if s.seat == seat] == ["dropped"]
 
 
@@ -425,8 +431,8 @@ async def test_bad_limits_and_seat_without_a_level_in_a_lobby_are_refused(simcor
         assert all(t(f"bot.refuse.{key}", lang) for lang in ("en", "pl", "uk"))
     with pytest.raises(Refusal):
         await service.set_server_defaults(table.guild.id, 7, "computer")
-    assert await service.store.server_defaults(table.guild.id) == (0, "computer"), "nothing saved"
-    assert await service.store.open_game_in(table.channel.id) is None, "no lobby opened"
+    assert await service.store.servers.server_defaults(table.guild.id) == (0, "computer"), "nothing saved"
+    assert await service.store.games.open_game_in(table.channel.id) is None, "no lobby opened"
 
     await alice.slash(table.channel, "azul new", variant="azul", seats=2)
     answer = await alice.slash(table.channel, "azul seat")

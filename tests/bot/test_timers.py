@@ -24,7 +24,9 @@ def simcord_bot(make_bot: Any) -> Any:
 
 async def pending(table: Table, kind: str = "remind") -> list[Any]:
     game = await table.game()
-    return [t for t in await table.bot.service.store.timers_of(game.id) if t.state == "pending" and t.kind == kind]
+    return [
+        t for t in await table.bot.service.store.timers.timers_of(game.id) if t.state == "pending" and t.kind == kind
+    ]
 
 
 async def test_a_waiting_player_is_reminded_once_per_turn(simcord_env, clock: ManualClock) -> None:
@@ -63,7 +65,7 @@ async def test_a_move_cancels_the_movers_reminder(simcord_env, clock: ManualCloc
     member, seat, move = await table.choose()
     await table.play_by_slash(member, move)
     game = await table.game()
-    timers = await table.bot.service.store.timers_of(game.id)
+    timers = await table.bot.service.store.timers.timers_of(game.id)
     assert [(t.seat, t.version, t.state) for t in timers] == [(seat, 0, "cancelled"), (1 - seat, 1, "pending")]
     clock.advance(hours=13)
     assert await table.bot.run_due() == 0, "the first player's day is up, but they moved"
@@ -82,7 +84,7 @@ async def test_a_timer_is_never_doubled(simcord_env, clock: ManualClock, make_bo
     game = await table.game()
     for _ in range(3):
         await table.bot.service.timers.sync(game)
-    assert len(await table.bot.service.store.timers_of(game.id)) == 1
+    assert len(await table.bot.service.store.timers.timers_of(game.id)) == 1
     clock.advance(hours=25)
     before = table.channel.last_message
     results = await asyncio.gather(table.bot.run_due(), table.bot.run_due())
@@ -179,7 +181,7 @@ async def test_seats_the_computer_plays_get_no_timers(simcord_env, clock: Manual
         await play(table, alice, table.agent.choose(engine.variant_of(state), state, seat))
         await simcord_env.settle()
         assert [t.seat for t in await pending(table)] == [seat], "only Alice waits for a reminder"
-    bobs = [t for t in await table.bot.service.store.timers_of(game.id) if t.seat == bob_seat]
+    bobs = [t for t in await table.bot.service.store.timers.timers_of(game.id) if t.seat == bob_seat]
     assert all(t.version <= handed and t.state != "pending" for t in bobs), "none set after the hand-over"
     clock.advance(hours=25)
     assert await table.bot.run_due() == 1
@@ -199,5 +201,5 @@ async def test_a_computer_seat_never_has_a_timer(simcord_env, clock: ManualClock
     assert seat is not None and seat in engine.to_act(state)
     await play(table, alice, table.agent.choose(engine.variant_of(state), state, seat))
     await simcord_env.settle()
-    timers = await table.bot.service.store.timers_of(game.id)
+    timers = await table.bot.service.store.timers.timers_of(game.id)
     assert timers and not {t.seat for t in timers} & computer_seats

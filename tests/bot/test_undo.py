@@ -69,7 +69,7 @@ async def test_the_undo_button_takes_the_move_back(simcord_env, variant: str) ->
     await table.open(variant)
     member, _, move = await next_move(table, reveals=False)
     before = await table.game()
-    moves_before = await table.bot.service.store.moves(before.id)
+    moves_before = await table.bot.service.store.moves.moves(before.id)
 
     played = await table.play_by_slash(member, move)
     moved = await table.game()
@@ -82,7 +82,7 @@ async def test_the_undo_button_takes_the_move_back(simcord_env, variant: str) ->
     game = await table.game()
     assert game.state == before.state, "the table is as it was before the move"
     assert game.version == before.version + 2, "the version still moves forward"
-    assert await table.bot.service.store.moves(game.id) == moves_before
+    assert await table.bot.service.store.moves.moves(game.id) == moves_before
     assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
 
     post = table.channel.last_message
@@ -106,15 +106,15 @@ async def test_undo_by_command_and_the_timers_follow(simcord_env) -> None:
     await table.play_by_slash(member, move)
     store = table.bot.service.store
     game = await table.game()
-    waiting = [t for t in await store.timers_of(game.id) if t.state == "pending"]
+    waiting = [t for t in await store.timers.timers_of(game.id) if t.state == "pending"]
     assert [t.seat for t in waiting] == [1 - seat], "the next player's reminder is set"
 
     result = await member.slash(table.channel, "azul undo")
     assert result.ephemeral and "Taken back" in result.response.content, result.response.content
     game = await table.game()
-    pending = [t for t in await store.timers_of(game.id) if t.state == "pending"]
+    pending = [t for t in await store.timers.timers_of(game.id) if t.state == "pending"]
     assert [(t.seat, t.version) for t in pending] == [(seat, game.version)], pending
-    assert {t.state for t in await store.timers_of(game.id) if t.seat == 1 - seat} == {"cancelled"}
+    assert {t.state for t in await store.timers.timers_of(game.id) if t.seat == 1 - seat} == {"cancelled"}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -183,7 +183,7 @@ async def test_a_computer_move_since_makes_undo_impossible(simcord_env) -> None:
     move = table.agent.choose(engine.variant_of(state), state, seat or 0)
     await alice.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
     game = await table.game()
-    last = await table.bot.service.store.last_move(game.id)
+    last = await table.bot.service.store.moves.last_move(game.id)
     assert last is not None and last.seat != seat, "the computer answered"
     refused(await alice.slash(table.channel, "azul undo"), "Someone has moved since")
     assert (await table.game()).version == game.version
@@ -301,7 +301,7 @@ async def test_a_column_on_the_grey_wall_is_taken_back_while_the_others_still_ch
         raise AssertionError("no simultaneous wall tiling came up")
     others = engine.to_act(state) - {seat}
     store = table.bot.service.store
-    reminders = {t.id for t in await store.timers_of(game.id) if t.state == "pending" and t.seat in others}
+    reminders = {t.id for t in await store.timers.timers_of(game.id) if t.state == "pending" and t.seat in others}
     posts = len(table.channel.history())
     await table.play_by_slash(member, move)
     held = len(table.channel.history()) == posts  # the mover has lines left: the board waits for them
@@ -314,6 +314,6 @@ async def test_a_column_on_the_grey_wall_is_taken_back_while_the_others_still_ch
     else:
         post = table.channel.last_message
         assert "Taken back" in post.content and mentions(post.content) == []
-    pending = await store.timers_of(game.id)
+    pending = await store.timers.timers_of(game.id)
     assert {t.id for t in pending if t.state == "pending" and t.seat in others} == reminders, "theirs stand"
     assert any(t.state == "pending" and t.seat == seat and t.version == restored.version for t in pending)

@@ -35,7 +35,9 @@ async def test_a_move_taken_back_keeps_the_turns_clock_and_its_warnings(simcord_
 
     game = await table.game()
     assert game.turn_since == "2020-01-01T00:00:00+00:00", "the turn began when it began"
-    pending = {t.kind: t.due_at for t in await store.timers_of(game.id) if t.state == "pending" and t.seat == seat}
+    pending = {
+        t.kind: t.due_at for t in await store.timers.timers_of(game.id) if t.state == "pending" and t.seat == seat
+    }
     deadline = began + timedelta(hours=LIMIT)
     assert {kind: datetime.fromisoformat(due) for kind, due in pending.items()} == {
         "deadline": deadline,
@@ -45,7 +47,7 @@ async def test_a_move_taken_back_keeps_the_turns_clock_and_its_warnings(simcord_
     assert await run(table, clock, hours=5) == 1, "an hour before: the original clock, not a fresh one"
     assert mentions(table.channel.last_message.content) == [late.id]
     assert await run(table, clock, hours=1) == 1, "the deadline"
-    moves = await store.moves(game.id)
+    moves = await store.moves.moves(game.id)
     assert len(moves) == 1 and moves[0][0] == seat, "the computer made the move at the original deadline"
 
 
@@ -63,5 +65,5 @@ async def test_a_move_played_again_after_an_undo_does_not_give_the_next_player_a
     await mover.slash(table.channel, "azul undo")
     await table.play_by_slash(mover, move)  # the next player's turn begins now, not at the first try
     game = await table.game()
-    due = [t.due_at for t in await store.timers_of(game.id) if t.state == "pending" and t.kind == "deadline"]
+    due = [t.due_at for t in await store.timers.timers_of(game.id) if t.state == "pending" and t.kind == "deadline"]
     assert [datetime.fromisoformat(d) for d in due] == [clock.now().replace(microsecond=0) + timedelta(hours=LIMIT)]

@@ -1,0 +1,337 @@
+"""All SQL of the bot, in SQLite or PostgreSQL, split by aggregate: each a class over one shared engine.
+
+``Store`` opens, migrates and closes the database and composes the aggregates as attributes:
+
+- ``store.games`` (:mod:`.games`): games and their seats;
+- ``store.moves`` (:mod:`.moves`): the append-only move log and the moves taken back;
+- ``store.timers`` (:mod:`.timers`): timers, claims on background work, nudges;
+- ``store.users`` (:mod:`.users`): preferences, time away, forgetting a user;
+- ``store.servers`` (:mod:`.servers`): a server's settings and the counts its caps check, the synced command tree;
+- ``store.results`` (:mod:`.results`): results, ratings and their history, the figures of ``/azul stats``;
+- ``store.pickers`` (:mod:`.pickers`): the steps of Play pickers;
+- ``store.leagues`` (:mod:`.leagues`): leagues, their players, rounds and tables.
+
+By default the database is one SQLite file, in WAL mode with foreign keys on; ``AZUL_DB=postgresql://…`` puts it in
+PostgreSQL instead, shared by several bot processes. Each query is written once, in SQL both engines run, with
+``?`` placeholders; :mod:`bot.infra.db` holds the few differences (placeholders, row locks, column types, identity
+columns). That dialect layer stays rather than SQLAlchemy Core: the queries are plain SQL that both engines run as
+written, the differences are four small rewrites, and the parts Core would not hide (SQLite's single connection and
+its lock, WAL and pragmas, PostgreSQL's advisory lock while migrating, ``RETURNING``, partial unique indexes) would
+still be ours; Core would add a dependency and a second way to write every query for no query we cannot write now.
+
+The schema is the numbered files in ``migrations/`` (``0001_first_schema.sql`` …), applied in order, each in its
+own transaction with the schema version (SQLite's ``user_version``, PostgreSQL's ``schema_version`` row); they are
+written for SQLite, and :func:`bot.infra.db.postgres_ddl` gives them PostgreSQL's types. A change to the schema is a new
+file with the next number (a comment first says why; comment lines are for readers and are not run); a file that
+has shipped never changes, since databases out there are at its version. Writes go through
+:meth:`Store.transaction` (or an aggregate's, the same): on SQLite one at a time on the one connection (reads wait
+for them), on PostgreSQL one pooled connection each, with the rows they read before writing locked (``FOR UPDATE``).
+A write that spans aggregates (forgetting a user, settling a result) is one method in one transaction; no
+unit-of-work object is needed, since every aggregate shares the engine and its transaction already is one (see
+:mod:`.base`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sqlite3
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.infra.config import redacted_url
+from bot.infra.db import Connection, PostgresPool, Row, SqliteFile, is_postgres
+from bot.infra.store.games import Games
+from bot.infra.store.leagues import Leagues
+from bot.infra.store.moves import Moves
+from bot.infra.store.pickers import Pickers
+from bot.infra.store.results import Results
+from bot.infra.store.rows import (
+    OPEN_STATUSES,
+    OUTCOMES,
+    Conflict,
+    GameRow,
+    MoveRow,
+    PickerRow,
+    PlayerTotals,
+    RateFn,
+    RatingRow,
+    ResultRow,
+    ResultSeat,
+    Seat,
+    Skill,
+    StoreOpenError,
+    TimerRow,
+    UndoneRow,
+    UserPrefs,
+    now_iso,
+)
+from bot.infra.store.servers import Servers
+from bot.infra.store.timers import Timers
+from bot.infra.store.users import Users
+
+# Less free space than this next to the database, and an I/O error at start-up is called a full disk.
+FULL_DISK_BYTES = 1 << 20
+
+
+def _migrations() -> tuple[str, ...]:
+    """The numbered migrations, ``migrations/NNNN_name.sql`` in order, without their comment lines (numbered from 1
+    with no gaps: the number of the last one applied is the schema version)."""
+    files = sorted(
+        (f for f in resources.files(__package__).joinpath("migrations").iterdir() if f.name.endswith(".sql")),
+        key=lambda f: f.name,
+    )
+    numbers = [int(f.name.split("_", 1)[0]) for f in files]
+    if numbers != list(range(1, len(files) + 1)):
+        raise RuntimeError(f"the migrations are not numbered 1 to {len(files)} without gaps: {numbers}")
+    return tuple(
+        "\n".join(line for line in f.read_text(encoding="utf-8").splitlines() if not line.startswith("--")).strip()
+        for f in files
+    )
+
+
+MIGRATIONS = _migrations()
+"""The schema's migrations in order (the version is how many were applied)."""
+
+
+def _newer_schema(where: str, current: int) -> None:
+    raise StoreOpenError(
+        f"the database {where} has schema {current}, newer than this bot knows ({len(MIGRATIONS)}): it was"
+        " written by a newer version of the bot; run that version, or restore a backup made for this one"
+    )
+
+
+def private_file(path: str) -> None:
+    """Create the SQLite file readable by its owner only (it holds people's ids, names, time zones and vacations),
+    or make an existing one so. SQLite gives its ``-wal`` and ``-shm`` files the database's mode. A file that cannot
+    be created or changed here is left to SQLite, whose error says why."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(OSError):
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
+
+
+def explain_open_error(path: str, error: sqlite3.Error) -> str:
+    """One line for an SQLite error met while opening ``path``, by SQLite's error code."""
+    code = getattr(error, "sqlite_errorname", "") or ""
+    said = f"({code or type(error).__name__}: {error})"
+    folder = Path(path).parent
+    disk = None
+    if code == "SQLITE_FULL" or code.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_READONLY")):
+        with contextlib.suppress(OSError):
+            disk = os.statvfs(folder)  # SQLite often names the symptom (no shared memory), not the cause
+    if disk is not None and disk.f_flag & os.ST_RDONLY:
+        return (
+            f"the database {path} is on a read-only filesystem {said}: mount {folder} read-write (in Docker: a"
+            " writable volume on /data) or set AZUL_DB to a writable place"
+        )
+    if disk is not None and disk.f_bavail * disk.f_frsize < FULL_DISK_BYTES:
+        return f"the disk holding the database {path} is full {said}: free some space in {folder} and start again"
+    if code == "SQLITE_NOTADB":
+        return (
+            f"{path} is not an SQLite database {said}: point AZUL_DB at the bot's database, or move this file away"
+            " (or restore a backup) to start afresh"
+        )
+    if code.startswith("SQLITE_CORRUPT"):
+        return (
+            f'the database {path} is damaged, perhaps truncated {said}: restore a backup (README, "Backups"), or'
+            f" salvage it with `sqlite3 {path} .recover | sqlite3 recovered.sqlite3` (the image has sqlite3), point"
+            " AZUL_DB there and check it with `python -m bot backup PATH`"
+        )
+    if code.startswith("SQLITE_BUSY") or code.startswith("SQLITE_LOCKED"):
+        return (
+            f"the database {path} is locked by another process {said}: is another copy of the bot running on the"
+            " same file? Stop it (or the program holding the file) and start again"
+        )
+    if code.startswith("SQLITE_READONLY"):
+        return (
+            f"the database {path} cannot be written {said}: its filesystem or file is read-only; mount it"
+            " read-write, give the bot's user write access to the file and its folder, or set AZUL_DB elsewhere"
+        )
+    if code == "SQLITE_FULL":
+        return f"the disk holding the database {path} is full {said}: free some space and start again"
+    if code.startswith("SQLITE_CANTOPEN"):
+        return (
+            f"the database {path} cannot be opened {said}: check that its folder exists, is writable by the bot's"
+            " user and is not on a read-only filesystem, or set AZUL_DB elsewhere"
+        )
+    if code.startswith("SQLITE_IOERR"):
+        return f"reading or writing the database {path} failed {said}: check the disk (full? failing? read-only?)"
+    return f"the database {path} cannot be used {said}: check the file, or set AZUL_DB to another one"
+
+
+class Store:
+    """The bot's database, SQLite or PostgreSQL; open with :meth:`open` and close with :meth:`close`."""
+
+    def __init__(self, engine: SqliteFile | PostgresPool) -> None:
+        self._engine = engine
+        self.games = Games(engine)
+        self.moves = Moves(engine)
+        self.timers = Timers(engine)
+        self.users = Users(engine)
+        self.servers = Servers(engine)
+        self.results = Results(engine)
+        self.pickers = Pickers(engine)
+        self.leagues = Leagues(engine)
+
+    @property
+    def is_postgres(self) -> bool:
+        return isinstance(self._engine, PostgresPool)
+
+    @classmethod
+    async def open(cls, path: str) -> Store:
+        """Open (and migrate) the database, an SQLite file or a ``postgresql://`` URL; any fault is a
+        :class:`StoreOpenError` and leaves no thread or connection behind."""
+        if is_postgres(path):
+            return await cls._open_postgres(path)
+        if path != ":memory:" and not Path(path).parent.is_dir():
+            raise StoreOpenError(
+                f"the folder of the database {path} does not exist: create {Path(path).parent} or set AZUL_DB"
+                " to a file in an existing folder"
+            )
+        private_file(path)
+        connecting = aiosqlite.connect(path, isolation_level=None)
+        try:
+            db = await connecting
+        except sqlite3.Error as error:
+            # aiosqlite stops its thread but does not wait for it: wait here, or it reports to a closed loop.
+            await asyncio.to_thread(connecting._thread.join, 5)
+            raise StoreOpenError(explain_open_error(path, error)) from error
+        try:
+            db.row_factory = aiosqlite.Row
+            # busy_timeout first: switching to WAL already waits for another process's lock. synchronous = FULL: in
+            # WAL mode NORMAL may lose the last commits on a power cut, and a move the player was told is saved
+            # must survive one; the cost is one fsync per commit, far below a Discord round trip.
+            for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "foreign_keys = ON", "synchronous = FULL"):
+                async with db.execute(f"PRAGMA {pragma}"):
+                    pass
+            engine = SqliteFile(db, path)
+            await engine.migrate(MIGRATIONS, newer=lambda current: _newer_schema(path, current))
+            await engine.probe_write()
+        except BaseException as error:
+            # aiosqlite's worker thread keeps the process alive until the connection is closed.
+            with contextlib.suppress(Exception):
+                await db.close()
+            if isinstance(error, sqlite3.Error):
+                raise StoreOpenError(explain_open_error(path, error)) from error
+            raise
+        return cls(engine)
+
+    @classmethod
+    async def _open_postgres(cls, url: str) -> Store:
+        shown = redacted_url(url)
+        try:
+            engine = await PostgresPool.open(url)
+        except (OSError, TimeoutError) as error:
+            raise StoreOpenError(
+                f"cannot reach the PostgreSQL server of {shown} ({type(error).__name__}: {error}): is it running,"
+                " and are host and port right?"
+            ) from error
+        except Exception as error:  # asyncpg's errors: wrong password, no such database, …
+            raise StoreOpenError(
+                f"cannot use the PostgreSQL database {shown} ({type(error).__name__}: {error})"
+            ) from error
+        try:
+            await engine.migrate(MIGRATIONS, newer=lambda current: _newer_schema(shown, current))
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await engine.close()
+            raise
+        return cls(engine)
+
+    async def close(self) -> None:
+        await self._engine.close()
+
+    def lost(self) -> str | None:
+        """For SQLite: why the file opened is no longer the database (deleted, replaced), else None."""
+        return self._engine.check_file() if isinstance(self._engine, SqliteFile) else None
+
+    async def schema_version(self) -> int:
+        return await self._engine.schema_version()
+
+    async def pragma(self, name: str) -> Any:
+        """An SQLite setting (tests check WAL and foreign keys); PostgreSQL has none."""
+        if not isinstance(self._engine, SqliteFile):
+            raise TypeError("PRAGMA is SQLite's")
+        return await self._engine.pragma(name)
+
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[Connection]:
+        """A write transaction, rolled back on any error (see the module's docstring)."""
+        return self._engine.transaction()
+
+    async def copy_into(self, target: Store) -> dict[str, int]:
+        """Copy every row of this SQLite database into ``target``, an empty PostgreSQL database with the same schema
+        (both opened, so both migrated), in one transaction; returns the rows copied per table."""
+        if not isinstance(self._engine, SqliteFile) or not isinstance(target._engine, PostgresPool):
+            raise TypeError("copies an SQLite database into PostgreSQL")
+        tables = await self._engine.tables()
+        copied: dict[str, int] = {}
+        async with target.transaction() as into:
+            for table in tables:
+                async with into.execute(f"SELECT COUNT(*) FROM {table}") as cursor:
+                    if (await cursor.fetchone() or (0,))[0]:
+                        raise StoreOpenError(f"the table {table} of the PostgreSQL database is not empty")
+            for table in tables:
+                rows = await self._fetchall(f"SELECT * FROM {table} ORDER BY rowid")
+                if rows:
+                    columns = list(rows[0].keys())
+                    await into.executemany(
+                        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
+                        [tuple(row) for row in rows],
+                    )
+                copied[table] = len(rows)
+        await target._engine.restart_identities(tables)
+        return copied
+
+    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Rows of one read query (for a report that reads across aggregates,
+        such as a league's standings)."""
+        return await self._fetchall(sql, params)
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._engine.reading() as db, db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+
+__all__ = [
+    "FULL_DISK_BYTES",
+    "MIGRATIONS",
+    "OPEN_STATUSES",
+    "OUTCOMES",
+    "Conflict",
+    "GameRow",
+    "Games",
+    "Leagues",
+    "MoveRow",
+    "Moves",
+    "PickerRow",
+    "Pickers",
+    "PlayerTotals",
+    "RateFn",
+    "RatingRow",
+    "ResultRow",
+    "ResultSeat",
+    "Results",
+    "Seat",
+    "Servers",
+    "Skill",
+    "Store",
+    "StoreOpenError",
+    "TimerRow",
+    "Timers",
+    "UndoneRow",
+    "UserPrefs",
+    "Users",
+    "explain_open_error",
+    "now_iso",
+    "private_file",
+]

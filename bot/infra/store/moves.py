@@ -1,0 +1,250 @@
+"""The append-only move log and the moves taken back: recording one move or a computer's run of them
+(one atomic step each: append to ``moves`` and bump ``games.version`` only if it is unchanged), undoing one, and
+what an interaction already did (a redelivered interaction never acts twice)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.infra.db import Connection
+from bot.infra.store.base import Tables
+from bot.infra.store.pickers import PICKERS_KEPT_VERSIONS
+from bot.infra.store.rows import (
+    Conflict,
+    MoveRow,
+    UndoneRow,
+    now_iso,
+)
+
+_BY_INTERACTION = (
+    "SELECT (SELECT COUNT(*) FROM moves WHERE interaction_id = ?)"
+    " + (SELECT COUNT(*) FROM undone_moves WHERE move_interaction_id = ?)"
+    " + (SELECT COUNT(*) FROM undone_moves WHERE interaction_id = ?)"
+)
+"""How many moves and undos an interaction made: a redelivered interaction must never act twice."""
+
+
+class Moves(Tables):
+    """The append-only move log and the moves taken back."""
+
+    async def last_plies(self, game_id: int) -> dict[int, int]:
+        """The version of each seat's latest act: a move in the log, or taking one back (seats that never acted are
+        missing). A seat whose move was undone began to wait again then, so its timers start afresh."""
+        rows = await self._fetchall(
+            "SELECT seat, MAX(at) FROM (SELECT seat, ply AS at FROM moves WHERE game_id = ?"
+            " UNION ALL SELECT seat, version AS at FROM undone_moves WHERE game_id = ?) AS acts GROUP BY seat",
+            (game_id, game_id),
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
+
+    async def move_plies(self, game_id: int) -> dict[int, int]:
+        """The ply of each seat's latest move in the log (seats that never moved are missing)."""
+        rows = await self._fetchall("SELECT seat, MAX(ply) FROM moves WHERE game_id = ? GROUP BY seat", (game_id,))
+        return {int(row[0]): int(row[1]) for row in rows}
+
+    async def moves(self, game_id: int) -> list[tuple[int, str]]:
+        rows = await self._fetchall("SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        return [(row["seat"], row["notation"]) for row in rows]
+
+    async def seats_moved_since(self, game_id: int, ply: int) -> set[int]:
+        """The seats that made a move, or took one back, at version ``ply`` or later."""
+        rows = await self._fetchall(
+            "SELECT seat FROM moves WHERE game_id = ? AND ply >= ?"
+            " UNION SELECT seat FROM undone_moves WHERE game_id = ? AND version >= ?",
+            (game_id, ply, game_id, ply),
+        )
+        return {row["seat"] for row in rows}
+
+    async def move_rows(self, game_id: int) -> list[MoveRow]:
+        """The whole log with each move's ply (the version it was made at), oldest first."""
+        rows = await self._fetchall(
+            "SELECT ply, seat, notation, cause FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        )
+        return [MoveRow(row["ply"], row["seat"], row["notation"], row["cause"] or "") for row in rows]
+
+    async def last_move(self, game_id: int) -> MoveRow | None:
+        """The newest move of the log (None before the first)."""
+        rows = await self._fetchall(
+            "SELECT ply, seat, notation, cause FROM moves WHERE game_id = ? ORDER BY ply DESC LIMIT 1", (game_id,)
+        )
+        return MoveRow(rows[0]["ply"], rows[0]["seat"], rows[0]["notation"], rows[0]["cause"] or "") if rows else None
+
+    async def undone(self, game_id: int, version: int) -> UndoneRow | None:
+        """The move taken back at ``version``, if that is what happened then."""
+        rows = await self._fetchall(
+            "SELECT version, ply, seat, notation FROM undone_moves WHERE game_id = ? AND version = ?",
+            (game_id, version),
+        )
+        return UndoneRow(*rows[0]) if rows else None
+
+    async def move_count_by_interaction(self, interaction_id: int) -> int:
+        """Moves and undos this interaction made (a move later taken back still counts: it was applied once)."""
+        rows = await self._fetchall(_BY_INTERACTION, (interaction_id,) * 3)
+        return int(rows[0][0])
+
+    async def record_move(
+        self,
+        game_id: int,
+        *,
+        version: int,
+        seat: int,
+        notation: str,
+        state: dict[str, Any],
+        interaction_id: int | None,
+        finished: dict[str, Any] | None,
+        cause: str = "",
+    ) -> None:
+        """Append ply ``version`` and save ``state`` as version ``version + 1``, atomically. ``cause``: why the
+        computer made the move (empty for a person's).
+
+        Raises :class:`Conflict` (saving nothing) when the interaction was already applied or the game moved on.
+        """
+        await self.record_moves(
+            game_id,
+            version=version,
+            seat=seat,
+            notations=[notation],
+            state=state,
+            interaction_id=interaction_id,
+            finished=finished,
+            cause=cause,
+        )
+
+    async def record_moves(
+        self,
+        game_id: int,
+        *,
+        version: int,
+        seat: int,
+        notations: Sequence[str],
+        state: dict[str, Any],
+        interaction_id: int | None,
+        finished: dict[str, Any] | None,
+        cause: str = "",
+    ) -> None:
+        """Append one seat's consecutive moves as plies ``version``… and save ``state`` after the last, atomically.
+
+        The interaction id goes on the first of them (ids are unique), so a retried interaction finds it and saves
+        nothing. Raises :class:`Conflict` (saving nothing) when the interaction was already applied or the game
+        moved on.
+        """
+        if not notations:
+            raise ValueError("no moves to record")
+        stamp = now_iso()
+        async with self.transaction() as db:
+            await self._check_new_interaction(db, interaction_id)
+            async with db.execute("SELECT turn_since FROM games WHERE id = ?", (game_id,)) as cursor:
+                waited = await cursor.fetchone()
+            cursor = await db.execute(
+                "UPDATE games SET version = version + ?, state = ?, turn_since = ?, status = ?, result = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (
+                    len(notations),
+                    json.dumps(state),
+                    stamp,
+                    "over" if finished is not None else "active",
+                    json.dumps(finished) if finished is not None else None,
+                    game_id,
+                    version,
+                ),
+            )
+            if cursor.rowcount != 1:
+                raise Conflict("version")
+            try:
+                await db.executemany(
+                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id, cause, waited_since)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            game_id,
+                            version + index,
+                            seat,
+                            notation,
+                            stamp,
+                            interaction_id if index == 0 else None,
+                            cause or None,
+                            waited[0] if waited is not None else None,
+                        )
+                        for index, notation in enumerate(notations)
+                    ],
+                )
+            except sqlite3.IntegrityError:
+                raise Conflict("duplicate") from None
+            # A picker outlives a few versions: in a simultaneous phase another player's move does not end it (the
+            # service checks its choice against the newest state), and a repeated one is told "already played".
+            await db.execute(
+                "DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version - PICKERS_KEPT_VERSIONS)
+            )
+
+    @staticmethod
+    async def _check_new_interaction(db: Connection, interaction_id: int | None) -> None:
+        if interaction_id is None:
+            return
+        async with db.execute(_BY_INTERACTION, (interaction_id,) * 3) as cursor:
+            row = await cursor.fetchone()
+        if row is not None and row[0]:
+            raise Conflict("duplicate")
+
+    async def undo_move(
+        self, game_id: int, *, version: int, ply: int, state: dict[str, Any], interaction_id: int | None
+    ) -> None:
+        """Take back ply ``ply``, the newest move of the log: it moves to ``undone_moves`` and ``state`` (the replay
+        of the log without it) is saved as version ``version + 1``, atomically, so the log still replays to the
+        snapshot and the version still only grows.
+
+        Raises :class:`Conflict` (saving nothing) when the interaction was already applied, the game moved on since
+        ``version``, or ply ``ply`` is not the newest move.
+        """
+        stamp = now_iso()
+        async with self.transaction() as db:
+            await self._check_new_interaction(db, interaction_id)
+            async with db.execute(
+                "SELECT ply, seat, notation, created_at, interaction_id, waited_since FROM moves WHERE game_id = ?"
+                " ORDER BY ply DESC LIMIT 1",
+                (game_id,),
+            ) as cursor:
+                last = await cursor.fetchone()
+            if last is None or last["ply"] != ply:
+                raise Conflict("version")
+            cursor = await db.execute(  # the turn began when it began before the move (moves older than 16: now)
+                "UPDATE games SET version = version + 1, state = ?, turn_since = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (json.dumps(state), last["waited_since"] or stamp, game_id, version),
+            )
+            if cursor.rowcount != 1:
+                raise Conflict("version")
+            await db.execute("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game_id, ply))
+            await db.execute(
+                "INSERT INTO undone_moves (game_id, version, ply, seat, notation, played_at, move_interaction_id,"
+                " undone_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    version,
+                    ply,
+                    last["seat"],
+                    last["notation"],
+                    last["created_at"],
+                    last["interaction_id"],
+                    stamp,
+                    interaction_id,
+                ),
+            )
+
+    async def think_times(self, game_id: int) -> dict[int, tuple[int, float]]:
+        """Per seat: moves timed and seconds spent on them, each from the move before it (by anyone); the game's first
+        move has no start time, so it is not counted."""
+        rows = await self._fetchall("SELECT seat, created_at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        times: dict[int, tuple[int, float]] = {}
+        previous: datetime | None = None
+        for row in rows:
+            at = datetime.fromisoformat(row["created_at"])
+            moves, seconds = times.get(row["seat"], (0, 0.0))
+            if previous is not None:
+                moves, seconds = moves + 1, seconds + (at - previous).total_seconds()
+            times[row["seat"]] = (moves, seconds)
+            previous = at
+        return {seat: (moves, max(0.0, seconds)) for seat, (moves, seconds) in times.items()}

@@ -1,0 +1,43 @@
+"""The steps of Play pickers, so a half-made choice survives a restart (rows of older versions are dropped)."""
+
+from __future__ import annotations
+
+import json
+
+from bot.infra.store.base import Tables, inserted_id
+from bot.infra.store.rows import PickerRow
+
+PICKERS_KEPT_VERSIONS = 8
+"""A move drops the picker steps of game versions this many versions old (a picker still open on an older table
+is told the game moved on)."""
+
+
+class Pickers(Tables):
+    """The steps of Play pickers, so a half-made choice survives a restart."""
+
+    async def picker(self, picker_id: int) -> PickerRow | None:
+        rows = await self._fetchall("SELECT * FROM pickers WHERE id = ?", (picker_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        return PickerRow(
+            row["id"],
+            row["game_id"],
+            row["version"],
+            row["user_id"],
+            row["command"],
+            json.loads(row["chosen"]),
+            row["option"],
+        )
+
+    async def create_picker(
+        self, game_id: int, version: int, user_id: int, *, command: str | None, chosen: dict[str, str], option: str
+    ) -> int:
+        async with self.transaction() as db:
+            picker_id = await inserted_id(
+                db,
+                "INSERT INTO pickers (game_id, version, user_id, command, chosen, option) VALUES (?, ?, ?, ?, ?, ?)"
+                " RETURNING id",
+                (game_id, version, user_id, command, json.dumps(chosen), option),
+            )
+            return picker_id or 0

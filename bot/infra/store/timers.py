@@ -1,0 +1,172 @@
+"""Timers (reminders, time limits, computer turns), the leases and claims that let one bot process run one
+piece of background work, and nudges."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.infra.db import Row
+from bot.infra.store.base import Tables
+from bot.infra.store.rows import (
+    TimerRow,
+)
+
+
+class Timers(Tables):
+    """Timers, claims on background work, and nudges."""
+
+    @staticmethod
+    def _timer(row: Row) -> TimerRow:
+        return TimerRow(
+            row["id"],
+            row["game_id"],
+            row["kind"],
+            row["seat"],
+            row["version"],
+            row["due_at"],
+            json.loads(row["payload"]),
+            row["state"],
+        )
+
+    async def timers_of(self, game_id: int) -> list[TimerRow]:
+        """Every timer of a game, pending or not, oldest first."""
+        rows = await self._fetchall("SELECT * FROM timers WHERE game_id = ? ORDER BY id", (game_id,))
+        return [self._timer(row) for row in rows]
+
+    async def due_timers(self, now: str) -> list[TimerRow]:
+        """Pending timers due at ``now`` (ISO time) or earlier, earliest first."""
+        rows = await self._fetchall(
+            "SELECT * FROM timers WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id", (now,)
+        )
+        return [self._timer(row) for row in rows]
+
+    async def bring_forward_timers(self, user_id: int, postponed_to: str, now: str) -> None:
+        """Pending timers of ``user_id``'s seats that were postponed to ``postponed_to`` become due at ``now``."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE timers SET due_at = ? WHERE state = 'pending' AND due_at = ? AND EXISTS (SELECT 1 FROM seats s"
+                " WHERE s.game_id = timers.game_id AND s.seat = timers.seat AND s.user_id = ?)",
+                (now, postponed_to, user_id),
+            )
+
+    async def claim_due_timers(self, now: str, until: str, limit: int = 100, owner: str = "") -> list[TimerRow]:
+        """Lease pending timers due at ``now`` or earlier, earliest first, to this process until ``until``: another
+        process skips them (rows locked by a claim under way are skipped, not waited for) unless the lease runs out
+        first, as it does when this process dies before ending them."""
+        async with (
+            self.transaction() as db,
+            db.execute(
+                "UPDATE timers SET claimed_until = ?, leased_by = ? WHERE id IN (SELECT id FROM timers"
+                " WHERE state = 'pending' AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)"
+                " AND game_id NOT IN (SELECT id FROM games WHERE broken IS NOT NULL) ORDER BY due_at, id LIMIT ?"
+                " FOR UPDATE SKIP LOCKED) RETURNING *",
+                (until, owner or None, now, now, limit),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return sorted((self._timer(row) for row in rows), key=lambda timer: (timer.due_at, timer.id))
+
+    async def claim(self, work: str, owner: str, now: str, until: str) -> bool:
+        """Take ``work`` (a name such as ``board:12:40``) for ``owner`` until ``until``; True when it is theirs: it
+        was free, its lease ran out by ``now``, or they hold it already (then the lease is extended)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO claims (work, owner, until) VALUES (?, ?, ?) ON CONFLICT (work) DO UPDATE SET"
+                " owner = excluded.owner, until = excluded.until"
+                " WHERE claims.until <= ? OR claims.owner = excluded.owner",
+                (work, owner, until, now),
+            )
+            return cursor.rowcount == 1
+
+    async def release(self, work: str, owner: str) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM claims WHERE work = ? AND owner = ?", (work, owner))
+
+    async def take_over(self, identity: str, owner: str, now: str = "") -> int:
+        """At start-up: the claims an earlier life of this process left (owners ``identity#…``) become ``owner``'s,
+        so it resumes that work at once instead of waiting out its own lease; so do its timers' leases (due again
+        ``now``: a deadline's lease had moved it on). Returns how many."""
+        earlier = identity.replace("%", "").replace("_", "") + "#%"
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE claims SET owner = ? WHERE owner LIKE ? AND owner <> ?", (owner, earlier, owner)
+            )
+            taken = max(cursor.rowcount, 0)
+            if now:
+                cursor = await db.execute(
+                    "UPDATE timers SET claimed_until = NULL, leased_by = NULL,"
+                    " due_at = CASE WHEN due_at > ? THEN ? ELSE due_at END"
+                    " WHERE state = 'pending' AND leased_by LIKE ? AND leased_by <> ?",
+                    (now, now, earlier, owner),
+                )
+                taken += max(cursor.rowcount, 0)
+            return taken
+
+    async def lease_deadline(self, timer_id: int, was_due: str, until: str, owner: str) -> bool:
+        """A deadline taken for running now: moved on to ``until`` (its lease), noted as ``owner``'s."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE timers SET due_at = ?, claimed_until = NULL, leased_by = ?"
+                " WHERE id = ? AND state = 'pending' AND due_at = ?",
+                (until, owner, timer_id, was_due),
+            )
+            return cursor.rowcount == 1
+
+    async def reschedule_timer(self, timer_id: int, was_due: str, due_at: str) -> bool:
+        """Move a pending timer to ``due_at``, only if it is still pending at ``was_due`` (so one runner does it)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE timers SET due_at = ?, claimed_until = NULL, leased_by = NULL"
+                " WHERE id = ? AND state = 'pending' AND due_at = ?",
+                (due_at, timer_id, was_due),
+            )
+            return cursor.rowcount == 1
+
+    async def pending_timers_of_user(self, user_id: int, kinds: tuple[str, ...]) -> list[TimerRow]:
+        """Pending timers of ``kinds`` for ``user_id``'s seats in active games."""
+        marks = ", ".join("?" * len(kinds))
+        rows = await self._fetchall(
+            "SELECT t.* FROM timers t JOIN seats s ON s.game_id = t.game_id AND s.seat = t.seat"
+            f" JOIN games g ON g.id = t.game_id WHERE t.state = 'pending' AND t.kind IN ({marks})"
+            " AND s.user_id = ? AND g.status = 'active' ORDER BY t.id",
+            (*kinds, user_id),
+        )
+        return [self._timer(row) for row in rows]
+
+    async def schedule_timer(
+        self, game_id: int, kind: str, seat: int, version: int, *, due_at: str, payload: dict[str, Any] | None = None
+    ) -> bool:
+        """Add a pending timer; False (adding nothing) when this (game, kind, seat, version) already has one."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO timers (game_id, kind, seat, version, due_at, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (game_id, kind, seat, version, due_at, json.dumps(payload or {})),
+            )
+            return cursor.rowcount == 1
+
+    async def end_timer(self, timer_id: int, state: str, at: str) -> bool:
+        """Mark a pending timer ``done`` (it ran) or ``cancelled``; False if it was no longer pending, so a timer
+        is claimed by exactly one runner."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE timers SET state = ?, done_at = ? WHERE id = ? AND state = 'pending'", (state, at, timer_id)
+            )
+            return cursor.rowcount == 1
+
+    async def last_nudge(self, game_id: int, user_id: int) -> str | None:
+        """When ``user_id`` last nudged in ``game_id`` (ISO time), or None."""
+        rows = await self._fetchall("SELECT at FROM nudges WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+        return str(rows[0]["at"]) if rows else None
+
+    async def record_nudge(self, game_id: int, user_id: int, at: str, earlier_than: str) -> bool:
+        """Record a nudge at ``at`` unless the user's last one is not earlier than ``earlier_than`` (False then: a
+        nudge sent at the same moment won the race)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO nudges (game_id, user_id, at) VALUES (?, ?, ?) ON CONFLICT (game_id, user_id)"
+                " DO UPDATE SET at = excluded.at WHERE nudges.at < ?",
+                (game_id, user_id, at, earlier_than),
+            )
+            return cursor.rowcount == 1
