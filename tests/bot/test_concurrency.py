@@ -58,8 +58,8 @@ async def answers(server: FakeDiscord, interactions: list[str]) -> list[str | No
 def saves_meet(bot: AzulBot, parties: int) -> None:
     """The first ``parties`` saves of moves wait for each other: every one of them was checked against the same
     version of the game, so all but one find it moved on (as when they truly arrive at the same moment)."""
-    store = bot.service.store
-    record, barrier, arrived = store.record_moves, asyncio.Barrier(parties), 0
+    moves = bot.service.store.moves
+    record, barrier, arrived = moves.record_moves, asyncio.Barrier(parties), 0
 
     async def meeting(*args: Any, **kwargs: Any) -> None:
         nonlocal arrived
@@ -68,7 +68,7 @@ def saves_meet(bot: AzulBot, parties: int) -> None:
             await asyncio.wait_for(barrier.wait(), TIMEOUT)
         await record(*args, **kwargs)
 
-    store.record_moves = meeting  # type: ignore[method-assign]
+    moves.record_moves = meeting  # type: ignore[method-assign]
 
 
 async def test_the_same_player_twice_and_a_retried_interaction(server: FakeDiscord, db_path: str) -> None:
