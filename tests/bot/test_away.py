@@ -97,6 +97,6 @@ async def test_back_early_brings_the_reminder_forward_and_refuses_when_not_away(
     assert again.ephemeral and "You are not away" in again.response.content
     USER_LOCALES[other.id] = "pl"
     refused = await other.slash(table.channel, "azul-me back")
-    assert "Nie masz ustawionego wyjazdu" in refused.response.content
+    assert "Nie masz ustawionej nieobecności" in refused.response.content
     polish = await other.slash(table.channel, "azul-me away", days=2)
-    assert polish.response.content.startswith("Twój wyjazd potrwa do <t:") and "(dni: 2)" in polish.response.content
+    assert polish.response.content.startswith("Twoja nieobecność potrwa do <t:") and "(dni: 2)" in polish.response.content

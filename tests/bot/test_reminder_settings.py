@@ -77,7 +77,7 @@ async def test_settings_show_change_and_refuse_in_every_language(simcord_env) ->
     USER_LOCALES[alice.id] = "pl"
     polish = await alice.slash(table.channel, "azul-me settings", reminders=False, quiet_from=3, quiet_to=3)
     assert polish.response.content.splitlines() == [
-        "**Zapisano.** Twoje ustawienia teraz:",
+        "**Zapisano.** Twoje obecne ustawienia:",
         "• Przypomnienia: wyłączone",
         "• Godziny ciszy: brak (strefa czasowa Europe/Warsaw)",
         "• Twoja tura: wiadomość prywatna",
