@@ -99,4 +99,6 @@ async def test_back_early_brings_the_reminder_forward_and_refuses_when_not_away(
     refused = await other.slash(table.channel, "azul-me back")
     assert "Nie masz ustawionej nieobecności" in refused.response.content
     polish = await other.slash(table.channel, "azul-me away", days=2)
-    assert polish.response.content.startswith("Twoja nieobecność potrwa do <t:") and "(dni: 2)" in polish.response.content
+    assert (
+        polish.response.content.startswith("Twoja nieobecność potrwa do <t:") and "(dni: 2)" in polish.response.content
+    )
