@@ -135,6 +135,7 @@ async def test_restart_while_the_computer_thinks_resumes_its_turn(simcord_env, m
     assert moves[before.version] == (seat, str(expected))
 
 
+@pytest.mark.slow  # the held search keeps the table from settling after alice's move: it waits out settle_timeout
 async def test_the_computer_turns_lease_outlasts_a_long_search(simcord_env, clock: ManualClock) -> None:
     """A search may take ten times a 30 s thinking time on a busy host, far beyond the lease on the game's computer
     turns: the lease is renewed while the search runs, so no other bot process takes the turn over meanwhile."""

@@ -24,6 +24,8 @@ from tests.bot import wire_games as wire
 from tests.bot.bot_process import spawn
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 
+pytestmark = pytest.mark.slow  # each test starts and stops a real bot process with its workers
+
 SETTLE = 60.0  # seconds: a guard against a hang, never a measure
 
 
