@@ -52,7 +52,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Generic, NamedTuple, TypeVar, cast
+from typing import NamedTuple, TypeVar, cast
 
 from engine.core import (
     ANY_SET,
@@ -94,6 +94,17 @@ def kind_of(color: int, pattern: int) -> int:
 
 COLOR_OF = tuple(color_of(kind) for kind in range(KINDS))
 PATTERN_OF = tuple(pattern_of(kind) for kind in range(KINDS))
+PATTERN_GROUPS = tuple(6 + pattern for pattern in PATTERN_OF)
+"""Per kind, its pattern as a group after the six colours (grouping the offer by colour and by pattern at once)."""
+FAMILY_MASKS = tuple(
+    sum(
+        1 << other
+        for other in range(KINDS)
+        if other != kind and (COLOR_OF[other] == COLOR_OF[kind]) != (PATTERN_OF[other] == PATTERN_OF[kind])
+    )
+    for kind in range(KINDS)
+)
+"""Per kind, a mask of the kinds that may pay for it: the other kinds of its colour and of its pattern."""
 
 
 # --- garden geometry --------------------------------------------------------------------------------------------
@@ -392,21 +403,16 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-class Memo(Generic[K, V]):
-    """A bounded memo of pure results (move lists of a storage): search revisits the same storages again and again."""
+class Memo(dict[K, V]):
+    """A bounded memo of pure results (move lists of a storage): search revisits the same storages again and again.
+    A dict, so that a lookup (``get``) costs no Python call."""
 
     LIMIT = 50_000
 
-    def __init__(self) -> None:
-        self._results: dict[K, V] = {}
-
-    def get(self, key: K) -> V | None:
-        return self._results.get(key)
-
     def put(self, key: K, value: V) -> V:
-        if len(self._results) >= self.LIMIT:
-            self._results.clear()
-        self._results[key] = value
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[key] = value
         return value
 
 
@@ -416,6 +422,17 @@ def storage_value(comp: Components, player: QGPlayer) -> int:
     return int(comp.joker_final_value * player.jokers) - sum(
         pattern_of(item.kind) * count for item, count in _storage_items(player).items()
     )
+
+
+def _held(player: QGPlayer) -> tuple[int, int]:
+    """Masks of the kinds ``player`` holds: as tiles (bit ``kind``) and as face-up expansions."""
+    tiles = expansions = 0
+    for kind, count in enumerate(player.tiles):
+        if count:
+            tiles |= 1 << kind
+    for kind in player.expansions:
+        expansions |= 1 << kind
+    return tiles, expansions
 
 
 def _storage_items(player: QGPlayer) -> dict[Item, int]:
@@ -598,22 +615,14 @@ class QueensGarden(Variant[QGState]):
         return moves
 
     def _placements(self, player: QGPlayer) -> tuple[Move, ...]:
-        """Every placement from storage: fixed by the garden, the storage and the jokers, which recur often in a
+        """Every placement from storage: fixed by the garden, the kinds held and the jokers, which recur often in a
         search (a seat's storage and garden stay as they are while the others move)."""
-        key = (
-            *player.hexes,
-            *player.areas,
-            *player.rotations,
-            -1,
-            *player.tiles,
-            -1,
-            *player.expansions,
-            -1,
-            player.jokers,
-        )
+        held = _held(player)
+        key = (*player.hexes, *player.areas, *player.rotations, -1, *held, *player.expansions, -1, player.jokers)
         moves = self._placement_cache.get(key)
         if moves is None:
-            moves = self._placement_cache.put(key, (*self._tile_moves(player), *self._expansion_moves(player)))
+            placements: tuple[Move, ...] = (*self._tile_moves(player, held), *self._expansion_moves(player, held=held))
+            moves = self._placement_cache.put(key, placements)
         return moves
 
     @cached_property
@@ -679,13 +688,13 @@ class QueensGarden(Variant[QGState]):
         storage = _storage_items(state.players[seat])
         return not jokers and all(storage.get(item, 0) >= count for item, count in wanted.items())
 
-    def _pass_moves(self, player: QGPlayer) -> list[Pass]:
+    def _pass_moves(self, player: QGPlayer) -> tuple[Pass, ...]:
         """Every discard (sub-multiset of storage), smallest first: the picker shows the first ones."""
-        key = (tuple(player.tiles), tuple(player.expansions))
+        key = (*player.tiles, *player.expansions)
         moves = self._pass_cache.get(key)
         if moves is None:
             moves = self._pass_cache.put(key, self._discards(tuple(sorted(_storage_items(player).items()))))
-        return list(moves)
+        return moves
 
     def _discards(self, items: tuple[tuple[Item, int], ...]) -> tuple[Pass, ...]:
         """Tokens are built item by item in the canonical order, as ``Notation.bag`` would write them."""
@@ -699,50 +708,53 @@ class QueensGarden(Variant[QGState]):
                 for count, part in parts
             ]
         discards.sort()
-        return tuple(Pass(token or NONE) for _, token in discards)
+        return tuple(_pass(token or NONE) for _, token in discards)
 
     @cached_property
-    def _pass_cache(self) -> Memo[tuple[tuple[int, ...], tuple[int, ...]], tuple[Pass, ...]]:
+    def _pass_cache(self) -> Memo[tuple[int, ...], tuple[Pass, ...]]:
         return Memo()
 
     @cached_property
-    def _payment_cache(self) -> Memo[tuple[Item, int, tuple[int, ...], tuple[int, ...]], tuple[str, ...]]:
+    def _payment_cache(self) -> Memo[tuple[Item, int, int, int], tuple[str, ...]]:
         return Memo()
-
-    def _offers(self, state: QGState) -> list[tuple[str, Item]]:
-        """Everything acquirable now: ``(location, item)``, one entry per tile."""
-        offers = [("s", Item(kind)) for kind in state.top_tiles] if state.stack else []
-        for index, item in enumerate(state.display):
-            location = f"d{index + 1}"
-            if item.face_up:
-                offers.append((location, Item(item.expansion, True)))
-            else:
-                offers += [(location, Item(kind)) for kind in item.tiles]
-        return offers
 
     def _places(self, state: QGState) -> dict[int, dict[str, Item]]:
         """Per kind on offer, the locations holding it (with what lies there), locations in offer order."""
         places: dict[int, dict[str, Item]] = {}
-        for location, item in self._offers(state):
-            places.setdefault(item.kind, {}).setdefault(location, item)
+        if state.stack:
+            for kind in state.top_tiles:
+                places.setdefault(kind, {})["s"] = TILE_ITEMS[kind]
+        locations = self._display_locations
+        for index, item in enumerate(state.display):
+            location = locations[index]
+            if item.face_up:  # a face-up expansion is all its place offers
+                places.setdefault(item.expansion, {})[location] = EXPANSION_ITEMS[item.expansion]
+            else:
+                for kind in item.tiles:
+                    places.setdefault(kind, {})[location] = TILE_ITEMS[kind]
         return places
+
+    @cached_property
+    def _display_locations(self) -> tuple[str, ...]:
+        """The display's places by index: it never holds more than every expansion of the game."""
+        return tuple(f"d{number}" for number in range(1, len(self.components.expansions) + 1))
 
     def sources(self, state: QGState, by: str) -> dict[int, dict[str, Item]]:
         """What choosing ``by`` takes: per matching kind, the locations holding it (several = a choice)."""
         return _matching(self._places(state), *self._by(by))
 
-    def _acquires(self, state: QGState, player: QGPlayer) -> Iterator[Acquire]:
+    def _acquires(self, state: QGState, player: QGPlayer) -> list[Acquire]:
         # The offer grouped once by colour and by pattern: each of the 12 choices is one of those groups.
-        groups: dict[tuple[int, int], dict[int, dict[str, Item]]] = {}
+        groups: dict[int, dict[int, dict[str, Item]]] = {}
         for kind, where in sorted(self._places(state).items()):
-            groups.setdefault((COLOR_OF[kind], -1), {})[kind] = where
-            groups.setdefault((-1, PATTERN_OF[kind]), {})[kind] = where
-        tokens = self.notation.tokens
+            groups.setdefault(COLOR_OF[kind], {})[kind] = where
+            groups.setdefault(PATTERN_GROUPS[kind], {})[kind] = where
         comp = self.components
         room = comp.storage_tiles - player.storage_used()
         expansion_room = comp.storage_expansions - len(player.expansions)
-        for color, pattern, by in self._choices_by:
-            sources = groups.get((color, pattern))
+        moves: list[Acquire] = []
+        for group, by in self._groups_by:
+            sources = groups.get(group)
             if not sources:
                 continue
             # Kinds in one place are taken from there; a kind in several places is taken from the one picked. Each
@@ -751,13 +763,32 @@ class QueensGarden(Variant[QGState]):
             picks: list[list[tuple[str, int]]] = []
             for kind, where in sources.items():
                 if len(where) == 1:
-                    tiles += not next(iter(where.values())).expansion
+                    for item in where.values():
+                        tiles += not item.expansion
                 else:
-                    picks.append([(f"{tokens[kind]}@{loc}", not where[loc].expansion) for loc in sorted(where)])
+                    picks.append([(self._pick_text(kind, loc), not where[loc].expansion) for loc in sorted(where)])
+            if not picks:  # the usual case: one way to take them, the same move object every time
+                if tiles <= room and len(sources) - tiles <= expansion_room:
+                    moves.append(self._plain_acquires[by])
+                continue
             for pick in itertools.product(*picks):
                 taken = tiles + sum(tile for _, tile in pick)
                 if taken <= room and len(sources) - taken <= expansion_room:
-                    yield Acquire(by, "+".join(text for text, _ in pick) or NONE)
+                    moves.append(Acquire(by, "+".join(text for text, _ in pick)))
+        return moves
+
+    def _pick_text(self, kind: int, location: str) -> str:
+        return f"{self.notation.tokens[kind]}@{location}"
+
+    @cached_property
+    def _plain_acquires(self) -> dict[str, Acquire]:
+        """The acquire without picks for each choice (moves are immutable, so one object serves every position)."""
+        return {by: Acquire(by) for _, _, by in self._choices_by}
+
+    @cached_property
+    def _groups_by(self) -> tuple[tuple[int, str], ...]:
+        """The 12 ways to acquire as ``(group, token)``: the group is a colour (0-5) or 6 + a pattern."""
+        return tuple((color if color >= 0 else 6 + pattern, by) for color, pattern, by in self._choices_by)
 
     @cached_property
     def _choices_by(self) -> tuple[tuple[int, int, str], ...]:
@@ -771,16 +802,19 @@ class QueensGarden(Variant[QGState]):
             and len(player.expansions) + expansions <= comp.storage_expansions
         )
 
-    def _payments(self, player: QGPlayer, placed: Item) -> tuple[str, ...]:
-        """Every payment class for ``placed``: which other hexagons (by colour or by pattern) and how many jokers."""
-        need = pattern_of(placed.kind) - 1
+    def _payments(self, player: QGPlayer, placed: Item, held: tuple[int, int] | None = None) -> tuple[str, ...]:
+        """Every payment class for ``placed``: which other hexagons (by colour or by pattern) and how many jokers.
+        They depend only on the kinds held of its colour or its pattern (``held``: masks of the kinds held as
+        tiles and as expansions, see ``_held``), so storages that differ elsewhere share one answer."""
+        need = PATTERN_OF[placed.kind] - 1
         if need == 0:
             return (NONE,)
-        jokers = min(player.jokers, need)
-        key = (placed, jokers, tuple(player.tiles), tuple(player.expansions))
+        tiles, expansions = held or _held(player)
+        family = FAMILY_MASKS[placed.kind]
+        key = (placed, min(player.jokers, need), tiles & family, expansions & family)
         payments = self._payment_cache.get(key)
         if payments is None:
-            payments = self._payment_cache.put(key, self._payment_tokens(player, placed, need, jokers))
+            payments = self._payment_cache.put(key, self._payment_tokens(player, placed, need, key[1]))
         return payments
 
     def _payment_tokens(self, player: QGPlayer, placed: Item, need: int, jokers: int) -> tuple[str, ...]:
@@ -804,44 +838,34 @@ class QueensGarden(Variant[QGState]):
                         result.add(self.notation.bag(dict.fromkeys(chosen, 1), need - size))
         return tuple(sorted(result))
 
-    def _tile_moves(self, player: QGPlayer) -> Iterator[PlaceTile]:
-        cells_for = self._cells_for(player)
-        for kind, held in enumerate(player.tiles):
-            if not held:
-                continue
-            cells = cells_for(kind)
-            if not cells:
-                continue
-            token = self.notation.tokens[kind]
-            for payment in self._payments(player, Item(kind)):
-                for cell in cells:
-                    yield PlaceTile(token, payment, cell)
+    def _tile_moves(self, player: QGPlayer, held: tuple[int, int]) -> list[PlaceTile]:
+        garden = self._garden(player)
+        tokens = self.notation.tokens
+        moves: list[PlaceTile] = []
+        for kind, count in enumerate(player.tiles):
+            if count and garden.cells_for(kind):
+                moves += garden.tile_moves(kind, tokens[kind], self._payments(player, TILE_ITEMS[kind], held))
+        return moves
 
     def _cells_for(self, player: QGPlayer) -> Callable[[int], tuple[str, ...]]:
-        """Where each kind may be placed in this garden, worked out once per kind and garden: a garden changes only
-        when its owner places, so most turns (and most search steps) find it known."""
-        garden = (*player.hexes, *player.areas, *player.rotations)
-        known = self._cells_cache.get(garden)
-        if known is None:
-            known = self._cells_cache.put(garden, {})
-        hexes = player.hexes
-        free: list[int] = []
+        return self._garden(player).cells_for
 
-        def cells_for(kind: int) -> tuple[str, ...]:
-            cells = known.get(kind)
-            if cells is None:
-                if not free:
-                    free.extend(cell for cell in range(len(CELLS)) if player.is_free(cell))
-                cells = known[kind] = tuple(CELLS[cell] for cell in free if _garden_error(hexes, kind, cell) is None)
-            return cells
-
-        return cells_for
+    def _garden(self, player: QGPlayer) -> _Garden:
+        """What ``player``'s garden allows, worked out once per garden: a garden changes only when its owner places,
+        so most turns (and most search steps) find it known."""
+        key = (*player.hexes, *player.areas, *player.rotations)
+        garden = self._garden_cache.get(key)
+        if garden is None:
+            garden = self._garden_cache.put(key, _Garden(player))
+        return garden
 
     @cached_property
-    def _cells_cache(self) -> Memo[tuple[int, ...], dict[int, tuple[str, ...]]]:
+    def _garden_cache(self) -> Memo[tuple[int, ...], _Garden]:
         return Memo()
 
-    def _expansion_moves(self, player: QGPlayer, *, payments: bool = True) -> Iterator[PlaceExpansion]:
+    def _expansion_moves(
+        self, player: QGPlayer, *, payments: bool = True, held: tuple[int, int] | None = None
+    ) -> Iterator[PlaceExpansion]:
         """Placements of stored expansions; with ``payments=False`` one per placement, its payment written
         ``ANY_SET``. (Buying one from the supply depends on the state: see ``_buy_moves``.)"""
         empty = [area for area in range(6) if player.areas[area] < 0]
@@ -854,7 +878,7 @@ class QueensGarden(Variant[QGState]):
             ]
             if not spots:
                 continue
-            paid = self._payments(player, Item(kind, True))
+            paid = self._payments(player, EXPANSION_ITEMS[kind], held)
             for payment in paid if payments else [ANY_SET] * bool(paid):
                 for area_name, rotation in spots:
                     yield PlaceExpansion(self.notation.kind(kind), payment, area_name, rotation)
@@ -863,7 +887,13 @@ class QueensGarden(Variant[QGState]):
         """Laying an expansion bought from the supply, on each free area (``payment`` as the caller writes it)."""
         if not self._can_buy(state, player):
             return []
+        if payment == NONE:  # the search's case: the same six moves every time
+            return [self._supply_moves[area] for area in range(6) if player.areas[area] < 0]
         return [PlaceExpansion(SUPPLY, payment, f"A{area + 1}", NONE) for area in range(6) if player.areas[area] < 0]
+
+    @cached_property
+    def _supply_moves(self) -> tuple[PlaceExpansion, ...]:
+        return tuple(PlaceExpansion(SUPPLY, NONE, f"A{area + 1}", NONE) for area in range(6))
 
     def _can_buy(self, state: QGState, player: QGPlayer) -> bool:
         return bool(state.supply) and player.score >= self.components.supply_expansion_cost
@@ -1478,6 +1508,86 @@ def _garden_error(hexes: list[int], kind: int, cell: int) -> str | None:
             if len(group) != len(set(group)):
                 return "qg_group_duplicate"
     return None
+
+
+_PLACE_TILES: Memo[tuple[str, str, str], PlaceTile] = Memo()
+_PASSES: Memo[str, Pass] = Memo()
+
+
+def _place_tile(tile: str, payment: str, cell: str) -> PlaceTile:
+    """One shared object per tile placement (moves are immutable): a new garden lists mostly placements seen
+    before, and looking one up costs a fifth of building it."""
+    key = (tile, payment, cell)
+    move = _PLACE_TILES.get(key)
+    if move is None:
+        move = _PLACE_TILES.put(key, PlaceTile(tile, payment, cell))
+    return move
+
+
+def _pass(discard: str) -> Pass:
+    """One shared object per discard, as ``_place_tile``: storages that differ by a hexagon share most discards."""
+    move = _PASSES.get(discard)
+    if move is None:
+        move = _PASSES.put(discard, Pass(discard))
+    return move
+
+
+class _Garden:
+    """One garden's legal cells per kind and its tile placements per kind and payments, each worked out when first
+    asked. It keeps its own copy of the garden, so a later change to the player's lists cannot reach it."""
+
+    __slots__ = ("_areas", "_cells", "_free", "_hexes", "_moves", "_rotations")
+
+    def __init__(self, player: QGPlayer) -> None:
+        self._hexes, self._areas, self._rotations = player.hexes[:], player.areas[:], player.rotations[:]
+        self._free: list[tuple[int, int, int, int]] | None = None
+        self._cells: dict[int, tuple[str, ...]] = {}
+        self._moves: dict[tuple[int, tuple[str, ...]], tuple[PlaceTile, ...]] = {}
+
+    def cells_for(self, kind: int) -> tuple[str, ...]:
+        cells = self._cells.get(kind)
+        if cells is None:
+            cells = self._cells[kind] = tuple(self._legal_cells(kind))
+        return cells
+
+    def tile_moves(self, kind: int, token: str, payments: tuple[str, ...]) -> tuple[PlaceTile, ...]:
+        moves = self._moves.get((kind, payments))
+        if moves is None:
+            cells = self.cells_for(kind)
+            moves = self._moves[kind, payments] = tuple(
+                _place_tile(token, pay, cell) for pay in payments for cell in cells
+            )
+        return moves
+
+    def _legal_cells(self, kind: int) -> Iterator[str]:
+        """``_garden_error`` per free cell, its common answers read from masks of the neighbours' kinds, colours
+        and patterns; only a cell whose neighbours match the kind needs the group search."""
+        color, pattern = 1 << COLOR_OF[kind], 1 << PATTERN_OF[kind]
+        for cell, kinds, colors, patterns in self._neighbourhoods():
+            alone = not kinds  # no hexagon around: anything goes
+            if alone or (
+                not kinds >> kind & 1  # no identical neighbour
+                and (colors & color or patterns & pattern)  # one neighbour shares its colour or pattern
+                and _garden_error(self._hexes, kind, cell) is None  # and no group gains a duplicate
+            ):
+                yield CELLS[cell]
+
+    def _neighbourhoods(self) -> list[tuple[int, int, int, int]]:
+        """Per free cell (as ``QGPlayer.is_free``), masks of its neighbours' kinds, colours and patterns."""
+        if self._free is None:
+            hexes, areas, rotations, free = self._hexes, self._areas, self._rotations, []
+            for cell, area in enumerate(AREA_OF):
+                if hexes[cell] >= 0 or (area >= 0 and (areas[area] < 0 or (CENTRE_OF[cell] and rotations[area] >= 0))):
+                    continue
+                kinds = colors = patterns = 0
+                for other in (hexes[n] for n in NEIGHBOURS[cell]):
+                    if other >= 0:
+                        kinds |= 1 << other
+                        colors |= 1 << COLOR_OF[other]
+                        patterns |= 1 << PATTERN_OF[other]
+                free.append((cell, kinds, colors, patterns))
+            self._free = free
+        return self._free
 
 
 def _all_groups(hexes: Sequence[int], by_color: bool) -> list[list[int]]:
