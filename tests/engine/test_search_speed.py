@@ -11,7 +11,7 @@ import pytest
 import engine
 from engine.agents import HardAgent, make_agent
 from engine.azul import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS
-from engine.queens_garden import PATTERN_OF, QueensGarden, garden_groups
+from engine.queens_garden import CELLS, KINDS, PATTERN_OF, QueensGarden, garden_groups, placement_error
 from tests.engine.queens_garden_helpers import variant as qg_variant
 
 QG = ("queens-garden", "queens-garden-variant")
@@ -81,6 +81,22 @@ def test_queens_garden_remembered_moves_equal_fresh_ones(name: str) -> None:
             for seat in searched.to_act(state):
                 assert searched.legal_moves(state, seat) == fresh.legal_moves(state, seat)
                 assert searched.legal_moves(state, seat) == fresh.legal_moves(state, seat)  # and again, remembered
+
+
+@pytest.mark.parametrize("name", QG)
+def test_queens_garden_legal_cells_are_the_placement_rule_cell_by_cell(name: str) -> None:
+    # The garden decides most cells from masks of their neighbours; the rule asks every cell in full.
+    variant = qg_variant(name)
+    checked = 0
+    for seed in range(3):
+        for state in greedy_game(name, 2, seed, 80)[::4]:
+            for player in state.players:
+                cells_for = variant._cells_for(player)
+                for kind in range(KINDS):
+                    rule = tuple(name for cell, name in enumerate(CELLS) if placement_error(player, kind, cell) is None)
+                    assert cells_for(kind) == rule, (seed, kind)
+                    checked += len(rule)
+    assert checked > 1000  # gardens with room to place, not only empty boards
 
 
 def test_azul_evaluation_counts_bonuses_in_reach() -> None:
