@@ -11,6 +11,7 @@
     python -m bench ai --queue                          # an easy move's wait while 25 games x 3 hard seats think
     python -m bench ai --speed --seconds 1 --busy 2     # what hard's budget buys with two other processes spinning
     python -m bench ai --suite duel --variant azul --busy 2 --out busy.jsonl  # the same row on a loaded host
+    python -m bench ai --load 2                         # hard's moves quiet and with two processes spinning
 
 Rows (``--suite``): ``duel`` is hard vs greedy with two players in every variant; ``ladder`` is hard vs medium,
 medium vs easy and easy vs random with two players; ``table`` is one hard seat against greedy seats with three and
@@ -27,7 +28,10 @@ when other work shares the machine, and wall-clock seconds, what a person waits.
 CPU time, so a loaded machine makes a move slower, not weaker; past ten times the budget in wall-clock time the
 search plays the best move found so far (the "capped" column counts such moves). ``--busy N`` keeps N other
 processes spinning meanwhile (at the benchmark's own priority): the same figures on a loaded host, where a CPU budget
-should cost time (wall clock), not iterations or strength. Give such a run its own ``--out`` file.
+should cost time (wall clock), not iterations or strength. Give such a run its own ``--out`` file. ``--load N``
+asks that of hard's choices: from the same positions it searches twice on a quiet host and once with N processes
+spinning, each run in a fresh process, and prints how often the loaded run (and the second quiet one) chose the
+first quiet run's move: a search that loses nothing to the load differs from it no more than quiet runs differ.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import math
 import multiprocessing
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -270,11 +275,11 @@ SPEED_PLIES = (4, 12, 24)
 """Positions the speed figures search from: greedy games stopped after this many moves (opening to mid-game)."""
 
 
-def speed_positions(name: str, players: int) -> list[tuple[int, Any]]:
+def speed_positions(name: str, players: int, plies_list: tuple[int, ...] = SPEED_PLIES) -> list[tuple[int, Any]]:
     variant = get_variant(name)
     greedy = make_agent("greedy", 1)
     found = []
-    for plies in SPEED_PLIES:
+    for plies in plies_list:
         state = variant.new_game(players, plies)
         for _ in range(plies):
             if variant.is_over(state):
@@ -338,6 +343,64 @@ def speed_at(variants: list[str], seconds: float) -> int:
                 f"{sum(counts) / sum(cpu):>18.0f}",
                 flush=True,
             )
+    return 0
+
+
+# --- load ------------------------------------------------------------------------------------------------------------
+LOAD_PLIES = tuple(range(2, 62, 2))
+"""Positions the load figures search from: up to 30 per variant, opening to late game."""
+
+
+@dataclass
+class Choices:
+    """Hard's moves from the load positions, with the iterations, CPU and wall seconds each took."""
+
+    moves: list[str] = field(default_factory=list)
+    iterations: list[int] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+    def same_as(self, other: Choices) -> float:
+        return sum(a == b for a, b in zip(self.moves, other.moves, strict=True)) / len(self.moves)
+
+
+def hard_choices(name: str, seconds: float) -> Choices:
+    variant, found = get_variant(name), Choices()
+    for plies, state in speed_positions(name, 2, LOAD_PLIES):
+        seat = min(variant.to_act(state))
+        hard = HardAgent(plies, seconds=seconds)  # seeded by the position: only the iterations can differ
+        start, start_wall = time.process_time(), time.perf_counter()
+        found.moves.append(str(hard.choose(variant, state, seat)))
+        found.cpu.append(time.process_time() - start)
+        found.wall.append(time.perf_counter() - start_wall)
+        found.iterations.append(hard.last_iterations)
+    return found
+
+
+def fresh_choices(name: str, seconds: float) -> Choices:
+    """``hard_choices`` in a process of its own: every run starts with the engine's memos empty."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(hard_choices, name, seconds).result()
+
+
+def load_effect(variants: list[str], seconds: float, processes: int) -> int:
+    """Hard's choices from the same positions twice on a quiet host and once with ``processes`` spinning: a CPU
+    budget should make the loaded run slower, not different (it differs from a quiet run no more than two quiet
+    runs differ from each other, which they do by the few iterations a clock tick moves)."""
+    print(f"hard at {seconds:g} CPU s from up to {len(LOAD_PLIES)} positions per variant, 2 players, each run in a")
+    print(f"fresh process: quiet, quiet again, and with {processes} other processes spinning; medians per move")
+    print(f"{'variant':<24}{'positions':>10}{'iterations':>22}{'wall s':>16}{'same move as quiet 1':>22}")
+    print(f"{'':<34}{'quiet  quiet  loaded':>22}{'quiet  loaded':>16}{'quiet 2  loaded':>22}")
+    for name in variants:
+        first, second = fresh_choices(name, seconds), fresh_choices(name, seconds)
+        with spinning(processes, quiet=True):
+            loaded = fresh_choices(name, seconds)
+        counts = "  ".join(
+            f"{percentile([float(n) for n in run.iterations], 0.5):5.0f}" for run in (first, second, loaded)
+        )
+        walls = "  ".join(f"{percentile(run.wall, 0.5):5.2f}" for run in (first, loaded))
+        same = f"{first.same_as(second):7.0%}  {first.same_as(loaded):6.0%}"
+        print(f"{name:<24}{len(first.moves):>10}{counts:>22}{walls:>16}{same:>22}", flush=True)
     return 0
 
 
@@ -450,7 +513,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--speed", action="store_true", help="print hard's search speed per variant instead")
     parser.add_argument("--queue", action="store_true", help="print an easy move's wait behind many hard searches")
     parser.add_argument("--busy", type=int, default=0, help="keep this many other processes spinning meanwhile")
+    parser.add_argument(
+        "--load",
+        type=int,
+        metavar="N",
+        help="hard's moves from the same positions, quiet and with N processes spinning",
+    )
     args = parser.parse_args(argv)
+    if args.load:
+        return load_effect(args.variant or ["azul", "queens-garden"], args.seconds or 1.0, args.load)
     with spinning(0 if args.report else args.busy):
         return measure(args)
 
@@ -475,9 +546,9 @@ def spin() -> None:
 
 
 @contextlib.contextmanager
-def spinning(processes: int) -> Iterator[None]:
+def spinning(processes: int, *, quiet: bool = False) -> Iterator[None]:
     """``processes`` busy loops beside the run (a loaded host), stopped when it ends."""
-    if processes:
+    if processes and not quiet:
         print(f"{processes} other process{'es' if processes > 1 else ''} spinning meanwhile", flush=True)
     spinners = [multiprocessing.get_context("spawn").Process(target=spin, daemon=True) for _ in range(processes)]
     for spinner in spinners:

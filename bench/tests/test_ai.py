@@ -91,3 +91,11 @@ def test_the_bench_can_load_the_host_while_it_plays(capsys: pytest.CaptureFixtur
     assert bench.ai.main(argv) == 0
     printed = capsys.readouterr().out
     assert "1 other process spinning meanwhile" in printed and "hard vs greedy" in printed
+
+
+def test_the_load_figures_compare_quiet_and_loaded_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.ai.main(["--load", "1", "--variant", "azul", "--seconds", "0.01"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("azul"))
+    positions, *iterations, quiet_wall, loaded_wall, same_quiet, same_loaded = line.split()[1:]
+    assert int(positions) >= 20 and len(iterations) == 3 and float(quiet_wall) > 0 and float(loaded_wall) > 0
+    assert same_quiet.endswith("%") and same_loaded.endswith("%")
