@@ -1,5 +1,6 @@
-"""After a resignation, a cancellation or a move taken back is saved, whatever fails next (the board's post, the
-lobby's edit) the person is told the change stands, never "nothing was changed"."""
+"""After a resignation, a cancellation, a move taken back, a nudge or a league's change is saved, whatever fails next
+(the board's post, the lobby's edit, the league's announcement) the person is told the change stands, never "nothing
+was changed"."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ import pytest
 import bot.ui.commands.league
 import bot.ui.ending
 from bot.app.errors import ChangeSaved
+from bot.infra.clock import ManualClock
+from bot.ui.league_runs import LeagueRuns
 from tests.bot.table import Table
+from tests.bot.test_leagues import League
 
 
 class Boom(Exception):
@@ -84,3 +88,44 @@ async def test_a_league_whose_signup_post_failed_is_told_it_exists(
     assert "The league is created" in said and "Nothing" not in said, said
     assert "Spring" in (await admin.slash(table.channel, "azul-league list")).response.content
     simcord_env.errors  # noqa: B018
+
+
+@pytest.mark.simcord(settle_timeout=120)
+async def test_league_changes_whose_posts_failed_are_told_they_stand(
+    simcord_env, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    league = League(simcord_env, 6)  # three play on after three leave: the league runs to its end
+    alice, bob, carol, *_ = league.players
+    await league.create(format="swiss", rounds=3, signup_hours=2)
+    for step in ("post", "refresh_signup", "refresh_standings", "announce_final"):
+        monkeypatch.setattr(LeagueRuns, step, fail)  # every post about the league fails from here on
+
+    left = await alice.slash(league.channel, "azul-league withdraw")  # during sign-up
+    assert "You are out of the league, and that stands" in left.response.content, left.response.content
+    monkeypatch.undo()
+    clock.advance(hours=2, minutes=1)
+    await league.tick()  # sign-up closes: the five others play round 1
+    assert (await autumn_cup(league)).status == "running"
+    for step in ("post", "refresh_signup", "refresh_standings", "announce_final"):
+        monkeypatch.setattr(LeagueRuns, step, fail)
+
+    steps = [
+        (bob, "azul-league withdraw", {}, "You are out of the league, and that stands"),
+        (league.organiser, "azul-server league drop", {"player": carol.user}, "The player is out of the league"),
+        (league.organiser, "azul-server league pause", {}, "The league is paused"),
+        (league.organiser, "azul-server league pause", {}, "The league goes on"),
+        (league.organiser, "azul-server league end", {}, "The league is over, and that stands"),
+    ]
+    for member, command, options, words in steps:
+        said = (await member.slash(league.channel, command, **options)).response.content
+        assert words in said and "Nothing" not in said, (command, said)
+    cup = await autumn_cup(league)
+    players = {player.user_id: player.status for player in await league.store.leagues.players(cup.id)}
+    assert (players.get(alice.id), players[bob.id], players[carol.id]) == (None, "withdrew", "dropped")
+    assert (await autumn_cup(league)).status == "over"
+    simcord_env.errors  # the injected failures, expected  # noqa: B018
+
+
+async def autumn_cup(league: League) -> Any:
+    found = await league.store.leagues.leagues_in(league.guild.id, finished=True)
+    return next(row for row in found if row.name == "Autumn Cup")

@@ -123,7 +123,8 @@ class LeagueCog(
         chosen = await chosen_league(interaction, league)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the standings picture takes a moment
         await leave_league(interaction, chosen, interaction.user.id, display_name(interaction.user), "withdrew")
-        await reply(interaction, text("bot.league.withdrawn", user_locale(interaction), name=shown(chosen.name)))
+        async with after_commit("league_withdrew"):
+            await reply(interaction, text("bot.league.withdrawn", user_locale(interaction), name=shown(chosen.name)))
 
     @app_commands.command(name=named("list"), description=described("bot.cmd.league_list"))
     async def list(self, interaction: discord.Interaction) -> None:
@@ -155,16 +156,18 @@ async def leave_league(interaction: discord.Interaction, league: LeagueRow, user
     runs = runs_of(interaction)
     if league.status == "signup":
         _, players = await runs.leagues.leave(league.id, user_id)
-        await runs.refresh_signup(league, players)
+        async with after_commit(f"league_{how}"):  # they are out of the league: that stands whatever fails now
+            await runs.refresh_signup(league, players)
         return
     handed = await runs.leagues.withdraw(league, user_id, status=how)
-    for game in handed:
-        bot_of(interaction).wake_computer(game.id)  # it may be their turn there now
-    locale = public_locale(interaction)
-    await runs.post(
-        league, text(f"bot.league.{how}", locale, player=shown(name), name=shown(league.name), count=len(handed))
-    )
-    await runs.refresh_standings(league)
+    async with after_commit(f"league_{how}"):
+        for game in handed:
+            bot_of(interaction).wake_computer(game.id)  # it may be their turn there now
+        locale = public_locale(interaction)
+        await runs.post(
+            league, text(f"bot.league.{how}", locale, player=shown(name), name=shown(league.name), count=len(handed))
+        )
+        await runs.refresh_standings(league)
 
 
 class LeagueAdmin(app_commands.Group):
@@ -250,9 +253,9 @@ class LeagueAdmin(app_commands.Group):
         chosen = await chosen_league(interaction, league)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the standings picture takes a moment
         await leave_league(interaction, chosen, player.id, display_name(player), "dropped")
-        await reply(
-            interaction, text("bot.league.reply.dropped", user_locale(interaction), player=shown(display_name(player)))
-        )
+        async with after_commit("league_dropped"):
+            said = text("bot.league.reply.dropped", user_locale(interaction), player=shown(display_name(player)))
+            await reply(interaction, said)
 
     @app_commands.command(name=named("pause"), description=described("bot.cmd.league_pause"))
     @app_commands.describe(league=described("bot.opt.league"))
@@ -262,12 +265,13 @@ class LeagueAdmin(app_commands.Group):
         chosen = await chosen_league(interaction, league)
         leagues = bot_of(interaction).leagues
         changed = await leagues.set_paused(chosen, chosen.status != "paused")
-        locale = public_locale(interaction)
-        key = "bot.league.paused" if changed.status == "paused" else "bot.league.resumed"
-        await runs_of(interaction).post(changed, text(key, locale, name=shown(changed.name)))
-        await reply(interaction, text(key, user_locale(interaction), name=shown(changed.name)))
-        if changed.status == "running":
-            await runs_of(interaction).tick()  # a round that fell due while paused starts now
+        paused = changed.status == "paused"
+        async with after_commit("league_paused" if paused else "league_resumed"):
+            key = "bot.league.paused" if paused else "bot.league.resumed"
+            await runs_of(interaction).post(changed, text(key, public_locale(interaction), name=shown(changed.name)))
+            await reply(interaction, text(key, user_locale(interaction), name=shown(changed.name)))
+            if not paused:
+                await runs_of(interaction).tick()  # a round that fell due while paused starts now
 
     @app_commands.command(name=named("end"), description=described("bot.cmd.league_end"))
     @app_commands.describe(league=described("bot.opt.league"))
@@ -275,11 +279,12 @@ class LeagueAdmin(app_commands.Group):
     async def end(self, interaction: discord.Interaction, league: str | None = None) -> None:
         chosen = await chosen_league(interaction, league)
         ended = await bot_of(interaction).leagues.end(chosen)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        runs = runs_of(interaction)
-        await runs.refresh_signup(ended, await runs.leagues.players(ended))
-        await runs.announce_final(ended, early=True)
-        await reply(interaction, text("bot.league.reply.ended", user_locale(interaction), name=shown(ended.name)))
+        async with after_commit("league_ended"):  # the league is over: that stands whatever fails now
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            runs = runs_of(interaction)
+            await runs.refresh_signup(ended, await runs.leagues.players(ended))
+            await runs.announce_final(ended, early=True)
+            await reply(interaction, text("bot.league.reply.ended", user_locale(interaction), name=shown(ended.name)))
 
 
 __all__ = ["LeagueAdmin", "LeagueCog", "chosen_league", "league_choices"]
