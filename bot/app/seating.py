@@ -110,7 +110,7 @@ class Seating(ServiceBase):
         """Leave a lobby; a leaving creator hands the lobby to the next player, and the last one closes it."""
         game = await self._lobby(channel_id, game_id)
         if not game.has_player(user_id):
-            raise Refusal("not_in_game")
+            raise Refusal("not_in_lobby")
         await self.store.games.remove_seat(game.id, user_id)
         others = [seat.user_id for seat in game.people() if seat.user_id != user_id]
         if not others:  # computer seats alone do not keep a lobby open

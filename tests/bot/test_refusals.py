@@ -41,7 +41,7 @@ async def test_lobby_refusals(simcord_env) -> None:
     refused(await carol.slash(table.channel, "azul join"), "full")
     refused(await bob.click(lobby, label="Start"), "Only the player who opened the game")
     refused(await carol.slash(table.channel, "azul abort"), "Only the player who opened the game")
-    refused(await carol.click(lobby, label="Leave"), "not in this game")
+    refused(await carol.click(lobby, label="Leave"), "no seat to give up. If a seat is free, press **Join**")
     assert (await table.game()).status == "lobby"
     # The creator leaves and comes back: the lobby passed to bob, who may now start it.
     assert "left" in (await alice.click(lobby, label="Leave")).response.content
