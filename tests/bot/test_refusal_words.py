@@ -12,13 +12,13 @@ from tests.bot.table import Table
 
 LANGUAGES = [("en", "en-US"), ("pl", "pl"), ("uk", "uk")]
 WAITING = {"en": "To move: **{name}**", "pl": "Ruch ma: **{name}**", "uk": "Ходить: **{name}**"}
-PINGED = {"en": "You'll be pinged", "pl": "Dostaniesz wzmiankę", "uk": "Тебе позначать"}
+TOLD = {"en": "I'll let you know", "pl": "Dam ci znać", "uk": "Я повідомлю тебе"}  # by mention or by DM
 LOBBY = {"en": "lobby 1/3", "pl": "w poczekalni 1/3", "uk": "у лобі 1/3"}
 START = {"en": "presses **Start**", "pl": "naciska **Start**", "uk": "натискає **Почати**"}
 
 
 @pytest.mark.parametrize(("lang", "discord_locale"), LANGUAGES)
-async def test_out_of_turn_says_whose_turn_since_when_and_that_you_will_be_pinged(
+async def test_out_of_turn_says_whose_turn_since_when_and_that_you_will_be_told(
     simcord_env: Any, discord_locales: dict[int, str], lang: str, discord_locale: str
 ) -> None:
     table = Table.create(simcord_env, 2)
@@ -36,7 +36,7 @@ async def test_out_of_turn_says_whose_turn_since_when_and_that_you_will_be_pinge
         assert refused.ephemeral, said
         assert WAITING[lang].format(name=mover.name) in said, said
         assert "<t:" in said and ":R>" in said, "since when, in the reader's own time"
-        assert PINGED[lang] in said, said
+        assert TOLD[lang] in said, said
     assert (await table.game()).version == version
 
 
