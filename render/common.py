@@ -829,17 +829,17 @@ def standings(
     forms.append((table.label("head.score"), table.label("head.score")))
     rows = {seat: [*(signed(v) for v in points(seat)), str(table.state_score(seat))] for _, seat in order}
     gap = 22 if right - left > 560 else 14
-    # Long heads (Ukrainian) get smaller, then take their short forms, before a name loses its room.
-    for short, size in [(False, size) for size in range(19, 14, -1)] + [(True, size) for size in range(19, 13, -1)]:
-        head_face = font(size, bold=True)
-        titles = [form[short] for form in forms]
-        columns: list[int] = []
-        x = right - 18
-        for k in reversed(range(len(titles))):
-            columns.insert(0, x)
-            x -= max(width(titles[k], head_face), *(width(cells[k], bold) for cells in rows.values())) + gap
-        if x - left - 52 >= MIN_NAME_ROOM - 30:
-            break
+    # Long heads (Ukrainian) get smaller, then take their short forms, before a name loses its room. Heads of 16 px
+    # or more give way to keep the longest name whole (up to what a long name may ask); smaller ones only to keep
+    # a name its least room.
+    longest = max(width(table.name(seat, bold, 10_000), bold) for _, seat in order)
+    layouts = [
+        _head_layout(forms, rows, right, gap, short=short, size=size)
+        for short, size in [(False, size) for size in range(19, 14, -1)] + [(True, size) for size in range(19, 13, -1)]
+    ]
+    whole = (lay for lay in layouts if lay[0].size >= 16 and lay[3] - left - 52 >= min(longest, MIN_NAME_ROOM + 40))
+    least = (lay for lay in layouts if lay[3] - left - 52 >= MIN_NAME_ROOM - 30)
+    head_face, titles, columns, x = next(whole, None) or next(least, layouts[-1])
     for title, cx in zip(titles, columns, strict=True):
         text_at(d, (cx, top + 25), title, head_face, fill=MUTED, anchor="rs")  # one baseline, whatever the size
     winner = table.label("winner")
@@ -850,11 +850,11 @@ def standings(
         text_at(d, (left + 16, mid), f"{place}.", bold, anchor="lm")
         name_x, room = left + 52, x - left - 52
         won = place == 1
-        face = bold if won else body
         if won and room - badge_w >= MIN_NAME_ROOM:
             badge(d, (name_x, mid), winner, badge_face, anchor="lm")
             name_x, room = name_x + badge_w, room - badge_w
         ink = HIGHLIGHT if won and name_x == left + 52 else TEXT  # the winner in gold where no badge fits
+        face = fitting(table, seat, room, 20, bold=won)
         text_at(d, (name_x, mid), table.name(seat, face, room), face, fill=ink, anchor="lm")
         for k, (cell, cx) in enumerate(zip(rows[seat], columns, strict=True)):
             last = k == len(columns) - 1
@@ -862,7 +862,32 @@ def standings(
     return left, top, right, bottom
 
 
+def _head_layout(
+    forms: Sequence[tuple[str, str]], rows: dict[int, list[str]], right: int, gap: int, *, short: bool, size: int
+) -> tuple[Font, list[str], list[int], int]:
+    """The standings' number columns with heads of ``size`` (their short forms if ``short``): the face, the heads,
+    each column's right edge, and where the first column starts."""
+    head_face, cell_face = font(size, bold=True), font(20, bold=True)
+    titles = [form[short] for form in forms]
+    columns: list[int] = []
+    x = right - 18
+    for k in reversed(range(len(titles))):
+        columns.insert(0, x)
+        x -= max(width(titles[k], head_face), *(width(cells[k], cell_face) for cells in rows.values())) + gap
+    return head_face, titles, columns, x
+
+
 MIN_NAME_ROOM = 150  # pixels a name keeps beside the winner's badge, else the badge gives way to a gold name
+
+
+def fitting(table: Table, seat: int, room: int, size: int, *, bold: bool) -> Font:
+    """The face of ``size``, or one a point or three smaller when that keeps the name whole (below 17 px a name is
+    hard to read on a phone, so a longer one is cut instead)."""
+    for smaller in range(size, 16, -1):
+        face = font(smaller, bold=bold)
+        if width(table.name(seat, face, 10_000), face) <= room:
+            return face
+    return font(size, bold=bold)
 
 
 def _places(state: Any) -> Iterator[tuple[int, int]]:

@@ -172,3 +172,16 @@ def test_the_personal_view_is_readable_on_a_phone(variant: str, players: int) ->
             names = [t.text for t in drawn]
             for other in range(players):  # every opponent has a row with name and score
                 assert any(printable(LONG_NAMES["uk"][other]).startswith(n.rstrip(ELLIPSIS)) for n in names if n)
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_the_final_standings_keep_a_ukrainian_name_whole_in_a_narrow_table(variant: str) -> None:
+    # One board wide (two players), Ukrainian heads are long: they shrink, and the name a little, before a
+    # ten-letter name is cut.
+    state, events = history(variant, 2, 5)[-1]
+    names = ["Олександра", "Ярослава"]
+    with c.recording() as drawn:
+        image = render.render_table(state, names=names, events=events, locale="uk")
+    assert image.width < 700, "one board wide"
+    for name in names:
+        assert sum(text.text == name for text in drawn) == 2, f"{name} whole on its board and in the standings"
