@@ -148,7 +148,7 @@ def draw_personal(
         _draw_standings(table, (MARGIN, y, NARROW - MARGIN, y))
         y += _standings_height(state.players)
     else:
-        y = _draw_centre(table, _draw_factories(table, y, span), span)
+        y = _draw_centre(table, _draw_factories(table, y, span), span, height=_centre_height(state, span))
         _draw_supply(table, y + 8, span)
         y += 8 + _span_row_height(span)
     y += MARGIN + 4
@@ -164,7 +164,8 @@ def _personal_height(state: SPState) -> int:
         top += _standings_height(state.players)
     else:
         factory_rows = 1 if len(state.factories) <= 5 else 2
-        top += factory_rows * (NARROW_FACTORY_D + 26) + 2 * _row_height(2) + 8
+        centre = _centre_height(state, (MARGIN, NARROW - MARGIN))
+        top += factory_rows * (NARROW_FACTORY_D + 26) + centre + _row_height(2) + 8
     return top + MARGIN + 4 + BOARD_H + MARGIN + 4 + c.opponents_height(state.players - 1) + MARGIN
 
 
@@ -365,9 +366,14 @@ def _draw_counts_row(table: Table, box: tuple[int, int, int, int], title: str, c
     return start
 
 
-def _draw_centre(table: Table, y: int, span: tuple[int, int]) -> int:
+def _centre_height(state: SPState, span: tuple[int, int]) -> int:
+    """The centre's row in the personal view: an empty centre says so on one line, even one board wide."""
+    return ROW_H if not any(state.centre) else _span_row_height(span)
+
+
+def _draw_centre(table: Table, y: int, span: tuple[int, int], *, height: int | None = None) -> int:
     state, d = table.state, table.d
-    box = (span[0], y, span[1], y + _span_row_height(span))
+    box = (span[0], y, span[1], y + (height or _span_row_height(span)))
     c.panel(d, box)
     c.mark_region("centre", box)
     title = table.label("centre")
