@@ -7,6 +7,7 @@ contract (through the functions in ``engine/__init__.py``), so a new game is one
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -380,3 +381,46 @@ def ranked(values: Sequence[tuple[Any, ...]]) -> list[list[int]]:
         else:
             groups.append([seat])
     return groups
+
+
+# --- what each game provides to the layers above ----------------------------------------------------------------
+class ForGame(Protocol):
+    @property
+    def game(self) -> str: ...
+
+
+G = TypeVar("G", bound=ForGame)
+
+
+class PerGame(Generic[G]):
+    """What each game provides to a layer above the engine (its renderer, its bot adapter), by ``Variant.game``:
+    registered (a game declared elsewhere, or a test's own game), else found by convention as ``attribute`` of the
+    module ``package.<game>`` (dashes written as underscores) and kept."""
+
+    def __init__(self, package: str, attribute: str, kind: type[G], missing: str) -> None:
+        self._package, self._attribute, self._kind = package, attribute, kind
+        self._missing = missing  # the LookupError's words: ``{game}`` and ``{module}`` are filled in
+        self._found: dict[str, G] = {}
+
+    def register(self, item: G) -> None:
+        self._found[item.game] = item
+
+    def unregister(self, game: str) -> None:
+        self._found.pop(game, None)
+
+    def of(self, game: str) -> G:
+        """``game``'s item; ``LookupError`` when it has none, or its module's is not a ``kind`` for ``game``."""
+        if game not in self._found:
+            module_name = f"{self._package}.{game.replace('-', '_')}"
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as error:
+                if error.name != module_name:
+                    raise
+                raise LookupError(self._missing.format(game=repr(game), module=module_name)) from None
+            item = getattr(module, self._attribute, None)
+            if not isinstance(item, self._kind) or item.game != game:
+                kind = self._kind.__name__
+                raise LookupError(f"{module_name}.{self._attribute} must be a {kind} with game = {game!r}")
+            self._found[game] = item
+        return self._found[game]

@@ -18,7 +18,6 @@ notes) live in ``render.common``.
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -26,6 +25,7 @@ from typing import Any
 from PIL import Image
 
 import engine
+from engine.core import PerGame
 from render.base import Info, Renderer
 from render.common import SeatInfo, captioned, closeup, to_png
 from render.palette import FAST, PREVIEW, palette_image
@@ -50,34 +50,24 @@ __all__ = [
 _drawing = threading.Lock()
 
 # Each game's renderer, by ``Variant.game``. Its state type is known only to it: here every state is a GameState.
-_renderers: dict[str, Renderer[Any]] = {}
+_renderers: PerGame[Renderer[Any]] = PerGame(
+    __name__, "RENDERER", Renderer, "no renderer for game {game}: add {module} with RENDERER"
+)
 
 
 def register(renderer: Renderer[Any]) -> None:
     """Draw ``renderer.game`` with ``renderer`` (a game declared outside this package, or a test's own game)."""
-    _renderers[renderer.game] = renderer
+    _renderers.register(renderer)
 
 
 def unregister(game: str) -> None:
     """Forget a renderer added by :func:`register`."""
-    _renderers.pop(game, None)
+    _renderers.unregister(game)
 
 
 def renderer_of(game: str) -> Renderer[Any]:
     """The renderer of ``game``: registered, or ``RENDERER`` of ``render.<game>``; ``LookupError`` when none."""
-    if game not in _renderers:
-        module_name = f"{__name__}.{game.replace('-', '_')}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise
-            raise LookupError(f"no renderer for game {game!r}: add {module_name} with RENDERER") from None
-        renderer = getattr(module, "RENDERER", None)
-        if not isinstance(renderer, Renderer) or renderer.game != game:
-            raise LookupError(f"{module_name}.RENDERER must be a Renderer with game = {game!r}")
-        _renderers[game] = renderer
-    return _renderers[game]
+    return _renderers.of(game)
 
 
 def check_renderers() -> None:

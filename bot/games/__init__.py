@@ -40,42 +40,32 @@ A game kept outside these packages (a plug-in, a test's own game) registers itse
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import engine
 from bot.games.base import GameAdapter
+from engine.core import PerGame
 
-_adapters: dict[str, GameAdapter[Any]] = {}
+_adapters: PerGame[GameAdapter[Any]] = PerGame(
+    __name__, "ADAPTER", GameAdapter, "game {game} has no bot adapter: add {module} with ADAPTER"
+)
 """Each game's adapter, by ``Variant.game``; the bot holds states as ``GameState``, so the state type is known only
 to the adapter."""
 
 
 def register(adapter: GameAdapter[Any]) -> None:
     """Use ``adapter`` for ``adapter.game`` (a game declared outside this package, or a test's own game)."""
-    _adapters[adapter.game] = adapter
+    _adapters.register(adapter)
 
 
 def unregister(game: str) -> None:
     """Forget an adapter added by :func:`register`."""
-    _adapters.pop(game, None)
+    _adapters.unregister(game)
 
 
 def adapter_for(game: str) -> GameAdapter[Any]:
     """The adapter of ``game`` (``Variant.game``); ``LookupError`` when the game has none."""
-    if game not in _adapters:
-        module_name = f"{__name__}.{game.replace('-', '_')}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise
-            raise LookupError(f"game {game!r} has no bot adapter: add {module_name} with ADAPTER") from None
-        adapter = getattr(module, "ADAPTER", None)
-        if not isinstance(adapter, GameAdapter) or adapter.game != game:
-            raise LookupError(f"{module_name}.ADAPTER must be a GameAdapter with game = {game!r}")
-        _adapters[game] = adapter
-    return _adapters[game]
+    return _adapters.of(game)
 
 
 def adapter_of(variant: str) -> GameAdapter[Any]:
