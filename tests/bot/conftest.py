@@ -11,6 +11,9 @@ from typing import Any
 import pytest
 import simcord.env
 import simcord.interactions
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
 from simcord.backend import errors as simcord_errors
 from simcord.backend.models.interaction import Interaction as SimInteraction
 from simcord.backend.ops.commands import CommandsMixin
@@ -22,6 +25,7 @@ from bot.infra.clock import ManualClock
 from bot.ui.replies import unwrap
 from engine import EngineError
 from tests.bot import discord_limits
+from tests.bot.fake_discord import FakeDiscord
 from tests.pgcluster import fresh_schema
 
 SEED = 20240611
@@ -134,3 +138,14 @@ def discord_limits_in_simcord(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(CommandsMixin, "register_commands", checked_register)
     monkeypatch.setattr(SimInteraction, "complete_autocomplete", checked_complete)
+
+
+@pytest.fixture
+async def discord_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    """The fake Discord (HTTP and gateway) on localhost, with discord.py pointed at it: for the bot on the wire."""
+    server = FakeDiscord()
+    await server.start()
+    monkeypatch.setattr(Route, "BASE", server.api)
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
+    yield server
+    await server.stop()

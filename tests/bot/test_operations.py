@@ -14,13 +14,11 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 from dotenv import dotenv_values
 
 from bot.__main__ import EXIT_CONFIG, EXIT_STORE, INVITE_PERMISSIONS, run
@@ -146,16 +144,6 @@ def a_free_port() -> int:
 
 
 # --- the real bot on the wire: log-in line, invite URL, heartbeat ----------------------------------------------------
-
-
-@pytest.fixture
-async def discord_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    monkeypatch.setattr(Route, "BASE", server.api)
-    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
-    yield server
-    await server.stop()
 
 
 async def test_log_in_line_invite_url_and_heartbeat(

@@ -17,9 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 
 import engine
 from bot.app.computer import Computer
@@ -35,16 +32,6 @@ from tests.bot.bot_process import ROOT, spawn
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 
 SETTLE = 30.0  # seconds: a guard against a hang, never a measure
-
-
-@pytest.fixture
-async def discord_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    monkeypatch.setattr(Route, "BASE", server.api)
-    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
-    yield server
-    await server.stop()
 
 
 @asynccontextmanager

@@ -9,13 +9,9 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 
 import engine
 from bot.app.service import GameService
@@ -27,16 +23,6 @@ from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 pytestmark = pytest.mark.slow  # each test starts and stops a real bot process with its workers
 
 SETTLE = 60.0  # seconds: a guard against a hang, never a measure
-
-
-@pytest.fixture
-async def discord_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    monkeypatch.setattr(Route, "BASE", server.api)
-    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
-    yield server
-    await server.stop()
 
 
 async def until(check, what: str, within: float = SETTLE):

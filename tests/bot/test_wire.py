@@ -6,14 +6,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
 import discord
 import pytest
-import yarl
-from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.__main__ import EXIT_CONFIG, EXIT_LOGIN, EXIT_NETWORK, Config, main, run
@@ -23,16 +20,6 @@ from bot.infra.store import Store
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 
 GUILD, CHANNEL, ALICE, BOB = 500, 600, 700, 701
-
-
-@pytest.fixture
-async def discord_server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    monkeypatch.setattr(Route, "BASE", server.api)
-    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
-    yield server
-    await server.stop()
 
 
 async def a_started_game(db: str) -> None:
