@@ -29,9 +29,6 @@ from tests.bot.discord_limits import (
     message_errors,
 )
 from tests.bot.fake_discord import APP_ID, GOOD_TOKEN, FakeDiscord
-from tests.bot.test_wire import discord_server
-
-assert discord_server  # the wire-level fake, as a fixture
 
 
 def options_of(command: dict[str, Any], name: str) -> list[dict[str, Any]]:

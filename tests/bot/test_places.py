@@ -19,9 +19,6 @@ from tests.bot.conftest import USER_LOCALES
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 from tests.bot.table import Table
 from tests.bot.test_concurrency import stopped
-from tests.bot.test_wire import discord_server
-
-assert discord_server  # the wire-level fake, as a fixture
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from bot.infra.clock import ManualClock, iso
 from bot.infra.store import Store
 from tests.bot import wire_games as wire
 from tests.bot.fake_discord import FakeDiscord
-from tests.bot.test_reliability import discord_server, running, until  # noqa: F401 (the fixture)
+from tests.bot.test_reliability import running, until
 
 START = datetime.now(UTC)
 
@@ -46,7 +46,7 @@ async def a_deadline_leased_by(db: str, owner: str) -> int:
 
 @pytest.mark.parametrize(("owner", "taken"), [("unsharded#1f00", True), ("shards 1 of 2#2f00", False)])
 async def test_a_restarted_bot_runs_its_own_leased_deadline_at_once(
-    discord_server: FakeDiscord,  # noqa: F811
+    discord_server: FakeDiscord,
     tmp_path: Path,
     owner: str,
     taken: bool,
