@@ -5,13 +5,9 @@ moves in many games at the same moment. Every move lands at most once and every 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 
 import engine
 from bot.app.service import GameService
@@ -23,20 +19,10 @@ from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 TIMEOUT = 30
 
 
-@pytest.fixture
-async def server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
-    monkeypatch.setattr(Route, "BASE", fake.api)
-    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
-    yield fake
-    await fake.stop()
-
-
-async def running(db: str, server: FakeDiscord, **options: Any) -> tuple[AzulBot, asyncio.Task[None]]:
+async def running(db: str, discord_server: FakeDiscord, **options: Any) -> tuple[AzulBot, asyncio.Task[None]]:
     bot = create_bot(db, **options)
     task = asyncio.create_task(bot.start(GOOD_TOKEN))
-    await asyncio.wait_for(server.identified.wait(), 15)
+    await asyncio.wait_for(discord_server.identified.wait(), 15)
     await bot.wait_until_ready()
     for _ in range(200):  # the opening boards, posted by the start-up sweep, are out before the first move
         if all(game.board_version >= 0 for game in wire.read_games(db)):
@@ -51,8 +37,8 @@ async def stopped(bot: AzulBot, task: asyncio.Task[None]) -> None:
     await asyncio.gather(task, return_exceptions=True)
 
 
-async def answers(server: FakeDiscord, interactions: list[str]) -> list[str | None]:
-    return list(await asyncio.gather(*(wire.answer(server, i, TIMEOUT) for i in interactions)))
+async def answers(discord_server: FakeDiscord, interactions: list[str]) -> list[str | None]:
+    return list(await asyncio.gather(*(wire.answer(discord_server, i, TIMEOUT) for i in interactions)))
 
 
 def saves_meet(bot: AzulBot, parties: int) -> None:
@@ -71,25 +57,26 @@ def saves_meet(bot: AzulBot, parties: int) -> None:
     moves.record_moves = meeting  # type: ignore[method-assign]
 
 
-async def test_the_same_player_twice_and_a_retried_interaction(server: FakeDiscord, db_path: str) -> None:
+async def test_the_same_player_twice_and_a_retried_interaction(discord_server: FakeDiscord, db_path: str) -> None:
     db = db_path
     await wire.prepare_games(db, 1)
-    bot, task = await running(db, server)
+    bot, task = await running(db, discord_server)
     try:
         game = wire.game_in(db, wire.FIRST_CHANNEL)
         ((user, move),) = wire.moves_now(game)
         saves_meet(bot, 2)  # both sends are checked before either is saved, however busy the machine
-        twice = [await wire.send_move(server, game, user, move) for _ in range(2)]
-        said = await answers(server, twice)
+        twice = [await wire.send_move(discord_server, game, user, move) for _ in range(2)]
+        said = await answers(discord_server, twice)
         assert sorted(wire.played(s) for s in said) == [False, True], said
         assert any(s and "already played" in s for s in said), said
         game = wire.game_in(db, wire.FIRST_CHANNEL)
         ((user, move),) = wire.moves_now(game)
         with wire.Logged("bot.ui.replies", "was delivered again") as taken_up_already:
-            first = await wire.send_move(server, game, user, move)
-            again = await wire.send_move(server, game, user, move, interaction_id=first)  # Discord delivers it twice
+            first = await wire.send_move(discord_server, game, user, move)
+            # Discord delivers it twice
+            again = await wire.send_move(discord_server, game, user, move, interaction_id=first)
             assert again == first
-            await wire.answer(server, first, TIMEOUT)
+            await wire.answer(discord_server, first, TIMEOUT)
             await asyncio.wait_for(taken_up_already.wait(), TIMEOUT)  # the second delivery was seen, and left
         assert wire.game_in(db, wire.FIRST_CHANNEL).version == 2
         assert [i for _, _, i in wire.moves_of(db, game.id)][-1] == int(first)
@@ -115,15 +102,15 @@ async def grey_wall_in_a_simultaneous_phase(db: str, players: int) -> None:
         await store.close()
 
 
-async def test_players_of_a_simultaneous_phase_all_at_once(server: FakeDiscord, db_path: str) -> None:
+async def test_players_of_a_simultaneous_phase_all_at_once(discord_server: FakeDiscord, db_path: str) -> None:
     db = db_path
     await grey_wall_in_a_simultaneous_phase(db, 4)
-    bot, task = await running(db, server)
+    bot, task = await running(db, discord_server)
     try:
         game = wire.game_in(db, wire.FIRST_CHANNEL)
         moves = wire.moves_now(game)
-        sent = [await wire.send_move(server, game, user, move) for user, move in moves]
-        said = await answers(server, sent)
+        sent = [await wire.send_move(discord_server, game, user, move) for user, move in moves]
+        said = await answers(discord_server, sent)
         assert all(wire.played(s) for s in said), said
         after = wire.game_in(db, wire.FIRST_CHANNEL)
         assert after.version == game.version + len(moves)
@@ -135,19 +122,19 @@ async def test_players_of_a_simultaneous_phase_all_at_once(server: FakeDiscord, 
         await stopped(bot, task)
 
 
-async def test_many_games_moving_at_once(server: FakeDiscord, db_path: str) -> None:
+async def test_many_games_moving_at_once(discord_server: FakeDiscord, db_path: str) -> None:
     db = db_path
     games = 12
     await wire.prepare_games(db, games)
-    bot, task = await running(db, server)
+    bot, task = await running(db, discord_server)
     try:
         for _ in range(3):  # rounds of one move in every game, all in flight together
             now = [wire.game_in(db, wire.FIRST_CHANNEL + index) for index in range(games)]
             sent = []
             for game in now:
                 ((user, move),) = wire.moves_now(game)[:1]
-                sent.append(await wire.send_move(server, game, user, move))
-            said = await answers(server, sent)
+                sent.append(await wire.send_move(discord_server, game, user, move))
+            said = await answers(discord_server, sent)
             assert all(wire.played(s) for s in said), said
         for game in wire.read_games(db):
             assert game.version == 3
@@ -160,7 +147,7 @@ async def test_many_games_moving_at_once(server: FakeDiscord, db_path: str) -> N
             assert game.board_version == 3
             live = [
                 message["id"]
-                for message in server.messages.values()
+                for message in discord_server.messages.values()
                 if message["channel_id"] == str(game.channel) and message["components"]
             ]
             assert live == [str(game.board_message_id)], "only the newest board has a Play button"
@@ -169,15 +156,15 @@ async def test_many_games_moving_at_once(server: FakeDiscord, db_path: str) -> N
 
 
 @pytest.mark.slow  # two shards connect over the wire
-async def test_a_sharded_bot_connects_every_shard_and_plays(server: FakeDiscord, db_path: str) -> None:
+async def test_a_sharded_bot_connects_every_shard_and_plays(discord_server: FakeDiscord, db_path: str) -> None:
     """AZUL_SHARD_COUNT=2 in one process: both shards identify, and a move is answered and saved."""
     await wire.prepare_games(db_path, 1)
-    bot, task = await running(db_path, server, shard_count=2, shard_ids=(0, 1))
+    bot, task = await running(db_path, discord_server, shard_count=2, shard_ids=(0, 1))
     try:
-        assert server.identifies == 2 and bot.shard_count == 2
+        assert discord_server.identifies == 2 and bot.shard_count == 2
         game = wire.game_in(db_path, wire.FIRST_CHANNEL)
         ((user, move),) = wire.moves_now(game)
-        said = await wire.answer(server, await wire.send_move(server, game, user, move), TIMEOUT)
+        said = await wire.answer(discord_server, await wire.send_move(discord_server, game, user, move), TIMEOUT)
         assert wire.played(said), said
         assert wire.game_in(db_path, wire.FIRST_CHANNEL).version == 1
     finally:

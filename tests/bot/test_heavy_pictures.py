@@ -14,9 +14,7 @@ from bot.app.service import GameService
 from bot.infra.store import Store
 from tests.bot import wire_games as wire
 from tests.bot.fake_discord import FakeDiscord, message
-from tests.bot.test_concurrency import TIMEOUT, running, server, stopped
-
-__all__ = ["server"]  # the fixture
+from tests.bot.test_concurrency import TIMEOUT, running, stopped
 
 
 async def finished_game(db: str) -> wire.Seen:
@@ -42,11 +40,11 @@ def viewer_with(game: wire.Seen, custom_id: str, label: str) -> dict[str, Any]:
     return message(str(game.channel), {"flags": 64, "components": [{"type": 1, "components": [button]}]})
 
 
-async def clicked_by_six(server: FakeDiscord, game: wire.Seen, custom_id: str, label: str) -> list[str | None]:
+async def clicked_by_six(discord_server: FakeDiscord, game: wire.Seen, custom_id: str, label: str) -> list[str | None]:
     """Six people click the same button at the same moment; the bot's answers."""
     viewer = viewer_with(game, custom_id, label)
     clicks = [
-        server.interaction(
+        discord_server.interaction(
             3,
             {"custom_id": custom_id, "component_type": 2},
             guild_id=wire.GUILD,
@@ -58,12 +56,12 @@ async def clicked_by_six(server: FakeDiscord, game: wire.Seen, custom_id: str, l
         for index in range(6)
     ]
     sent = await asyncio.gather(*clicks)
-    return list(await asyncio.gather(*(wire.answer(server, i, TIMEOUT) for i in sent)))
+    return list(await asyncio.gather(*(wire.answer(discord_server, i, TIMEOUT) for i in sent)))
 
 
 @pytest.mark.slow  # a whole game, then its animation in a worker process
 async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process(
-    server: FakeDiscord, db_path: str, monkeypatch: pytest.MonkeyPatch
+    discord_server: FakeDiscord, db_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = await finished_game(db_path)
     assert game.status == "over"
@@ -73,7 +71,7 @@ async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process
         raise AssertionError("an animation was drawn in the bot's process")
 
     monkeypatch.setattr(bot.infra.picture_worker, "animate", not_here)  # a worker process imports the real one
-    azul, task = await running(db_path, server)
+    azul, task = await running(db_path, discord_server)
     try:
         pictures = azul.pictures
         assert pictures.pool.processes == 0, "the bot draws its boards in its own process"
@@ -85,11 +83,11 @@ async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process
             return await run(work, *args)
 
         monkeypatch.setattr(pictures.heavy, "run", counted)
-        said = await clicked_by_six(server, game, f"azul:replay:{game.id}:0:gif", "Animation")
+        said = await clicked_by_six(discord_server, game, f"azul:replay:{game.id}:0:gif", "Animation")
         assert all(text and text.startswith(f"Game #{game.id}") for text in said), said
         gifs = [
             data
-            for request in server.requests
+            for request in discord_server.requests
             if request.path.startswith("/webhooks/")
             for name, data in request.files.items()
             if name.endswith(".gif")
@@ -102,10 +100,10 @@ async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process
 
 @pytest.mark.slow  # a whole game, then its replay tables
 async def test_six_simultaneous_clicks_on_one_replay_table_draw_it_once(
-    server: FakeDiscord, db_path: str, monkeypatch: pytest.MonkeyPatch
+    discord_server: FakeDiscord, db_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = await finished_game(db_path)
-    azul, task = await running(db_path, server)
+    azul, task = await running(db_path, discord_server)
     try:
         drawn: list[int] = []
         draw = azul.pictures.replay_frame
@@ -115,7 +113,7 @@ async def test_six_simultaneous_clicks_on_one_replay_table_draw_it_once(
             return await draw(*args)
 
         monkeypatch.setattr(azul.pictures, "replay_frame", counted)
-        said = await clicked_by_six(server, game, f"azul:replay:{game.id}:0:next", "▶")
+        said = await clicked_by_six(discord_server, game, f"azul:replay:{game.id}:0:next", "▶")
         assert all(text and "move 1 of" in text for text in said), said
         assert len(drawn) == 1, "six clicks, one table drawn"
     finally:

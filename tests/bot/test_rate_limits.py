@@ -3,13 +3,9 @@ within its budget, every 429 is counted for the metrics, and bulk posts in one c
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
 import pytest
-import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 from prometheus_client import REGISTRY
 
 from bot.ui import ratelimits
@@ -22,38 +18,30 @@ from tests.bot.test_concurrency import running, stopped
 TIMEOUT = 30
 
 
-@pytest.fixture
-async def server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
-    monkeypatch.setattr(Route, "BASE", fake.api)
-    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
-    yield fake
-    await fake.stop()
-
-
-def channel_posts(server: FakeDiscord, channel: int) -> list[Request]:
+def channel_posts(discord_server: FakeDiscord, channel: int) -> list[Request]:
     """Every message post to the channel, answered or refused."""
-    return [r for r in server.requests if r.method == "POST" and r.path == f"/channels/{channel}/messages"]
+    return [r for r in discord_server.requests if r.method == "POST" and r.path == f"/channels/{channel}/messages"]
 
 
 def cloudflare_429s() -> float:
     return REGISTRY.get_sample_value("azul_rate_limited_total", {"source": "cloudflare"}) or 0.0
 
 
-async def test_a_429_without_via_still_posts_the_board_within_its_budget(server: FakeDiscord, db_path: str) -> None:
+async def test_a_429_without_via_still_posts_the_board_within_its_budget(
+    discord_server: FakeDiscord, db_path: str
+) -> None:
     await wire.prepare_games(db_path, 1)
-    bot, task = await running(db_path, server)
+    bot, task = await running(db_path, discord_server)
     try:
         game = wire.game_in(db_path, wire.FIRST_CHANNEL)
-        posts_before = len(channel_posts(server, game.channel))
+        posts_before = len(channel_posts(discord_server, game.channel))
         counted = cloudflare_429s()
-        server.throttle_posts, server.throttle_seconds = 1, 1.0
+        discord_server.throttle_posts, discord_server.throttle_seconds = 1, 1.0
         ((user, move),) = wire.moves_now(game)
-        said = await wire.answer(server, await wire.send_move(server, game, user, move), TIMEOUT)
+        said = await wire.answer(discord_server, await wire.send_move(discord_server, game, user, move), TIMEOUT)
         assert wire.played(said) and said and "⚠️" not in said, said  # no "the board did not get through"
-        throttled, posted = channel_posts(server, game.channel)[posts_before:]
-        assert posted.at - throttled.at >= server.throttle_seconds, "it waited as Retry-After asked"
+        throttled, posted = channel_posts(discord_server, game.channel)[posts_before:]
+        assert posted.at - throttled.at >= discord_server.throttle_seconds, "it waited as Retry-After asked"
         assert posted.at - throttled.at < POST_BUDGET_SECONDS
         assert posted.files, "the board's picture went with the retry"
         assert wire.game_in(db_path, wire.FIRST_CHANNEL).board_version == game.version + 1
@@ -62,15 +50,15 @@ async def test_a_429_without_via_still_posts_the_board_within_its_budget(server:
         await stopped(bot, task)
 
 
-async def test_a_ban_longer_than_the_budget_is_not_waited_for(server: FakeDiscord, db_path: str) -> None:
+async def test_a_ban_longer_than_the_budget_is_not_waited_for(discord_server: FakeDiscord, db_path: str) -> None:
     """A Retry-After of an hour (a real Cloudflare ban) fails the post at once; the sweep posts the board later."""
     await wire.prepare_games(db_path, 1)
-    bot, task = await running(db_path, server)
+    bot, task = await running(db_path, discord_server)
     try:
         game = wire.game_in(db_path, wire.FIRST_CHANNEL)
-        server.throttle_posts, server.throttle_seconds = 1, 3600
+        discord_server.throttle_posts, discord_server.throttle_seconds = 1, 3600
         ((user, move),) = wire.moves_now(game)
-        said = await wire.answer(server, await wire.send_move(server, game, user, move), TIMEOUT)
+        said = await wire.answer(discord_server, await wire.send_move(discord_server, game, user, move), TIMEOUT)
         assert said and "⚠️" in said and wire.game_in(db_path, wire.FIRST_CHANNEL).version == game.version + 1, said
         assert await bot.post_missing_boards() == 1
         assert wire.game_in(db_path, wire.FIRST_CHANNEL).board_version == game.version + 1
@@ -102,17 +90,17 @@ async def test_bulk_posts_in_one_channel_are_spaced(monkeypatch: pytest.MonkeyPa
     assert slept == [5.0, 5.0]
 
 
-async def test_a_429_without_via_on_a_reply_still_answers(server: FakeDiscord, db_path: str) -> None:
+async def test_a_429_without_via_on_a_reply_still_answers(discord_server: FakeDiscord, db_path: str) -> None:
     """The player's own answer (an edit of the deferred reply) waits out Cloudflare's 429 too."""
     await wire.prepare_games(db_path, 1)
-    bot, task = await running(db_path, server)
+    bot, task = await running(db_path, discord_server)
     try:
         game = wire.game_in(db_path, wire.FIRST_CHANNEL)
-        server.throttle_replies, server.throttle_seconds = 1, 1.0
+        discord_server.throttle_replies, discord_server.throttle_seconds = 1, 1.0
         ((user, move),) = wire.moves_now(game)
-        said = await wire.answer(server, await wire.send_move(server, game, user, move), TIMEOUT)
+        said = await wire.answer(discord_server, await wire.send_move(discord_server, game, user, move), TIMEOUT)
         assert wire.played(said), said
-        edits = [r for r in server.requests if r.method == "PATCH" and r.path.startswith("/webhooks/")]
-        assert len(edits) >= 2 and edits[1].at - edits[0].at >= server.throttle_seconds
+        edits = [r for r in discord_server.requests if r.method == "PATCH" and r.path.startswith("/webhooks/")]
+        assert len(edits) >= 2 and edits[1].at - edits[0].at >= discord_server.throttle_seconds
     finally:
         await stopped(bot, task)
