@@ -7,11 +7,12 @@
   second-best move (never one that loses much against the best).
 - ``medium`` (:class:`MediumAgent`) looks one reply ahead: for its best few greedy candidates it lets the next
   player answer greedily and keeps the move that leaves it furthest ahead of the best opponent.
-- ``hard`` (:class:`HardAgent`) is a Monte Carlo tree search (single-observer information-set MCTS): every
-  iteration draws one possible world of what nobody can see (``Variant.redeterminize``), walks a tree of moves with
-  UCB, widens each node progressively in the heuristic's order, plays a short greedy-ish rollout to the end of the
-  round (each mover takes the best of a dozen sampled moves) and values the result for every seat by
-  ``Variant.evaluation`` (the heuristic plus end-of-game bonuses in reach), as the lead over the best opponent.
+- ``hard`` (:class:`HardAgent`) is a Monte Carlo tree search (single-observer information-set MCTS): every iteration
+  draws one possible world of what nobody can see (``Variant.redeterminize``), walks a tree of moves with UCB (below
+  the root, the moves ``Variant.playout_moves`` keeps), widens each node progressively in the heuristic's order, plays
+  a short greedy-ish rollout to the end of the round (each mover takes the best of a dozen sampled moves) and values
+  the result for every seat by ``Variant.evaluation`` (the heuristic plus end-of-game bonuses in reach), as the lead
+  over the best opponent.
 
 ``random`` and ``greedy`` draw from their own seeded :class:`~engine.core.Rng`, never from the game's, so an agent
 does not change the game's deals and the same agent seed plays the same game again. The other levels derive their
@@ -364,7 +365,7 @@ class HardAgent:
                 mover = seat
             else:
                 mover = _mover(variant, state)
-                moves = variant.legal_moves(state, mover)
+                moves = variant.playout_moves(state, mover)
                 if not moves:
                     break
                 move, edge, fresh = self._select(variant, state, mover, node, moves, root, rng)
@@ -430,7 +431,7 @@ class HardAgent:
             if variant.is_over(state) or variant.round_number(state) != start_round:
                 break
             mover = _mover(variant, state)
-            moves = variant.legal_moves(state, mover)
+            moves = variant.playout_moves(state, mover)
             samples = min(self.rollout_samples, len(moves))
             sampled += samples
             if not moves or sampled > self.rollout_moves:

@@ -322,6 +322,13 @@ class Variant(ABC, Generic[S]):
         """How good ``state`` looks for ``seat`` right now (points, minus what is sure to be lost): the greedy
         agent's yardstick."""
 
+    def playout_moves(self, state: S, seat: int) -> list[Move]:
+        """The moves a search weighs for ``seat`` below its root and in its playouts: every legal move unless the
+        game narrows them. A game whose legal moves are mostly variants of one choice that a playout never prefers
+        (Queen's Garden's pass with every set of discards: thousands against a few dozen placements) leaves those
+        out, so that sampling a few moves still finds the real choices. Never empty while ``seat`` may move."""
+        return self.legal_moves(state, seat)
+
     def evaluation(self, state: S, seat: int) -> float:
         """The search's estimate of where ``seat`` will finish from here, in points: the heuristic plus what the
         position promises beyond the next scoring (end-of-game bonuses in reach). A game whose heuristic already

@@ -23,6 +23,7 @@ from engine.agents import (
     make_agent,
 )
 from engine.core import Rng
+from tests.engine import queens_garden_helpers as qg
 
 # Small fixed amounts of work: every move is repeatable and the whole file stays quick.
 FAST: dict[str, dict[str, Any]] = {
@@ -185,6 +186,46 @@ def test_greedys_move_is_always_among_the_roots_candidates() -> None:
     agent._rank_root(variant, state, seat, root, moves)
     assert len(root.ranked) == 20 and len(set(root.ranked)) == 20
     assert root.ranked[0] == greedy, "the heuristic's best first: greedy's move is always a candidate"
+
+
+@pytest.mark.parametrize("variant_name", engine.variant_names())
+def test_playouts_weigh_every_legal_move_but_queens_gardens_discards(variant_name: str) -> None:
+    variant = engine.get_variant(variant_name)
+    for plies in (0, 9, 30):
+        state = mid_game(variant_name, 2, 5, plies)
+        seat = min(variant.to_act(state))
+        legal = variant.legal_moves(state, seat)
+        playout = variant.playout_moves(state, seat)
+        if variant.game != "queens-garden":
+            assert playout == legal
+            continue
+        assert playout == [m for m in legal if m.command != "pass" or m.choices() == (("discard", "-"),)]
+        assert [m.command for m in playout].count("pass") == 1
+
+
+def test_a_full_queens_garden_storage_leaves_the_playouts_one_pass() -> None:
+    state = qg.fresh()
+    qg.give(state, 0, "bl1", "bl2", "ye1", "ye3", "lg4", "dg5", "lp6", "dp2")
+    variant = qg.variant()
+    legal, playout = variant.legal_moves(state, 0), variant.playout_moves(state, 0)
+    passes = [m for m in legal if m.command == "pass"]
+    assert len(passes) == 2**8, "every set of the eight hexagons may be discarded"
+    assert playout == [m for m in legal if m.command != "pass"] + [passes[0]]
+    assert passes[0].choices() == (("discard", "-"),)
+
+
+def test_the_search_below_the_root_weighs_the_playout_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = qg.variant()
+    state = mid_game("queens-garden", 2, 3, 6)
+    asked: list[int] = []
+
+    def playout_moves(state: Any, seat: int) -> list[Any]:
+        asked.append(seat)
+        return type(variant).playout_moves(variant, state, seat)
+
+    monkeypatch.setattr(variant, "playout_moves", playout_moves)
+    HardAgent(seed=0, iterations=30).choose(variant, state, min(variant.to_act(state)))
+    assert set(asked) == {0, 1}, "replies below the root and both seats' rollouts"
 
 
 def test_make_agent_knows_every_level_and_refuses_bad_options() -> None:
