@@ -92,10 +92,23 @@ class Tally:
 
     games: int = 0
     wins: float = 0.0
+    leads: list[float] = field(default_factory=list)
 
-    def add(self, share: float) -> None:
+    def add(self, result: GameResult) -> None:
         self.games += 1
-        self.wins += share
+        self.wins += result.share
+        if result.lead is not None:
+            self.leads.append(result.lead)
+
+    @property
+    def lead(self) -> tuple[float, float] | None:
+        """The mean final lead in points over the best other seat, and its 95% half-width: far more telling than
+        the win rate in a few dozen games, since a near loss and a rout count alike as wins."""
+        if len(self.leads) < 2:
+            return None
+        mean = sum(self.leads) / len(self.leads)
+        spread = math.sqrt(sum((x - mean) ** 2 for x in self.leads) / (len(self.leads) - 1))
+        return mean, 1.96 * spread / math.sqrt(len(self.leads))
 
     @property
     def rate(self) -> float:
@@ -113,6 +126,7 @@ class GameResult:
     iterations: list[int]  # hard's iterations per move where it searched (empty without a hard seat)
     walls: dict[str, list[float]] = field(default_factory=dict)  # level -> wall-clock seconds per move
     capped: int = 0  # hard's moves ended by the wall-clock cap rather than the CPU budget
+    lead: float | None = None  # the counted agent's final score minus the best other seat's (older files: none)
 
 
 def rows(suites: list[str], variants: list[str]) -> list[Row]:
@@ -161,7 +175,9 @@ def play_game(row: Row, index: int, budget: dict[str, Any]) -> GameResult:
             capped += agent.last_capped
         state = variant.apply_unchecked(state, seat, move)
     winners = variant.standings(state)[0]
-    return GameResult((1.0 / len(winners) if focus in winners else 0.0), times, iterations, walls, capped)
+    scores = variant.scores(state)
+    lead = scores[focus] - max(score for seat, score in enumerate(scores) if seat != focus)
+    return GameResult((1.0 / len(winners) if focus in winners else 0.0), times, iterations, walls, capped, lead)
 
 
 Job = tuple[Row, int, dict[str, Any]]
@@ -212,7 +228,12 @@ def load(path: Path | None) -> dict[str, GameResult]:
             record = json.loads(line)
             row = Row(**record["row"])
             found[_key(row, record["game"], record["budget"])] = GameResult(
-                record["share"], record["times"], record["iterations"], record.get("walls", {}), record.get("capped", 0)
+                record["share"],
+                record["times"],
+                record["iterations"],
+                record.get("walls", {}),
+                record.get("capped", 0),
+                record.get("lead"),
             )
         except (ValueError, KeyError, TypeError):
             continue
@@ -228,16 +249,17 @@ def append(path: Path, row: Row, index: int, budget: dict[str, Any], result: Gam
 # --- printing -----------------------------------------------------------------------------------------------------
 HEADER = (
     f"{'suite':<7}{'variant':<22}{'players':>8}  {'row':<17}{'games':>6}{'win rate':>9}  {'95% interval':<13}"
-    f"{'target':>7}  met"
+    f"{'target':>7}  met  lead in points (95%)"
 )
 
 
 def row_line(row: Row, tally: Tally) -> str:
     low, high = wilson(tally.wins, tally.games)
     target = f"{'>' if row.suite == 'ladder' else '≥'}{row.target:.0%}"
+    lead = "" if tally.lead is None else f"{tally.lead[0]:+.1f} ± {tally.lead[1]:.1f}"
     return (
         f"{row.suite:<7}{row.variant:<22}{row.players:>8}  {row.label:<17}{tally.games:>6}{tally.rate:>9.1%}  "
-        f"{f'{low:.1%}-{high:.1%}':<13}{target:>7}  {'yes' if tally.met(row) else 'no'}"
+        f"{f'{low:.1%}-{high:.1%}':<13}{target:>7}  {'yes' if tally.met(row) else 'no ':<3}  {lead}"
     )
 
 
@@ -460,7 +482,7 @@ def _resume(
             if result is None:
                 jobs.append((row, index, budget))
             else:
-                tally.add(result.share)
+                tally.add(result)
                 finished.append((row, result))
     return tallies, finished, jobs
 
@@ -485,7 +507,7 @@ def run(  # noqa: PLR0917 (a run is all of these)
             append(out, row, index, budget, result)
         finished.append((row, result))
         tally = tallies[position[row]]
-        tally.add(result.share)
+        tally.add(result)
         if tally.games == games:
             print(row_line(row, tally), flush=True)
     incomplete = [(row, tally) for row, tally in zip(chosen, tallies, strict=True) if 0 < tally.games < games]

@@ -28,6 +28,19 @@ def test_the_bench_counts_hard_iterations_and_cpu_time_per_move() -> None:
     assert all(seconds >= 0 for values in result.times.values() for seconds in values)
 
 
+def test_each_game_keeps_the_counted_agents_lead_and_a_row_prints_its_mean() -> None:
+    row = Row("table", "azul", 3, "greedy", "random")
+    games = [bench.ai.play_game(row, index, {"iterations": 5}) for index in range(3)]
+    assert all(game.lead is not None for game in games)
+    tally = Tally()
+    for game in games:
+        tally.add(game)
+    leads = [game.lead or 0.0 for game in games]
+    assert tally.lead is not None and tally.lead[0] == pytest.approx(sum(leads) / 3) and tally.lead[1] > 0
+    assert f"{sum(leads) / 3:+.1f} ± " in bench.ai.row_line(row, tally)
+    assert Tally().lead is None and bench.ai.row_line(row, Tally(1, 0.0)).endswith("no   ")
+
+
 def test_a_bench_run_prints_each_row_and_resumes_from_its_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
