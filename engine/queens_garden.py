@@ -608,11 +608,7 @@ class QueensGarden(Variant[QGState]):
         if state.phase == "over" or seat != state.current:
             return []
         player = state.players[seat]
-        moves: list[Move] = [*self._acquires(state, player)]
-        moves += self._placements(player)
-        moves += self._buy_moves(state, player)
-        moves += self._pass_moves(player)
-        return moves
+        return [*self._actions(state, player), *self._pass_moves(player)]
 
     def playout_moves(self, state: QGState, seat: int) -> list[Move]:
         """As :meth:`legal_moves` with a single pass, discarding nothing. A discard costs a hexagon's value in points
@@ -622,8 +618,11 @@ class QueensGarden(Variant[QGState]):
         were mostly modelled as passing."""
         if state.phase == "over" or seat != state.current:
             return []
-        player = state.players[seat]
-        return [*self._acquires(state, player), *self._placements(player), *self._buy_moves(state, player), _pass(NONE)]
+        return [*self._actions(state, state.players[seat]), _pass(NONE)]
+
+    def _actions(self, state: QGState, player: QGPlayer) -> list[Move]:
+        """Every legal move but a pass: acquisitions, then placements from storage, then expansions from the supply."""
+        return [*self._acquires(state, player), *self._placements(player), *self._buy_moves(state, player)]
 
     def _placements(self, player: QGPlayer) -> tuple[Move, ...]:
         """Every placement from storage: fixed by the garden, the kinds held and the jokers, which recur often in a
