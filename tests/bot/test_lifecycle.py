@@ -6,6 +6,8 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
+
 import engine
 from bot.app.service import Refusal
 from tests.bot.table import Table, mentions
@@ -34,21 +36,30 @@ async def test_restart_in_the_middle_of_a_game(simcord_env, make_bot) -> None:
     assert (await table.game()).version == before.version + 2
 
 
-async def test_two_racing_moves_for_the_same_turn_apply_once(simcord_env) -> None:
+@pytest.mark.parametrize("at_once", [True, False], ids=["at once", "one after the other"])
+async def test_two_racing_moves_for_the_same_turn_apply_once(simcord_env, at_once: bool) -> None:
+    """Two devices send a move from the same board at once: one lands and the other is told it already played,
+    whether it read the game before the first was saved (and lost the race) or after (and found the seat moved)."""
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     member, seat, move = await table.choose()
     other_move = next(m for m in engine.legal_moves((await table.state())[1], seat) if m != move)
     service = table.bot.service
     channel = table.channel.id
+    seen = (await table.game()).version
 
     async def attempt(chosen: engine.Move, interaction_id: int) -> object:
         try:
-            return await service.move(channel, member.id, "take", dict(chosen.choices()), interaction_id=interaction_id)
+            return await service.move(
+                channel, member.id, "take", dict(chosen.choices()), interaction_id=interaction_id, version=seen
+            )
         except Refusal as refusal:
             return refusal.key
 
-    outcomes = await asyncio.gather(attempt(move, 101), attempt(other_move, 102))
+    if at_once:
+        outcomes = await asyncio.gather(attempt(move, 101), attempt(other_move, 102))
+    else:
+        outcomes = [await attempt(move, 101), await attempt(other_move, 102)]
     keys = [outcome for outcome in outcomes if isinstance(outcome, str)]
     assert keys == ["already_played"], outcomes
     game = await table.game()
