@@ -135,7 +135,7 @@ async def test_restart_while_the_computer_thinks_resumes_its_turn(simcord_env, m
     assert moves[before.version] == (seat, str(expected))
 
 
-@pytest.mark.slow  # the held search keeps the table from settling after alice's move: it waits out settle_timeout
+@pytest.mark.slow  # the held search keeps the table from settling after alice's move: it waits out a settle timeout
 async def test_the_computer_turns_lease_outlasts_a_long_search(simcord_env, clock: ManualClock) -> None:
     """A search may take ten times a 30 s thinking time on a busy host, far beyond the lease on the game's computer
     turns: the lease is renewed while the search runs, so no other bot process takes the turn over meanwhile."""
@@ -163,11 +163,15 @@ async def test_the_computer_turns_lease_outlasts_a_long_search(simcord_env, cloc
 
     service.claim = recording  # type: ignore[method-assign]
     try:
+        # Once the computer's search is held, its lease renewals keep the table busy, so whatever starts it settles
+        # only at the deadline: a short one (a move and its board need a few seconds), not the module's 120 s.
+        simcord_env.settle_timeout, usual = 20, simcord_env.settle_timeout
         game = await open_with_computers(table, ["hard"])
         alice = table.players[0]
         game, state = await table.state()
         if game.seat_of(alice.id) in engine.to_act(state):
             await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
+        simcord_env.settle_timeout = usual
         await asyncio.wait_for(thinking.wait(), 30)
         before = await table.game()
         later = clock.advance(minutes=10)  # five leases of two minutes, two hundred of the operator's
