@@ -135,21 +135,27 @@ async def test_restart_while_the_computer_thinks_resumes_its_turn(simcord_env, m
     assert moves[before.version] == (seat, str(expected))
 
 
+class HeldComputer(Computer):
+    """A computer whose every search waits until the test lets it go (``go``); ``thinking`` tells it has begun."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(1, COMPUTER_BUDGET)
+        self.env, self.thinking, self.go = env, asyncio.Event(), asyncio.Event()
+
+    async def choose(self, *args: Any, **kwargs: Any) -> engine.Move:
+        self.thinking.set()
+        await self.env.external_wait(self.go.wait(), reason="the computer is thinking")
+        return await super().choose(*args, **kwargs)
+
+
 @pytest.mark.slow  # the held search keeps the table from settling after alice's move: it waits out a settle timeout
 async def test_the_computer_turns_lease_outlasts_a_long_search(simcord_env, clock: ManualClock) -> None:
     """A search may take ten times a 30 s thinking time on a busy host, far beyond the lease on the game's computer
     turns: the lease is renewed while the search runs, so no other bot process takes the turn over meanwhile."""
-    thinking, go = asyncio.Event(), asyncio.Event()
-
-    class Slow(Computer):
-        async def choose(self, *args: Any, **kwargs: Any) -> engine.Move:
-            thinking.set()
-            await simcord_env.external_wait(go.wait(), reason="the computer is thinking")
-            return await super().choose(*args, **kwargs)
-
     table = Table.create(simcord_env, 1)
     service = table.bot.service
-    computer = Slow(1, COMPUTER_BUDGET)
+    computer = HeldComputer(simcord_env)
+    thinking, go = computer.thinking, computer.go
     computer.start()
     service.computer = computer
     service.lease = timedelta(seconds=3)  # shorter than a hard move may take: renewed every second
@@ -186,6 +192,39 @@ async def test_the_computer_turns_lease_outlasts_a_long_search(simcord_env, cloc
         await simcord_env.settle()
         after = await table.game()
         assert after.version > before.version and len(await service.store.moves.moves(game.id)) == after.version
+    finally:
+        await computer.close()
+
+
+async def test_a_seat_taken_back_during_the_computers_search_gets_no_move_from_it(simcord_env) -> None:
+    """Bob takes back the seat the computer plays for him while it searches: its move is not saved (it would land
+    after "Bob takes the seat back" and take his turn), and Bob plays his own turn."""
+    table = Table.create(simcord_env, 2)
+    service = table.bot.service
+    computer = HeldComputer(simcord_env)
+    computer.start()
+    service.computer = computer
+    try:
+        await table.open("azul")
+        game, state = await table.state()
+        alice_seat = min(engine.to_act(state))
+        alice, bob = table.member(game, alice_seat), table.member(game, 1 - alice_seat)
+        assert await service.store.games.set_controller(game.id, 1 - alice_seat, "hard")  # as after 3 timeouts
+        await play(table, alice, table.agent.choose(engine.variant_of(state), state, alice_seat))
+        await asyncio.wait_for(computer.thinking.wait(), 30)
+        searched = await table.game()
+
+        back = await bob.slash(table.channel, "azul seat")
+        assert back.ephemeral and back.response.content.startswith("Your seat is yours again"), back.response
+        computer.go.set()
+        await simcord_env.settle()
+
+        game, state = await table.state()
+        assert game.version == searched.version, "the search's move was not saved"
+        assert 1 - alice_seat in engine.to_act(state) and not game.computer_seats()
+        assert "takes the seat back" in table.channel.last_message.content, "no computer post after it"
+        await table.play_by_slash(bob, table.agent.choose(engine.variant_of(state), state, 1 - alice_seat))
+        assert (await table.game()).version == searched.version + 1
     finally:
         await computer.close()
 

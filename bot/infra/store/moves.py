@@ -27,6 +27,10 @@ _BY_INTERACTION = (
 )
 """How many moves and undos an interaction made: a redelivered interaction must never act twice."""
 
+SEAT_CAUSES = frozenset({"computer_seat", "stand_in"})
+"""The causes of moves the computer makes for a seat it plays (its own, or a person's handed to it); a time limit's
+single move for a person (``time_limit``) is not one of them."""
+
 
 class Moves(Tables):
     """The append-only move log and the moves taken back."""
@@ -129,14 +133,18 @@ class Moves(Tables):
         """Append one seat's consecutive moves as plies ``version``… and save ``state`` after the last, atomically.
 
         The interaction id goes on the first of them (ids are unique), so a retried interaction finds it and saves
-        nothing. Raises :class:`Conflict` (saving nothing) when the interaction was already applied or the game
-        moved on.
+        nothing. A move the computer makes for a seat it plays (:data:`SEAT_CAUSES`) stands only while it still
+        plays it: a player who takes the seat back during the search wins. Raises :class:`Conflict` (saving
+        nothing) when the interaction was already applied, the game moved on, or the seat is no longer the
+        computer's.
         """
         if not notations:
             raise ValueError("no moves to record")
         stamp = now_iso()
         async with self.transaction() as db:
             await self._check_new_interaction(db, interaction_id)
+            if cause in SEAT_CAUSES:
+                await self._check_computer_plays(db, game_id, seat)
             async with db.execute("SELECT turn_since FROM games WHERE id = ?", (game_id,)) as cursor:
                 waited = await cursor.fetchone()
             cursor = await db.execute(
@@ -179,6 +187,15 @@ class Moves(Tables):
             await db.execute(
                 "DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version - PICKERS_KEPT_VERSIONS)
             )
+
+    @staticmethod
+    async def _check_computer_plays(db: Connection, game_id: int, seat: int) -> None:
+        # Locked (PostgreSQL), so a take-back either lands before this check or waits for the move's commit.
+        sql = "SELECT level FROM seats WHERE game_id = ? AND seat = ? FOR UPDATE"
+        async with db.execute(sql, (game_id, seat)) as cursor:
+            row = await cursor.fetchone()
+        if row is None or row[0] is None:
+            raise Conflict("seat")
 
     @staticmethod
     async def _check_new_interaction(db: Connection, interaction_id: int | None) -> None:
