@@ -43,11 +43,12 @@ async def open_limited(table: Table, variant: str = "azul", **options: Any) -> A
 
 
 async def computer_done(table: Table) -> None:
-    """Wait for the computer's turns now due: those a timer woke run outside any interaction, where SimCord's
-    settle does not wait for them."""
+    """Wait for the computer's turns now due and their boards: those a timer woke run outside any interaction,
+    where SimCord's settle does not wait for them, and a move is saved before its board is posted."""
     game = await table.game()
+    service = table.bot.service
     for _ in range(1200):
-        if not await table.bot.service.computer_to_act(game.id):
+        if game.id not in await service.store.games.without_board() and not await service.computer_to_act(game.id):
             break
         await asyncio.sleep(0.05)
     await table.env.settle()
@@ -185,6 +186,7 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_computer_until_taken
         assert member.id == alice.id, "the computer never leaves Bob's seat waiting"
         game, state = await table.state()
         await play(table, alice, table.agent.choose(engine.variant_of(state), state, alice_seat))
+    await computer_done(table)  # its answer to Alice is posted before Bob takes the seat back
 
     refused = await alice.slash(table.channel, "azul seat")
     assert refused.ephemeral and "it is yours already" in refused.response.content
