@@ -13,9 +13,11 @@ import pytest
 
 import engine
 from bot.app.computer import Computer, move_seed
+from bot.app.turns import COMPUTER_CAUSES
 from bot.infra.clock import ManualClock, iso
 from bot.infra.pools import FairQueue
 from bot.infra.store import GameRow
+from bot.infra.store.moves import SEAT_CAUSES
 from tests.bot.conftest import COMPUTER_BUDGET
 from tests.bot.table import Table, mentions
 
@@ -199,6 +201,7 @@ async def test_the_computer_turns_lease_outlasts_a_long_search(simcord_env, cloc
 async def test_a_seat_taken_back_during_the_computers_search_gets_no_move_from_it(simcord_env) -> None:
     """Bob takes back the seat the computer plays for him while it searches: its move is not saved (it would land
     after "Bob takes the seat back" and take his turn), and Bob plays his own turn."""
+    assert set(COMPUTER_CAUSES) > SEAT_CAUSES, "the store checks the causes the service gives"
     table = Table.create(simcord_env, 2)
     service = table.bot.service
     computer = HeldComputer(simcord_env)
