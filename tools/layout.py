@@ -1,16 +1,20 @@
-"""Figures of bot/'s shape: the longest files, handlers' reaches into the store, and the longest import chains.
+"""Figures of bot/'s shape: the longest files, handlers' reaches into the store, the longest import chains, and what one
+move costs the database (counted through the real bot: :mod:`tools.move_cost`).
 
 ``python -m tools.layout`` prints them (from the repository's root), to compare a branch with main in review.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 import sys
 from pathlib import Path
 
 import grimp
+
+from tools.move_cost import BEFORE, measure
 
 ROOT = Path(__file__).resolve().parent.parent
 STORE_ATTRIBUTE = re.compile(r"\.store\b")
@@ -60,6 +64,10 @@ def main() -> None:
     print("longest import chains (modules):")
     for length, path in import_chains("bot.ui.posting", "bot.ui.context"):
         print(f"  {length:3d}  {path}")
+
+    print("one move's cost to the database (a two-player Azul game through the bot in SimCord, counted):")
+    for label, figure in asyncio.run(measure()).rows():
+        print(f"  {label}: {figure}   (before one call owned a move: {BEFORE[label]})")
 
 
 if __name__ == "__main__":
