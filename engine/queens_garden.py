@@ -37,7 +37,8 @@ Events (``Event.kind``: data):
 - ``tile_placed``: tile, cell, payment, cost
 - ``expansion_placed``: expansion (kind or None for a face-down one), area, rotation, payment, points (lost)
 - ``joker_earned``: ornament, count, lost
-- ``pass``: discarded, penalty, marker (True for the first to pass, who also loses the pass penalty)
+- ``pass``: discarded, penalty (before the score's floor of 0), marker (True for the first to pass, who also loses
+  the pass penalty), score (after the pass: what the penalty really took is the score before less this)
 - ``round_scored``: round, breakdown per seat {criteria: [points per wheel criterion], pavilions, total}, scores
 - ``round_started``: round, start_seat, stack (expansions left in it), top_tiles, display (face-up kinds); also
   from ``opening_events`` for round 1
@@ -1144,7 +1145,8 @@ class QueensGarden(Variant[QGState]):
             penalty += self.components.first_pass_penalty
             player.score = max(0, player.score - self.components.first_pass_penalty)
         player.passed = True
-        events.append(Event("pass", seat, {"discarded": move.discard, "penalty": penalty, "marker": marker}))
+        data = {"discarded": move.discard, "penalty": penalty, "marker": marker, "score": player.score}
+        events.append(Event("pass", seat, data))
 
     # --- rounds ---------------------------------------------------------------------------------------------------
     def _advance(self, state: QGState, events: list[Event]) -> None:

@@ -9,7 +9,7 @@ from bot.games.base import GameAdapter, points_of
 from bot.games.base import sample_events as _events
 from data.i18n import t, word
 from engine import Event
-from engine.azul import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, AzulState, complete_rows
+from engine.azul import COLOR_BONUS, COLUMN_BONUS, FLOOR_SIZE, ROW_BONUS, AzulState, complete_rows, floor_penalty
 
 COLORS = ("blue", "yellow", "red", "black", "white")
 
@@ -163,6 +163,9 @@ class AzulAdapter(GameAdapter[AzulState]):
         source = chosen["source"]
         if source == "centre" and getattr(state, "marker_in_centre", False):
             extra += " " + t("bot.azul.with_marker", locale)
+        cost = self.cost(state, seat, command, chosen)
+        if cost:
+            extra += t("bot.confirm.azul.floor_cost", locale, count=cost)
         return {
             "count": count,
             "color": self.color_name(index, locale),
@@ -171,6 +174,16 @@ class AzulAdapter(GameAdapter[AzulState]):
             else t("bot.azul.from_factory", locale, number=source),
             "line": where + extra,
         }
+
+    def cost_of(self, state: AzulState, seat: int, events: Sequence[Event]) -> int:
+        """The floor's printed penalty for the spaces this take fills (charged at the round's end, when the
+        wall's points may keep the score from going under 0)."""
+        before = len(state.boards[seat].floor)
+        after = before
+        for event in events:
+            if event.kind == "take" and event.seat == seat:
+                after += int(event.data.get("to_floor", 0)) + bool(event.data.get("marker"))
+        return floor_penalty(before) - floor_penalty(min(after, FLOOR_SIZE))
 
     def confirm_run(
         self, state: AzulState, seat: int, command: str, run: Sequence[Mapping[str, str]], locale: str | None

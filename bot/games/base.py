@@ -111,6 +111,25 @@ class GameAdapter(Generic[S]):
         """The parameters of ``command``'s confirm sentence, or None for the generic question."""
         return None
 
+    def cost(self, state: S, seat: int, command: str, chosen: Mapping[str, str]) -> int:
+        """The points the move takes off ``seat``'s score, by the engine's own scoring: the move is applied to a
+        copy and what its events charged is read (:meth:`cost_of`). 0 for a move that costs nothing or is not
+        complete or legal (the move itself then answers why)."""
+        variant = engine.variant_of(state)
+        try:
+            _, events = variant.apply(state, seat, variant.move_from_choices(command, chosen))
+        except engine.EngineError:
+            return 0
+        return self.cost_of(state, seat, events)
+
+    def cost_of(self, state: S, seat: int, events: Sequence[Event]) -> int:
+        """What the events of ``seat``'s move charged it (penalties only, never what later scoring adds)."""
+        return 0
+
+    def cost_clause(self, points: int, locale: str | None) -> str:
+        """The cost at the end of a confirm question (", losing 3 points"), or nothing when the move is free."""
+        return t("bot.confirm.cost", locale, count=points) if points > 0 else ""
+
     def event_params(self, event: Event, names: Sequence[str], locale: str | None) -> dict[str, Any]:
         """The parameters of an event's text: its data plus ``player``; override to put raw values into words."""
         params: dict[str, Any] = dict(event.data)

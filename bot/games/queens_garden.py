@@ -149,13 +149,13 @@ class QueensGardenAdapter(GameAdapter[QGState]):
         self, state: QGState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str:
         try:
-            text = self._label(state, option, token, chosen, locale)
+            text = self._label(state, seat, option, token, chosen=chosen, locale=locale)
         except engine.EngineError:
             text = None
         return text if text is not None else super().label(state, seat, option, token, chosen=chosen, locale=locale)
 
     def _label(
-        self, state: QGState, option: str, token: str, chosen: Mapping[str, str], locale: str | None
+        self, state: QGState, seat: int, option: str, token: str, *, chosen: Mapping[str, str], locale: str | None
     ) -> str | None:
         if option == "by":
             return self._by_label(state, token, locale)
@@ -167,16 +167,18 @@ class QueensGardenAdapter(GameAdapter[QGState]):
             return _with_token(token, words)
         if option in ("tile", "expansion"):
             if token == SUPPLY:
+                # in words only: the token is English, and the words are what players of every language match
                 cost = _variant(state.variant).components.supply_expansion_cost
-                return _with_token(token, t("bot.qg.from_supply", locale, points=cost))
+                return t("bot.qg.from_supply", locale, points=cost)
             return _with_token(token, self.hexagon(token, locale))
         if option == "payment":
             return _with_token(token, self.bag(token, locale))
         if option == "discard":
+            # the cost first, the engine's own (the first pass's penalty too): Discord cuts a label at 100 characters
+            points = self.cost(state, seat, "pass", {"discard": token})
             if token == NONE:
-                return t("bot.qg.keep_all", locale)
-            items, _ = _variant(state.variant).notation.parse_bag(token)
-            points = sum(pattern_of(item.kind) * count for item, count in items.items())
+                key = "bot.qg.keep_all_costing" if points else "bot.qg.keep_all"
+                return t(key, locale, points=points)
             return _with_token(token, t("bot.qg.discard", locale, what=self.bag(token, locale), points=points))
         if option == "cell":
             return t("bot.qg.cell", locale, cell=token)
@@ -193,31 +195,79 @@ class QueensGardenAdapter(GameAdapter[QGState]):
     def confirm_params(
         self, state: QGState, seat: int, command: str, chosen: Mapping[str, str], locale: str | None
     ) -> dict[str, Any] | None:
-        """A tile or a pass as a sentence of its own; an acquisition or an expansion names its choices in words,
-        without the codes people type."""
+        """Every move as a sentence of its own, in words without the codes people type, ending with what it costs."""
         try:
-            if command == "tile" and chosen.get("tile", SUPPLY) != SUPPLY:
-                payment = chosen.get("payment", NONE)
-                paying = "" if payment == NONE else t("bot.confirm.paying", locale, what=self.bag(payment, locale))
+            if command == "acquire":
+                return self._confirm_acquire(state, chosen, locale)
+            paying = self._paying(chosen.get("payment", NONE), locale)
+            if command == "tile":
                 return {"tile": self.hexagon_word(chosen["tile"], locale), "cell": chosen["cell"], "paying": paying}
+            cost = self.cost_clause(self.cost(state, seat, command, chosen), locale)
+            if command == "expansion":
+                return self._confirm_expansion(state, chosen, paying + cost, locale)
             if command == "pass":
-                return {"discarding": self._discarding(state, chosen.get("discard", NONE), locale)}
-        except (engine.EngineError, KeyError):
+                marker = t("bot.confirm.queens-garden.marker", locale) if state.marker < 0 else ""
+                discarding = self._discarding(chosen.get("discard", NONE), locale)
+                return {"discarding": discarding + marker + cost}
+        except (engine.EngineError, KeyError, ValueError):
             return None
-        words = []
-        so_far: dict[str, str] = {}
-        for option, token in chosen.items():
-            if token != NONE:
-                words.append(self.words(state, seat, option, token, chosen=so_far, locale=locale))
-            so_far[option] = token
-        return {"choices": "; ".join(words)}
+        return None
 
-    def _discarding(self, state: QGState, token: str, locale: str | None) -> str:
+    def cost_of(self, state: QGState, seat: int, events: Sequence[Event]) -> int:
+        """What a pass (discards and the first pass's penalty, the score never under 0) or a face-down expansion
+        bought from the supply took off the score, as the engine charged it."""
+        cost = 0
+        for event in events:
+            if event.seat != seat:
+                continue
+            if event.kind == "pass":
+                cost += state.players[seat].score - int(event.data["score"])
+            elif event.kind == "expansion_placed":
+                cost += points_of(event.data.get("points"))
+        return cost
+
+    def _paying(self, payment: str, locale: str | None) -> str:
+        return "" if payment == NONE else t("bot.confirm.paying", locale, what=self.bag(payment, locale))
+
+    def _confirm_acquire(self, state: QGState, chosen: Mapping[str, str], locale: str | None) -> dict[str, Any]:
+        """ "Take everything blue in the display (2 tiles, 1 expansion)?", with which of identical hexagons."""
+        variant = _variant(state.variant)
+        by = chosen["by"]
+        codes = variant.components.color_codes
+        sources = variant.sources(state, by)
+        expansions = sum(1 for places in sources.values() if next(iter(places.values())).expansion)
+        counts = [t("bot.qg.tiles", locale, count=len(sources) - expansions)] if len(sources) > expansions else []
+        counts += [t("bot.qg.expansions", locale, count=expansions)] if expansions else []
+        which = chosen.get("which", NONE)
+        picks = ""
+        if which not in ("", NONE):
+            parts = [part.partition("@") for part in which.split("+")]
+            chosen_picks = ", ".join(self._pick(kind, place, locale) for kind, _, place in parts)
+            picks = t("bot.confirm.queens-garden.picks", locale, picks=chosen_picks)
+        if by in codes:
+            what = t("bot.qg.everything_color", locale, name=self.color_name(codes.index(by), locale))
+        else:
+            what = t("bot.qg.everything_pattern", locale, name=self.pattern_name(int(by), locale))
+        return {"what": what, "counts": ", ".join(counts), "picks": picks}
+
+    def _confirm_expansion(
+        self, state: QGState, chosen: Mapping[str, str], paying: str, locale: str | None
+    ) -> dict[str, Any]:
+        token = chosen["expansion"]
+        if token == SUPPLY:
+            what = t("bot.confirm.queens-garden.face_down", locale)
+        else:
+            what = t("bot.qg.face_up_expansion", locale, hexagon=self.hexagon_word(token, locale))
+        rotation = chosen.get("rotation", NONE)
+        printed = ""
+        if rotation not in ("", NONE):
+            printed = t("bot.confirm.queens-garden.printed", locale, cell=f"{chosen['area'].upper()}-{rotation}")
+        return {"what": what, "area": chosen["area"], "printed": printed, "paying": paying}
+
+    def _discarding(self, token: str, locale: str | None) -> str:
         if token == NONE:
             return t("bot.confirm.queens-garden.keeping_all", locale)
-        items, _ = _variant(state.variant).notation.parse_bag(token)
-        points = sum(pattern_of(item.kind) * count for item, count in items.items())
-        return t("bot.confirm.queens-garden.discarding", locale, what=self.bag(token, locale), points=points)
+        return t("bot.confirm.queens-garden.discarding", locale, what=self.bag(token, locale))
 
     def _pick(self, kind: str, location: str, locale: str | None) -> str:
         """One of identical hexagons and where it lies ("blue lily (6) from display d2")."""

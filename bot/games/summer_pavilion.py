@@ -272,10 +272,12 @@ class SummerPavilionAdapter(GameAdapter[SPState]):
             return token
         hand = state.boards[seat].hand
         discarded = sum(hand) - sum(keep)
-        text = t("bot.sp.keep", locale, tiles=self.tiles_text(keep, locale))
-        if discarded:
-            text += " — " + t("bot.sp.discard", locale, count=discarded)
-        return text
+        tiles = self.tiles_text(keep, locale) if any(keep) else t("bot.sp.nothing", locale)
+        if not discarded:
+            return t("bot.sp.keep", locale, tiles=tiles)
+        cost = self.cost(state, seat, "pass", {"keep": token})
+        # the cost first: Discord cuts a label at 100 characters, and a long hand would cut it off
+        return t("bot.sp.keep_costing", locale, points=cost, count=discarded, tiles=tiles)
 
     # --- events -------------------------------------------------------------------------------------------------
     def describe(self, events: Sequence[Event], names: Sequence[str], locale: str | None) -> str:
@@ -340,7 +342,7 @@ class SummerPavilionAdapter(GameAdapter[SPState]):
     ) -> dict[str, Any] | None:
         try:
             if command == "take":
-                return self._confirm_take(state, chosen, locale)
+                return self._confirm_take(state, seat, chosen, locale)
             if command == "place":
                 return self._confirm_place(state, seat, chosen, locale)
             if command in ("bonus", "pass"):
@@ -351,13 +353,24 @@ class SummerPavilionAdapter(GameAdapter[SPState]):
                     return {"tiles": self.tiles_text(counts, locale)}
                 kept = t("bot.sp.keeping", locale, tiles=self.tiles_text(counts, locale)) if any(counts) else ""
                 dropped = sum(state.boards[seat].hand) - sum(counts)
-                discarding = t("bot.sp.discarding", locale, count=dropped, penalty=dropped) if dropped else ""
+                cost = self.cost(state, seat, command, chosen)  # the score never goes below 1
+                discarding = t("bot.sp.discarding", locale, count=dropped, penalty=cost) if dropped else ""
                 return {"keeping": kept, "discarding": discarding}
         except (KeyError, IndexError, ValueError):
             return None
         return None
 
-    def _confirm_take(self, state: SPState, chosen: Mapping[str, str], locale: str | None) -> dict[str, Any] | None:
+    def cost_of(self, state: SPState, seat: int, events: Sequence[Event]) -> int:
+        """The first-player marker's and the discards' penalties, as the engine charged them (never below 1)."""
+        return sum(
+            points_of(event.data.get("penalty"))
+            for event in events
+            if event.seat == seat and event.kind in ("start_tile", "pass")
+        )
+
+    def _confirm_take(
+        self, state: SPState, seat: int, chosen: Mapping[str, str], locale: str | None
+    ) -> dict[str, Any] | None:
         tiles = self._source_tiles(state, chosen.get("source", ""))
         index = color_index(chosen.get("color", ""))
         if tiles is None or index is None:
@@ -373,7 +386,10 @@ class SummerPavilionAdapter(GameAdapter[SPState]):
         where = (
             t("bot.sp.from_centre", locale) if source == "centre" else t("bot.sp.from_factory", locale, number=source)
         )
-        return {"count": count, "color": self.color_name(index, locale), "source": where + plus}
+        first = source == "centre" and state.start_tile < 0
+        marker = t("bot.confirm.summer-pavilion.start_tile", locale) if first else ""
+        cost = self.cost_clause(self.cost(state, seat, "take", chosen), locale)
+        return {"count": count, "color": self.color_name(index, locale), "source": where + plus + marker + cost}
 
     def _confirm_place(
         self, state: SPState, seat: int, chosen: Mapping[str, str], locale: str | None

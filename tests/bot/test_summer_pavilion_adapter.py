@@ -83,7 +83,7 @@ def test_labels_say_cost_points_and_bonus() -> None:
     wilds = ADAPTER.label(state, 0, "wilds", "2", chosen={"star": "red", "space": "6"}, locale="en")
     assert wilds == "2 wild tiles — pay 2× purple, 4× red"
     keep = ADAPTER.label(state, 0, "keep", "2p2r", chosen={}, locale="en")
-    assert keep == "Keep 2× purple, 2× red — discard 4 (−4)"
+    assert keep == "Discard 4 tiles (−4), keep 2× purple, 2× red"
     assert ADAPTER.label(state, 0, "source", "centre", chosen={}, locale="en").startswith("Centre — nothing")
 
 

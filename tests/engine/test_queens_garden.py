@@ -390,13 +390,13 @@ def test_first_to_pass_takes_the_marker_and_loses_one_and_discards_cost_their_va
     state = check(state)
     assert "pass 2ye2" in notations(state) and "pass bl3+ye2" in notations(state)
     state, events = play(state, "pass bl3+ye2")
-    assert events[0].data == {"discarded": "bl3+ye2", "penalty": 6, "marker": True}
+    assert events[0].data == {"discarded": "bl3+ye2", "penalty": 6, "marker": True, "score": 9}
     assert state.players[0].score == 15 - 5 - 1 and state.marker == 0
     assert state.players[0].tiles[k("ye2")] == 1 and state.tower[k("bl3")] == 1
     state, events = play(state, "acquire lp")
     assert state.current == 1  # seat 0 passed: seat 1 plays on alone
     state, events = play(state, "pass dg1")
-    assert events[0].data == {"discarded": "dg1", "penalty": 1, "marker": False}
+    assert events[0].data == {"discarded": "dg1", "penalty": 1, "marker": False, "score": 14}
 
 
 def test_round_ends_when_all_passed_scores_the_wheel_and_the_marker_holder_starts() -> None:
