@@ -337,13 +337,16 @@ class LeagueService:
                 rated=league.rated,
                 time_limit_hours=league.time_limit_hours,
                 on_timeout=league.on_timeout,
+                capped=False,  # leagues outrank the caps on open games: their games neither take nor fill them
             )
         if game.status == "lobby":
             for user in people:
                 if not game.has_player(user):
-                    game = await self.games.join(channel_id, user, names.get(user, str(user)), game.id)
+                    game = await self.games.join(channel_id, user, names.get(user, str(user)), game.id, capped=False)
             while len(game.seats) < len(table.players):
-                game = await self.games.add_computer(channel_id, first, STRONGEST, is_admin=True, game_id=game.id)
+                game = await self.games.add_computer(
+                    channel_id, first, STRONGEST, is_admin=True, game_id=game.id, capped=False
+                )
             game, _ = await self.games.start(channel_id, first, is_admin=True, game_id=game.id)
         await self.store.leagues.set_table(table.id, "game_id", game.id)
         for user in people:  # a player who withdrew meanwhile: the computer plays them from the start

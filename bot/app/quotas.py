@@ -9,10 +9,14 @@ waits :data:`HINT_COOLDOWN` between two searches.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+
+from bot.app.errors import Refusal
 
 MEMBER_GAMES = 10
 """Open games per member in a server, unless the server chose otherwise."""
@@ -36,16 +40,55 @@ class GameCaps:
 
 class Hints:
     """The hints searched lately, by (game, version, seat), and when each player may have the next one searched.
-    In memory: after a restart a hint is searched again, which costs one search."""
+    In memory: after a restart a hint is searched again, which costs one search.
+
+    Single-flight: requests for a (game, version, seat) whose search is running wait for it and get the same hint;
+    the asking player's cooldown is taken before the search starts, so simultaneous requests never start a second
+    one."""
 
     def __init__(self, cooldown: timedelta = HINT_COOLDOWN) -> None:
         self.cooldown = cooldown
         self._found: OrderedDict[tuple[int, int, int], Hint] = OrderedDict()
         self._next: dict[int, datetime] = {}
+        self._running: dict[tuple[int, int, int], asyncio.Future[Hint]] = {}
 
-    def cached(self, key: tuple[int, int, int]) -> Hint | None:
-        """The hint searched for ``key`` (game, version, seat), if any."""
-        return self._found.get(key)
+    async def hint(
+        self, key: tuple[int, int, int], user_id: int, now: datetime, search: Callable[[], Awaitable[Hint]]
+    ) -> Hint:
+        """The hint for ``key``: kept, or being searched (waited for), or searched now by ``search`` if ``user_id``
+        may have one searched (else :class:`Refusal` ``hint_cooldown``, saying when)."""
+        found = self._found.get(key)
+        if found is not None:
+            return found
+        running = self._running.get(key)
+        if running is None:
+            ready = self.ready_at(user_id, now)
+            if ready is not None:
+                raise Refusal("hint_cooldown", when=f"<t:{int(ready.timestamp()) + 1}:R>")
+            before = self._next.get(user_id)
+            self._next = {user: at for user, at in self._next.items() if at > now}
+            self._next[user_id] = now + self.cooldown  # reserved first: the search is what the cooldown limits
+            running = self._running[key] = asyncio.ensure_future(self._search(key, user_id, before, search))
+        # Shielded: a request that gives up (its interaction expired) leaves the search to the others waiting.
+        return await asyncio.shield(running)
+
+    async def _search(
+        self, key: tuple[int, int, int], user_id: int, before: datetime | None, search: Callable[[], Awaitable[Hint]]
+    ) -> Hint:
+        try:
+            found = await search()
+        except BaseException:
+            if before is None:  # a search that failed is the bot's fault: the player may ask again at once
+                self._next.pop(user_id, None)
+            else:
+                self._next[user_id] = before
+            raise
+        finally:
+            self._running.pop(key, None)
+        self._found[key] = found
+        while len(self._found) > KEPT_HINTS:
+            self._found.popitem(last=False)
+        return found
 
     def ready_at(self, user_id: int, now: datetime) -> datetime | None:
         """When ``user_id`` may have a hint searched, if not now."""
@@ -54,13 +97,6 @@ class Hints:
 
     def forget(self, user_id: int) -> None:
         self._next.pop(user_id, None)
-
-    def searched(self, key: tuple[int, int, int], user_id: int, now: datetime, hint: Hint) -> None:
-        self._found[key] = hint
-        while len(self._found) > KEPT_HINTS:
-            self._found.popitem(last=False)
-        self._next = {user: at for user, at in self._next.items() if at > now}
-        self._next[user_id] = now + self.cooldown
 
 
 __all__ = [

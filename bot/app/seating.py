@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
+from typing import TypeVar
 
 import engine
 from bot.app.computer import DEFAULT_THINKING, LEVELS
 from bot.app.errors import Refusal
 from bot.app.service_base import ServiceBase, check_limit, check_thinking
-from bot.infra.store import GameRow
+from bot.infra.store import CapReached, Conflict, GameRow, SeatCaps
 from engine import GameState
 from engine.core import Rng
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def seat_order(seed: int, players: int) -> list[int]:
@@ -22,8 +25,22 @@ def seat_order(seed: int, players: int) -> list[int]:
     return order
 
 
+async def capped_by(key: str, write: Awaitable[T]) -> T:
+    """The store's ``write``, with a full cap said in words: ``key`` names the member's cap (their own seat, or a
+    computer seat counted as its creator's)."""
+    try:
+        return await write
+    except CapReached as full:
+        raise Refusal("server_games" if full.cap == "server" else key, limit=full.limit) from None
+
+
 class Seating(ServiceBase):
     """Lobbies and seats."""
+
+    async def _caps(self, guild_id: int | None, user_id: int, *, new_game: bool = False, seats: int = 1) -> SeatCaps:
+        """The caps ``seats`` more seats of ``user_id`` must fit under (a new game also under the server's)."""
+        caps = await self.game_caps(guild_id)
+        return SeatCaps(user_id, caps.member, caps.server if new_game else None, seats)
 
     async def create(
         self,
@@ -42,9 +59,10 @@ class Seating(ServiceBase):
         on_timeout: str | None = None,
         thread: bool | None = None,
         thinking: int | None = None,
+        capped: bool = True,
     ) -> GameRow:
         """Open a lobby; a time limit, timeout action, thread choice or thinking time not given is the server's
-        default."""
+        default. A league's game is not ``capped`` (leagues outrank the caps on open games)."""
         spec = engine.get_variant(variant)
         if not spec.min_players <= seats <= spec.max_players:
             raise Refusal("bad_seats", min=spec.min_players, max=spec.max_players)
@@ -60,12 +78,8 @@ class Seating(ServiceBase):
         check_thinking(thinking)
         if await self.store.games.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
-        caps = await self.game_caps(guild_id)
-        # Games outside a server (direct messages) have no server to fill: only the member's own cap holds.
-        if guild_id is not None and await self.store.servers.open_games_count(guild_id) >= caps.server:
-            raise Refusal("server_games", limit=caps.server)
-        await self._check_seats(guild_id, user_id, caps, key="member_games")
-        game_id = await self.store.games.create_game(
+        caps = await self._caps(guild_id, user_id, new_game=True) if capped else None
+        created = self.store.games.create_game(
             guild_id=guild_id,
             channel_id=channel_id,
             creator_id=user_id,
@@ -82,7 +96,9 @@ class Seating(ServiceBase):
             on_timeout=action,
             thread=await self.store.servers.server_threads(guild_id) if thread is None else thread,
             thinking=thinking,
+            caps=caps,
         )
+        game_id = await capped_by("member_games", created)
         if game_id is None:
             raise Refusal("channel_busy")
         return await self._reload(game_id)
@@ -95,14 +111,24 @@ class Seating(ServiceBase):
             raise Refusal("already_started")
         return game
 
-    async def join(self, channel_id: int, user_id: int, name: str, game_id: int | None = None) -> GameRow:
+    async def join(
+        self, channel_id: int, user_id: int, name: str, game_id: int | None = None, *, capped: bool = True
+    ) -> GameRow:
+        """Take a seat in the lobby: the seat count and the caps are checked in the transaction that takes it, so
+        simultaneous joins never overfill it."""
         game = await self._lobby(channel_id, game_id)
         if game.has_player(user_id):
             raise Refusal("already_joined")
         if len(game.seats) >= game.max_seats:
             raise Refusal("full")
-        await self._check_seats(game.guild_id, user_id, key="member_games")
-        if not await self.store.games.add_seat(game.id, user_id, name, game.max_seats):
+        caps = await self._caps(game.guild_id, user_id) if capped else None
+        try:
+            seated = await capped_by(
+                "member_games", self.store.games.add_seat(game.id, user_id, name, game.max_seats, caps)
+            )
+        except Conflict:
+            raise Refusal("already_joined") from None
+        if not seated:
             raise Refusal("full")
         return await self._reload(game.id)
 
@@ -120,7 +146,14 @@ class Seating(ServiceBase):
         return await self._reload(game.id)
 
     async def add_computer(
-        self, channel_id: int, user_id: int, level: str, *, is_admin: bool, game_id: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        level: str,
+        *,
+        is_admin: bool,
+        game_id: int | None = None,
+        capped: bool = True,
     ) -> GameRow:
         """The creator seats a computer player of ``level`` in the lobby (a game may be all computers but one)."""
         game = await self._lobby(channel_id, game_id)
@@ -130,10 +163,10 @@ class Seating(ServiceBase):
             raise Refusal("bad_level")
         if len(game.seats) >= game.max_seats:
             raise Refusal("full")
-        await self._check_seats(
-            game.guild_id, game.creator_id, key="member_games" if user_id == game.creator_id else "creator_games"
-        )
-        if not await self.store.games.add_computer_seat(game.id, f"Computer ({level})", level, game.max_seats):
+        caps = await self._caps(game.guild_id, game.creator_id) if capped else None
+        key = "member_games" if user_id == game.creator_id else "creator_games"
+        added = self.store.games.add_computer_seat(game.id, f"Computer ({level})", level, game.max_seats, caps)
+        if not await capped_by(key, added):
             raise Refusal("full")
         return await self._reload(game.id)
 

@@ -212,12 +212,6 @@ class ServiceBase(Lookups):
         await self.store.servers.set_game_caps(guild_id, member, server)
         return await self.game_caps(guild_id)
 
-    async def _check_seats(self, guild_id: int | None, user_id: int, caps: GameCaps | None = None, *, key: str) -> None:
-        """Refuse one more seat for ``user_id`` (their own, or a computer in their game) at their server's cap."""
-        caps = caps or await self.game_caps(guild_id)
-        if await self.store.servers.open_seats_of(guild_id, user_id) >= caps.member:
-            raise Refusal(key, limit=caps.member)
-
     async def _record(
         self,
         game: GameRow,

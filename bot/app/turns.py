@@ -254,20 +254,15 @@ class Turns(ServiceBase):
         seat = self.seat_to_act(game, state, user_id)
         if seat in game.computer_seats():
             raise Refusal("computer_plays_your_seat")
-        key = (game.id, game.version, seat)
-        found = self.hints.cached(key)
-        if found is None:
-            now = self.clock.now()
-            ready = self.hints.ready_at(user_id, now)
-            if ready is not None:
-                raise Refusal("hint_cooldown", when=f"<t:{int(ready.timestamp()) + 1}:R>")
-            seed = move_seed(game.seed, game.version, seat)
+        computer, seed = self.computer, move_seed(game.seed, game.version, seat)
+
+        async def search() -> Any:
             # The search sees one possible world of what is hidden, never the real bag or stacks: a hint's reasons
             # (what the next deal gives, say) must not tell the player what the rules hide.
             world = engine.variant_of(state).redeterminize(state, Rng(seed))
-            found = await self.computer.hint(world, seat, seed, game=game.id, creator=game.creator_id)
-            self.hints.searched(key, user_id, now, found)
-        move, reasons = found
+            return await computer.hint(world, seat, seed, game=game.id, creator=game.creator_id)
+
+        move, reasons = await self.hints.hint((game.id, game.version, seat), user_id, self.clock.now(), search)
         return game, move, reasons
 
     async def computer_to_act(self, game_id: int) -> list[tuple[int, str]]:

@@ -9,11 +9,8 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from bot.infra.store.base import Tables, inserted_id
-from bot.infra.store.rows import (
-    GameRow,
-    Seat,
-    now_iso,
-)
+from bot.infra.store.rows import Conflict, GameRow, Seat, SeatCaps, now_iso
+from bot.infra.store.servers import take_caps
 
 
 class Games(Tables):
@@ -190,13 +187,17 @@ class Games(Tables):
         undo: bool = True,
         thread: bool = False,
         thinking: int = 1,
+        caps: SeatCaps | None = None,
     ) -> int | None:
-        """A new lobby with its creator seated, or None when the channel already has an open game."""
+        """A new lobby with its creator seated, or None when the channel already has an open game; raises
+        :class:`CapReached` when the server or the creator has no room under ``caps`` (None: a league's game)."""
         stamp = now_iso()
         row = (guild_id, channel_id, creator_id, variant, json.dumps(options), seed, max_seats, seat_order, stamp)
         choice = None if rated is None else int(rated)
         try:
             async with self.transaction() as db:
+                if caps is not None:
+                    await take_caps(db, guild_id, caps)
                 game_id = await inserted_id(
                     db,
                     "INSERT INTO games (guild_id, channel_id, creator_id, variant, options, seed, max_seats,"
@@ -213,25 +214,36 @@ class Games(Tables):
             return None
         return game_id
 
-    async def add_seat(self, game_id: int, user_id: int, name: str, max_seats: int) -> bool:
-        """Seat ``user_id`` in a lobby that still has room; False when it is full or no longer a lobby."""
-        return await self._add_seat(game_id, user_id, name, None, max_seats)
+    async def add_seat(self, game_id: int, user_id: int, name: str, max_seats: int, caps: SeatCaps | None) -> bool:
+        """Seat ``user_id`` in a lobby that still has room; False when it is full or no longer a lobby. Raises
+        :class:`Conflict` ``seated`` when they have a seat there already, :class:`CapReached` past ``caps``."""
+        return await self._add_seat(game_id, user_id, name, None, max_seats, caps=caps)
 
-    async def add_computer_seat(self, game_id: int, name: str, level: str, max_seats: int) -> bool:
+    async def add_computer_seat(
+        self, game_id: int, name: str, level: str, max_seats: int, caps: SeatCaps | None
+    ) -> bool:
         """Seat a computer player of ``level`` in a lobby that still has room; False when full or started."""
-        return await self._add_seat(game_id, None, name, level, max_seats)
+        return await self._add_seat(game_id, None, name, level, max_seats, caps=caps)
 
-    async def _add_seat(self, game_id: int, user_id: int | None, name: str, level: str | None, max_seats: int) -> bool:
+    async def _add_seat(
+        self, game_id: int, user_id: int | None, name: str, level: str | None, max_seats: int, *, caps: SeatCaps | None
+    ) -> bool:
         async with self.transaction() as db:
             # The game's row is locked first, so two joins at once count the seats one after the other.
-            async with db.execute("SELECT status FROM games WHERE id = ? FOR UPDATE", (game_id,)) as cursor:
+            async with db.execute("SELECT status, guild_id FROM games WHERE id = ? FOR UPDATE", (game_id,)) as cursor:
                 row = await cursor.fetchone()
             async with db.execute(
-                "SELECT COUNT(*), COALESCE(MAX(joined), -1) FROM seats WHERE game_id = ?", (game_id,)
+                "SELECT COUNT(*), COALESCE(MAX(joined), -1), COUNT(CASE WHEN user_id = ? THEN 1 END) FROM seats"
+                " WHERE game_id = ?",
+                (user_id, game_id),
             ) as cursor:
-                seated, last = await cursor.fetchone() or (0, -1)
+                seated, last, theirs = await cursor.fetchone() or (0, -1, 0)
+            if row is not None and theirs:
+                raise Conflict("seated")
             if row is None or row["status"] != "lobby" or seated >= max_seats:
                 return False
+            if caps is not None:
+                await take_caps(db, row["guild_id"], caps)
             await db.execute(
                 "INSERT INTO seats (game_id, user_id, name, joined, level) VALUES (?, ?, ?, ?, ?)",
                 (game_id, user_id, name, last + 1, level),

@@ -240,7 +240,29 @@ class Conflict(Exception):
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
-        self.reason = reason  # "version" or "duplicate"
+        self.reason = reason  # "version", "duplicate", or "seated" (the person already has a seat in that lobby)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCaps:
+    """The caps one more seat must fit under, checked in the transaction that takes it: ``user_id`` may fill at most
+    ``member`` seats in the server's open games (``seats`` are being added: their own, or the computer seats of a game
+    they create), and a new game needs the server to have fewer than ``server`` open games (None: not a new game).
+    League games are counted apart: they neither take these caps nor count towards them."""
+
+    user_id: int
+    member: int
+    server: int | None = None
+    seats: int = 1
+
+
+class CapReached(Exception):
+    """A cap on open games is full (``cap``: "member" or "server"); nothing was written."""
+
+    def __init__(self, cap: str, limit: int) -> None:
+        super().__init__(f"{cap} cap {limit}")
+        self.cap = cap
+        self.limit = limit
 
 
 class StoreOpenError(Exception):

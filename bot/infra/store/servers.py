@@ -3,10 +3,11 @@ its caps are checked against, and the fingerprint of the command tree last synce
 
 from __future__ import annotations
 
+from typing import Any
+
+from bot.infra.db import Connection
 from bot.infra.store.base import Tables
-from bot.infra.store.rows import (
-    now_iso,
-)
+from bot.infra.store.rows import CapReached, SeatCaps, now_iso
 
 
 class Servers(Tables):
@@ -65,24 +66,15 @@ class Servers(Tables):
             )
 
     async def open_games_count(self, guild_id: int | None) -> int:
-        """Lobbies and running games in a server (``None``: outside any server)."""
-        where = "guild_id = ?" if guild_id is not None else "guild_id IS NULL"
-        rows = await self._fetchall(
-            f"SELECT COUNT(*) FROM games WHERE {where} AND status IN ('lobby', 'active')",
-            (guild_id,) if guild_id is not None else (),
-        )
-        return int(rows[0][0])
+        """Lobbies and running games in a server (``None``: outside any server), league games apart."""
+        async with self._engine.reading() as db:
+            return await _open_games(db, guild_id)
 
     async def open_seats_of(self, guild_id: int | None, user_id: int) -> int:
-        """The seats ``user_id`` fills in a server's open games: their own, and every computer seat in the games they
-        created (see :mod:`bot.app.quotas`)."""
-        where = "g.guild_id = ?" if guild_id is not None else "g.guild_id IS NULL"
-        rows = await self._fetchall(
-            f"SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id WHERE {where}"
-            " AND g.status IN ('lobby', 'active') AND (s.user_id = ? OR (s.user_id IS NULL AND g.creator_id = ?))",
-            (*((guild_id,) if guild_id is not None else ()), user_id, user_id),
-        )
-        return int(rows[0][0])
+        """The seats ``user_id`` fills in a server's open games, league games apart: their own, and every computer
+        seat in the games they created (see :mod:`bot.app.quotas`)."""
+        async with self._engine.reading() as db:
+            return await _open_seats(db, guild_id, user_id)
 
     async def open_games_total(self) -> int:
         """Lobbies and running games everywhere (for the metrics)."""
@@ -111,3 +103,44 @@ class Servers(Tables):
                 " DO UPDATE SET time_limit_hours = excluded.time_limit_hours, on_timeout = excluded.on_timeout",
                 (guild_id, time_limit_hours, on_timeout),
             )
+
+
+_OPEN = "g.status IN ('lobby', 'active') AND NOT EXISTS (SELECT 1 FROM league_tables t WHERE t.game_id = g.id"
+_OPEN += " OR t.channel_id = g.channel_id)"
+"""An open game that is no league's (a league table names its game, or its thread while the game opens)."""
+
+
+def _in_server(guild_id: int | None) -> tuple[str, tuple[int, ...]]:
+    return ("g.guild_id = ?", (guild_id,)) if guild_id is not None else ("g.guild_id IS NULL", ())
+
+
+async def _count(db: Connection, sql: str, params: tuple[Any, ...]) -> int:
+    async with db.execute(sql, params) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def _open_games(db: Connection, guild_id: int | None) -> int:
+    where, params = _in_server(guild_id)
+    return await _count(db, f"SELECT COUNT(*) FROM games g WHERE {where} AND {_OPEN}", params)
+
+
+async def _open_seats(db: Connection, guild_id: int | None, user_id: int) -> int:
+    where, params = _in_server(guild_id)
+    return await _count(
+        db,
+        f"SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id WHERE {where} AND {_OPEN}"
+        " AND (s.user_id = ? OR (s.user_id IS NULL AND g.creator_id = ?))",
+        (*params, user_id, user_id),
+    )
+
+
+async def take_caps(db: Connection, guild_id: int | None, caps: SeatCaps) -> None:
+    """Inside the transaction that adds the seats: raise :class:`CapReached` unless they fit under ``caps``. The
+    counts and the write that follows are one step: SQLite's ``BEGIN IMMEDIATE`` already excludes every other
+    writer, and on PostgreSQL the server's advisory lock makes simultaneous creates and joins count one at a time."""
+    await db.serialize(f"azul caps {guild_id}")
+    if caps.server is not None and guild_id is not None and await _open_games(db, guild_id) >= caps.server:
+        raise CapReached("server", caps.server)  # games outside a server (DMs) have no server to fill
+    if await _open_seats(db, guild_id, caps.user_id) + caps.seats > caps.member:
+        raise CapReached("member", caps.member)
