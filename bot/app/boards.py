@@ -46,8 +46,8 @@ class Boards(ServiceBase):
         missing = []
         for game_id in await self.store.games.without_board():
             game = await self.store.games.game(game_id)
-            if game is None or game.state is None:
-                continue
+            if game is None or game.state is None or game.board_version >= game.version:
+                continue  # gone, or its board was posted since it was listed
             try:
                 found = await self._board_to_post(game)
             except Exception as error:

@@ -56,9 +56,12 @@ class Lookups:
         """Remember a game's message of one kind (``lobby``…) so it can be edited later."""
         await self.store.games.set_message(game_id, kind, message_id)
 
-    async def set_board(self, game_id: int, message_id: int, version: int) -> tuple[bool, int | None]:
-        """Remember the newest board; returns whether it is newer than the one kept and the replaced board's id."""
-        return await self.store.games.set_board(game_id, message_id, version)
+    async def set_board(
+        self, game_id: int, message_id: int, version: int, *, again: bool = False
+    ) -> tuple[bool, int | None]:
+        """Remember the newest board (``again``: shown again, not a version's own); returns whether it is newer than
+        the one kept and the replaced board's id."""
+        return await self.store.games.set_board(game_id, message_id, version, again=again)
 
     # --- the picker's steps --------------------------------------------------------------------------------------
     async def picker(self, picker_id: int) -> PickerRow | None:

@@ -27,7 +27,12 @@ class BoardPoster(Protocol):
         headline: str = "",
         events: Sequence[Event] = (),
         ping: Sequence[int] = (),
+        ending: bool = False,
     ) -> discord.Message | None: ...
+
+    async def show_board(
+        self, channel: discord.abc.Messageable, game: GameRow, state: GameState, *, guild: discord.Guild | None
+    ) -> discord.Message: ...
 
     async def post_nudge(
         self,

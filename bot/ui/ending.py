@@ -122,7 +122,7 @@ async def resign_now(interaction: discord.Interaction, game_id: int, version: in
             headline = text("bot.post.resigned_headline", public, player=player)
             try:
                 await bot.poster.post_board(
-                    channel, resigned.game, resigned.state, guild=interaction.guild, headline=headline
+                    channel, resigned.game, resigned.state, guild=interaction.guild, headline=headline, ending=True
                 )
             except BoardNotPosted:  # the game is over either way; the sweep posts the final board later
                 said += "\n" + text("bot.reply.saved", locale)

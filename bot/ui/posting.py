@@ -10,9 +10,11 @@ posting it edits the previous board's Play button away. A board that does not ge
 attempts raises :class:`BoardNotPosted`, whose ``reason`` the reply puts into words: the move is saved either way.
 
 Each version's board goes out once, whoever posts it (the mover's reply, the sweep of missing boards, a timeout, the
-computer): posting it is claimed in the store (kept alive while the post is under way, however short the operator's
-lease), and whoever finds it claimed or already posted leaves it. Every send of it carries the same ``nonce`` with
-``enforce_nonce``, so Discord itself drops a retried create whose first attempt did get through.
+computer, a restarted process): posting it is claimed in the store (kept alive while the post is under way, however
+short the operator's lease), and whoever finds it claimed or already posted leaves it. Every send of it carries the
+nonce of its (game, version) with ``enforce_nonce``, so Discord itself drops a retried create whose first attempt did
+get through. A board a player asks to see again (``/azul board public``) is another kind of message
+(:meth:`Poster.show_board`): it neither stands in for a version's board nor is left out because one is out.
 """
 
 from __future__ import annotations
@@ -76,9 +78,10 @@ class Claims(Protocol):
     async def release(self, work: str) -> None: ...
 
 
-def board_nonce(game: GameRow) -> str:
-    """The same for every send of one version's board (Discord allows 25 characters): a retry is dropped."""
-    return f"b{game.id}v{game.version}"[:25]
+def board_nonce(game: GameRow, *, ending: bool = False) -> str:
+    """The same for every send of one version's board, whoever sends it (Discord allows 25 characters): a retry is
+    dropped. A game ended without a move (``ending``) has a final board after its version's own."""
+    return f"b{game.id}v{game.version}{'e' if ending else ''}"[:25]
 
 
 @contextlib.asynccontextmanager
@@ -166,29 +169,42 @@ class Poster:
         headline: str = "",
         events: Sequence[Event] = (),
         ping: Sequence[int] = (),
+        ending: bool = False,
     ) -> discord.Message | None:
-        """Post the board; mention each seat in ``ping`` exactly once (in the post or by DM), but never a seat the
-        computer plays. The first board of a version is posted once, whoever asks (see the module's docstring):
-        None when another poster has it or it is out already."""
-        if game.board_version >= game.version or self.claims is None:  # shown again (`/azul board`), not new
-            return await self._post_board(
-                channel, game, state, guild=guild, headline=headline, events=events, ping=ping
-            )
-        work = f"board:{game.id}:{game.version}"
+        """Post the board of ``game``'s version; mention each seat in ``ping`` exactly once (in the post or by DM),
+        but never a seat the computer plays. It is posted once, whoever asks (see the module's docstring): None when
+        another poster has it or it is out already. ``ending``: the final board of a game that ended without a move
+        (a resignation), posted once after the version's own board."""
+        if game.board_version >= game.version and not ending:
+            return None  # out already (the sweep read the game after the move's own post landed)
+        work = f"board:{game.id}:{game.version}{':end' if ending else ''}"
         if work in self._posting:
             return None
         self._posting.add(work)
         try:
-            async with holding(self.claims, work, BOARD_LEASE) as mine:
+            async with self._claimed(work) as mine:
                 fresh = await self.records.game(game.id) if mine else None
-                if fresh is None or fresh.board_version >= game.version:
+                if fresh is None or (fresh.board_version >= game.version and not ending):
                     return None
-                nonce = board_nonce(game)
+                nonce = board_nonce(game, ending=ending)
                 return await self._post_board(
                     channel, game, state, guild=guild, headline=headline, events=events, ping=ping, nonce=nonce
                 )
         finally:
             self._posting.discard(work)
+
+    async def show_board(
+        self, channel: discord.abc.Messageable, game: GameRow, state: GameState, *, guild: discord.Guild | None
+    ) -> discord.Message:
+        """The board again, at a player's request (``/azul board public``): a message of its own that pings nobody.
+        It takes the live Play button (the previous board's is edited away), but never the place of the version's
+        own board: one still owed is posted all the same, with its pings."""
+        return await self._post_board(channel, game, state, guild=guild, headline="", events=(), ping=(), nonce=None)
+
+    def _claimed(self, work: str) -> contextlib.AbstractAsyncContextManager[bool]:
+        if self.claims is None:  # a poster without a store's claims: this process is the only poster
+            return contextlib.nullcontext(True)
+        return holding(self.claims, work, BOARD_LEASE)
 
     async def _post_board(
         self,
@@ -200,8 +216,9 @@ class Poster:
         headline: str,
         events: Sequence[Event],
         ping: Sequence[int],
-        nonce: str | None = None,
+        nonce: str | None,
     ) -> discord.Message:
+        """Post the board: a version's own (its ``nonce``), or shown again (None)."""
         locale = guild_locale(guild)
         notes = await seat_notes(self.records, game, self.clock.now(), locale) if game.status == "active" else []
         png = await self.pictures.draw(game, state, events, locale, notes)
@@ -228,7 +245,7 @@ class Poster:
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
         message = await self._send(channel, game, content, png, view=view, mentions=mentions, nonce=nonce)
         try:
-            _, stale = await self.records.set_board(game.id, message.id, game.version)
+            _, stale = await self.records.set_board(game.id, message.id, game.version, again=nonce is None)
         except Exception as error:
             log.exception("game %s: board %s posted but not recorded", game.id, message.id)
             metrics.post_failed("unrecorded")

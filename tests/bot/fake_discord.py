@@ -73,6 +73,7 @@ class FakeDiscord:
         self.posted: dict[str, list[Request]] = {}  # channel message posts by channel id
         self.guild_of: dict[str, str] = {}  # channel id → guild id, for GET /channels/{id}
         self.fail_posts = 0  # answer this many channel message posts with a 500, as a failing Discord would
+        self.forbid_posts = 0  # answer this many channel message posts with a 403 (a permission taken away)
         self.refused: list[tuple[Request, dict[str, Any]]] = []  # requests refused for breaking a Discord limit
         self.app_permissions = BOT_PERMISSIONS  # the bot's permissions in the channel of every interaction
         self.throttle_posts = 0  # answer this many channel message posts with Cloudflare's 429 (no Via header)
@@ -147,6 +148,9 @@ class FakeDiscord:
         if self.fail_posts and post:
             self.fail_posts -= 1
             return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
+        if self.forbid_posts and post:
+            self.forbid_posts -= 1
+            return as_json({"message": "Missing Permissions", "code": 50013}, status=403)
         return None
 
     def refused_edit(self, record: Request) -> bool:

@@ -36,7 +36,7 @@ async def server() -> AsyncIterator[FakeDiscord]:
     await fake.stop()
 
 
-async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-untyped-def]
+async def started(server: FakeDiscord, db: str, log: Path, *, lease_seconds: int = LEASE_SECONDS):  # type: ignore[no-untyped-def]
     beat = log.with_suffix(".heartbeat")
     beat.unlink(missing_ok=True)  # a killed bot leaves its last one
     process = spawn(
@@ -46,7 +46,7 @@ async def started(server: FakeDiscord, db: str, log: Path):  # type: ignore[no-u
             "DISCORD_TOKEN": GOOD_TOKEN,
             "AZUL_DB": db,
             "AZUL_REMIND_HOURS": "0",
-            "AZUL_LEASE_SECONDS": str(LEASE_SECONDS),  # short leases: the sweep runs every LEASE_SECONDS, racing moves
+            "AZUL_LEASE_SECONDS": str(lease_seconds),  # short leases: the sweep runs every LEASE_SECONDS, racing moves
             "AZUL_LOG_LEVEL": "WARNING",
             "AZUL_HEARTBEAT_FILE": str(beat),  # with PostgreSQL, not in the checkout
         },

@@ -386,8 +386,11 @@ class Games(Tables):
         async with self.transaction() as db:
             await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (message_id, game_id))
 
-    async def set_board(self, game_id: int, message_id: int, version: int) -> tuple[bool, int | None]:
-        """Record ``message_id`` as the board of ``version`` unless a newer version's board is recorded already.
+    async def set_board(
+        self, game_id: int, message_id: int, version: int, *, again: bool = False
+    ) -> tuple[bool, int | None]:
+        """Record ``message_id`` as the board of ``version`` unless a newer version's board is recorded already;
+        ``again``: as the newest board message only (shown again), the version's own board still owed if it is.
 
         Returns whether it is now the newest board, and the message whose controls must go: the previous board's,
         or this one's own when a newer board got there first.
@@ -402,7 +405,11 @@ class Games(Tables):
             previous, posted = row["board_message_id"], row["board_version"]
             if version < posted:
                 return False, message_id
-            await db.execute(
-                "UPDATE games SET board_message_id = ?, board_version = ? WHERE id = ?", (message_id, version, game_id)
-            )
+            if again:
+                await db.execute("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
+            else:
+                await db.execute(
+                    "UPDATE games SET board_message_id = ?, board_version = ? WHERE id = ?",
+                    (message_id, version, game_id),
+                )
             return True, previous if previous != message_id else None

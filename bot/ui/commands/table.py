@@ -193,7 +193,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
             return
         if public:
-            await bot_of(interaction).poster.post_board(channel_of(interaction), game, state, guild=interaction.guild)
+            await bot_of(interaction).poster.show_board(channel_of(interaction), game, state, guild=interaction.guild)
             await reply(interaction, text("bot.reply.reposted", locale))
             return
         notes = await seat_notes(service, game, service.clock.now(), locale) if game.status == "active" else []
