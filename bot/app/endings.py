@@ -36,7 +36,7 @@ class Endings(ServiceBase):
                 raise Refusal("stale" if version is not None else "raced")
             log.info("game %s: seat %s resigned; the computer plays it to the end", game.id, seat)
             return Resigned(await self._changed(game.id), state, seat, ended=False)
-        result = self._result(state, resigned=[*game.resigned_seats(), seat], dropped=game.dropped_seats())
+        result = self._result_of(game, state, resigned=[seat])
         if not await self.store.games.finish(game.id, "over", result):
             raise Refusal("raced")
         finished = await self._changed(game.id)

@@ -5,8 +5,11 @@ and round-robin schedules. No store and no Discord: :mod:`bot.app.leagues` feeds
   gets 2 for everyone placed below them and 1 for everyone sharing their place. With 2 players that is win 2, draw
   1, loss 0; with 3 it is 4 / 2 / 0, with 4 it is 6 / 4 / 2 / 0. An average result is ``table size - 1``, and that is
   what a bye is worth. Computer seats take places (a person beaten by the computer loses those points) but collect
-  no points of their own.
-- **Standings** rank by points, then Buchholz (Swiss only: the sum of the league points of everyone met; a bye meets
+  no points of their own. Nor does a person who left the game (resigned, ran out of time, withdrew or was dropped):
+  they are placed after everyone who stayed and earn nothing from it, whatever the computer scored in their seat,
+  and its score does not count towards their total.
+- **Standings** rank everyone still in the league before those who withdrew or were dropped; then
+  by points, then Buchholz (Swiss only: the sum of the league points of everyone met; a bye meets
   nobody), then the total game score, then head-to-head (the points won in games against the others still tied),
   then sign-up order (so the order is always complete).
 - **Swiss** pairs by points, then by rating (OpenSkill's conservative estimate), then by sign-up order, in the way of
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 BYE = "bye"
@@ -60,6 +63,11 @@ class Played:
     places: tuple[int, ...] = ()
     bye: bool = False
     table_size: int = 2
+    left: tuple[bool, ...] = ()
+    """Per seat: whether its person left the game (ranked last, earning no points and no score)."""
+
+    def has_left(self, index: int) -> bool:
+        return bool(self.left) and self.left[index]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +103,9 @@ def points_of(played: Played) -> dict[int, float]:
     for index, user in enumerate(played.players):
         if user is None:
             continue
+        if played.has_left(index):
+            points[user] = 0.0
+            continue
         mine = played.places[index]
         others = [place for n, place in enumerate(played.places) if n != index]
         points[user] = 2.0 * sum(place > mine for place in others) + sum(place == mine for place in others)
@@ -103,7 +114,7 @@ def points_of(played: Played) -> dict[int, float]:
 
 def _pair_points(played: Played, user: int, rivals: set[int]) -> float:
     """What ``user`` won in ``played`` against the players in ``rivals`` only (2 per one placed below, 1 per tie)."""
-    if played.bye or user not in played.players:
+    if played.bye or user not in played.players or played.has_left(played.players.index(user)):
         return 0.0
     mine = played.places[played.players.index(user)]
     won = 0.0
@@ -113,8 +124,11 @@ def _pair_points(played: Played, user: int, rivals: set[int]) -> float:
     return won
 
 
-def standings(entrants: Sequence[Entrant], history: Iterable[Played], *, swiss: bool) -> list[Line]:
-    """The standings after ``history``, ranked by points, Buchholz (Swiss), total score, head-to-head, sign-up."""
+def standings(
+    entrants: Sequence[Entrant], history: Iterable[Played], *, swiss: bool, out: Collection[int] = ()
+) -> list[Line]:
+    """The standings after ``history``, ranked by points, Buchholz (Swiss), total score, head-to-head, sign-up;
+    those in ``out`` (withdrew, dropped) after everyone else."""
     games = list(history)
     points: defaultdict[int, float] = defaultdict(float)
     scores: Counter[int] = Counter()
@@ -132,15 +146,17 @@ def standings(entrants: Sequence[Entrant], history: Iterable[Played], *, swiss: 
             if seated is None:
                 continue
             user = seated
-            scores[user] += played.scores[index]
+            scores[user] += 0 if played.has_left(index) else played.scores[index]
             count[user] += 1
-            wins[user] += played.places[index] == 1 and played.places.count(1) == 1
+            wins[user] += played.places[index] == 1 and played.places.count(1) == 1 and not played.has_left(index)
             met.setdefault(user, []).extend(other for other in played.players if other is not None and other != user)
     buchholz = {user: float(sum(points[other] for other in others)) if swiss else 0.0 for user, others in met.items()}
     order = {entrant.user_id: entrant.order for entrant in entrants}
 
-    def key(user: int) -> tuple[float, float, int]:
-        return (-points[user], -buchholz[user], -scores[user])
+    gone = set(out)
+
+    def key(user: int) -> tuple[bool, float, float, int]:
+        return (user in gone, -points[user], -buchholz[user], -scores[user])
 
     ranked = sorted(order, key=lambda user: (key(user), order[user]))
     head: dict[int, float] = {}

@@ -30,8 +30,9 @@ circle method (2-player tables) or a greedy schedule with its imbalance stated (
 result, or the leftover players get computer seats (the organiser's choice). Tie-breaks: points, Buchholz (Swiss),
 total game score, head-to-head, sign-up order.
 
-Withdrawing (or being dropped) hands the player's running league games to the strongest computer and leaves them
-out of later pairings; they stay in the standings. Pausing keeps running games going but starts no new round until
+Withdrawing (or being dropped) drops the player's seats in their running league games (the strongest computer plays
+them to the end, and they rank last there whatever it scores) and leaves them out of later pairings; they stay in
+the standings, after everyone still in. Pausing keeps running games going but starts no new round until
 resumed; ending early closes the league with the standings as they are (running games go on but no longer count).
 League games open in a thread of the league's channel each (a channel holds one open game).
 """
@@ -71,7 +72,12 @@ def played_at(league: LeagueRow, table: TableRow) -> Played | None:
     if table.bye:
         return Played(table.round, table.players, bye=True, table_size=league.table_size)
     return Played(
-        table.round, table.players, tuple(result["scores"]), tuple(result["places"]), table_size=league.table_size
+        table.round,
+        table.players,
+        tuple(result["scores"]),
+        tuple(result["places"]),
+        table_size=league.table_size,
+        left=tuple(outcome != "played" for outcome in result.get("outcomes", ())),
     )
 
 
@@ -235,9 +241,9 @@ class LeagueService:
                 continue
             game = await self.games.game(table.game_id)
             seat = game.seat_of(user_id) if game is not None else None
-            if game is None or seat is None or game.status != "active" or seat in game.computer_seats():
+            if game is None or seat is None or game.status != "active" or game.by_seat()[seat].dropped:
                 continue
-            handed.append(await self.games.set_controller(game.id, seat, STRONGEST))
+            handed.append(await self.games.drop(game.id, seat))
         log.info("league %s: player %s %s", league.id, user_id, status)
         return handed
 
@@ -263,7 +269,8 @@ class LeagueService:
     async def standings(self, league: LeagueRow) -> tuple[list[Line], list[LeaguePlayer]]:
         players = await self.store.leagues.players(league.id)
         entrants = [Entrant(p.user_id, 0.0, p.joined) for p in players]
-        return league_rules.standings(entrants, await self.history(league), swiss=league.swiss), players
+        out = [p.user_id for p in players if p.status != "in"]
+        return league_rules.standings(entrants, await self.history(league), swiss=league.swiss, out=out), players
 
     # --- rounds ----------------------------------------------------------------------------------------------------
     async def close_signup(self, league: LeagueRow) -> tuple[LeagueRow, bool]:
@@ -349,11 +356,11 @@ class LeagueService:
                 )
             game, _ = await self.games.start(channel_id, first, is_admin=True, game_id=game.id)
         await self.store.leagues.set_table(table.id, "game_id", game.id)
-        for user in people:  # a player who withdrew meanwhile: the computer plays them from the start
+        for user in people:  # a player who left meanwhile: the computer plays the seat from the start, for nobody
             if next((p.status for p in players if p.user_id == user), "in") != "in":
                 seat = game.seat_of(user)
-                if seat is not None and seat not in game.computer_seats():
-                    game = await self.games.set_controller(game.id, seat, STRONGEST)
+                if seat is not None and not game.by_seat()[seat].dropped:
+                    game = await self.games.drop(game.id, seat)
         return Opened(table, game, self.games.state_of(game))
 
     async def record_results(self) -> list[Recorded]:
@@ -380,7 +387,7 @@ class LeagueService:
         if game.status != "over":
             return None
         rows = await self.games.store.rows(
-            "SELECT rs.seat, rs.user_id, rs.score, rs.place FROM result_seats rs JOIN results r"
+            "SELECT rs.seat, rs.user_id, rs.score, rs.place, rs.outcome FROM result_seats rs JOIN results r"
             " ON r.id = rs.result_id WHERE r.game_id = ? ORDER BY rs.seat",
             (game.id,),
         )
@@ -389,7 +396,11 @@ class LeagueService:
         people = {row["user_id"]: row for row in rows if row["user_id"] is not None}
         computers = [row for row in rows if row["user_id"] is None]
         seats = [people[user] if user is not None else computers.pop(0) for user in table.players]
-        return {"scores": [int(row["score"]) for row in seats], "places": [int(row["place"]) for row in seats]}
+        return {
+            "scores": [int(row["score"]) for row in seats],
+            "places": [int(row["place"]) for row in seats],
+            "outcomes": [str(row["outcome"]) for row in seats],
+        }
 
     async def finish_round(self, league: LeagueRow, number: int) -> str | None:
         """Close the round if every table has its result: ``next`` (the next round is scheduled), ``final`` (the

@@ -6,8 +6,10 @@ rating from scratch and gets the same numbers (a change of formula never loses h
 
 - Ratings are OpenSkill's Weng-Lin Plackett-Luce model (multiplayer, ties share a rank), one rating per game of the
   family: the variants of a game (Azul and its grey wall, ...) share one, since they reward the same skills.
-- Players are ranked by the game's standings; a player who left (resigned, timed out or dropped) counts as a loss:
-  placed after everyone who stayed. Aborted games leave no result at all.
+- Players are ranked by the game's standings; a player who left (resigned, timed out and still handed to the
+  computer at the end, dropped, or left the game's league) counts as a loss: placed after everyone who stayed,
+  sharing that place with any other who left, whatever the computer scored for them. Aborted games leave no
+  result at all.
 - Computer seats are not rated and do not move anyone's rating: a computer's strength is not a person's, a level's
   strength is not calibrated against people (and differs from game to game), and a fixed anchor that is wrong would
   pull every rating towards its error, while a weak level could be farmed for points. In a rated game with computer
@@ -52,8 +54,9 @@ def initial() -> Skill:
 
 def is_computer(seat: Seat) -> bool:
     """Whether this is a computer's own seat (a level and no person): the one place that decides it for results
-    and ratings. A person's seat the computer plays for them (a stand-in, ``seat.computer_plays``) is still theirs:
-    they chose to hand it over and may take it back, so the result and the rating are theirs as well."""
+    and ratings. A person's seat the computer plays for them (``seat.computer_plays``) is still theirs to be
+    rated, but as a loss: a person who left their seat ranks after everyone who stayed, whatever the computer
+    scored in it (:meth:`bot.app.service_base.ServiceBase._result`)."""
     return seat.is_computer
 
 

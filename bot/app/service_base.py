@@ -229,11 +229,7 @@ class ServiceBase(Lookups):
         for move in moves:
             new_state, more = engine.apply(new_state, seat, move)
             events.extend(more)
-        finished = (
-            self._result(new_state, resigned=game.resigned_seats(), dropped=game.dropped_seats())
-            if engine.is_over(new_state)
-            else None
-        )
+        finished = self._result_of(game, new_state) if engine.is_over(new_state) else None
         notations = [str(move) for move in moves]
         try:
             await self.store.moves.record_moves(
@@ -261,29 +257,44 @@ class ServiceBase(Lookups):
         undoable = game.undo and not finished and not cause and not engine.reveals(state, new_state)
         return Turn(saved, new_state, before, to_act, seat, moves[-1], events, cause, undoable, plies=len(moves))
 
+    @classmethod
+    def _result_of(cls, game: GameRow, state: GameState, resigned: Sequence[int] = ()) -> dict[str, Any]:
+        """The result of ``game`` ending at ``state``: every seat whose person left it (resigned, dropped, withdrew
+        from its league, or still handed to the computer after running out of time) ranks after those who stayed.
+        ``resigned``: the seat whose resignation ends the game, if one does."""
+        return cls._result(
+            state,
+            resigned=[*game.resigned_seats(), *resigned],
+            dropped=game.dropped_seats(),
+            stood_in=game.stand_in_seats(),
+        )
+
     @staticmethod
-    def _result(state: GameState, resigned: Sequence[int] = (), dropped: Sequence[int] = ()) -> dict[str, Any]:
-        """Scores and standings: those who played to the end by the rules' standings, then the players dropped for
-        their time (sharing a place), then those who resigned, last. ``resigned`` may also be among ``dropped`` (a
-        player who resigned while the others played on was dropped too)."""
+    def _result(
+        state: GameState, resigned: Sequence[int] = (), dropped: Sequence[int] = (), stood_in: Sequence[int] = ()
+    ) -> dict[str, Any]:
+        """Scores and standings: those who played to the end by the rules' standings, then everyone who left,
+        sharing the last place whatever the computer scored for them (how long someone stayed before leaving is
+        no result, and ranking leavers by it would only start a race to leave second). ``resigned`` may also be
+        among ``dropped`` (a player who resigned while the others played on was dropped too); ``stood_in``: seats
+        the computer still plays for people whose time ran out too often."""
         quit_ = list(dict.fromkeys(resigned))  # in the order they resigned: the last one ended the game
-        timed_out = sorted(set(dropped) - set(quit_))
-        gone = {*timed_out, *quit_}
+        dropped_ = sorted(set(dropped) - set(quit_))
+        timed_out = sorted(set(stood_in) - set(dropped_) - set(quit_))
+        gone = {*timed_out, *dropped_, *quit_}
         standings = [[s for s in group if s not in gone] for group in engine.standings(state)]
         standings = [group for group in standings if group]
-        standings += [timed_out] if timed_out else []
-        standings += [sorted(quit_)] if quit_ else []
+        standings += [sorted(gone)] if gone else []
         result: dict[str, Any] = {
             "scores": engine.scores(state),
             "standings": standings,
             "resigned": quit_[-1] if quit_ else None,
         }
-        if timed_out or len(quit_) > 1:
+        if timed_out or dropped_ or len(quit_) > 1:
             outcomes = ["played"] * len(result["scores"])
-            for seat in timed_out:
-                outcomes[seat] = "dropped"
-            for seat in quit_:
-                outcomes[seat] = "resigned"
+            for seats, outcome in ((timed_out, "timed_out"), (dropped_, "dropped"), (quit_, "resigned")):
+                for seat in seats:
+                    outcomes[seat] = outcome
             result["outcomes"] = outcomes
         return result
 

@@ -282,6 +282,13 @@ class Turns(ServiceBase):
             raise Refusal("raced")
         return await self._changed(game_id)  # a seat the computer plays has no reminders
 
+    async def drop(self, game_id: int, seat: int) -> GameRow:
+        """The person leaves the game for good (they left its league): the strongest computer plays the seat to the
+        end, and they rank after everyone who stayed whatever it scores."""
+        if not await self.store.games.drop_seat(game_id, seat, STRONGEST):
+            raise Refusal("raced")
+        return await self._changed(game_id)
+
     async def time_out(self, game_id: int, seat: int, since: int) -> TimedOut | None:
         """The seat's time, running since version ``since``, ran out: the strongest computer plays that move for
         it, or (the game's choice) the player is dropped first and the computer plays the seat from now on. After

@@ -160,6 +160,8 @@ def result_line(league: LeagueRow, table: TableRow, players: Sequence[LeaguePlay
         user = table.players[index]
         name = names.get(user, "?") if user is not None else text("bot.league.computer", locale)
         extra = f" (+{points_words(won[user], locale)})" if user is not None else ""
+        outcome = result.get("outcomes", ["played"] * len(table.players))[index]
+        extra = f" {text(f'bot.summary.{outcome}', locale)}{extra}" if outcome != "played" else extra
         parts.append(f"{result['places'][index]}. **{name}** {result['scores'][index]}{extra}")
     return text("bot.league.result", locale, name=shown(league.name), round=table.round, ranking=" · ".join(parts))
 

@@ -219,9 +219,14 @@ class LeagueRuns:
         channel = await self._channel(league.channel_id)
         locale = guild_locale(getattr(channel, "guild", None))
         lines, players = await self.leagues.standings(league)
-        winners = [shown(p.name) for line in lines if line.rank == 1 for p in players if p.user_id == line.user_id]
+        still_in = {p.user_id: shown(p.name) for p in players if p.status == "in"}
+        # a winner earned points and stayed in the league (nobody wins a league ended before any game counted)
+        winners = [
+            still_in[line.user_id] for line in lines if line.rank == 1 and line.points and line.user_id in still_in
+        ]
         key = "bot.league.ended_early" if early else "bot.league.over"
-        said = [text(key, locale, name=shown(league.name), winner=", ".join(f"**{w}**" for w in winners) or "—")]
+        key += "" if winners else "_no_winner"
+        said = [text(key, locale, name=shown(league.name), winner=", ".join(f"**{w}**" for w in winners))]
         said += standings_lines(league, lines, players, locale)
         await self.post(league, "\n".join(said))
         await self.refresh_standings(league)

@@ -36,6 +36,21 @@ def test_points_by_place() -> None:
     assert points_of(Played(1, (5,), bye=True, table_size=4)) == {5: 3.0}
 
 
+def test_who_left_a_game_earns_nothing_from_it_and_ranks_after_who_is_still_in() -> None:
+    # 4 seats: 1 and 2 stayed; 3 and 4 left (sharing the last place, whatever the computer scored for them)
+    table = Played(1, (1, 2, 3, 4), (30, 20, 70, 60), (1, 2, 3, 3), table_size=4, left=(False, False, True, True))
+    assert points_of(table) == {1: 6.0, 2: 4.0, 3: 0.0, 4: 0.0}, "no tie point between two who left"
+    earlier = Played(0, (4, 5), (50, 10), (1, 2))  # 4 won a game before leaving the league
+    lines = standings([Entrant(user, order=user) for user in (1, 2, 3, 4, 5)], [earlier, table], swiss=False, out=[4])
+    assert [(line.user_id, line.points, line.score) for line in lines] == [
+        (1, 6.0, 30),
+        (2, 4.0, 20),
+        (5, 0.0, 10),
+        (3, 0.0, 0),  # the game they left adds no score
+        (4, 2.0, 50),  # still out of the league: after everyone in it, whatever their points
+    ]
+
+
 def test_standings_break_ties_by_buchholz_then_score_then_head_to_head() -> None:
     players = [Entrant(user, order=user) for user in (1, 2, 3, 4)]
     history = [

@@ -76,6 +76,10 @@ class League:
     async def pairs(self, number: int, name: str = "Autumn Cup") -> list[tuple[str, ...]]:
         return [tuple(self.name_of(user) for user in table.players) for table in await self.tables(number, name)]
 
+    async def withdraw(self, member: Any) -> Any:
+        """``member`` leaves the league with ``/azul-league withdraw``."""
+        return await member.slash(self.channel, "azul-league withdraw")
+
     def table_at(self, thread_id: int) -> Table:
         thread = next(thread for thread in self.channel.threads if thread.id == thread_id)
         return Table(self.env, self.guild, thread, self.players)
@@ -187,9 +191,11 @@ async def test_a_swiss_league_of_six_plays_to_its_final_standings(
     one = await league.tables(1)
     await decided(league, one[0], loser="bob")
     await decided(league, one[1], loser="carol")
-    await absent(league, clock, one[2], timeouts=3, loser="erin")
+    # Two timeouts in a row leave frank his seat (a third would hand it to the computer, and he would rank last:
+    # test_leaving_never_pays); erin resigning loses to him.
+    await absent(league, clock, one[2], timeouts=2, loser="erin")
     frank_game = await league.table_at(one[2].channel_id or 0).game()
-    assert frank_game.by_seat()[frank_game.seat_of(league.by_name["frank"].id) or 0].computer_plays
+    assert not frank_game.by_seat()[frank_game.seat_of(league.by_name["frank"].id) or 0].computer_plays
 
     # Round 2: alice, dave, frank have 2 points, the others 0 (then sign-up order): alice–dave, frank–bob,
     # carol–erin; none has met before.
@@ -213,7 +219,7 @@ async def test_a_swiss_league_of_six_plays_to_its_final_standings(
     await absent(league, clock, three[0], timeouts=1, loser="dave")
 
     posts = [message.content for message in league.channel.history()]
-    line = "🏆 **Autumn Cup**, round 1: 1. **alice** 0 (+2 points) · 2. **bob** 0 (+0 points)"
+    line = "🏆 **Autumn Cup**, round 1: 1. **alice** 0 (+2 points) · 2. **bob** 0 (resigned) (+0 points)"
     assert line in posts, "a short line per result"
     met = [frozenset(pair) for number in (1, 2, 3) for pair in await league.pairs(number)]
     assert len(met) == len(set(met)) == 9, "no pairing repeats"
@@ -377,7 +383,8 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     assert await league.tables(2) == [], "a paused league starts no round"
     resumed = await league.organiser.slash(league.channel, "azul-server league pause")
     assert "goes on" in resumed.response.content
-    # alice (2 points) is out; carol 2, then bob and dave 0 (sign-up order): carol–bob, and dave has the bye.
+    # alice is out (bob resigned against the computer in her seat: both left, neither earned a point); carol 2,
+    # then bob and dave 0 (sign-up order): carol–bob, and dave has the bye.
     assert await league.pairs(2) == [("carol", "bob"), ("dave",)]
 
     dropped = await league.organiser.slash(league.channel, "azul-server league drop", player=carol.user)
@@ -395,7 +402,7 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     assert ended.ephemeral and "**Autumn Cup** is over" in ended.response.content
     final = [m.content for m in league.channel.history() if m.content.startswith("🏁")]
     assert len(final) == 1 and "ended early by the organisers" in final[0]
-    assert "**alice**: 2 points" in final[0] and "(withdrew)" in final[0] and "(dropped)" in final[0]
+    assert "4. **alice**: 0 points" in final[0] and "(withdrew)" in final[0] and "(dropped)" in final[0]
     refused = await league.organiser.slash(league.channel, "azul-server league end", league="Autumn Cup")
     assert refused.ephemeral and "over already" in refused.response.content
     listed = await bob.slash(league.channel, "azul-league list")
@@ -427,7 +434,8 @@ async def test_computer_seats_fill_tables_of_three_and_the_imbalance_is_stated(
     # bob resigned early: the computer played his seat to the end, and he ranks last whatever his seat scored (even
     # level with alice); alice gets 2 points for each player below her.
     assert result == (
-        "🏆 **Autumn Cup**, round 1: 1. **alice** 58 (+4 points) · 2. **Computer** 48 · 3. **bob** 58 (+0 points)"
+        "🏆 **Autumn Cup**, round 1: 1. **alice** 58 (+4 points) · 2. **Computer** 48"
+        " · 3. **bob** 58 (resigned) (+0 points)"
     )
     for other in (await league.tables(1))[1:]:
         await resign(league, league.table_at(other.channel_id or 0), "dave")
@@ -538,7 +546,9 @@ async def test_a_league_with_one_player_left_ends_instead_of_pairing(simcord_env
     await resign(league, league.table_at((await league.tables(1))[0].channel_id or 0), "alice")
     assert await league.tables(2) == []
     final = [m.content for m in league.channel.history() if m.content.startswith("🏁")]
-    assert len(final) == 1 and "Winner: **bob**" in final[0], final
+    # bob withdrew and alice resigned against the computer playing his seat: both left the game, so neither
+    # earned a point from it (before, bob won the league on the computer's play).
+    assert len(final) == 1 and "with no winner: nobody earned a point" in final[0], final
     assert (await league.store.leagues.leagues_in(league.guild.id, finished=True))[0].status == "over"
 
 

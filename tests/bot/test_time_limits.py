@@ -390,7 +390,14 @@ async def test_a_game_in_which_one_player_never_moves_reaches_its_final_standing
     assert timeouts == 3 and game.by_seat()[carol_seat].computer_plays, "three timeouts, then the computer kept it"
     final = table.channel.last_message.content
     assert "Game over" in final and final.count("\n") >= 3, "the final standings are posted"
-    assert len((game.result or {}).get("scores", [])) == 3
+    result = game.result or {}
+    assert len(result.get("scores", [])) == 3
+    # Leaving never pays: whatever the computer scored in her seat, carol ranks after both who stayed.
+    assert result["standings"][-1] == [carol_seat] and result["outcomes"][carol_seat] == "timed_out"
+    places = [line for line in final.splitlines() if line[:1].isdigit()]
+    assert places[-1].startswith(f"3. **{carol.user.name}") and "(out of time)" in places[-1], final
+    (row,), _ = await table.bot.service.store.results.results(channel_id=table.channel.id, limit=1)
+    assert [(s.place, s.outcome) for s in row.seats if s.seat == carol_seat] == [(3, "timed_out")]
 
 
 @pytest.mark.slow
@@ -405,7 +412,7 @@ async def test_a_dropped_player_finishes_last_whatever_the_score(simcord_env, cl
     assert game.status == "over" and result["standings"][-1] == [seat]
     assert result["outcomes"][seat] == "dropped"
     final = table.channel.last_message.content
-    assert "(out of time)" in final.splitlines()[-2] and carol.user.name in final.splitlines()[-2]
+    assert "(left the game)" in final.splitlines()[-2] and carol.user.name in final.splitlines()[-2]
     (row,), _ = await table.bot.service.store.results.results(channel_id=table.channel.id, limit=1)
     assert [s.outcome for s in row.seats if s.seat == seat] == ["dropped"]
 

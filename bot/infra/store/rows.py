@@ -93,6 +93,15 @@ class GameRow:
         """Engine seats whose players were dropped: for running out of time, or because they resigned."""
         return sorted(s.seat for s in self.seats if s.dropped and s.seat is not None)
 
+    def stand_in_seats(self) -> list[int]:
+        """Engine seats of people the computer plays for now without their being dropped: handed over after their
+        time ran out too often (they may still take them back)."""
+        return sorted(
+            s.seat
+            for s in self.seats
+            if s.computer_plays and not s.is_computer and not s.dropped and s.seat is not None
+        )
+
     def resigned_seats(self) -> list[int]:
         """Engine seats whose players resigned while the others played on."""
         return sorted(s.seat for s in self.seats if s.resigned and s.seat is not None)
