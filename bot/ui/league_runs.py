@@ -4,6 +4,7 @@ game per table), recording results and keeping the pinned standings current."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Sequence
@@ -14,7 +15,7 @@ import discord
 
 import engine
 from bot.app.errors import Refusal
-from bot.app.language import guild_locale, text
+from bot.app.language import explain, guild_locale, text
 from bot.app.leagues import ROUND_LEASE, Recorded
 from bot.app.narration import shown
 from bot.app.ports import Games, Leagues, PictureMaker
@@ -38,6 +39,18 @@ from bot.ui.league_posts import (
 
 log = logging.getLogger(__name__)
 
+THREAD_NEEDS = ("create_public_threads", "send_messages_in_threads", "attach_files")
+"""What a league needs in its channel: a thread per table, and boards posted in it."""
+
+
+def thread_permissions_missing(channel: Any) -> list[str]:
+    """The permissions the bot lacks in the league's channel to open a round's threads and post in them."""
+    guild = getattr(channel, "guild", None)
+    if guild is None or guild.me is None or not hasattr(channel, "permissions_for"):
+        return []
+    allowed = channel.permissions_for(guild.me)
+    return [name for name in THREAD_NEEDS if not getattr(allowed, name)]
+
 
 # --- the league's own work in the timer loop -------------------------------------------------------------------------
 class Host(Protocol):
@@ -60,6 +73,8 @@ class Host(Protocol):
     def get_channel(self, id: int, /) -> Any: ...
 
     async def fetch_channel(self, channel_id: int, /) -> Any: ...
+
+    async def fetch_user(self, user_id: int, /) -> Any: ...
 
 
 class LeagueRuns:
@@ -251,13 +266,27 @@ class LeagueRuns:
         channel = await self._channel(league.channel_id)
         guild = getattr(channel, "guild", None)
         locale = guild_locale(guild)
+        missing = thread_permissions_missing(channel)
+        if missing:  # said before any thread or game is made
+            await self._blocked(
+                league, number, explain(Refusal("league_permissions", permissions=missing), locale), locale
+            )
+            return
         players = await self.leagues.players(league)
         names = {player.user_id: player.name for player in players}
         for table in tables:
             if table.bye:
                 continue
-            thread = await self._thread(league, table, channel, names, locale)
-            opened = await self.leagues.open_game(league, table, thread.id)
+            try:
+                thread = await self._thread(league, table, channel, names, locale)
+                opened = await self.leagues.open_game(league, table, thread.id)
+            except discord.Forbidden:
+                why = explain(Refusal("league_permissions", permissions=list(THREAD_NEEDS)), locale)
+                await self._blocked(league, number, why, locale)
+                return
+            except Refusal as refusal:
+                await self._blocked(league, number, explain(refusal, locale), locale)
+                return
             if opened.game.board_message_id is None:
                 people = [user for user in table.players if user is not None]
                 welcome = text("bot.league.game_begins", locale, name=shown(league.name), round=number)
@@ -272,6 +301,23 @@ class LeagueRuns:
         if await self.leagues.mark_round_open(league.id, number):
             tables = await self.leagues.tables(league.id, number)
             await self.post(league, round_text(league, number, tables, players, locale))
+
+    async def _blocked(self, league: LeagueRow, number: int, why: str, locale: str) -> None:
+        """A round that cannot open until someone acts: the league is paused (so it is said once, not at every
+        tick), and its channel and its organiser are told why and how to go on."""
+        log.info("league %s: round %s cannot open (%s); the league is paused", league.id, number, why)
+        try:
+            league = await self.leagues.set_paused(league, True)
+        except Refusal:
+            return  # paused or ended meanwhile: whoever did it was told
+        said = text("bot.league.blocked", locale, name=shown(league.name), round=number, why=why)
+        with contextlib.suppress(discord.HTTPException, Refusal):
+            await self.post(league, said)
+        if league.creator_id:  # 0: the organiser asked to be forgotten
+            with contextlib.suppress(discord.HTTPException):
+                await (await self.host.fetch_user(league.creator_id)).send(
+                    said[:LIST_LIMIT], allowed_mentions=NO_MENTIONS
+                )
 
     async def _thread(
         self, league: LeagueRow, table: TableRow, channel: Any, names: dict[int, str], locale: str
