@@ -125,3 +125,10 @@ def test_compose_needs_the_database_password_rotates_logs_and_builds_once() -> N
     assert re.search(r'max-size: "\d+m"', compose) and re.search(r'max-file: "\d+"', compose)
     assert compose.count("logging: *logging") == 2, "PostgreSQL's logs and every bot's rotate"
     assert compose.count("build: .") == 1 and "image: azul-bot:local" in compose
+
+
+def test_the_image_ships_its_bytecode_compiled() -> None:
+    """The runtime user cannot write __pycache__: the build compiles every module, valid whatever the files' times."""
+    build = instructions()[: max(index for index, (word, _) in enumerate(instructions()) if word == "FROM")]
+    compiles = [args for word, args in build if word == "RUN" and "compileall" in args]
+    assert compiles and "--invalidation-mode unchecked-hash" in compiles[0] and "/opt/azul/lib" in compiles[0]

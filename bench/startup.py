@@ -1,0 +1,101 @@
+"""``python -m bench startup``: how long the bot takes from its process starting to its first answered interaction.
+
+Each run starts the real bot (``python -m bot`` through :mod:`tests.bot.bot_process`) on a new database against the
+fake Discord on localhost, sends ``/azul-help`` as soon as the bot has identified on the gateway, and times the
+process's start to Discord receiving the answer (the interaction callback). Two ways of starting are measured:
+
+- ``with .pyc``: the bytecode is already compiled (what the image ships since it precompiles at build time);
+- ``no .pyc``: every source file is compiled again and nothing is written, as in an image whose runtime user cannot
+  write ``__pycache__`` and that was built without precompiling.
+
+Printed: each way's median and best over ``--runs`` starts, and when the first answer came relative to the gateway's
+identify (what the bot still does after connecting). Timings are wall clock, which a busy host inflates;
+the bot process's CPU time by its first answer (user + system, from /proc) is printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from tests.bot.bot_process import spawn
+from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
+
+GUILD, CHANNEL, USER = 7001, 7002, 7003
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) a process has used so far, from Linux's /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def one_start(folder: Path, extra_env: dict[str, str]) -> tuple[float, float, float]:
+    """Start a bot, ask it for help, and return (start → first answer, start → identify, the bot's CPU seconds by
+    its answer)."""
+    discord = FakeDiscord()
+    await discord.start()
+    env = {
+        "DISCORD_TOKEN": GOOD_TOKEN,
+        "AZUL_DB": str(folder / "azul.sqlite3"),
+        "AZUL_REMIND_HOURS": "0",
+        "AZUL_LOG_LEVEL": "WARNING",
+        "AZUL_HEARTBEAT_FILE": str(folder / "heartbeat"),
+        **extra_env,
+    }
+    started = time.perf_counter()
+    process = spawn(discord.api, discord.gateway_url, env, log=folder / "bot.log")
+    try:
+        await asyncio.wait_for(discord.identified.wait(), timeout=60)
+        identified = time.perf_counter() - started
+        interaction = await discord.interaction(
+            2,
+            {"id": "1", "name": "azul-help", "type": 1},
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            user_id=USER,
+            locale="pl",
+        )
+        await discord.wait_for("POST", f"/interactions/{interaction}/", timeout=60)
+        return time.perf_counter() - started, identified, cpu_seconds(process.pid)
+    finally:
+        process.terminate()
+        await asyncio.to_thread(process.wait, 30)
+        await discord.stop()
+
+
+async def measure(runs: int, compiled: bool) -> list[tuple[float, float, float]]:
+    results = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as folder:
+            # An empty cache prefix that nothing may write to: every import compiles its source again.
+            extra = {} if compiled else {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": folder + "/no-pyc"}
+            results.append(await one_start(Path(folder), extra))
+    return results
+
+
+def report(name: str, results: list[tuple[float, float, float]]) -> None:
+    answers = [answer for answer, _, _ in results]
+    after_identify = [answer - identified for answer, identified, _ in results]
+    cpu = [used for _, _, used in results]
+    print(
+        f"{name:<10} first answer median {statistics.median(answers):.3f} s, best {min(answers):.3f} s "
+        f"(after the gateway's identify: {statistics.median(after_identify):.3f} s); "
+        f"the bot's CPU by then: median {statistics.median(cpu):.2f} s, best {min(cpu):.2f} s"
+    )
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench startup", description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="starts per way (default 5)")
+    args = parser.parse_args(argv)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    print(f"start-up to the first answered interaction, {args.runs} starts each (wall clock):")
+    report("with .pyc", asyncio.run(measure(args.runs, compiled=True)))
+    report("no .pyc", asyncio.run(measure(args.runs, compiled=False)))
+    return 0
