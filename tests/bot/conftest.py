@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from discord.http import Route
 from simcord.backend import errors as simcord_errors
 from simcord.backend.models.interaction import Interaction as SimInteraction
 from simcord.backend.ops.commands import CommandsMixin
+from simcord.http import router as simcord_router
 
 from bot.app.computer import Computer
 from bot.app.errors import Refusal
@@ -25,7 +28,7 @@ from bot.infra.clock import ManualClock
 from bot.ui.replies import unwrap
 from engine import EngineError
 from tests.bot import discord_limits
-from tests.bot.fake_discord import FakeDiscord
+from tests.bot.fake_discord import FIRST_ANSWER_SECONDS, TOKEN_SECONDS, FakeDiscord
 from tests.pgcluster import fresh_schema
 
 SEED = 20240611
@@ -138,6 +141,51 @@ def discord_limits_in_simcord(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(CommandsMixin, "register_commands", checked_register)
     monkeypatch.setattr(SimInteraction, "complete_autocomplete", checked_complete)
+
+
+@pytest.fixture(autouse=True)
+def discord_clock_in_simcord(monkeypatch: pytest.MonkeyPatch, clock: ManualClock) -> None:
+    """Discord's clock for interactions in SimCord, whose own clock moves only when a test advances it: a first
+    answer more than 3 s of real time after the interaction gets ``Unknown interaction`` (10062), and its token
+    stops working 15 minutes after it by the bot's clock (a test moving that clock on moves Discord's too)."""
+    sent: dict[int, tuple[float, datetime]] = {}
+    create = CommandsMixin.new_interaction
+
+    def new_interaction(backend: CommandsMixin, *args: Any, **kwargs: Any) -> SimInteraction:
+        record = create(backend, *args, **kwargs)
+        sent[record.id] = (time.perf_counter(), clock.now())
+        return record
+
+    def first_answer(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def checked(ctx: Any) -> Any:
+            record = ctx.backend.interactions.get(ctx.int_arg("interaction_id"))
+            when = sent.get(record.id) if record is not None else None
+            if when is not None and not record.responded and time.perf_counter() - when[0] > FIRST_ANSWER_SECONDS:
+                raise simcord_errors.unknown_interaction()
+            return handler(ctx)
+
+        return checked
+
+    def by_token(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def checked(ctx: Any) -> Any:
+            found = ctx.backend.interaction_tokens.get(ctx.args.get("token"))
+            when = sent.get(found) if found is not None else None
+            if when is not None and clock.now() - when[1] > timedelta(seconds=TOKEN_SECONDS):
+                raise simcord_errors.BackendError(401, 50027, "Invalid Webhook Token")
+            return handler(ctx)
+
+        return checked
+
+    monkeypatch.setattr(CommandsMixin, "new_interaction", new_interaction)
+    for method, routes in list(simcord_router._ROUTES.items()):
+        checked = []
+        for parts, handler in routes:
+            if parts[:1] == ["interactions"] and parts[-1] == "callback":
+                handler = first_answer(handler)  # noqa: PLW2901 - the route's handler, wrapped
+            elif parts[:1] == ["webhooks"] and parts[2:3] == ["{token}"]:
+                handler = by_token(handler)  # noqa: PLW2901
+            checked.append((parts, handler))
+        monkeypatch.setitem(simcord_router._ROUTES, method, checked)
 
 
 @pytest.fixture

@@ -5,6 +5,11 @@ here), so these tests check the bytes the bot sends: the command payload with it
 callbacks, and multipart uploads of the board picture. Like Discord, it refuses (400, code 50035) a command sync, a
 message or an autocomplete answer that breaks a documented limit (:mod:`tests.bot.discord_limits`).
 
+It keeps Discord's clock for interactions: a first answer (callback) more than 3 s after the interaction was sent gets
+``404 Unknown interaction`` (10062), a second one ``400 Interaction has already been acknowledged`` (40060), and a
+follow-up or an edit of the reply with the interaction's token more than 15 minutes after it ``401 Invalid Webhook
+Token`` (50027); ``now`` (seconds, ``time.perf_counter`` by default) may be replaced by a test that fakes time.
+
 It keeps the channel messages the bot posts (and their later edits), so a test can click a message's button; every
 request is recorded with the time it arrived, and every interaction's answers by its id (:class:`Answers`). The bot
 may run in this process or as a separate one (:mod:`tests.bot.bot_process`), and may be killed and restarted:
@@ -32,6 +37,10 @@ GOOD_TOKEN = "good-token"
 _ids = itertools.count(10_000)
 NONCE_SECONDS = 300.0
 """How long Discord remembers a message's nonce for ``enforce_nonce`` ("a few minutes")."""
+FIRST_ANSWER_SECONDS = 3.0
+"""Discord's window for the first answer to an interaction (a reply, a deferral, a modal, autocomplete choices)."""
+TOKEN_SECONDS = 15 * 60.0
+"""How long an interaction's token works for follow-ups and edits of its reply."""
 
 
 def snowflake() -> str:
@@ -85,6 +94,8 @@ class FakeDiscord:
         self.nonces: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}  # (channel, nonce) → when, message
         self.gateway_down = False  # refuse gateway connections (503), as in an outage: the bot backs off and retries
         self.gateway_attempts = 0  # connections asked for, refused ones too
+        self.now = time.perf_counter  # Discord's clock for interactions: a test faking time may replace it
+        self.late: list[str] = []  # interactions whose first answer came too late (refused with 10062)
 
     # --- lifecycle -------------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -124,6 +135,9 @@ class FakeDiscord:
         fault = self.injected_fault(record)
         if fault is not None:
             return fault
+        refused = self.out_of_time(record)
+        if refused is not None:
+            return refused
         errors = limit_errors(record)
         if errors:
             self.refused.append((record, errors))
@@ -151,6 +165,24 @@ class FakeDiscord:
         if self.forbid_posts and post:
             self.forbid_posts -= 1
             return as_json({"message": "Missing Permissions", "code": 50013}, status=403)
+        return None
+
+    def out_of_time(self, record: Request) -> web.Response | None:
+        """Discord's refusal of an interaction's answer outside its time (or a second first answer), if it is one."""
+        parts = record.path.split("/")
+        if record.path.startswith("/interactions/") and record.path.endswith("/callback"):
+            found = self.answers.get(parts[2])
+            if found is None:
+                return None
+            if found.first is not None:
+                return as_json({"message": "Interaction has already been acknowledged.", "code": 40060}, status=400)
+            if self.now() - found.sent > FIRST_ANSWER_SECONDS:
+                self.late.append(parts[2])
+                return as_json({"message": "Unknown interaction", "code": 10062}, status=404)
+        elif record.path.startswith("/webhooks/") and len(parts) > 3:
+            found = self.answers.get(parts[3].removeprefix("tok"))
+            if found is not None and self.now() - found.sent > TOKEN_SECONDS:
+                return as_json({"message": "Invalid Webhook Token", "code": 50027}, status=401)
         return None
 
     def refused_edit(self, record: Request) -> bool:
@@ -378,7 +410,7 @@ class FakeDiscord:
         interaction_id: str | None = None,
     ) -> str:
         interaction_id = interaction_id or snowflake()
-        self.answers.setdefault(interaction_id, Answers(time.perf_counter(), channel_id=str(channel_id)))
+        self.answers.setdefault(interaction_id, Answers(self.now(), channel_id=str(channel_id)))
         self.guild_of[str(channel_id)] = str(guild_id)
         extra = {"message": message} if message is not None else {}
         await self.dispatch(
