@@ -5,8 +5,9 @@ For each number of interactions in flight K, a fresh bot process (``python -m bo
 slash commands over the gateway, one game at a time each (so the board posted in a game's channel after a move was
 sent is that move's board). Printed: moves per second, interaction → board posted (p50/p95/p99), the first reply
 (the deferral Discord needs within 3 s: p99), the longest the bot's event loop was blocked, and the CPU time the bot
-processes themselves spent per acknowledged move (their worker processes not counted): unlike the times, it hardly
-depends on how busy the machine is, and it says how many moves one interpreter can carry.
+processes themselves spent per acknowledged move (their worker processes not counted), and of it the main thread's,
+where the event loop runs: unlike the times, they hardly depend on how busy the machine is, and they say how many moves
+one interpreter can carry; and the bytes the bot processes wrote to storage per move (the database, its WAL and logs).
 
 ``--db`` names the store: ``sqlite`` (a fresh file per run, the default) or a PostgreSQL URL (a fresh schema per run,
 e.g. from ``python -m tests.pgcluster start DIR``). ``--picture-workers`` sets each bot's ``AZUL_PICTURE_WORKERS`` (0,
@@ -40,6 +41,8 @@ class Timings:
     lost: int = 0
     acknowledged: list[str] = field(default_factory=list)
     bot_cpu: float = float("nan")  # seconds of CPU the bot processes (not their workers) spent during the run
+    loop_cpu: float = float("nan")  # … of which their main threads, where the event loop runs
+    written: float = float("nan")  # bytes the bot processes had written to storage (Linux's write_bytes)
 
 
 def bot_env(db: str, folder: Path, number: int, processes: int, picture_workers: int = 0) -> dict[str, str]:
@@ -126,13 +129,24 @@ async def client(server, db: str, channels: list[int], budget: list[int], timing
             timings.board.append(posts[0].at - answered.sent)
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) one process has used so far, its children's not included."""
+def cpu_seconds(pid: int, *, loop_only: bool = False) -> float:
+    """The CPU time (user and system) one process has used so far, its children's not included; with ``loop_only``,
+    only its main thread's, the one that runs the event loop (pictures and SQLite work in other threads)."""
+    stat = f"/proc/{pid}/task/{pid}/stat" if loop_only else f"/proc/{pid}/stat"
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(stat).read_text().rsplit(")", 1)[1].split()
     except OSError:  # gone, or no /proc on this system
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bytes_written(pid: int) -> float:
+    """The bytes one process has caused to be written to storage so far (Linux's /proc/PID/io), or NaN."""
+    try:
+        lines = Path(f"/proc/{pid}/io").read_text().splitlines()
+    except OSError:
+        return float("nan")
+    return next((float(line.split()[1]) for line in lines if line.startswith("write_bytes:")), float("nan"))
 
 
 def longest_block(watch: Path, since: float) -> float:
@@ -215,6 +229,8 @@ async def measure(
             shares = [[first + g for g in range(games) if g % in_flight == k] for k in range(in_flight)]
             started, since = time.perf_counter(), time.time()
             cpu_before = [cpu_seconds(bot.pid) for bot in bots]
+            loop_before = [cpu_seconds(bot.pid, loop_only=True) for bot in bots]
+            written_before = [bytes_written(bot.pid) for bot in bots]
             killer = (
                 [
                     kill_and_restart(
@@ -236,6 +252,12 @@ async def measure(
             if not kill:  # a killed process's CPU time is lost with it
                 timings.bot_cpu = sum(
                     cpu_seconds(bot.pid) - before for bot, before in zip(bots, cpu_before, strict=True)
+                )
+                timings.loop_cpu = sum(
+                    cpu_seconds(bot.pid, loop_only=True) - before for bot, before in zip(bots, loop_before, strict=True)
+                )
+                timings.written = sum(
+                    bytes_written(bot.pid) - before for bot, before in zip(bots, written_before, strict=True)
                 )
             await asyncio.sleep(0.6)  # the watchdog's last report
             blocked = longest_block(watch, since)
@@ -270,7 +292,8 @@ def main(argv: list[str]) -> int:
     )
     print(
         f"{'in flight':>9} {'games':>5} {'moves':>5} {'moves/s':>8} {'board p50':>9} {'p95':>7} {'p99':>7}"
-        f" {'1st reply p99':>13} {'loop block':>10} {'refused':>7} {'lost':>4} {'bot CPU/move':>12}   (times in ms)"
+        f" {'1st reply p99':>13} {'loop block':>10} {'refused':>7} {'lost':>4} {'bot CPU/move':>12}"
+        f" {'loop CPU/move':>13} {'KB written/move':>15}   (times in ms)"
         + ("   acked lost, doubled, no board" if args.kill else "")
     )
     for in_flight in args.in_flight:
@@ -281,12 +304,14 @@ def main(argv: list[str]) -> int:
             )
         )
         board = [t * 1000 for t in timings.board] or [float("nan")]
+        acked = max(1, len(timings.acknowledged))
         first = [t * 1000 for t in timings.first] or [float("nan")]
         print(
             f"{in_flight:>9} {games:>5} {len(timings.board):>5} {len(timings.board) / elapsed:>8.1f}"
             f" {statistics.median(board):>9.0f} {percentile(board, 0.95):>7.0f} {percentile(board, 0.99):>7.0f}"
             f" {percentile(first, 0.99):>13.0f} {blocked * 1000:>10.0f} {timings.refused:>7} {timings.lost:>4}"
-            f" {timings.bot_cpu * 1000 / max(1, len(timings.acknowledged)):>12.1f}"
+            f" {timings.bot_cpu * 1000 / acked:>12.1f} {timings.loop_cpu * 1000 / acked:>13.1f}"
+            f" {timings.written / 1024 / acked:>15.1f}"
             + (f"   {outcome.lost}, {outcome.doubled}, {outcome.without_board}" if outcome is not None else "")
         )
     return 0

@@ -43,7 +43,7 @@ def watch_loop(path: str) -> None:
 
     original = entry.run
 
-    async def run(config: Any) -> int:
+    async def run(config: Any, **options: Any) -> int:
         with LoopWatchdog(asyncio.get_running_loop()) as watchdog:
 
             async def report() -> None:
@@ -55,7 +55,7 @@ def watch_loop(path: str) -> None:
 
             reporter = asyncio.create_task(report())
             try:
-                return await original(config)
+                return await original(config, **options)
             finally:
                 reporter.cancel()
 
