@@ -208,7 +208,7 @@ async def test_refusals_in_polish_and_ukrainian(simcord_env, discord_locales) ->
     await table.play_by_slash(member, move)
     discord_locales[member.id] = "uk"
     result = await member.slash(table.channel, "azul undo")
-    assert "Відмінено: " in result.response.content, result.response.content
+    assert "Скасовано: " in result.response.content, result.response.content
     other = next(player for player in table.players if player.id != member.id)
     discord_locales[other.id] = "uk"
     refused(await other.slash(table.channel, "azul undo"), "У тебе немає в цій грі ходу")
