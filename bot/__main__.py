@@ -106,7 +106,7 @@ async def run(config: Config, *, sync_only: bool = False) -> int:
 
     try:
         # Before logging in: a bad database is reported without touching the network, and never hangs.
-        await (await Store.open(config.db_path)).close()
+        await (await Store.open(config.db_path, the_bot=True)).close()
     except StoreOpenError as error:
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_STORE

@@ -151,18 +151,25 @@ class AzulBot(commands.Bot):
         return (self.timer_loop, self.boards_loop, self.store_watch)
 
     async def _watch_store(self) -> None:
-        """An SQLite file deleted or replaced under the running bot: whatever it wrote now would be lost at the next
-        start. Refuse every read and write from now on (the store does), say so once, and stop with the store's
-        exit code, so the operator (or the container's restart policy) opens the database anew."""
-        why = self._store.lost() if self._store is not None else None
-        if why is None or self.exit_code:
+        """An SQLite file (the database or its write-ahead log) deleted or replaced under the running bot: whatever it
+        wrote now would be lost at the next start. Refuse every read and write from now on (the store does), keep
+        what was committed where it still can, say so once, and stop with the store's exit code, so the operator (or
+        the container's restart policy) opens the database anew."""
+        store = self._store
+        why = store.lost() if store is not None else None
+        if store is None or why is None or self.exit_code:
             return
+        self.exit_code = EXIT_STORE_LOST
+        try:
+            kept = await store.keep_committed()
+        except Exception as error:  # the file is gone; the stop below matters more
+            kept = f"what it committed could not be kept ({type(error).__name__}: {error})"
         log.error(
-            "%s while the bot was running: it stops now (exit code %d); restore the file and start it",
+            "%s while the bot was running: %s; it stops now (exit code %d): restore the file and start it",
             why,
+            kept,
             EXIT_STORE_LOST,
         )
-        self.exit_code = EXIT_STORE_LOST
         self._closing_for_store = asyncio.create_task(self.close(), name="stop: the database file is gone")
 
     @property
@@ -196,7 +203,7 @@ class AzulBot(commands.Bot):
     async def setup_hook(self) -> None:
         check_adapters()  # a registered game without words or a picture fails here, not in the middle of a game
         render.check_renderers()
-        self._store = await Store.open(self.db_path)
+        self._store = await Store.open(self.db_path, the_bot=True)
         self._store_closing = None
         await self.tree.set_translator(Translator())
         await add_commands(self)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.infra.db import is_store_fault
+from bot.infra.db import StoreLost, is_store_fault
 
 
 class Refusal(Exception):
@@ -47,4 +47,4 @@ class ChangeSaved(Exception):
         self.what = what
 
 
-__all__ = ["BoardNotPosted", "ChangeSaved", "MoveSaved", "Refusal", "is_store_fault"]
+__all__ = ["BoardNotPosted", "ChangeSaved", "MoveSaved", "Refusal", "StoreLost", "is_store_fault"]

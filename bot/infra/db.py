@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import os
 import re
+import socket
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Generator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import aiosqlite
@@ -40,6 +43,11 @@ Row = Any  # sqlite3.Row or asyncpg.Record: both index by name and by position
 def is_postgres(target: str) -> bool:
     """Whether ``AZUL_DB`` names a PostgreSQL database (a URL) rather than an SQLite file."""
     return target.startswith(("postgresql://", "postgres://"))
+
+
+class StoreLost(sqlite3.OperationalError):
+    """The SQLite files opened are no longer the database (deleted, replaced): nothing is read or written any more,
+    and the bot stops (:meth:`bot.client.AzulBot._watch_store` says so, once)."""
 
 
 class IntegrityError(sqlite3.IntegrityError):
@@ -254,33 +262,60 @@ class SqliteFile:
     """One aiosqlite connection shared by every coroutine. Reads wait for a running transaction to end: otherwise a
     read between two statements of a move could see a half-saved move that is then rolled back."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str = ":memory:") -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str = ":memory:", lock: OneProcess | None = None) -> None:
         self.raw = db
+        self.lock = lock
+        """The bot's own lock on the file (:class:`OneProcess`), released when the store closes."""
         self._lock = asyncio.Lock()
         self.path = path
-        self.file = file_identity(path)
-        """The file opened (device and inode): a file deleted or replaced since is no longer the bot's database."""
+        self.files: dict[str, tuple[int, int] | None] = {path: file_identity(path), f"{path}-wal": None}
+        """The files opened (device and inode): the database and its write-ahead log, where every commit since the
+        last checkpoint lives. Either deleted or replaced since, and what the bot writes is no longer the database;
+        the log is taken when it first shows (SQLite creates it on the first read)."""
         self.lost: str | None = None
-        """Why the file opened is no longer the database at ``path`` (every read and write then fails)."""
+        """Why the files opened are no longer the database at ``path`` (every read and write then fails)."""
 
     async def close(self) -> None:
-        await self.raw.close()
+        try:
+            await self.raw.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
 
     def check_file(self) -> str | None:
-        """Whether the file at ``path`` is still the one opened: None, or what happened to it (remembered)."""
-        if self.lost is None and self.file is not None:
-            now = file_identity(self.path)
-            if now is None:
-                self.lost = f"the database file {self.path} was deleted"
-            elif now != self.file:
-                self.lost = f"the database file {self.path} was replaced by another file"
-        return self.lost
+        """Whether the files at ``path`` and ``path-wal`` are still the ones opened: None, or what happened to them
+        (remembered)."""
+        if self.lost is not None or self.files[self.path] is None:
+            return self.lost
+        for name, opened in self.files.items():
+            now = file_identity(name)
+            if opened is None:  # the log, not yet seen
+                self.files[name] = now
+            elif now is None:
+                self.lost = f"the database file {name} was deleted"
+            elif now != opened:
+                self.lost = f"the database file {name} was replaced by another file"
+            if self.lost is not None:
+                return self.lost
+        return None
+
+    async def keep_committed(self) -> str:
+        """After the write-ahead log was deleted or replaced: copy every commit the bot still holds in its open log
+        into the database file (a checkpoint), so no move it acknowledged is lost at the next start. Says what
+        happened, for the log line."""
+        if self.lost is None or not self.lost.startswith(f"the database file {self.path}-wal "):
+            return "nothing to keep: the database file itself is gone"
+        async with self._lock, self.raw.execute("PRAGMA wal_checkpoint(FULL)") as cursor:
+            busy, frames, copied = tuple(await cursor.fetchone() or (1, -1, -1))
+        if busy or copied != frames:
+            return f"the commits in the lost log could not all be copied into {self.path} ({copied} of {frames} pages)"
+        return f"every commit in the lost log was copied into {self.path}"
 
     def _refuse_if_lost(self, *, checked: bool = False) -> None:
         """Never acknowledge a write into a file nobody will open again (``checked``: look at the file now)."""
         lost = self.check_file() if checked else self.lost
         if lost is not None:
-            raise sqlite3.OperationalError(lost)
+            raise StoreLost(lost)
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[SqliteConnection]:
@@ -354,6 +389,43 @@ class SqliteFile:
                 raise ValueError(f"foreign keys in a cycle among {sorted(set(names) - set(ordered))}")
             ordered.extend(ready)
         return ordered
+
+
+class OneProcess:
+    """One bot process per SQLite file: an OS lock (``flock``) on ``PATH.lock`` beside the database, held while the
+    bot runs and dropped by the OS when the process ends, however it ends (no stale lock after a kill). The file
+    names its holder, so a second process can say who holds it. Several processes share a PostgreSQL database."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    @classmethod
+    def take(cls, path: str) -> OneProcess:
+        """The lock of the database at ``path``; raises :class:`AlreadyRunning` naming the holder."""
+        fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another process"
+            os.close(fd)
+            raise AlreadyRunning(holder) from None
+        os.ftruncate(fd, 0)
+        started = datetime.now(UTC).isoformat(timespec="seconds")
+        os.pwrite(fd, f"process {os.getpid()} on {socket.gethostname()}, since {started}\n".encode(), 0)
+        return cls(fd)
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing the one descriptor drops the lock
+            self._fd = -1
+
+
+class AlreadyRunning(Exception):
+    """Another process holds the SQLite file (its ``holder`` says which)."""
+
+    def __init__(self, holder: str) -> None:
+        super().__init__(holder)
+        self.holder = holder
 
 
 def file_identity(path: str) -> tuple[int, int] | None:

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app.errors import BoardNotPosted, ChangeSaved, MoveSaved, Refusal, is_store_fault
+from bot.app.errors import BoardNotPosted, ChangeSaved, MoveSaved, Refusal, StoreLost, is_store_fault
 from bot.app.language import explain, guild_locale, text, user_locale
 from bot.infra import logs, metrics
 from bot.ui.context import bot_of
@@ -64,6 +64,8 @@ class Outage:
         self.refused = 0
 
     def note(self, error: BaseException) -> None:
+        if isinstance(error, StoreLost):  # the bot is stopping, and says why once (bot.client)
+            return
         now = time.monotonic()
         if self.last is None or now - self.last > self.QUIET_SECONDS:
             if self.refused > 1:

@@ -45,7 +45,7 @@ from typing import Any
 import aiosqlite
 
 from bot.infra.config import redacted_url
-from bot.infra.db import Connection, PostgresPool, Row, SqliteFile, is_postgres
+from bot.infra.db import AlreadyRunning, Connection, OneProcess, PostgresPool, Row, SqliteFile, is_postgres
 from bot.infra.store.games import Games
 from bot.infra.store.leagues import Leagues
 from bot.infra.store.moves import Moves
@@ -171,6 +171,23 @@ def explain_open_error(path: str, error: sqlite3.Error) -> str:
     return f"the database {path} cannot be used {said}: check the file, or set AZUL_DB to another one"
 
 
+def _only_process(path: str) -> OneProcess | None:
+    """The bot's lock on its SQLite file (none for an in-memory database): a second bot process on the same file
+    would answer every interaction a second time."""
+    if path == ":memory:" or path.startswith("file:"):
+        return None
+    try:
+        return OneProcess.take(path)
+    except AlreadyRunning as running:
+        raise StoreOpenError(
+            f"the database {path} is in use by another bot process ({running.holder}, as {path}.lock says): stop"
+            " it first. One SQLite file serves one bot process; several processes share a PostgreSQL database"
+            ' (README, "Scaling out")'
+        ) from None
+    except OSError:  # a folder the bot cannot write in: SQLite, which must write its log there too, says why
+        return None
+
+
 class Store:
     """The bot's database, SQLite or PostgreSQL; open with :meth:`open` and close with :meth:`close`."""
 
@@ -190,9 +207,10 @@ class Store:
         return isinstance(self._engine, PostgresPool)
 
     @classmethod
-    async def open(cls, path: str) -> Store:
+    async def open(cls, path: str, *, the_bot: bool = False) -> Store:
         """Open (and migrate) the database, an SQLite file or a ``postgresql://`` URL; any fault is a
-        :class:`StoreOpenError` and leaves no thread or connection behind."""
+        :class:`StoreOpenError` and leaves no thread or connection behind. ``the_bot``: the bot process itself, the
+        only one an SQLite file may have (an operator's command beside it, such as a backup, may run)."""
         if is_postgres(path):
             return await cls._open_postgres(path)
         if path != ":memory:" and not Path(path).parent.is_dir():
@@ -200,6 +218,16 @@ class Store:
                 f"the folder of the database {path} does not exist: create {Path(path).parent} or set AZUL_DB"
                 " to a file in an existing folder"
             )
+        lock = _only_process(path) if the_bot else None
+        try:
+            return await cls._open_sqlite(path, lock)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+
+    @classmethod
+    async def _open_sqlite(cls, path: str, lock: OneProcess | None) -> Store:
         private_file(path)
         connecting = aiosqlite.connect(path, isolation_level=None)
         try:
@@ -216,7 +244,7 @@ class Store:
             for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "foreign_keys = ON", "synchronous = FULL"):
                 async with db.execute(f"PRAGMA {pragma}"):
                     pass
-            engine = SqliteFile(db, path)
+            engine = SqliteFile(db, path, lock)
             await engine.migrate(MIGRATIONS, newer=lambda current: _newer_schema(path, current))
             await engine.probe_write()
         except BaseException as error:
@@ -254,8 +282,13 @@ class Store:
         await self._engine.close()
 
     def lost(self) -> str | None:
-        """For SQLite: why the file opened is no longer the database (deleted, replaced), else None."""
+        """For SQLite: why the files opened are no longer the database (deleted, replaced), else None."""
         return self._engine.check_file() if isinstance(self._engine, SqliteFile) else None
+
+    async def keep_committed(self) -> str:
+        """For SQLite, once :meth:`lost`: keep what the bot committed, where it still can (see
+        :meth:`bot.infra.db.SqliteFile.keep_committed`)."""
+        return await self._engine.keep_committed() if isinstance(self._engine, SqliteFile) else "nothing to keep"
 
     async def schema_version(self) -> int:
         return await self._engine.schema_version()

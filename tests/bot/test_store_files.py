@@ -1,0 +1,150 @@
+"""The store's files under the running bot (issue 36), through the real bot process over the wire: a deleted
+write-ahead log loses no acknowledged move, a second process on the same SQLite file refuses to start, and after a
+restore the boards of versions made again are posted (never dropped as repeats)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from bot.app.errors import StoreLost
+from bot.infra.store import Store
+from tests.bot import wire_games as wire
+from tests.bot.bot_process import spawn
+from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
+
+SETTLE = 30.0  # seconds: a guard against a hang, never a measure
+
+
+async def until(check: Callable[[], Any], what: str, within: float = SETTLE) -> Any:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"waited in vain for {what}")
+
+
+def board_of(db: Path) -> int:
+    with sqlite3.connect(db) as read:
+        return int(read.execute("SELECT board_version FROM games").fetchone()[0])
+
+
+def bot_process(server: FakeDiscord, db: Path, log: Path) -> subprocess.Popen[bytes]:
+    env = {"DISCORD_TOKEN": GOOD_TOKEN, "AZUL_DB": str(db), "AZUL_HEARTBEAT_FILE": str(db.parent / "beat")}
+    return spawn(server.api, server.gateway_url, env, log=log)
+
+
+async def stopped(process: subprocess.Popen[bytes], within: float) -> int | None:
+    """The process's exit code, or None after killing it (as a machine dies) when it did not stop ``within``."""
+    try:
+        return await asyncio.to_thread(process.wait, within)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        await asyncio.to_thread(process.wait)
+        return None
+
+
+async def play(server: FakeDiscord, game: wire.Seen, state: engine.GameState) -> tuple[bool, engine.GameState]:
+    """One move by whoever acts in ``state`` (known to the test, not read from the files): acknowledged or not."""
+    seat = min(engine.to_act(state))
+    move = wire.AGENT.choose(engine.variant_of(state), state, seat)
+    said = await wire.answer(server, await wire.send_move(server, game, game.users[seat], move), SETTLE)
+    if not wire.played(said):
+        return False, state
+    return True, engine.apply(state, seat, move)[0]
+
+
+@pytest.mark.slow  # a bot process started and stopped
+async def test_a_deleted_write_ahead_log_loses_no_acknowledged_move(discord_server: FakeDiscord, tmp_path: Path) -> None:
+    """Every commit since the last checkpoint lives in ``-wal``: deleted under the running bot, the bot acknowledges
+    no move more, copies what it committed into the database file, says so in one line and stops with code 5."""
+    db = tmp_path / "azul.sqlite3"
+    await wire.prepare_games(str(db), 1)
+    log = tmp_path / "bot.log"
+    process = bot_process(discord_server, db, log)
+    try:
+        await until(lambda: discord_server.identifies >= 1 and board_of(db) == 0, "the bot at work")
+        game = wire.game_in(str(db), wire.FIRST_CHANNEL)
+        assert game.state is not None
+        state, acked = game.state, 0
+        for _ in range(4):
+            done, state = await play(discord_server, game, state)
+            assert done
+            acked += 1
+        Path(f"{db}-wal").unlink()
+        for _ in range(3):  # moves after the loss: none is acknowledged
+            done, state = await play(discord_server, game, state)
+            acked += done
+            if process.poll() is not None:
+                break
+        code = await stopped(process, 10.0)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    written = log.read_text()
+    assert len(wire.moves_of(str(db), game.id)) == acked == 4, written[-2000:]
+    assert code == 5, written[-2000:]
+    assert written.count("azul.sqlite3-wal was deleted") == 1, written[-2000:]
+    assert "every commit in the lost log was copied" in written
+    assert "Traceback" not in written, written[-2000:]
+
+
+async def test_a_replaced_write_ahead_log_refuses_every_write(tmp_path: Path) -> None:
+    """Another file where the log was (a copy put back, another database's log): no write is acknowledged."""
+    db = tmp_path / "azul.sqlite3"
+    store = await Store.open(str(db))
+    try:
+        assert store.lost() is None
+        wal = Path(f"{db}-wal")
+        copy = tmp_path / "copy"
+        copy.write_bytes(wal.read_bytes())
+        copy.replace(wal)
+        with pytest.raises(StoreLost, match="azul.sqlite3-wal was replaced"):
+            async with store.transaction() as conn:
+                await conn.execute("INSERT INTO users (user_id) VALUES (1)")
+        assert await store.keep_committed() == f"every commit in the lost log was copied into {db}"
+    finally:
+        await store.close()
+    with sqlite3.connect(db) as read:
+        assert read.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 0
+
+
+@pytest.mark.slow  # two bot processes started
+async def test_a_second_bot_process_on_one_sqlite_file_refuses_to_start_naming_the_first(
+    discord_server: FakeDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "azul.sqlite3"
+    await wire.prepare_games(str(db), 1)
+    first = bot_process(discord_server, db, tmp_path / "first.log")
+    try:
+        await until(lambda: discord_server.identifies >= 1 and board_of(db) == 0, "the first bot at work")
+        second = bot_process(discord_server, db, tmp_path / "second.log")
+        code = await stopped(second, SETTLE)
+        said = (tmp_path / "second.log").read_text()
+        assert code == 5, said
+        assert f"in use by another bot process (process {first.pid} on " in said, said
+        assert "PostgreSQL" in said and "Traceback" not in said, said
+        assert discord_server.identifies == 1, "the second never logged in"
+        game = wire.game_in(str(db), wire.FIRST_CHANNEL)
+        assert game.state is not None
+        done, _ = await play(discord_server, game, game.state)
+        assert done, "the first plays on"
+    finally:
+        first.terminate()
+        await stopped(first, SETTLE)
+    third = bot_process(discord_server, db, tmp_path / "third.log")  # the first is gone: its lock with it
+    try:
+        await until(lambda: discord_server.identifies >= 2, "the next bot at work")
+    finally:
+        third.terminate()
+        await stopped(third, SETTLE)
