@@ -98,18 +98,30 @@ def configured_bot(config: Config, *, sync_only: bool) -> AzulBot:
 async def run(config: Config, *, sync_only: bool = False) -> int:
     """Run the bot until it stops; with ``sync_only``, log in, sync the command tree and stop."""
     # Imported here, so `python -m bot health` (run by the container's health check) starts in a blink.
-    import aiohttp
-    import discord
+    from bot.infra.store import Store, StoreOpenError, only_process
 
-    from bot.infra.store import Store, StoreOpenError
-    from bot.ui.commands import CommandSyncRefused
-
+    held = None
     try:
+        held = only_process(config.db_path)  # this process's until it stops
         # Before logging in: a bad database is reported without touching the network, and never hangs.
-        await (await Store.open(config.db_path, the_bot=True)).close()
+        await (await Store.open(config.db_path)).close()
+        return await serve(config, sync_only=sync_only)
     except StoreOpenError as error:
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_STORE
+    finally:
+        if held is not None:
+            held.release()
+
+
+async def serve(config: Config, *, sync_only: bool) -> int:
+    """The bot, once its database opened: log in and run until it stops."""
+    import aiohttp
+    import discord
+
+    from bot.infra.store import StoreOpenError
+    from bot.ui.commands import CommandSyncRefused
+
     bot = configured_bot(config, sync_only=sync_only)
     if sync_only:
         return await sync_commands(bot, config.token)

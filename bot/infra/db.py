@@ -196,6 +196,8 @@ class PostgresPool:
 
     def __init__(self, pool: Any) -> None:
         self.pool = pool
+        self.epoch = 0
+        """The store epoch this process writes versions in (:meth:`bot.infra.store.Store.open`)."""
 
     @classmethod
     async def open(cls, dsn: str, *, max_size: int = 10) -> PostgresPool:
@@ -262,10 +264,10 @@ class SqliteFile:
     """One aiosqlite connection shared by every coroutine. Reads wait for a running transaction to end: otherwise a
     read between two statements of a move could see a half-saved move that is then rolled back."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str = ":memory:", lock: OneProcess | None = None) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str = ":memory:") -> None:
         self.raw = db
-        self.lock = lock
-        """The bot's own lock on the file (:class:`OneProcess`), released when the store closes."""
+        self.epoch = 0
+        """The store epoch this process writes versions in (:meth:`bot.infra.store.Store.open`)."""
         self._lock = asyncio.Lock()
         self.path = path
         self.files: dict[str, tuple[int, int] | None] = {path: file_identity(path), f"{path}-wal": None}
@@ -276,11 +278,7 @@ class SqliteFile:
         """Why the files opened are no longer the database at ``path`` (every read and write then fails)."""
 
     async def close(self) -> None:
-        try:
-            await self.raw.close()
-        finally:
-            if self.lock is not None:
-                self.lock.release()
+        await self.raw.close()
 
     def check_file(self) -> str | None:
         """Whether the files at ``path`` and ``path-wal`` are still the ones opened: None, or what happened to them

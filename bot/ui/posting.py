@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import logging
 import secrets
@@ -78,10 +79,28 @@ class Claims(Protocol):
     async def release(self, work: str) -> None: ...
 
 
+NONCE_LENGTH = 25
+"""Discord's longest ``nonce``."""
+
+
+def base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    shown = ""
+    while True:
+        number, digit = divmod(number, 36)
+        shown = digits[digit] + shown
+        if not number:
+            return shown
+
+
 def board_nonce(game: GameRow, *, ending: bool = False) -> str:
     """The same for every send of one version's board, whoever sends it (Discord allows 25 characters): a retry is
-    dropped. A game ended without a move (``ending``) has a final board after its version's own."""
-    return f"b{game.id}v{game.version}{'e' if ending else ''}"[:25]
+    dropped. A game ended without a move (``ending``) has a final board after its version's own. The epoch that wrote
+    the version is in it (``g…``), so the same version made again after a rollback or a restore is a new board."""
+    nonce = f"b{game.id}v{game.version}{'e' if ending else ''}" + (f"g{base36(game.epoch)}" if game.epoch else "")
+    if len(nonce) > NONCE_LENGTH:  # ids and versions this long do not occur; kept distinct all the same
+        nonce = base36(int.from_bytes(hashlib.sha256(nonce.encode()).digest()))[:NONCE_LENGTH]
+    return nonce
 
 
 @contextlib.asynccontextmanager

@@ -5,6 +5,7 @@ restore the boards of versions made again are posted (never dropped as repeats).
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 import subprocess
 import time
@@ -20,6 +21,7 @@ from bot.infra.store import Store
 from tests.bot import wire_games as wire
 from tests.bot.bot_process import spawn
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
+from tests.bot.test_reliability import running
 
 SETTLE = 30.0  # seconds: a guard against a hang, never a measure
 
@@ -65,7 +67,9 @@ async def play(server: FakeDiscord, game: wire.Seen, state: engine.GameState) ->
 
 
 @pytest.mark.slow  # a bot process started and stopped
-async def test_a_deleted_write_ahead_log_loses_no_acknowledged_move(discord_server: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_deleted_write_ahead_log_loses_no_acknowledged_move(
+    discord_server: FakeDiscord, tmp_path: Path
+) -> None:
     """Every commit since the last checkpoint lives in ``-wal``: deleted under the running bot, the bot acknowledges
     no move more, copies what it committed into the database file, says so in one line and stops with code 5."""
     db = tmp_path / "azul.sqlite3"
@@ -109,7 +113,7 @@ async def test_a_replaced_write_ahead_log_refuses_every_write(tmp_path: Path) ->
         copy = tmp_path / "copy"
         copy.write_bytes(wal.read_bytes())
         copy.replace(wal)
-        with pytest.raises(StoreLost, match="azul.sqlite3-wal was replaced"):
+        with pytest.raises(StoreLost, match=r"azul\.sqlite3-wal was replaced"):
             async with store.transaction() as conn:
                 await conn.execute("INSERT INTO users (user_id) VALUES (1)")
         assert await store.keep_committed() == f"every commit in the lost log was copied into {db}"
@@ -148,3 +152,48 @@ async def test_a_second_bot_process_on_one_sqlite_file_refuses_to_start_naming_t
     finally:
         third.terminate()
         await stopped(third, SETTLE)
+
+
+def boards_posted(server: FakeDiscord) -> dict[int, int]:
+    """How many board messages Discord created for each version (a post dropped as a repeat nonce created none)."""
+    found: dict[int, int] = {}
+    for posts in server.posted.values():
+        for post in posts:
+            nonce = re.fullmatch(r"b\d+v(\d+)e?(g[0-9a-z]+)?", str((post.json or {}).get("nonce", "")))
+            if nonce is not None:
+                found[int(nonce[1])] = found.get(int(nonce[1]), 0) + 1
+    return found
+
+
+async def test_after_a_restore_the_boards_of_versions_made_again_are_posted(
+    discord_server: FakeDiscord, tmp_path: Path
+) -> None:
+    """A backup at version 2, the game played on to version 5, the backup restored: versions 3 to 5 are made again
+    (here the very same moves) and each gets a board of its own, not the lost one Discord would hand back for a
+    repeated nonce."""
+    db, backup = tmp_path / "azul.sqlite3", tmp_path / "backup.sqlite3"
+    await wire.prepare_games(str(db), 1)
+    async with running(discord_server, str(db)):
+        await until(lambda: board_of(db) == 0, "the opening board")
+        game = wire.game_in(str(db), wire.FIRST_CHANNEL)
+        assert game.state is not None
+        state = game.state
+        for version in range(1, 6):
+            done, state = await play(discord_server, game, state)
+            assert done
+            await until(lambda v=version: board_of(db) == v, f"the board of version {version}")
+            if version == 2:
+                with sqlite3.connect(db) as source, sqlite3.connect(backup) as copy:
+                    source.backup(copy)
+    for path in tmp_path.glob("azul.sqlite3*"):
+        path.unlink()
+    backup.replace(db)
+    async with running(discord_server, str(db)):
+        game = wire.game_in(str(db), wire.FIRST_CHANNEL)
+        assert game.state is not None and game.version == 2
+        state = game.state
+        for version in range(3, 6):
+            done, state = await play(discord_server, game, state)
+            assert done
+            await until(lambda v=version: board_of(db) == v, f"the board of version {version} again")
+    assert boards_posted(discord_server) == {0: 1, 1: 1, 2: 1, 3: 2, 4: 2, 5: 2}

@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import os
 import sqlite3
+import time
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -171,10 +172,11 @@ def explain_open_error(path: str, error: sqlite3.Error) -> str:
     return f"the database {path} cannot be used {said}: check the file, or set AZUL_DB to another one"
 
 
-def _only_process(path: str) -> OneProcess | None:
-    """The bot's lock on its SQLite file (none for an in-memory database): a second bot process on the same file
-    would answer every interaction a second time."""
-    if path == ":memory:" or path.startswith("file:"):
+def only_process(path: str) -> OneProcess | None:
+    """The bot process's lock on its SQLite file, held until it ends (none for PostgreSQL or an in-memory database):
+    a second bot process on the same file would answer every interaction a second time. Raises
+    :class:`StoreOpenError` naming the process that holds it."""
+    if is_postgres(path) or path == ":memory:" or path.startswith("file:") or not Path(path).parent.is_dir():
         return None
     try:
         return OneProcess.take(path)
@@ -209,25 +211,43 @@ class Store:
     @classmethod
     async def open(cls, path: str, *, the_bot: bool = False) -> Store:
         """Open (and migrate) the database, an SQLite file or a ``postgresql://`` URL; any fault is a
-        :class:`StoreOpenError` and leaves no thread or connection behind. ``the_bot``: the bot process itself, the
-        only one an SQLite file may have (an operator's command beside it, such as a backup, may run)."""
+        :class:`StoreOpenError` and leaves no thread or connection behind. ``the_bot``: the bot itself, which writes
+        versions, so it takes a new epoch (an operator's command, such as a backup or ``check``, takes none)."""
         if is_postgres(path):
-            return await cls._open_postgres(path)
+            store = await cls._open_postgres(path)
+            return await store._begin_epoch() if the_bot else store
         if path != ":memory:" and not Path(path).parent.is_dir():
             raise StoreOpenError(
                 f"the folder of the database {path} does not exist: create {Path(path).parent} or set AZUL_DB"
                 " to a file in an existing folder"
             )
-        lock = _only_process(path) if the_bot else None
+        store = await cls._open_sqlite(path)
+        return await store._begin_epoch() if the_bot else store
+
+    async def _begin_epoch(self) -> Store:
+        """Take this start's epoch: greater than every epoch before it, as far as the database still knows (one more
+        than the last) and beyond (the wall clock in milliseconds), so a version written again after a rollback or a
+        restore — which rolled the stored epoch back too — still gets one no board was posted under."""
         try:
-            return await cls._open_sqlite(path, lock)
+            async with self.transaction() as db:
+                now = time.time_ns() // 1_000_000
+                sql = "UPDATE store_epoch SET epoch = CASE WHEN epoch + 1 > ? THEN epoch + 1 ELSE ? END RETURNING epoch"
+                async with db.execute(sql, (now, now)) as cursor:
+                    row = await cursor.fetchone()
         except BaseException:
-            if lock is not None:
-                lock.release()
+            with contextlib.suppress(Exception):
+                await self.close()
             raise
+        self._engine.epoch = int(row[0]) if row is not None else 0
+        return self
+
+    @property
+    def epoch(self) -> int:
+        """The epoch this process writes versions in (0 for a process that writes none, such as ``check``)."""
+        return self._engine.epoch
 
     @classmethod
-    async def _open_sqlite(cls, path: str, lock: OneProcess | None) -> Store:
+    async def _open_sqlite(cls, path: str) -> Store:
         private_file(path)
         connecting = aiosqlite.connect(path, isolation_level=None)
         try:
@@ -244,7 +264,7 @@ class Store:
             for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "foreign_keys = ON", "synchronous = FULL"):
                 async with db.execute(f"PRAGMA {pragma}"):
                     pass
-            engine = SqliteFile(db, path, lock)
+            engine = SqliteFile(db, path)
             await engine.migrate(MIGRATIONS, newer=lambda current: _newer_schema(path, current))
             await engine.probe_write()
         except BaseException as error:
@@ -370,5 +390,6 @@ __all__ = [
     "Users",
     "explain_open_error",
     "now_iso",
+    "only_process",
     "private_file",
 ]

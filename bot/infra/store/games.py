@@ -73,6 +73,7 @@ class Games(Tables):
             lobby_channel_id=row["lobby_channel_id"],
             thinking=row["thinking"],
             broken=broken,
+            epoch=row["epoch"],
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -358,8 +359,9 @@ class Games(Tables):
         """Lobby → active with the seats assigned (engine seat by joining order); False if no longer a lobby."""
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE games SET status = 'active', state = ?, turn_since = ? WHERE id = ? AND status = 'lobby'",
-                (json.dumps(state), now_iso(), game_id),
+                "UPDATE games SET status = 'active', state = ?, turn_since = ?, epoch = ?"
+                " WHERE id = ? AND status = 'lobby'",
+                (json.dumps(state), now_iso(), self._engine.epoch, game_id),
             )
             if cursor.rowcount != 1:
                 return False

@@ -148,10 +148,11 @@ class Moves(Tables):
             async with db.execute("SELECT turn_since FROM games WHERE id = ?", (game_id,)) as cursor:
                 waited = await cursor.fetchone()
             cursor = await db.execute(
-                "UPDATE games SET version = version + ?, state = ?, turn_since = ?, status = ?, result = ?"
+                "UPDATE games SET version = version + ?, epoch = ?, state = ?, turn_since = ?, status = ?, result = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (
                     len(notations),
+                    self._engine.epoch,
                     json.dumps(state),
                     stamp,
                     "over" if finished is not None else "active",
@@ -228,9 +229,9 @@ class Moves(Tables):
             if last is None or last["ply"] != ply:
                 raise Conflict("version")
             cursor = await db.execute(  # the turn began when it began before the move (moves older than 16: now)
-                "UPDATE games SET version = version + 1, state = ?, turn_since = ?"
+                "UPDATE games SET version = version + 1, epoch = ?, state = ?, turn_since = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
-                (json.dumps(state), last["waited_since"] or stamp, game_id, version),
+                (self._engine.epoch, json.dumps(state), last["waited_since"] or stamp, game_id, version),
             )
             if cursor.rowcount != 1:
                 raise Conflict("version")

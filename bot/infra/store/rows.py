@@ -69,6 +69,7 @@ class GameRow:
     lobby_channel_id: int | None = None  # the channel of the lobby message, once the game moved to its thread
     thinking: int = 1  # CPU seconds a computer seat (or a stand-in) may search per move
     broken: str | None = None  # why its stored state cannot be read (quarantined), None for a sound game
+    epoch: int = 0  # the store epoch that wrote this version (bot.infra.store.Store.epoch; 0: before epochs)
 
     @property
     def is_open(self) -> bool:
