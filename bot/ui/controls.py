@@ -23,10 +23,10 @@ NUMBER = "[0-9]{1,19}"
 LARGEST = 2**63 - 1  # SQLite's integers and Discord's snowflakes fit in 63 bits
 
 
-def bounded(digits: str) -> int | None:
-    """The number ``digits`` (matched by :data:`NUMBER`) stands for, or None when it is out of range."""
+def bounded(digits: str, most: int = LARGEST) -> int | None:
+    """The number ``digits`` (matched by :data:`NUMBER`) stands for, or None when it is beyond ``most``."""
     value = int(digits)
-    return value if value <= LARGEST else None
+    return value if value <= most else None
 
 
 class Control:

@@ -41,9 +41,11 @@ class BadOption(app_commands.CheckFailure):
 
 def checked(parameter: app_commands.Parameter, value: Any) -> Refusal | None:
     """Why ``value`` does not fit ``parameter``'s declaration, or None when it fits."""
+    if parameter.type is discord.AppCommandOptionType.user and not isinstance(value, discord.User | discord.Member):
+        return Refusal("option_user", field=parameter.display_name)  # an id Discord resolved to nobody (an Object)
     kinds = KINDS.get(parameter.type)
     if kinds is None:
-        return None  # users, roles, channels: Discord resolves them, or the value never reaches the command
+        return None  # roles, channels: Discord resolves them, or the value never reaches the command
     whole = parameter.type is discord.AppCommandOptionType.integer
     if whole and isinstance(value, float):
         return out_of_range(parameter)  # 2.5 seats: said as the range of whole numbers it missed
@@ -90,6 +92,22 @@ async def options_fit(interaction: discord.Interaction) -> bool:
     return True
 
 
+def transform_refusal(interaction: discord.Interaction, error: app_commands.TransformerError) -> Refusal:
+    """discord.py could not turn a value into its option's type, before the command ran: a value outside the option's
+    choices, or a user id Discord resolved to nobody. Named by the option that holds the value."""
+    command = interaction.command
+    given = interaction.namespace.__dict__
+    parameters = command.parameters if isinstance(command, app_commands.Command) else []
+    holding = [p for p in parameters if p.display_name in given and given[p.display_name] is error.value]
+    holding = holding or [p for p in parameters if p.display_name in given and given[p.display_name] == error.value]
+    field = holding[0].display_name if holding else "?"
+    if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+        return Refusal("option_user", field=field)
+    if error.transformer.choices or (holding and holding[0].choices):
+        return Refusal("option_choice", field=field)
+    return Refusal("option_kind", field=field)
+
+
 def guard_options(tree: app_commands.CommandTree[Any]) -> None:
     """Adds :func:`options_fit` to every command with options."""
     for command in tree.walk_commands():
@@ -97,4 +115,4 @@ def guard_options(tree: app_commands.CommandTree[Any]) -> None:
             command.add_check(options_fit)
 
 
-__all__ = ["NUMBER_MAX", "TEXT_MAX", "BadOption", "checked", "guard_options", "options_fit"]
+__all__ = ["NUMBER_MAX", "TEXT_MAX", "BadOption", "checked", "guard_options", "options_fit", "transform_refusal"]

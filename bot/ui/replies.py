@@ -21,6 +21,7 @@ from bot.app.errors import BoardNotPosted, ChangeSaved, MoveSaved, Refusal, Stor
 from bot.app.language import explain, guild_locale, text, user_locale
 from bot.infra import logs, metrics
 from bot.ui.context import bot_of
+from bot.ui.options import transform_refusal
 from engine import EngineError
 
 log = logging.getLogger(__name__)
@@ -134,6 +135,10 @@ async def answer_error(interaction: discord.Interaction, error: Exception, *, re
     locale = user_locale(interaction)
     if isinstance(error, app_commands.NoPrivateMessage):
         error = Refusal("server_only")
+    if isinstance(error, app_commands.TransformerError):  # a value no Discord client sends: out of choices, nobody
+        error = transform_refusal(interaction, error)
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        error = Refusal("stale_command")  # a client still showing a command tree from before the last sync
     if isinstance(error, BoardNotPosted):  # what was asked is done and saved; only its board is missing
         said = text("bot.reply.saved", locale) + "\n" + board_missing(error.reason, locale)
     elif isinstance(error, MoveSaved):  # a step after the commit failed: the move stands all the same

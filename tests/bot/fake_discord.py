@@ -358,10 +358,16 @@ class FakeDiscord:
         locale: str = "pl",
         interaction_id: str | None = None,
     ) -> str:
-        """Send an INTERACTION_CREATE for ``/command sub`` (with string ``options``) and return the interaction id;
-        pass ``interaction_id`` to send the same interaction again, as Discord may when it retries."""
-        given = [{"name": name, "type": 3, "value": str(value)} for name, value in (options or {}).items()]
-        data = {"id": "1", "name": command, "type": 1, "options": [{"name": sub, "type": 1, "options": given}]}
+        """Send an INTERACTION_CREATE for ``/command sub`` (``sub`` may be ``group sub``) with ``options`` (strings, or
+        ``{"type": …, "value": …}`` as sent) and return the interaction id; pass ``interaction_id`` to send the same
+        interaction again, as Discord may when it retries."""
+        given = [
+            {"name": name, **value} if isinstance(value, dict) else {"name": name, "type": 3, "value": str(value)}
+            for name, value in (options or {}).items()
+        ]
+        for depth, name in enumerate(reversed(sub.split())):  # none for a command without subcommands
+            given = [{"name": name, "type": 1 if depth == 0 else 2, "options": given}]  # a subcommand, then its group
+        data = {"id": "1", "name": command, "type": 1, "options": given}
         return await self.interaction(
             2,
             data,

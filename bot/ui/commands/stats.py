@@ -32,6 +32,8 @@ from bot.ui.replies import display_name, reply
 from render.stats import Standing
 
 PAGE = 10
+LAST_PAGE = 10**9
+"""No listing has more pages; a larger page in a button was forged (and its offset would overflow SQL's integers)."""
 SCOPES = ("server", "everywhere")
 HISTORY_SCOPES = ("channel", "server")
 
@@ -87,7 +89,7 @@ class PageButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PageButton:
-        page = bounded(match["page"])
+        page = bounded(match["page"], LAST_PAGE)
         if page is None:
             return forged(cls(match["kind"], match["family"], match["scope"], 0, step=match["step"]))
         return cls(match["kind"], match["family"], match["scope"], page, step=match["step"])
