@@ -324,7 +324,7 @@ async def rebuild_ratings(path: str) -> int:
     from bot.infra.store import Store, StoreOpenError
 
     try:
-        store = await Store.open(path)
+        store = await Store.open(path, existing=True)
     except StoreOpenError as error:
         print(f"azul-bot: {error}", file=sys.stderr)
         return EXIT_STORE

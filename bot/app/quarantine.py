@@ -12,6 +12,7 @@ import logging
 import sys
 
 import engine
+from bot.infra.config import redacted_url
 from bot.infra.db import is_store_fault
 from bot.infra.store import GameRow, Store, StoreOpenError
 
@@ -66,7 +67,7 @@ async def check(path: str) -> int:
     game (one line each: id, channel, variant, why) and return 0 when there are none, 1 when there are, 5 when the
     database cannot be opened. The bot may keep running meanwhile."""
     try:
-        store = await Store.open(path)
+        store = await Store.open(path, existing=True)
     except StoreOpenError as error:
         print(f"azul-bot: {error}", file=sys.stderr)
         return 5
@@ -77,7 +78,8 @@ async def check(path: str) -> int:
         await store.close()
     for game in broken:
         print(f"game {game.id} (channel {game.channel_id}, {game.variant}, {game.status}): {game.broken}")
-    print(f"{len(broken)} quarantined games in {path}" if broken else f"no quarantined games in {path}")
+    shown = redacted_url(path)
+    print(f"{len(broken)} quarantined games in {shown}" if broken else f"no quarantined games in {shown}")
     return 1 if broken else 0
 
 

@@ -204,12 +204,20 @@ def redacted_url(target: str) -> str:
     scheme, found, rest = target.partition("://")
     if not found:
         return target
-    userinfo, at, rest = rest.rpartition("@")  # the last "@": a password may hold "@", a host never does
+    unreadable = f"{scheme}://{HIDDEN} (a database URL that cannot be read)"
+    # The host part ends at the first "/", "?" or "#", as the driver reads it (asyncpg, through urllib); within it the
+    # user info ends at the last "@" (a password may hold "@", a host never does). An "@" further on (a query's
+    # ``password=a@b``) is not the host's; but with none before it, a password holding "/" or "?" cannot be told apart.
+    ends = [found for found in (rest.find(mark) for mark in "/?#") if found >= 0]
+    authority, tail = rest[: min(ends, default=len(rest))], rest[min(ends, default=len(rest)) :]
+    userinfo, at, host = authority.rpartition("@")
+    if "@" in tail and not at:
+        return unreadable
     try:
-        parts = urlsplit(f"{scheme}://{rest}")
+        parts = urlsplit(f"{scheme}://{host}{tail}")
         parts.port  # noqa: B018 (a malformed port raises here)
     except ValueError:
-        return f"{scheme}://{HIDDEN} (a database URL that cannot be read)"
+        return unreadable
     netloc = parts.netloc
     if at:
         user, has_password, _ = userinfo.partition(":")
@@ -219,7 +227,8 @@ def redacted_url(target: str) -> str:
         (key if _PLAIN.fullmatch(key) else HIDDEN, value if key.lower() in SAFE_URL_PARAMETERS else HIDDEN)
         for key, value in parse_qsl(parts.query, keep_blank_values=True)
     ]
-    return urlunsplit((scheme, netloc, parts.path, urlencode(query, safe="*", quote_via=quote), ""))
+    path = parts.path if "@" not in parts.path else f"/{HIDDEN}"
+    return urlunsplit((scheme, netloc, path, urlencode(query, safe="*", quote_via=quote), ""))
 
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.-]+")

@@ -284,11 +284,11 @@ async def test_a_database_that_fails_after_log_in_is_exit_code_5(
     opened = Store.open
     calls: list[str] = []
 
-    async def fails_the_second_time(path: str) -> Store:
+    async def fails_the_second_time(path: str, **options: bool) -> Store:
         calls.append(path)
         if len(calls) > 1:
             raise StoreOpenError(f"the database {path} is damaged (test)")
-        return await opened(path)
+        return await opened(path, **options)
 
     monkeypatch.setattr(Store, "open", fails_the_second_time)
     config = Config(GOOD_TOKEN, str(tmp_path / "azul.sqlite3"), None, "INFO", heartbeat_path=str(tmp_path / "beat"))

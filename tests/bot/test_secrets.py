@@ -25,9 +25,15 @@ SECRET = "s3cr3t"
             "postgresql://azul@db/azul?sslmode=require&pass%77ord=s3cr3t",
             "postgresql://azul@db/azul?sslmode=require&password=***",
         ),
-        ("postgresql://azul:a/s3cr3t@db/azul", "postgresql://azul:***@db/azul"),
-        ("postgresql://azul:a?s3cr3t@db/azul", "postgresql://azul:***@db/azul"),
-        ("postgres://azul@db/azul?password=a@s3cr3t", "postgres://***@s3cr3t"),  # hidden too much, never too little
+        # A password holding "/" or "?" cannot be told from the path or query that follows: all is hidden.
+        ("postgresql://azul:a/s3cr3t@db/azul", "postgresql://*** (a database URL that cannot be read)"),
+        ("postgresql://azul:a?s3cr3t@db/azul", "postgresql://*** (a database URL that cannot be read)"),
+        ("postgresql://azul:1/s3cr3t@db/azul", "postgresql://*** (a database URL that cannot be read)"),
+        # An "@" in the query is the query's (as the driver reads it), never the end of the user info.
+        ("postgres://azul@db/azul?password=a@s3cr3t", "postgres://azul@db/azul?password=***"),
+        ("postgres://azul:pw@db/azul?password=a@s3cr3t", "postgres://azul:***@db/azul?password=***"),
+        ("postgres://azul:pw@db/a@s3cr3t", "postgres://azul:***@db/***"),
+        ("postgresql://azul:s3cr3t@db:5432/azul?x@s3cr3t=1", "postgresql://azul:***@db:5432/azul?***=***"),
         (
             "postgresql://db/azul?sslpassword=s3cr3t&application_name=azul",
             "postgresql://db/azul?sslpassword=***&application_name=azul",

@@ -209,10 +209,17 @@ class Store:
         return isinstance(self._engine, PostgresPool)
 
     @classmethod
-    async def open(cls, path: str, *, the_bot: bool = False) -> Store:
+    async def open(cls, path: str, *, the_bot: bool = False, existing: bool = False) -> Store:
         """Open (and migrate) the database, an SQLite file or a ``postgresql://`` URL; any fault is a
         :class:`StoreOpenError` and leaves no thread or connection behind. ``the_bot``: the bot itself, which writes
-        versions, so it takes a new epoch (an operator's command, such as a backup or ``check``, takes none)."""
+        versions, so it takes a new epoch (an operator's command, such as a backup or ``check``, takes none).
+        ``existing``: an SQLite file that is not there is refused, not created (a command that reads the bot's
+        database, with ``AZUL_DB`` mistyped, must not report on a new empty one)."""
+        if existing and not is_postgres(path) and path != ":memory:" and not Path(path).is_file():
+            raise StoreOpenError(
+                f"there is no database at {path}: is AZUL_DB right? (the bot creates its database when it first"
+                " starts; this command works on an existing one)"
+            )
         if is_postgres(path):
             store = await cls._open_postgres(path)
             return await store._begin_epoch() if the_bot else store
