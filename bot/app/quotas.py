@@ -17,6 +17,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.app.errors import Refusal
+from bot.infra.clock import iso
+from bot.infra.store import Store
 
 MEMBER_GAMES = 10
 """Open games per member in a server, unless the server chose otherwise."""
@@ -26,6 +28,8 @@ MEMBER_GAMES_MAX = 100
 SERVER_GAMES_MAX = 1000
 """The most a server may allow: beyond it one server could slow every other."""
 HINT_COOLDOWN = timedelta(seconds=60)
+NUDGED_EVERY = timedelta(hours=12)
+"""How often one person may be nudged in one game, whoever nudges (each player may nudge once as often, too)."""
 KEPT_HINTS = 256
 
 Hint = tuple[Any, list[tuple[str, dict[str, Any]]]]
@@ -99,12 +103,39 @@ class Hints:
         self._next.pop(user_id, None)
 
 
+async def take_nudges(
+    store: Store, game_id: int, awaited: dict[int, int], owner: str, now: datetime
+) -> tuple[list[int], datetime | None]:
+    """Take the right to nudge each awaited person (``awaited``: seat → user) for :data:`NUDGED_EVERY`, so that
+    however many players nudge at once, one person is pinged once: a claim per game and person, taken or refused in
+    one statement. The seats taken, and (when none was) the earliest time one of them may be nudged again."""
+    taken, again = [], []
+    until = iso(now + NUDGED_EVERY)
+    for seat, user_id in awaited.items():
+        work = f"nudged:{game_id}:{user_id}"
+        if await store.timers.claim(work, owner, iso(now), until):
+            taken.append(seat)
+            continue
+        held = await store.timers.held_until(work, iso(now))
+        again.append(datetime.fromisoformat(held) if held else now)
+    return taken, (min(again) if again and not taken else None)
+
+
+async def give_back_nudges(store: Store, game_id: int, awaited: dict[int, int], owner: str) -> None:
+    """Give back the rights :func:`take_nudges` took when the nudge did not go out after all."""
+    for user_id in awaited.values():
+        await store.timers.release(f"nudged:{game_id}:{user_id}", owner)
+
+
 __all__ = [
     "HINT_COOLDOWN",
     "MEMBER_GAMES",
     "MEMBER_GAMES_MAX",
+    "NUDGED_EVERY",
     "SERVER_GAMES",
     "SERVER_GAMES_MAX",
     "GameCaps",
     "Hints",
+    "give_back_nudges",
+    "take_nudges",
 ]

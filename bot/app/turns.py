@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -20,6 +21,7 @@ from bot.app import ratings
 from bot.app.computer import LEVELS, STRONGEST, move_seed
 from bot.app.errors import Refusal
 from bot.app.outcomes import Needed, Nudged, TimedOut, Turn, Undone
+from bot.app.quotas import give_back_nudges, take_nudges
 from bot.app.service_base import ServiceBase
 from bot.app.timers import TIMEOUTS_IN_A_ROW
 from bot.games import adapter_of
@@ -435,6 +437,14 @@ class Turns(ServiceBase):
             reachable.append(waiting)
         if not reachable:
             raise Refusal("nudge_resting", at=f"<t:{int(min(later).timestamp())}:R>")
+        owner, awaited_users = (
+            f"nudge:{user_id}:{secrets.token_hex(4)}",
+            {s: game.by_seat()[s].user_id or 0 for s in reachable},
+        )
+        reachable, again = await take_nudges(self.store, game.id, awaited_users, owner, now)
+        if again is not None:  # another player nudged them moments ago: one ping per person, whoever asks
+            raise Refusal("nudge_target_too_soon", at=f"<t:{int(again.timestamp())}:R>")
         if not await self.store.timers.record_nudge(game.id, user_id, iso(now), iso(now - NUDGE_EVERY)):
+            await give_back_nudges(self.store, game.id, awaited_users, owner)
             raise Refusal("raced")
         return Nudged(game, state, seat, reachable, len(later))

@@ -79,6 +79,11 @@ class Timers(Tables):
             )
             return cursor.rowcount == 1
 
+    async def held_until(self, work: str, now: str) -> str | None:
+        """Until when ``work`` is held by someone (ISO time), or None when it is free at ``now``."""
+        rows = await self._fetchall("SELECT until FROM claims WHERE work = ? AND until > ?", (work, now))
+        return str(rows[0]["until"]) if rows else None
+
     async def release(self, work: str, owner: str) -> None:
         async with self.transaction() as db:
             await db.execute("DELETE FROM claims WHERE work = ? AND owner = ?", (work, owner))
