@@ -53,7 +53,10 @@ from zlib_ng import zlib_ng
 
 import engine
 from data.i18n import t
-from render.text import Font, fit, fit_name, font, printable, width
+from render.emoji import draw as emoji_text
+from render.emoji import has_emoji
+from render.names import fit_name
+from render.text import Font, fit, font, printable, width
 
 __all__ = [
     "ACCENT",
@@ -395,7 +398,7 @@ class Pill:
 
 
 def _robot_icon(d: ImageDraw.ImageDraw, x: float, y: float, size: int, ink: Ink, fill: RGB) -> None:  # noqa: PLR0917
-    """A robot's head (no font we ship has the emoji): antenna, square head, two eyes."""
+    """A robot's head, drawn (plainer than the emoji at pill size): antenna, square head, two eyes."""
     s = size / 2
     d.line((x, y - s, x, y - s * 0.55), fill=ink, width=max(1, size // 9))
     d.ellipse((x - s * 0.18, y - s * 1.08, x + s * 0.18, y - s * 0.72), fill=ink)
@@ -579,6 +582,9 @@ def text_at(
 ) -> None:
     """Draw one line of ``text`` anchored at ``xy``: the same pixels as ``d.text``, with the glyphs' coverage mask
     rendered once per text, face, anchor and sub-pixel start (FreeType rendering was a third of a picture's drawing)."""
+    if has_emoji(text):  # colour glyphs from the emoji font among the letters
+        _record(text, emoji_text(d, xy, text, face, fill, anchor), face)
+        return
     if not text or "\n" in text:
         d.text(xy, text, font=face, fill=fill, anchor=anchor)
         if text:

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from data.i18n import t
 from render import _drawing
 from render.common import HIGHLIGHT, MUTED, TEXT, canvas, panel, to_png
+from render.emoji import draw as draw_text
+from render.names import fit_name
 from render.stats import MARGIN, ROW, WIDTH, _header
-from render.text import fit_name, font
+from render.text import font
 
 __all__ = ["LeagueStanding", "standings_png"]
 
@@ -50,7 +52,7 @@ def standings_png(title: str, subtitle: str, rows: Sequence[LeagueStanding], swi
             colour = MUTED if row.out else TEXT
             d.text((columns["rank"], middle), str(row.rank), font=bold, fill=HIGHLIGHT, anchor="rm")
             name = fit_name(row.name, cell, columns["points"] - 90 - columns["name"], "?")
-            d.text((columns["name"], middle), name, font=cell, fill=colour, anchor="lm")
+            draw_text(d, (columns["name"], middle), name, cell, colour, "lm")  # emoji in colour
             d.text((columns["points"], middle), row.points, font=bold, fill=colour, anchor="rm")
             if swiss:
                 d.text((columns["buchholz"], middle), row.buchholz, font=cell, fill=MUTED, anchor="rm")

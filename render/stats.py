@@ -14,7 +14,9 @@ from PIL import ImageDraw
 from data.i18n import t
 from render import _drawing
 from render.common import ACCENT, BG, HIGHLIGHT, MUTED, PANEL_EDGE, TEXT, canvas, panel, to_png
-from render.text import fit, fit_name, font
+from render.emoji import draw as draw_text
+from render.names import fit_name
+from render.text import fit, font
 
 __all__ = ["Standing", "leaderboard_png", "profile_png"]
 
@@ -65,7 +67,7 @@ def leaderboard_png(title: str, subtitle: str, rows: Sequence[Standing], locale:
             middle = y + ROW // 2
             d.text((columns["rank"], middle), str(row.rank), font=bold, fill=HIGHLIGHT, anchor="rm")
             name = fit_name(row.name, cell, columns["rating"] - 100 - 70 - columns["name"], "?")  # clear of the rating
-            d.text((columns["name"], middle), name, font=cell, fill=TEXT, anchor="lm")
+            draw_text(d, (columns["name"], middle), name, cell, TEXT, "lm")  # emoji in colour
             d.text((columns["rating"] - 100, middle), f"{row.ordinal:.1f}", font=bold, fill=TEXT, anchor="rm")
             spread = f"{row.mu:.1f} ± {row.sigma:.1f}"
             d.text((columns["rating"], middle), spread, font=small, fill=MUTED, anchor="rm")

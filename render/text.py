@@ -1,22 +1,22 @@
-"""Fonts and text for every picture: the bundled DejaVu Sans, loaded lazily, and names made safe to draw.
+"""Fonts and text for every picture: the bundled DejaVu Sans, loaded lazily, and texts made safe to draw.
 
 Discord display names may hold accents, Cyrillic, emoji and control characters. The font covers Latin-extended,
-Greek and Cyrillic; any character it has no glyph for is dropped (never drawn as a tofu box), and a name left
-empty falls back to a caller-given label. Layout is Pillow's basic engine so the pixels do not depend on whether
-libraqm happens to be installed.
+Greek and Cyrillic, and the bundled colour emoji font (:mod:`render.emoji`) the emoji; any character neither has a
+glyph for is dropped (never drawn as a tofu box), and a name left empty falls back to a caller-given label. Layout
+is Pillow's basic engine so the pixels do not depend on whether libraqm happens to be installed.
 """
 
 from __future__ import annotations
 
-import struct
 import unicodedata
 from functools import cache, lru_cache
 
 from PIL import ImageFont
 
 from data import path
+from render import emoji
+from render.cmap import REGULAR, covered
 
-REGULAR = "DejaVuSans.ttf"
 BOLD = "DejaVuSans-Bold.ttf"
 ELLIPSIS = "…"
 
@@ -30,79 +30,33 @@ def font(size: int, bold: bool = False) -> Font:
     return ImageFont.truetype(str(file), size, layout_engine=ImageFont.Layout.BASIC)
 
 
-@cache
-def covered(file_name: str = REGULAR) -> frozenset[int]:
-    """Every code point the font has a glyph for, read from its ``cmap`` table (formats 4 and 12)."""
-    blob = path("fonts", file_name).read_bytes()
-    tables = struct.unpack(">H", blob[4:6])[0]
-    cmap = next(
-        struct.unpack(">I", blob[12 + 16 * i + 8 : 12 + 16 * i + 12])[0]
-        for i in range(tables)
-        if blob[12 + 16 * i : 12 + 16 * i + 4] == b"cmap"
-    )
-    points: set[int] = set()
-    for i in range(struct.unpack(">H", blob[cmap + 2 : cmap + 4])[0]):
-        offset = cmap + struct.unpack(">I", blob[cmap + 8 + 8 * i : cmap + 12 + 8 * i])[0]
-        fmt = struct.unpack(">H", blob[offset : offset + 2])[0]
-        if fmt == 4:
-            points |= _format4(blob, offset)
-        elif fmt == 12:
-            points |= _format12(blob, offset)
-    return frozenset(points)
-
-
-def _format4(blob: bytes, offset: int) -> set[int]:
-    """Code points of a format-4 subtable whose glyph is not 0 (.notdef, the tofu box)."""
-    segments = struct.unpack(">H", blob[offset + 6 : offset + 8])[0] // 2
-
-    def array(index: int) -> tuple[int, ...]:  # the index-th parallel array after the header (+2 for the pad)
-        start = offset + 14 + index * 2 * segments + (2 if index else 0)
-        return struct.unpack(f">{segments}H", blob[start : start + 2 * segments])
-
-    ends, starts, deltas, range_offsets = array(0), array(1), array(2), array(3)
-    range_base = offset + 16 + 6 * segments
-    points: set[int] = set()
-    for i in range(segments):
-        for point in range(starts[i], ends[i] + 1):
-            if point == 0xFFFF:
-                continue
-            if range_offsets[i] == 0:
-                glyph = (point + deltas[i]) & 0xFFFF
-            else:
-                at = range_base + 2 * i + range_offsets[i] + 2 * (point - starts[i])
-                glyph = struct.unpack(">H", blob[at : at + 2])[0]
-                glyph = (glyph + deltas[i]) & 0xFFFF if glyph else 0
-            if glyph:
-                points.add(point)
-    return points
-
-
-def _format12(blob: bytes, offset: int) -> set[int]:
-    groups = struct.unpack(">I", blob[offset + 12 : offset + 16])[0]
-    points: set[int] = set()
-    for g in range(groups):
-        start, end, glyph = struct.unpack(">III", blob[offset + 16 + 12 * g : offset + 28 + 12 * g])
-        points.update(range(start + (glyph == 0), end + 1))  # a group starting at glyph 0 maps its first to .notdef
-    return points
-
-
 def printable(text: str, fallback: str = "") -> str:
-    """``text`` with what the font cannot draw removed: missing glyphs, controls, joiners, variation selectors."""
-    glyphs = covered()
-    kept = "".join(ch for ch in unicodedata.normalize("NFC", text) if ord(ch) in glyphs and _drawable(ch))
+    """``text`` as it can be drawn: emoji sequences made single characters (:func:`render.emoji.normalize`), and
+    what neither font can draw removed (missing glyphs, controls, stray joiners and variation selectors)."""
+    letters = covered()
+    kept = "".join(ch for ch in emoji.normalize(unicodedata.normalize("NFC", text)) if _drawable(ch, letters))
     kept = " ".join(kept.split())
     return kept or fallback
 
 
-def _drawable(ch: str) -> bool:
-    """Controls and format characters draw nothing useful; variation selectors only make sense after emoji."""
-    return unicodedata.category(ch)[0] != "C" and not 0xFE00 <= ord(ch) <= 0xFE0F and not 0xE0100 <= ord(ch) <= 0xE01EF
+def _drawable(ch: str, letters: frozenset[int]) -> bool:
+    """Controls and format characters draw nothing useful; an emoji-style selector left by ``emoji.normalize``
+    says how the character before it is drawn; the emoji font's private-use characters are its sequences."""
+    if ch == emoji.EMOJI_STYLE:
+        return True
+    kind = unicodedata.category(ch)
+    if kind == "Co":
+        return emoji.is_drawable(ch)
+    if kind[0] == "C" or 0xFE00 <= ord(ch) <= 0xFE0F or 0xE0100 <= ord(ch) <= 0xE01EF:
+        return False
+    return ord(ch) in letters or emoji.is_drawable(ch)
 
 
 @lru_cache(maxsize=8192)
 def width(text: str, face: Font) -> int:
-    """How wide ``text`` is in ``face`` (cached: a picture measures the same labels again and again)."""
-    return int(face.getlength(text))
+    """How wide ``text`` (printable) is in ``face``, emoji included (cached: a picture measures the same labels
+    again and again)."""
+    return emoji.width(text, face) if emoji.has_emoji(text) else int(face.getlength(text))
 
 
 def fit(text: str, face: Font, max_width: int) -> str:
@@ -117,8 +71,3 @@ def fit(text: str, face: Font, max_width: int) -> str:
         else:
             high = mid - 1
     return text[:low].rstrip() + ELLIPSIS if low else ELLIPSIS
-
-
-def fit_name(name: str, face: Font, max_width: int, fallback: str) -> str:
-    """A Discord display name, cleaned and shortened to fit; ``fallback`` (e.g. "Player 2") when nothing is left."""
-    return fit(printable(name, fallback), face, max_width)

@@ -12,7 +12,9 @@ import render
 from engine.queens_garden import CELLS
 from render import azul, queens_garden, summer_pavilion
 from render import common as c
-from render.text import ELLIPSIS, printable
+from render.names import shortened
+from render.text import printable
+from tests.render.test_names import shows
 from tests.render.test_table_features import history
 
 LONG_NAMES = {
@@ -49,7 +51,6 @@ EVERY_NOTE = {
     ),
 }
 GAMES = ("azul", "summer-pavilion", "queens-garden")
-MIN_KEPT = 10  # characters of a name left before its ellipsis, at the least
 
 
 def _moments(variant: str) -> list[tuple[Any, list[engine.Event]]]:
@@ -77,19 +78,12 @@ def test_every_name_stays_readable_with_every_note_at_once(variant: str, locale:
         assert len(headers) == 4, f"{variant}: {len(headers)} headers drawn"
         for name in LONG_NAMES[locale]:
             whole = printable(name)
-            shown = [
-                t.text
-                for texts in headers.values()
-                for t in texts
-                if t.text.rstrip(ELLIPSIS) and whole.startswith(t.text.rstrip(ELLIPSIS))
-            ]
+            shown = [t.text for texts in headers.values() for t in texts if shows(t.text, name)]
             assert shown, f"{variant} {locale}: {whole!r} is not drawn"
-            kept = max(shown, key=len).rstrip(ELLIPSIS)
-            assert kept == whole or len(kept) >= MIN_KEPT, f"{variant} {locale}: {whole!r} drawn as {kept!r}…"
+            kept = max(shown, key=len)  # whole, or first word and initial: never cut mid-word
+            assert kept in {whole, *shortened(whole)[:1]}, f"{variant} {locale}: {whole!r} drawn as {kept!r}"
         for box, texts in headers.items():  # the name keeps its share of the header
-            drawn_name = next(
-                t for t in texts if any(printable(n).startswith(t.text.rstrip(ELLIPSIS)) for n in LONG_NAMES[locale])
-            )
+            drawn_name = next(t for t in texts if any(shows(t.text, n) for n in LONG_NAMES[locale]))
             others = [t for t in texts if t is not drawn_name]
             room = min((t.box[0] for t in others), default=box[2]) - box[0]
             assert room >= c.NAME_SHARE * (box[2] - box[0]) - 1, f"{variant}: the notes leave the name {room} px"
@@ -171,7 +165,7 @@ def test_the_personal_view_is_readable_on_a_phone(variant: str, players: int) ->
             assert not small, f"{variant}: numbers under {MIN_DIGITS} px at {PHONE} px wide: {small}"
             names = [t.text for t in drawn]
             for other in range(players):  # every opponent has a row with name and score
-                assert any(printable(LONG_NAMES["uk"][other]).startswith(n.rstrip(ELLIPSIS)) for n in names if n)
+                assert any(shows(n, LONG_NAMES["uk"][other]) for n in names)
 
 
 @pytest.mark.parametrize("variant", GAMES)
