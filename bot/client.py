@@ -45,6 +45,7 @@ from bot.ui.privacy import ForgetButton
 from bot.ui.ratelimits import ChannelPacer, patient, patient_replies, rate_limit_trace
 from bot.ui.replays import ReplayButton
 from bot.ui.replies import Deliveries, answer_error, is_repeat
+from bot.ui.stopping import Stopping
 from bot.ui.summary import SummaryButton, summary_view
 from bot.ui.undo import UndoButton
 
@@ -58,6 +59,9 @@ EXIT_STORE_LOST = 5
 BOARD_CHECK_SECONDS = 5 * 60
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted, and
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
+STOP_GRACE_SECONDS = 5.0
+"""On a stop, how long the commands and clicks under way may take to finish (within Docker's 10 s, with the
+workers' own 2 s and the closing after it)."""
 CONTROLS = (
     PlayButton,
     LobbyButton,
@@ -138,6 +142,8 @@ class AzulBot(commands.Bot):
         self.league_runs = LeagueRuns(self)
         self._store_closing: asyncio.Task[None] | None = None
         self.deliveries = Deliveries()
+        self.stopping = Stopping(self, self._saved_by)
+        self.stopping.install()
         self.timer_loop = Loop("timers", self._timers_pass, TIMER_CHECK_SECONDS, before=self.wait_until_ready)
         self.boards_loop = Loop("boards", self._sweep, BOARD_CHECK_SECONDS, before=self.wait_until_ready)
         self.store_watch = Loop("store file", self._watch_store, STORE_WATCH_SECONDS, before=self.wait_until_ready)
@@ -361,8 +367,13 @@ class AzulBot(commands.Bot):
     async def close(self) -> None:
         for loop in self.loops:  # a sweep in the middle of a post would meet a closed HTTP session
             loop.cancel()
+        await self.stopping.drain(STOP_GRACE_SECONDS)  # the interactions under way finish (or are told) first
         await super().close()
         await self.close_store()
+
+    async def _saved_by(self, interaction_id: int) -> bool:
+        """Whether this interaction's move (or undo) is in the store: what a player cut off by a stop is told."""
+        return await self.service.store.moves.move_count_by_interaction(interaction_id) > 0
 
     async def __aexit__(self, *exc: object) -> None:
         # discord.py's exit awaits only its own part of a close() already under way (SIGTERM's), and asyncio.run
