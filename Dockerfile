@@ -1,6 +1,7 @@
 # The Azul bot: python -m bot with the engine, the renderer, fonts and locale data; the database lives on /data.
 # The build stage installs the locked dependencies (requirements.lock: exact versions, every file checked by its
-# hash, so a new Pillow cannot change the pictures) and the bot into a virtual environment; the final stage copies
+# hash, so a new Pillow cannot change the pictures; the build backend too) and the bot, built by that locked backend
+# (--no-build-isolation), into a virtual environment; the final stage copies
 # only that environment, drops the installers nothing at run time needs, and runs as a numeric user without root.
 # Its bytecode is compiled at build time, checked by hash rather than file times: the runtime user cannot write
 # __pycache__, so without it every start compiles the bot's sources again (about three times the start-up's CPU).
@@ -21,7 +22,7 @@ COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
 COPY data ./data
-RUN /opt/azul/bin/pip install --no-deps . \
+RUN /opt/azul/bin/pip install --no-deps --no-build-isolation . \
     && /opt/azul/bin/pip check \
     && /opt/azul/bin/python -m pip uninstall --yes pip setuptools \
     && /opt/azul/bin/python -m compileall -q -j 0 --invalidation-mode unchecked-hash /opt/azul/lib

@@ -51,7 +51,7 @@ def test_two_stages_and_the_final_one_runs_without_root() -> None:
 def test_dependencies_come_from_the_lock_with_hashes() -> None:
     runs = " ".join(argument for word, argument in instructions() if word == "RUN")
     assert "--require-hashes -r requirements.lock" in runs
-    assert "install --no-deps ." in runs  # the bot itself adds nothing the lock did not pin
+    assert "install --no-deps --no-build-isolation ." in runs  # the bot adds nothing the lock did not pin
     entries = [entry for entry in re.split(r"^(?=[A-Za-z0-9])", LOCK, flags=re.MULTILINE) if "==" in entry[:80]]
     assert len(entries) == len(locked()) > 10
     for entry in entries:
@@ -102,6 +102,25 @@ def test_the_base_is_pinned_by_digest_and_the_runtime_has_no_installer() -> None
     (user,) = [argument for word, argument in final_stage() if word == "USER"]
     assert re.fullmatch(r"[1-9][0-9]*:[1-9][0-9]*", user), "a numeric user and group (Kubernetes' runAsNonRoot)"
     assert "sqlite3" in runs, "the tool README's salvage steps use"
+
+
+def test_the_build_backend_is_pinned_and_hashed_and_every_install_uses_it() -> None:
+    """pip would fetch ``[build-system] requires`` unpinned and unchecked; pinned there and hashed in both locks, the
+    installs build the bot with --no-build-isolation from the checked copy."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    (backend,) = project["build-system"]["requires"]
+    assert project["dependency-groups"]["build"] == [backend] and "==" in backend
+    name, pinned = canonical(backend)
+    for lock in ("requirements.lock", "requirements-test.lock"):
+        text = (ROOT / lock).read_text()
+        entry = re.search(rf"^{name}=={re.escape(pinned)} \\\n((?:\s+--hash=sha256:[0-9a-f]{{64}}.*\n)+)", text, re.M)
+        assert entry is not None, f"{lock} holds {backend} with its hashes"
+    readme = (ROOT / "README.md").read_text().split("```sh\n", 1)[1].splitlines()
+    bot, tests = readme[0], readme[1]
+    assert "--require-hashes -r requirements.lock" in bot and "--no-deps --no-build-isolation -e ." in bot
+    assert "--require-hashes -r requirements-test.lock" in tests and "--no-deps --no-build-isolation -e ." in tests
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert tests in ci, ".ci/run runs exactly the README's test command"
 
 
 def test_the_test_dependencies_are_locked_too() -> None:
