@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot.app import quarantine
 from bot.app.timers import deadlines
 from bot.infra.store import GameRow, MoveRow, PickerRow, PlayerTotals, RatingRow, ResultRow, Skill, Store, UserPrefs
 from bot.infra.store.leagues import LeagueRow, TableRow
@@ -30,7 +31,20 @@ class Lookups:
         return await self.store.games.latest_game_in(channel_id)
 
     async def open_games_of(self, user_id: int) -> list[GameRow]:
-        return await self.store.games.open_games_of(user_id)
+        """The user's open games that can be played; one found damaged now is quarantined at once (and then is among
+        :meth:`damaged_games_of`)."""
+        sound = []
+        for game in await self.store.games.open_games_of(user_id):
+            why = quarantine.diagnose(game)
+            if why is None:
+                sound.append(game)
+            else:
+                await quarantine.quarantine(self.store, game, why)
+        return sound
+
+    async def damaged_games_of(self, user_id: int) -> list[GameRow]:
+        """The user's open games that are quarantined: not listed with the others, but named to them."""
+        return await self.store.games.broken_games_of(user_id)
 
     async def moves(self, game_id: int) -> list[tuple[int, str]]:
         """A game's move log: ``(seat, notation)`` in order."""

@@ -114,8 +114,9 @@ class ServiceBase(Lookups):
         why = quarantine.diagnose(game)
         if why is None:
             return
-        if not game.broken:
-            await quarantine.quarantine(self.store, game, why)
+        # Marked in the store (and logged) once, whether the row was found damaged now or before: a row read just now
+        # carries why it cannot be read, but is not marked yet.
+        await quarantine.quarantine(self.store, game, why)
         raise Refusal("game_broken", game=game.id)
 
     async def active_game(self, channel_id: int, game_id: int | None = None, version: int | None = None) -> GameRow:

@@ -197,3 +197,37 @@ async def test_after_a_restore_the_boards_of_versions_made_again_are_posted(
             assert done
             await until(lambda v=version: board_of(db) == v, f"the board of version {version} again")
     assert boards_posted(discord_server) == {0: 1, 1: 1, 2: 1, 3: 2, 4: 2, 5: 2}
+
+
+async def test_a_game_damaged_while_running_is_quarantined_at_once(
+    discord_server: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A row damaged under the running bot: the first request that reads it quarantines the game (one log line, the
+    store marks it), and ``/azul-me games`` no longer lists it but names it to its player as damaged."""
+    db = tmp_path / "azul.sqlite3"
+    await wire.prepare_games(str(db), 1)
+    async with running(discord_server, str(db)) as bot:
+        await until(lambda: board_of(db) == 0, "the opening board")
+        game = wire.game_in(str(db), wire.FIRST_CHANNEL)
+        (user, move), *_ = wire.moves_now(game)
+        with sqlite3.connect(db) as damage:
+            damage.execute("UPDATE games SET state = substr(state, 1, 40) WHERE id = ?", (game.id,))
+        caplog.clear()
+
+        async def ask(command: str, sub: str) -> str | None:
+            sent = await discord_server.slash(
+                guild_id=wire.GUILD, channel_id=game.channel, user_id=user, command=command, sub=sub, locale="en-US"
+            )
+            return await wire.answer(discord_server, sent, SETTLE)
+
+        listed = await ask("azul-me", "games")
+        assert listed is not None and f"Game #{game.id} in <#{game.channel}> is damaged" in listed, listed
+        assert listed.startswith("You have no open games"), "not listed among the games that play"
+        for _ in range(2):
+            said = await wire.answer(discord_server, await wire.send_move(discord_server, game, user, move), SETTLE)
+            assert said is not None and f"Game #{game.id} in this channel is damaged" in said, said
+        broken = await bot.service.store.games.broken_games()
+    assert [found.id for found in broken] == [game.id] and "JSON" in (broken[0].broken or "")
+    told = [r for r in caplog.records if "is quarantined" in r.getMessage()]
+    assert len(told) == 1 and told[0].levelname == "ERROR", [r.getMessage() for r in caplog.records]
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"

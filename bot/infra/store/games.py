@@ -95,6 +95,16 @@ class Games(Tables):
         games = [await self.game(row["id"]) for row in rows]
         return [game for game in games if game is not None]
 
+    async def broken_games_of(self, user_id: int) -> list[GameRow]:
+        """Every open game of ``user_id`` that is quarantined."""
+        rows = await self._fetchall(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE s.user_id = ? AND g.status IN ('lobby', 'active') AND g.broken IS NOT NULL ORDER BY g.id",
+            (user_id,),
+        )
+        games = [await self.game(row["id"]) for row in rows]
+        return [game for game in games if game is not None]
+
     async def open_games_in(self, channel_ids: Collection[int] = (), guild_id: int | None = None) -> list[int]:
         """The open games (lobby or active) in any of ``channel_ids`` or in the server ``guild_id``."""
         channels = list(channel_ids)

@@ -10,6 +10,7 @@ zone) and how their turn is announced (a DM or a mention in the channel).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import cache
@@ -86,11 +87,13 @@ def game_line(entry: OpenGame, locale: str) -> str:
     return line
 
 
-def my_games_text(entries: list[OpenGame], locale: str) -> str:
+def my_games_text(entries: list[OpenGame], locale: str, damaged: Sequence[GameRow] = ()) -> str:
+    """The list, and a word on each game of the user's that is damaged (quarantined: it cannot be played)."""
+    notes = [text("bot.mygames.damaged", locale, game=game.id, channel=f"<#{game.channel_id}>") for game in damaged]
     if not entries:
-        return text("bot.mygames.none", locale)
+        return "\n".join([text("bot.mygames.none", locale), *notes])
     mine = sum(entry.my_turn for entry in entries)
-    lines = [text("bot.mygames.header", locale, count=len(entries), mine=mine)]
+    lines = [text("bot.mygames.header", locale, count=len(entries), mine=mine), *notes]
     for entry in entries:
         line = game_line(entry, locale)
         if sum(len(kept) + 1 for kept in lines) + len(line) > LIST_LIMIT - 2:
@@ -120,7 +123,8 @@ async def games(interaction: discord.Interaction) -> None:
     entries = open_games(await service.open_games_of(interaction.user.id), interaction.user.id)
     entries = [await with_deadline(service, entry, interaction.user.id) for entry in entries]
     entries = [await with_league(service, entry) for entry in entries]
-    await reply(interaction, my_games_text(entries, user_locale(interaction)))
+    damaged = await service.damaged_games_of(interaction.user.id)
+    await reply(interaction, my_games_text(entries, user_locale(interaction), damaged))
 
 
 @cache
