@@ -34,6 +34,7 @@ from engine import Event, GameState, Move
 from render.animation import Frame, replay_states
 from render.common import SeatInfo
 from render.league import LeagueStanding, standings_png
+from render.names import shown as shown_name
 from render.stats import Standing, leaderboard_png, profile_png
 
 log = logging.getLogger(__name__)
@@ -56,8 +57,13 @@ def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo 
 
 
 def move_caption(variant: str, events: Sequence[Event], names: Sequence[str], locale: str) -> str:
-    """The last move in words, as the post says it, for the line under the picture (plain text: no markdown)."""
-    said = adapter_of(variant).describe(events, names, locale)
+    """The last move in words, as the post says it, for the line under the picture (plain text: no markdown). A
+    name the picture cannot draw is the picture's "Player N" here too, so the line always says who moved."""
+    shown = [
+        name if shown_name(name, "") else text("picture.player", locale, number=seat + 1)
+        for seat, name in enumerate(names)
+    ]
+    said = adapter_of(variant).describe(events, shown, locale)
     return said.replace("**", "").replace("`", "")
 
 
