@@ -5,7 +5,20 @@ from __future__ import annotations
 import importlib
 import sys
 
-SUITES = ("engine", "render", "bot", "replay", "animation", "ai", "load", "entry", "leagues", "endings", "startup")
+SUITES = (
+    "engine",
+    "render",
+    "bot",
+    "replay",
+    "animation",
+    "ai",
+    "load",
+    "abuse",
+    "entry",
+    "leagues",
+    "endings",
+    "startup",
+)
 
 
 def main(argv: list[str]) -> int:
