@@ -30,6 +30,7 @@ from bot.infra import logs, metrics
 from bot.infra.clock import Clock, SystemClock
 from bot.infra.loops import Loop
 from bot.infra.store import Store
+from bot.ui.abort_votes import AbortVoteButton
 from bot.ui.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
 from bot.ui.commands.stats import PageButton
 from bot.ui.computer_turns import ComputerTurns
@@ -73,6 +74,7 @@ CONTROLS = (
     LeagueButton,
     ForgetButton,
     EndButton,
+    AbortVoteButton,
     SummaryButton,
 )
 """Every persistent control; a component id none of them matches was forged (or is from a control since removed)."""

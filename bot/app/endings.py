@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection
+from datetime import datetime, timedelta
 
 from bot.app.computer import STRONGEST
 from bot.app.errors import Refusal
-from bot.app.outcomes import Resigned
+from bot.app.outcomes import AbortVote, Resigned
 from bot.app.service_base import ServiceBase
+from bot.infra.clock import iso
 from bot.infra.store import GameRow
 
 log = logging.getLogger(__name__)
+
+VOTE_HOURS = 24
+"""How long a vote to cancel a running game stays open."""
 
 
 class Endings(ServiceBase):
@@ -50,27 +55,86 @@ class Endings(ServiceBase):
         still_in = [s for s in game.by_seat() if s.seat != seat and not s.dropped]
         return len(game.by_seat()) >= 3 and len(still_in) >= 2 and any(not s.is_computer for s in still_in)
 
-    async def check_may_abort(self, game: GameRow, user_id: int, *, is_admin: bool) -> None:
-        """Refuse unless ``user_id`` may cancel ``game``: its creator or a server manager; a league game, only a
-        server manager (a cancelled league game counts for nobody: the organisers' call)."""
-        if user_id != game.creator_id and not is_admin:
-            raise Refusal("only_creator_aborts")
-        if not is_admin and await self.store.leagues.table_of_game(game.id) is not None:
+    async def has_begun(self, game: GameRow) -> bool:
+        """Whether the game really started: a person's seat has a move in the log (their own, or the computer's for
+        them when their time ran out). Until then its creator may cancel it alone."""
+        if game.status != "active":
+            return False
+        players = game.by_seat()
+        return any(not players[seat].is_computer for seat in await self.store.moves.move_plies(game.id))
+
+    async def abort_right(self, game: GameRow, user_id: int, *, is_admin: bool) -> str:
+        """How ``user_id`` may cancel ``game``: ``alone`` (a server manager; its creator until it really started)
+        or by a ``vote`` of everyone still seated (a seated person, once it started); refused otherwise. A league
+        game only by a server manager (a cancelled league game counts for nobody: the organisers' call)."""
+        if is_admin:
+            return "alone"
+        if await self.store.leagues.table_of_game(game.id) is not None:
             raise Refusal("league_game_abort")
+        begun = await self.has_begun(game)
+        if not begun and user_id == game.creator_id:
+            return "alone"
+        if begun and user_id in self.voters(game):
+            return "vote"
+        raise Refusal("abort_needs_votes" if begun else "only_creator_aborts")
+
+    async def check_may_abort(self, game: GameRow, user_id: int, *, is_admin: bool) -> None:
+        """Refuse unless ``user_id`` may cancel ``game`` alone (see :meth:`abort_right`)."""
+        if await self.abort_right(game, user_id, is_admin=is_admin) != "alone":
+            raise Refusal("abort_needs_votes")
 
     async def abort(
         self, channel_id: int, user_id: int, *, is_admin: bool, game_id: int | None = None, version: int | None = None
     ) -> GameRow:
-        """Cancel the open game (its creator or a server manager). ``game_id`` and ``version``: the ones the user
-        confirmed at (a confirmation button's), refused as stale once the game moved on or is another one. A
-        quarantined game can still be ended."""
+        """Cancel the open game (its creator before it really started, or a server manager). ``game_id`` and
+        ``version``: the ones the user confirmed at (a confirmation button's), refused as stale once the game moved
+        on or is another one. A quarantined game can still be ended."""
         game = await self.open_game(channel_id, broken_too=True)
         if (game_id is not None and game.id != game_id) or (version is not None and game.version != version):
             raise Refusal("stale")
         await self.check_may_abort(game, user_id, is_admin=is_admin)
+        return await self._cancel(game)
+
+    async def _cancel(self, game: GameRow) -> GameRow:
         if not await self.store.games.finish(game.id, "aborted", None):
             raise Refusal("raced")
+        await self.store.timers.clear_abort_votes(game.id)
         return await self._changed(game.id)
+
+    @staticmethod
+    def voters(game: GameRow) -> list[int]:
+        """The people whose agreement cancelling ``game`` takes: everyone seated who has not left it."""
+        return [seat.user_id for seat in game.people() if seat.user_id is not None and not seat.dropped]
+
+    async def vote_abort(self, game_id: int, user_id: int, since: datetime | None = None) -> AbortVote:
+        """``user_id`` agrees to cancel ``game_id``: a new vote (``since`` None: it begins now), or their agreement
+        in the vote that began at ``since`` (refused once :data:`VOTE_HOURS` passed). When everyone still seated
+        has agreed, the game is cancelled (no result, no rating)."""
+        now = self.clock.now()
+        game = await self._reload(game_id)
+        if not game.is_open:
+            raise Refusal("finished" if game.status == "over" else "aborted")
+        if user_id not in self.voters(game):
+            raise Refusal("abort_vote_not_yours")
+        if since is not None and now >= since + timedelta(hours=VOTE_HOURS):
+            raise Refusal("abort_vote_expired")
+        began = since or now
+        await self.store.timers.add_abort_vote(game.id, user_id, iso(now))
+        agreed = await self.store.timers.abort_votes(game.id, iso(began))
+        if set(self.voters(game)) <= agreed:
+            log.info("game %s: cancelled by everyone's agreement", game.id)
+            return AbortVote(await self._cancel(game), began, sorted(agreed), cancelled=True)
+        return AbortVote(game, began, [user for user in self.voters(game) if user in agreed])
+
+    async def keep_playing(self, game_id: int, user_id: int) -> GameRow:
+        """``user_id`` refuses to cancel ``game_id``: the vote is over, and the game goes on."""
+        game = await self._reload(game_id)
+        if not game.is_open:
+            raise Refusal("finished" if game.status == "over" else "aborted")
+        if user_id not in self.voters(game):
+            raise Refusal("abort_vote_not_yours")
+        await self.store.timers.clear_abort_votes(game.id)
+        return game
 
     async def open_game_channels(self) -> list[int]:
         """Every server channel or thread that holds an open game."""

@@ -5,6 +5,7 @@ recorded. Plain values, so handlers and the poster read them without depending o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from bot.infra.store import GameRow
 from bot.infra.store.leagues import LeagueRow, TableRow
@@ -88,6 +89,17 @@ class Resigned:
 
 
 @dataclass(frozen=True, slots=True)
+class AbortVote:
+    """A vote to cancel a running game, after one more agreement: the game (cancelled when everyone agreed), when
+    the vote began, and who has agreed so far (user ids, in seat order)."""
+
+    game: GameRow
+    began: datetime
+    agreed: list[int]
+    cancelled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Nudged:
     """A nudge that goes out: to the ``seats`` it reaches now (``resting``: how many awaited players it skipped,
     being away or in their quiet hours)."""
@@ -124,4 +136,4 @@ class Recorded:
     table: TableRow
 
 
-__all__ = ["Needed", "Nudged", "Resigned", "TimedOut", "Turn", "Undone"]
+__all__ = ["AbortVote", "Needed", "Nudged", "Resigned", "TimedOut", "Turn", "Undone"]

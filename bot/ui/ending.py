@@ -21,6 +21,7 @@ from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import text, user_locale
 from bot.app.narration import level_label, shown
 from bot.games.base import variant_label
+from bot.ui.abort_votes import ask_the_table
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.lobby import refresh_lobby
@@ -95,10 +96,13 @@ async def ask_to_resign(interaction: discord.Interaction) -> None:
 
 
 async def ask_to_abort(interaction: discord.Interaction) -> None:
-    """Say which game would be cancelled, with the button that does it (only for whoever may cancel it)."""
+    """Say which game would be cancelled, with the button that does it, to whoever may cancel it alone; a seated
+    player of a game under way asks the table instead (:mod:`bot.ui.abort_votes`)."""
     service = bot_of(interaction).service
     game = await service.open_game(interaction.channel_id or 0, broken_too=True)  # a quarantined game can end
-    await service.check_may_abort(game, interaction.user.id, is_admin=is_admin(interaction))
+    if await service.abort_right(game, interaction.user.id, is_admin=is_admin(interaction)) == "vote":
+        await ask_the_table(interaction, game)  # under way: it takes everyone at the table
+        return
     locale = user_locale(interaction)
     key = "bot.confirm.abort_lobby" if game.status == "lobby" else "bot.confirm.abort_game"
     said = text(key, locale, game=game.id, variant=variant_label(game.variant, locale))

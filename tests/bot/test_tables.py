@@ -142,8 +142,14 @@ async def test_abort_asks_first_in_the_users_language(
     await table.play_by_slash(member, move)
     late: Any = await alice.click(question.response, custom_id=button["custom_id"])
     assert expired in late.response.content, late.response.content
-    done = await table.confirmed(alice, "abort")
-    assert done.response.ephemeral and (await table.game()).status == "aborted"
+    assert (await table.game()).status == "active"
+    # Under way now: cancelling takes both players (tests/bot/test_abort_votes.py).
+    asked_again = await alice.slash(table.channel, "azul abort")
+    assert asked_again.ephemeral and not asked_again.response.components
+    vote = table.channel.last_message
+    agree = next(b.custom_id for row in vote.components for b in row.children if ":agree:" in (b.custom_id or ""))
+    await table.players[1].click(vote, custom_id=agree)
+    assert (await table.game()).status == "aborted"
 
 
 async def test_the_summary_tells_points_by_category_and_ratings_and_its_rematch_rotates_the_seats(simcord_env) -> None:

@@ -14,7 +14,7 @@ from bot.infra.store.rows import (
 
 
 class Timers(Tables):
-    """Timers, claims on background work, and nudges."""
+    """Timers, claims on background work, nudges and votes to cancel a game."""
 
     @staticmethod
     def _timer(row: Row) -> TimerRow:
@@ -175,3 +175,21 @@ class Timers(Tables):
                 (game_id, user_id, at, earlier_than),
             )
             return cursor.rowcount == 1
+
+    async def add_abort_vote(self, game_id: int, user_id: int, at: str) -> None:
+        """``user_id`` agrees at ``at`` to cancel ``game_id`` (their agreement in an earlier vote is replaced)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO abort_votes (game_id, user_id, at) VALUES (?, ?, ?) ON CONFLICT (game_id, user_id)"
+                " DO UPDATE SET at = excluded.at",
+                (game_id, user_id, at),
+            )
+
+    async def abort_votes(self, game_id: int, since: str) -> set[int]:
+        """Who agreed to cancel ``game_id`` at ``since`` or later."""
+        rows = await self._fetchall("SELECT user_id FROM abort_votes WHERE game_id = ? AND at >= ?", (game_id, since))
+        return {int(row["user_id"]) for row in rows}
+
+    async def clear_abort_votes(self, game_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM abort_votes WHERE game_id = ?", (game_id,))

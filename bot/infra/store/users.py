@@ -71,7 +71,7 @@ class Users(Tables):
                 "UPDATE result_seats SET user_id = -(result_id * 8 + seat + 1), name = ? WHERE user_id = ?",
                 (shown_as, user_id),
             )
-            for table in ("ratings", "rating_history", "pickers", "users", "nudges"):
+            for table in ("ratings", "rating_history", "pickers", "users", "nudges", "abort_votes"):
                 await db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
         return int(played)
 
