@@ -171,7 +171,7 @@ def test_a_refusal_reads_naturally_in_polish_and_ukrainian() -> None:
     with pytest.raises(engine.IllegalMove) as refused:
         engine.apply(state, 0, "1b3")
     error = refused.value
-    assert t(f"error.{error.key}", "pl", **error.params) == "W linii wzoru 3 leżą już płytki innego koloru."
+    assert t(f"error.{error.key}", "pl", **error.params) == "W linii wzorów 3 leżą już płytki innego koloru."
     assert t(f"error.{error.key}", "uk", **error.params) == "На рівні складу 3 вже лежать плитки іншого кольору."
     assert "already holds red tiles, so blue cannot go there" in t(f"error.{error.key}", "en", **error.params)
 
