@@ -187,10 +187,11 @@ class Seating(ServiceBase):
             raise Refusal("already_started")
         return await self._changed(game.id), state
 
-    async def rematch(self, game_id: int, channel_id: int, user_id: int, name: str) -> GameRow:
+    async def rematch(self, game_id: int, channel_id: int, user_id: int, name: str) -> tuple[GameRow, list[int]]:
         """A lobby for a rematch of the finished ``game_id``, opened by ``user_id`` (one of its people): the same
-        variant, settings and players, the seat order rotated by one (the second player starts the join order, the
-        first comes last) and kept as joined, computer seats at the same levels."""
+        variant, settings and seat count, its opener seated with the computer seats at the same levels, and the other
+        people invited rather than seated (each joins if they want to play again; who resigned is not invited).
+        Returns the lobby and the people invited, for its post to ping."""
         old = await self.store.games.game(game_id)
         if old is None or channel_id not in (old.channel_id, old.lobby_channel_id) or old.status != "over":
             raise Refusal("no_such_game", game=game_id)
@@ -200,8 +201,8 @@ class Seating(ServiceBase):
         if await self.store.games.open_game_in(channel_id) is not None:
             raise Refusal("channel_busy")
         players = old.by_seat()
-        rotated = [*players[1:], *players[:1]]
-        new_id = await self.store.games.create_game(
+        computers = [(None, seat.name, seat.level) for seat in players if seat.user_id is None]
+        created = self.store.games.create_game(
             guild_id=old.guild_id,
             channel_id=channel_id,
             creator_id=user_id,
@@ -210,7 +211,7 @@ class Seating(ServiceBase):
             options=old.options,
             seed=self._seed_source(),
             max_seats=len(players),
-            seat_order="joined",
+            seat_order=old.seat_order,
             hints=old.hints,
             rated=old.rated,
             undo=old.undo,
@@ -218,10 +219,14 @@ class Seating(ServiceBase):
             on_timeout=old.on_timeout,
             thread=old.thread,
             thinking=old.thinking,
+            caps=await self._caps(old.guild_id, user_id, new_game=True, seats=1 + len(computers)),
         )
+        new_id = await capped_by("member_games", created)
         if new_id is None:
             raise Refusal("channel_busy")
-        seats = [(seat.user_id, name if seat.user_id == user_id else seat.name, seat.level) for seat in rotated]
-        await self.store.games.seat_lobby(new_id, [(u, n, level if u is None else None) for u, n, level in seats])
-        log.info("game %s: rematch of game %s opened by %s", new_id, game_id, user_id)
-        return await self._reload(new_id)
+        if computers:
+            await self.store.games.seat_lobby(new_id, [(user_id, name, None), *computers])
+        left = {*old.resigned_seats(), (old.result or {}).get("resigned")}  # who resigned, the last one too
+        invited = [seat.user_id for seat in players if seat.user_id not in (None, user_id) and seat.seat not in left]
+        log.info("game %s: rematch of game %s opened by %s, %s invited", new_id, game_id, user_id, len(invited))
+        return await self._reload(new_id), [user for user in invited if user is not None]

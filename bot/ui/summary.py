@@ -62,14 +62,16 @@ def summary_view(game: GameRow, locale: str) -> discord.ui.View:
 
 
 async def rematch(interaction: discord.Interaction, game_id: int) -> None:
-    """Open the rematch lobby of ``game_id`` in this channel and ping its players (but the one who asked) once."""
+    """Open the rematch lobby of ``game_id`` in this channel and invite its other players to join (one ping each)."""
     bot = bot_of(interaction)
     user = interaction.user
-    game = await bot.service.rematch(game_id, interaction.channel_id or 0, user.id, display_name(user))
+    game, others = await bot.service.rematch(game_id, interaction.channel_id or 0, user.id, display_name(user))
     locale = user_locale(interaction)
     public = public_locale(interaction)
-    others = [seat.user_id for seat in game.people() if seat.user_id not in (None, user.id)]
-    ping = text("bot.summary.rematch_post", public, game=game_id, players=" ".join(f"<@{u}>" for u in others))
+    invited = " ".join(f"<@{u}>" for u in others)
+    ping = text(
+        "bot.summary.rematch_post" if others else "bot.summary.rematch_open", public, game=game_id, players=invited
+    )
     channel = channel_of(interaction)
     if game.channel_id != interaction.channel_id:  # asked in the old game's thread: the lobby goes to its channel
         found = interaction.client.get_channel(game.channel_id) or await interaction.client.fetch_channel(
@@ -80,7 +82,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     message = await channel.send(
         f"{lobby_text(game, public)}\n{ping}",
         view=lobby_view(game, public),
-        allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in others if u is not None]),
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in others]),
     )
     await bot.service.set_message(game.id, "lobby", message.id)
     await interaction.response.send_message(

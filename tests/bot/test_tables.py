@@ -76,6 +76,13 @@ async def test_resigning_in_a_four_player_game_leaves_the_table_playing(simcord_
     places = {row.user_id: (row.place, row.outcome) for row in result.seats}
     assert places[alice.id] == (4, "resigned") and {places[p.id][1] for p in (bob, carol, dave)} == {"played"}
 
+    await bob.click(table.channel.last_message, label="Rematch")  # who resigned is neither seated nor invited
+    lobby = table.channel.last_message
+    assert sorted(simcord_env.backend.get_message(table.channel.id, lobby.id).ping_user_ids) == sorted(
+        [carol.id, dave.id]
+    )
+    assert [seat.user_id for seat in (await table.game()).seats] == [bob.id]
+
 
 async def test_the_last_person_to_resign_ends_the_game(simcord_env) -> None:
     table = Table.create(simcord_env, 3)
@@ -152,7 +159,9 @@ async def test_abort_asks_first_in_the_users_language(
     assert (await table.game()).status == "aborted"
 
 
-async def test_the_summary_tells_points_by_category_and_ratings_and_its_rematch_rotates_the_seats(simcord_env) -> None:
+async def test_the_summary_tells_points_by_category_and_ratings_and_its_rematch_invites_the_players(
+    simcord_env,
+) -> None:
     table = Table.create(simcord_env, 3)
     alice, bob, carol = table.players
     await table.open("azul")
@@ -178,22 +187,25 @@ async def test_the_summary_tells_points_by_category_and_ratings_and_its_rematch_
     replay = await bob.click(final, label="Replay")
     assert replay.ephemeral and replay.response.attachments, replay
 
-    order = [game.by_seat()[seat].user_id for seat in range(3)]
     rematch = await carol.click(final, label="Rematch")
     assert rematch.ephemeral and "Start" in rematch.response.content, rematch.response.content
     lobby = table.channel.last_message
     assert lobby.components and "Rematch of game #" in lobby.content, lobby.content
     pinged = simcord_env.backend.get_message(table.channel.id, lobby.id).ping_user_ids
-    assert sorted(pinged) == sorted([alice.id, bob.id]), "the others are pinged once; carol asked for it"
+    assert sorted(pinged) == sorted([alice.id, bob.id]), "the others are invited once; carol asked for it"
+    assert "Whoever wants to play again presses **Join**" in lobby.content, lobby.content
     again = await bob.click(final, label="Rematch")
     assert "already has an open game" in again.response.content, again.response.content
     new = await table.game()
     assert new.id != game.id and new.creator_id == carol.id and new.seat_order == "joined"
-    assert [seat.user_id for seat in new.seats] == [*order[1:], *order[:1]]
+    assert [seat.user_id for seat in new.seats] == [carol.id], "nobody is seated unasked"
+    for player in (bob, alice):
+        joined = await player.click(lobby, label="Join")
+        assert joined.ephemeral and "You joined" in joined.response.content, joined.response.content
     started = await carol.click(lobby, label="Start")
     assert started.ephemeral, started
     new = await table.game()
-    assert new.status == "active" and [seat.user_id for seat in new.by_seat()] == [*order[1:], *order[:1]]
+    assert new.status == "active" and [seat.user_id for seat in new.by_seat()] == [carol.id, bob.id, alice.id]
 
 
 @pytest.mark.parametrize("variant", engine.variant_names())
@@ -436,9 +448,10 @@ async def test_a_rematch_brings_computer_seats_back_at_their_levels(simcord_env)
     assert "Only the players of game" in refused.response.content, refused.response.content
     await bob.click(final, label="Rematch")
     new = await table.game()
-    before = [(seat.user_id, seat.level if seat.is_computer else None) for seat in old.by_seat()]  # people: their own
-    assert [(seat.user_id, seat.level) for seat in new.seats] == [*before[1:], *before[:1]]
+    assert [(seat.user_id, seat.level) for seat in new.seats] == [(bob.id, None), (None, "easy")]
     assert (new.undo, new.max_seats, new.creator_id) == (False, 3, bob.id)
+    lobby = table.channel.last_message  # alice resigned: she is neither seated nor invited
+    assert simcord_env.backend.get_message(table.channel.id, lobby.id).ping_user_ids == [], lobby.content
 
 
 async def test_a_thread_that_cannot_be_reopened_is_explained_in_its_channel(simcord_env) -> None:
