@@ -7,7 +7,9 @@ from typing import Any, ClassVar
 import discord
 from discord import app_commands
 
+import engine
 from bot.app.errors import Refusal
+from bot.games import GameAdapter, adapter_for
 from bot.games.base import variant_label
 from data.i18n import SUPPORTED, catalogue, has, normalize, t
 from engine import EngineError
@@ -46,6 +48,9 @@ def explain(error: Exception, locale: str) -> str:
             params["command"] = t(f"bot.name.{params['command']}", locale)
         if "variant" in params:
             params["variant"] = variant_label(params["variant"], locale)
+        if "moves" in params:  # a game's move commands, as this person's Discord names them
+            group = t("bot.name.azul-move", locale)
+            params["moves"] = ", ".join(f"`/{group} {t(f'bot.name.{name}', locale)}`" for name in params["moves"])
         if "players" in params:  # who must move: names as people chose them, made inert in message text
             shown = [discord.utils.escape_mentions(discord.utils.escape_markdown(name)) for name in params["players"]]
             params["players"] = ", ".join(f"**{name}**" for name in shown)
@@ -55,11 +60,24 @@ def explain(error: Exception, locale: str) -> str:
         return t(f"bot.refuse.{error.key}", locale, **params)
     if isinstance(error, EngineError):
         params = quoted(dict(error.params))
+        adapter = _error_adapter(error.key)
+        if adapter is not None:  # colours, hexagons and cells as players see them, not the engine's codes
+            params = adapter.error_params(params, locale)
         if has(f"bot.option.{params.get('option')}", locale):  # the option as people see it, not the engine's token
             params["option"] = t(f"bot.option.{params['option']}", locale)
         reason = t(f"error.{error.key}", locale, **params)
         return t("bot.refuse.illegal", locale, reason=reason)
     return t("bot.refuse.unexpected", locale)
+
+
+def _error_adapter(key: str) -> GameAdapter[Any] | None:
+    """The game whose refusal ``key`` is: its adapter's short name leads the key (``qg_…``, ``sp_…``); keys with no
+    game's prefix are the first game's, whose refusals the engine's core shares."""
+    adapters = [adapter_for(game) for game in engine.game_names()]
+    for adapter in adapters:
+        if adapter.short_name and key.startswith(f"{adapter.short_name}_"):
+            return adapter
+    return adapters[0] if adapters else None
 
 
 def text(key: str, locale: str, /, **params: Any) -> str:

@@ -99,6 +99,14 @@ class AzulAdapter(GameAdapter[AzulState]):
         index = color_index(token)
         return word(f"bot.azul.color.{COLORS[index]}", locale) if index is not None else str(token)
 
+    def error_params(self, params: Mapping[str, Any], locale: str | None) -> dict[str, Any]:
+        """Colours as players see them (the engine's ``white`` is turquoise)."""
+        said = dict(params)
+        for name in ("color", "line_color"):
+            if color_index(said.get(name, "")) is not None:
+                said[name] = self.color_name(said[name], locale)
+        return said
+
     def source_name(self, token: str, locale: str | None) -> str:
         if token == "centre":
             return t("bot.azul.centre", locale)

@@ -130,6 +130,11 @@ class GameAdapter(Generic[S]):
         """The cost at the end of a confirm question (", losing 3 points"), or nothing when the move is free."""
         return t("bot.confirm.cost", locale, count=points) if points > 0 else ""
 
+    def error_params(self, params: Mapping[str, Any], locale: str | None) -> dict[str, Any]:
+        """The parameters of one of this game's refusals (``error.<short_name>_…``) in words: the engine names
+        colours, hexagons and places by their codes, which a player never reads. As given by default."""
+        return dict(params)
+
     def event_params(self, event: Event, names: Sequence[str], locale: str | None) -> dict[str, Any]:
         """The parameters of an event's text: its data plus ``player``; override to put raw values into words."""
         params: dict[str, Any] = dict(event.data)

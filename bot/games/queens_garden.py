@@ -6,6 +6,7 @@ command's autocomplete filters the list, and the picture's cell names match what
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -15,7 +16,7 @@ from bot.games.base import GameAdapter, points_of
 from bot.games.base import sample_events as _events
 from data.i18n import Word, agree, has, normalize, t, word
 from engine import Event
-from engine.queens_garden import NONE, SUPPLY, QGState, QueensGarden, color_of, pattern_of
+from engine.queens_garden import CELLS, NONE, SUPPLY, QGState, QueensGarden, color_of, pattern_of
 
 GAME = "queens-garden"
 
@@ -129,6 +130,29 @@ class QueensGardenAdapter(GameAdapter[QGState]):
         if jokers:
             parts.append(t("bot.qg.jokers", locale, count=jokers))
         return ", ".join(parts)
+
+    def cell_word(self, token: str, locale: str | None) -> Word | str:
+        """A garden cell in words, with its cases: ``F1`` the fountain's cell 1, ``A2-4`` cell 4 of area A2 (areas
+        are named so on the picture), ``A2-0`` the middle of A2; anything else as given."""
+        if token not in CELLS:
+            return token
+        if token.startswith("F"):
+            return _filled(word("bot.qg.cell_fountain", locale), number=token[1:])
+        area, _, place = token.partition("-")
+        if place == "0":
+            return _filled(word("bot.qg.cell_middle", locale), area=area)
+        return _filled(word("bot.qg.cell_area", locale), area=area, number=place)
+
+    def error_params(self, params: Mapping[str, Any], locale: str | None) -> dict[str, Any]:
+        """Hexagons and cells in words (``lp3`` a light purple butterfly (3), ``F1`` the fountain's cell 1)."""
+        said = dict(params)
+        hexagon = said.get("hexagon")
+        if isinstance(hexagon, str):
+            with contextlib.suppress(engine.EngineError, KeyError, IndexError, ValueError):  # not a hexagon: as given
+                said["hexagon"] = self.hexagon_word(hexagon, locale)
+        if isinstance(said.get("cell"), str):
+            said["cell"] = self.cell_word(said["cell"], locale)
+        return said
 
     def location(self, token: str, locale: str | None) -> str:
         return t("bot.qg.stack_top", locale) if token == "s" else t("bot.qg.display_item", locale, number=token[1:])
@@ -356,6 +380,11 @@ def _hexagon_word(token: str, locale: str) -> Word:
         return name
     noun = word("bot.qg.expansion_noun", locale)
     return agree("bot.qg.expansion_item", locale, noun, expansion=noun, hexagon=name)
+
+
+def _filled(template: Word, **params: Any) -> Word:
+    """A word whose every form holds the same placeholders (``pole {number} obszaru {area}``), filled in."""
+    return Word({case: form.format(**params) for case, form in template.forms.items()}, template.gender)
 
 
 def _with_token(token: str, words: str) -> str:

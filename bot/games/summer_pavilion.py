@@ -140,6 +140,12 @@ class SummerPavilionAdapter(GameAdapter[SPState]):
         index = color_index(token)
         return word(f"bot.sp.color.{COLORS[index]}", locale) if index is not None else str(token)
 
+    def error_params(self, params: Mapping[str, Any], locale: str | None) -> dict[str, Any]:
+        said = dict(params)
+        if isinstance(said.get("color"), str) and said["color"] in COLORS:
+            said["color"] = self.color_name(said["color"], locale)
+        return said
+
     def tiles_text(self, counts: Sequence[int], locale: str | None) -> str:
         parts = [f"{n}× {self.color_name(c, locale)}" for c, n in enumerate(counts) if n]
         return ", ".join(parts) if parts else t("bot.sp.nothing", locale)

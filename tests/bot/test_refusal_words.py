@@ -11,7 +11,7 @@ import engine
 from tests.bot.table import Table
 
 LANGUAGES = [("en", "en-US"), ("pl", "pl"), ("uk", "uk")]
-WAITING = {"en": "To move: **{name}**", "pl": "Ruch ma: **{name}**", "uk": "Ходить: **{name}**"}
+WAITING = {"en": "To move: **{name}**", "pl": "Teraz ruch: **{name}**", "uk": "Зараз черга: **{name}**"}
 TOLD = {"en": "I'll let you know", "pl": "Dam ci znać", "uk": "Я повідомлю тебе"}  # by mention or by DM
 LOBBY = {"en": "lobby 1/3", "pl": "w poczekalni 1/3", "uk": "у лобі 1/3"}
 START = {"en": "presses **Start**", "pl": "naciska **Start**", "uk": "натискає **Почати**"}

@@ -102,9 +102,9 @@ async def test_move_refusals_save_nothing(simcord_env, discord_locales) -> None:
     refused(await mover.slash(table.channel, "azul-move take", source="1", color="blue", line="9"), "not allowed")
     refused(await mover.slash(table.channel, "azul-move take", source="1"), "choose the colour")
     refused(await mover.slash(table.channel, "azul-move wall", line="1", column="1"), "not allowed")
-    refused(await mover.slash(table.channel, "azul-move place", star="1"), "does not apply to Azul")
+    refused(await mover.slash(table.channel, "azul-move place", star="1"), "is not a move in Azul")
     discord_locales[mover.id] = "pl"  # named as a Polish Discord shows the command
-    refused(await mover.slash(table.channel, "azul-move place", star="1"), "`/azul-ruch połóż` nie dotyczy gry Azul")
+    refused(await mover.slash(table.channel, "azul-move place", star="1"), "`/azul-ruch połóż` to nie ruch w grze Azul")
     after = await table.game()
     assert after.version == game.version == 0
     assert after.state == game.state
