@@ -231,3 +231,27 @@ async def test_a_game_damaged_while_running_is_quarantined_at_once(
     told = [r for r in caplog.records if "is quarantined" in r.getMessage()]
     assert len(told) == 1 and told[0].levelname == "ERROR", [r.getMessage() for r in caplog.records]
     assert not [r for r in caplog.records if r.exc_info], "no traceback"
+
+
+async def test_each_start_takes_an_epoch_beyond_every_earlier_one(db_path: str) -> None:
+    """On both engines: every start of the bot takes a greater epoch, also after a restore rolled the stored one
+    back (the wall clock carries it); an operator's command takes none."""
+    epochs = []
+    for rolled_back in (False, False, True):
+        store = await Store.open(db_path, the_bot=True)
+        try:
+            epochs.append(store.epoch)
+            if rolled_back:  # as a backup from before these starts would have it
+                async with store.transaction() as db:
+                    await db.execute("UPDATE store_epoch SET epoch = 1")
+        finally:
+            await store.close()
+    after = await Store.open(db_path, the_bot=True)
+    reader = await Store.open(db_path)
+    try:
+        assert epochs[0] < epochs[1] < epochs[2] < after.epoch, (epochs, after.epoch)
+        assert epochs[0] > 1_700_000_000_000, "milliseconds of the wall clock"
+        assert reader.epoch == 0
+    finally:
+        await after.close()
+        await reader.close()
