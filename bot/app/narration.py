@@ -150,22 +150,18 @@ def lobby_text(game: GameRow, locale: str) -> str:
     return f"{said}\n{kind}{note}{hints}{limit}{thinking}{undo}"
 
 
-def move_words(game: GameRow, state: GameState, seat: int, move: Move, locale: str) -> str:
-    """A move as the picker names it: what it does, then each choice in words."""
-    adapter = adapter_of(game.variant)
-    chosen: dict[str, str] = {}
-    labels = []
-    for option, token in move.choices():
-        labels.append(adapter.words(state, seat, option, token, chosen=chosen, locale=locale))
-        chosen[option] = token
-    return f"{adapter.command_label(move.command, locale)}: {', '.join(labels)}" if labels else str(move)
+def move_sentence(game: GameRow, state: GameState, seat: int, move: Move, locale: str) -> str:
+    """A move as the picker's confirm says it, as a clause ("take 2 blue tiles from factory 1 to line 4, …"): the
+    same sentence a player reads before playing it, cost included."""
+    asked = adapter_of(game.variant).confirm(state, seat, move.command, dict(move.choices()), locale).rstrip("?")
+    return asked[:1].lower() + asked[1:]
 
 
 def hint_text(
     game: GameRow, state: GameState, seat: int, move: Move, *, reasons: list[tuple[str, dict[str, Any]]], locale: str
 ) -> str:
     """The strongest level's move for ``seat`` and a few words on why (the engine's reasons, translated)."""
-    lines = [text("bot.hint.move", locale, move=move_words(game, state, seat, move, locale), notation=str(move))]
+    lines = [text("bot.hint.move", locale, move=move_sentence(game, state, seat, move, locale), notation=str(move))]
     for key, params in reasons:
         said = reason_text(key, params, locale)
         if said:

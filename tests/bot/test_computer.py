@@ -14,6 +14,7 @@ import pytest
 import engine
 from bot.app.computer import Computer, move_seed
 from bot.app.turns import COMPUTER_CAUSES
+from bot.games.azul import ADAPTER
 from bot.infra.clock import ManualClock, iso
 from bot.infra.pools import FairQueue
 from bot.infra.store import GameRow
@@ -333,9 +334,12 @@ async def test_hint_shows_the_strong_move_privately(simcord_env) -> None:
     answer = await member.slash(table.channel, "azul hint")
     assert answer.ephemeral, answer
     said = answer.response.content
-    assert said.startswith("The strongest computer player would play **"), said
+    assert said.startswith("The strongest computer player would play this — **take "), said
     notation = said.split("(`")[1].split("`)")[0]
-    assert engine.parse_move("azul", notation) in engine.legal_moves(state, seat)
+    move = engine.parse_move("azul", notation)
+    assert move in engine.legal_moves(state, seat)
+    confirm = ADAPTER.confirm(state, seat, move.command, dict(move.choices()), "en")
+    assert f"**{confirm[0].lower()}{confirm[1:-1]}**" in said, "the move as the confirm's sentence, not glued labels"
     assert "• it " in said, "at least one reason in words"
     assert len(table.channel.history()) == posts and (await table.game()).version == game.version
 

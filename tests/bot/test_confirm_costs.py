@@ -13,6 +13,7 @@ from bot.games.summer_pavilion import ADAPTER as SP
 from engine.summer_pavilion import multiset_token
 from tests.bot.table import Table
 from tests.bot.test_confirm_words import confirm_step
+from tests.engine.queens_garden_helpers import check, fresh, give
 
 
 def sp_passing(score: int, hand: list[int]) -> Any:
@@ -90,3 +91,22 @@ async def test_through_the_bot_the_confirmed_cost_is_what_the_move_charges(simco
     )
     _, after = await table.state()
     assert before - engine.variant_of(after).scores(after)[seat] == int(cost[1])
+
+
+def test_long_labels_keep_their_penalty_within_discords_100_characters() -> None:
+    """A discard of many hexagons named in words runs past 100 characters: the cut keeps the token people type
+    and the penalty, which come first."""
+    state = fresh()
+    give(state, 0, "bl2", "lg2", "lg4", "lg5", "dg5", "dp6", "ye6", "lp3", "dg1")
+    state = check(state)
+    token = "bl2+dg1+dg5+dp6+lg2+lg4+lg5+lp3+ye6"
+    words = {lang: QG.label(state, 0, "discard", token, chosen={}, locale=lang) for lang in ("en", "pl", "uk")}
+    cost = QG.cost(state, 0, "pass", {"discard": token})
+    assert cost == 15  # 35 points of hexagons and the first pass's 1, but the score (15) never goes under 0
+    for lang, label in words.items():
+        assert len(label) <= 100 and label.startswith(f"{token} — −{cost} · "), (lang, label)
+    big = sp_passing(30, [4, 4, 4, 4, 4, 4])
+    keep = multiset_token([1, 1, 1, 1, 0, 0])
+    for lang in ("en", "pl", "uk"):
+        label = SP.label(big, 0, "keep", keep, chosen={}, locale=lang)
+        assert len(label) <= 100 and "(−20)" in label[:40], (lang, label)
