@@ -79,3 +79,33 @@ def test_a_name_no_font_can_draw_is_player_n_under_the_board_as_in_it() -> None:
     assert move_caption("azul", events, names, "en").startswith(f"Player {seat + 1} ")
     assert move_caption("azul", events, names, "pl").startswith(f"Gracz {seat + 1} ")
     assert move_caption("azul", events, ["💙", "💙"], "en").startswith("💙 ")
+
+
+@pytest.mark.parametrize(("discord_locale", "locale"), [("en-US", "en"), ("pl", "pl"), ("uk", "uk")])
+async def test_help_says_what_every_short_mark_means(simcord_env, discord_locales, discord_locale, locale) -> None:
+    from data.i18n import t
+
+    user = simcord_env.create_user("reader")
+    discord_locales[user.id] = discord_locale
+    answer = await user.slash("azul-help")
+    assert "/azul" in answer.response.content, "how to play stays the message"
+    (marks,) = answer.response.embeds
+    said = marks.description or ""
+    assert marks.title == t("bot.help.marks_title", locale)
+    shown = [  # every short form the pictures and messages use, as the catalogue words it today
+        "→ 19",
+        "+3",
+        "×3",
+        "🤖",
+        "⏳",
+        "⏰",
+        t("bot.picture.away_short", locale, day=3, month=12),
+        t("bot.limit.hours_short", locale, hours=23),
+        t("picture.winner", locale),
+        t("picture.to_act", locale),
+        t("picture.sp.keep_rule_short", locale, most=4),
+        t("picture.head.columns_short", locale),
+        t("bot.summary.rating", locale, before=1200, after=1230),
+    ]
+    assert [mark for mark in shown if mark not in said] == [], said
+    assert len(said) <= 4096 and len(answer.response.content) <= 2000

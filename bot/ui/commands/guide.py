@@ -35,7 +35,10 @@ class GuideCog(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=False)
     async def help(self, interaction: discord.Interaction) -> None:
-        await reply(interaction, text("bot.help", user_locale(interaction)))
+        """How to play, and under it what every short mark on a picture or in a message means."""
+        locale = user_locale(interaction)
+        marks = discord.Embed(title=text("bot.help.marks_title", locale), description=text("bot.help.marks", locale))
+        await reply(interaction, text("bot.help", locale), embed=marks)
 
 
 __all__ = ["GuideCog"]
