@@ -154,7 +154,7 @@ async def test_a_direct_message_offers_only_the_commands_that_work_there(simcord
     with pytest.raises(SetupError, match="not visible"):
         await user.slash("azul new", variant="azul", seats=2)
     assert await simcord_env.bot.service.store.games.latest_game_in(user.dm_channel.id) is None, "no lobby was opened"
-    assert "/azul" in (await user.slash("azul-help")).response.content, "help works in a DM"
+    assert "/azul" in ((await user.slash("azul-help")).response.embeds[0].description or ""), "help works in a DM"
 
 
 async def simultaneous_phase(table: Table) -> tuple[Any, engine.GameState]:

@@ -203,7 +203,7 @@ async def test_board_status_rules_help(simcord_env) -> None:
     rules = await alice.slash(table.channel, "azul-rules", variant="azul-grey")
     assert "column" in rules.response.content
     helped = await alice.slash(table.channel, "azul-help")
-    assert "/azul new" in helped.response.content
+    assert "/azul new" in (helped.response.embeds[0].description or "")
 
 
 async def test_unexpected_errors_are_logged_never_shown(simcord_env, monkeypatch, caplog) -> None:

@@ -35,10 +35,12 @@ class GuideCog(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=False)
     async def help(self, interaction: discord.Interaction) -> None:
-        """How to play, and under it what every short mark on a picture or in a message means."""
+        """How to play, and under it what every short mark on a picture or in a message means: two embeds, whose
+        4,096 characters each leave the texts room to grow (a message's content stops at 2,000)."""
         locale = user_locale(interaction)
+        how = discord.Embed(description=text("bot.help", locale))
         marks = discord.Embed(title=text("bot.help.marks_title", locale), description=text("bot.help.marks", locale))
-        await reply(interaction, text("bot.help", locale), embed=marks)
+        await reply(interaction, "", embeds=[how, marks])
 
 
 __all__ = ["GuideCog"]
