@@ -3,8 +3,11 @@ server (a server's setting, ``/azul-server settings``), and how often a player m
 
 A member's open games are the seats they fill in this server's lobbies and running games, plus every computer seat
 in the games they created: a computer player costs the bot more than a person, and it is its creator who asked for
-it. A hint is searched at most once per game version and seat (asking again shows the same move), and a player
-waits :data:`HINT_COOLDOWN` between two searches.
+it. League games are counted apart (they neither take nor fill the caps: a server manager made the league, and its
+rounds must open). The caps are counted in the transaction that takes the seat (``bot.infra.store.servers.take_caps``),
+so simultaneous clicks cannot pass them. A hint is searched at most once per game version and seat (asking again,
+even while it is searched, shows the same move), and a player waits :data:`HINT_COOLDOWN` between two searches,
+counted from when one starts. A person is nudged at most once per :data:`NUDGED_EVERY` in a game, whoever asks.
 """
 
 from __future__ import annotations
