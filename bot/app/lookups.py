@@ -26,6 +26,11 @@ class Lookups:
     async def game(self, game_id: int) -> GameRow | None:
         return await self.store.games.game(game_id)
 
+    async def takes_over(self, game_id: int, seat: int, ply: int) -> bool:
+        """Whether the computer's move at ``ply`` for a person's seat is its first since it took the seat over (its
+        own move before it was not the computer's for the same reason): the one to say so once."""
+        return await self.store.moves.cause_before(game_id, seat, ply) != "stand_in"
+
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
         """The newest game of a channel, whatever its status (the one a channel's commands speak of)."""
         return await self.store.games.latest_game_in(channel_id)

@@ -124,7 +124,10 @@ class ComputerTurns:
         guild = getattr(channel, "guild", None)
         locale = guild_locale(guild)
         lines = [headline(turn, locale)]
-        if turn.cause != "computer_seat":
+        first_ply = game.version - turn.plies
+        if turn.cause == "time_limit" or (
+            turn.cause == "stand_in" and await self.service.takes_over(game.id, turn.seat, first_ply)
+        ):  # a take-over is said once, not on every move the computer makes for the seat
             seat = game.by_seat()[turn.seat]
             level = level_label(seat.level or "", locale)
             lines.append(

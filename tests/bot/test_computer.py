@@ -382,12 +382,13 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
     if bob_seat in engine.to_act(state):
         table.bot.wake_computer(game.id)
         await simcord_env.settle()
+    line = "bob 🤖: the computer (hard) is playing for you."
     for _ in range(3):  # Alice moves; the computer answers for Bob at once, without pinging him
         game, state = await table.state()
         await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
-        post = table.channel.last_message
-        assert "bob 🤖: the computer (hard) is playing for you." in post.content, post.content
-        assert bob.id not in mentions(post.content)
+        assert bob.id not in mentions(table.channel.last_message.content)
+    said = [post.content for post in table.channel.history() if line in post.content]
+    assert len(said) == 1, "said once per take-over, not on each of its moves"
     game = await table.game()
     await table.bot.service.set_controller(game.id, bob_seat, None)
     game, state = await table.state()
@@ -395,6 +396,19 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
     assert bob.id in mentions(table.channel.last_message.content), "Bob plays his seat again"
     moves = await table.bot.service.store.moves.moves(game.id)
     assert len(moves) == (await table.game()).version
+    game, state = await table.state()
+    assert bob_seat in engine.to_act(state)  # he was pinged: he moves himself once, then hands the seat over again
+    await play(table, bob, table.agent.choose(engine.variant_of(state), state, bob_seat))
+    await table.bot.service.set_controller(game.id, bob_seat, "hard")
+    for _ in range(2):
+        game, state = await table.state()
+        if bob_seat in engine.to_act(state):
+            table.bot.wake_computer(game.id)
+            await simcord_env.settle()
+            continue
+        await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
+    said = [post.content for post in table.channel.history() if line in post.content]
+    assert len(said) == 2, "a new take-over is said again"
 
 
 async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> None:

@@ -77,6 +77,14 @@ class Moves(Tables):
         )
         return MoveRow(rows[0]["ply"], rows[0]["seat"], rows[0]["notation"], rows[0]["cause"] or "") if rows else None
 
+    async def cause_before(self, game_id: int, seat: int, ply: int) -> str | None:
+        """Why the seat's last move before ``ply`` was made (``""``: its person's own), or None before its first."""
+        rows = await self._fetchall(
+            "SELECT cause FROM moves WHERE game_id = ? AND seat = ? AND ply < ? ORDER BY ply DESC LIMIT 1",
+            (game_id, seat, ply),
+        )
+        return str(rows[0]["cause"] or "") if rows else None
+
     async def undone(self, game_id: int, version: int) -> UndoneRow | None:
         """The move taken back at ``version``, if that is what happened then."""
         rows = await self._fetchall(
