@@ -35,6 +35,7 @@ from bot.ui.commands import CommandSyncRefused, add_commands, needs_server, payl
 from bot.ui.commands.stats import PageButton
 from bot.ui.computer_turns import ComputerTurns
 from bot.ui.ending import EndButton
+from bot.ui.league_confirm import LeagueConfirmButton
 from bot.ui.league_posts import LeagueButton
 from bot.ui.league_runs import LeagueRuns
 from bot.ui.limits import run_deadlines, warning_key, warning_params
@@ -72,6 +73,7 @@ CONTROLS = (
     ReplayButton,
     UndoButton,
     LeagueButton,
+    LeagueConfirmButton,
     ForgetButton,
     EndButton,
     AbortVoteButton,

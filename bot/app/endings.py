@@ -95,6 +95,15 @@ class Endings(ServiceBase):
         await self.check_may_abort(game, user_id, is_admin=is_admin)
         return await self._cancel(game)
 
+    async def cancel(self, game_id: int) -> GameRow | None:
+        """Cancel an open game for a reason outside it (its league ended early): no result, no rating. None when it
+        was no longer open."""
+        game = await self._reload(game_id)
+        if not game.is_open or not await self.store.games.finish(game.id, "aborted", None):
+            return None
+        await self.store.timers.clear_abort_votes(game.id)
+        return await self._changed(game.id)
+
     async def _cancel(self, game: GameRow) -> GameRow:
         if not await self.store.games.finish(game.id, "aborted", None):
             raise Refusal("raced")

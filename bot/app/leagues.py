@@ -33,7 +33,7 @@ total game score, head-to-head, sign-up order.
 Withdrawing (or being dropped) drops the player's seats in their running league games (the strongest computer plays
 them to the end, and they rank last there whatever it scores) and leaves them out of later pairings; they stay in
 the standings, after everyone still in. Pausing keeps running games going but starts no new round until
-resumed; ending early closes the league with the standings as they are (running games go on but no longer count).
+resumed; ending early closes the league with the standings as they are, and its running games end unrated.
 League games open in a thread of the league's channel each (a channel holds one open game).
 """
 
@@ -201,6 +201,17 @@ class LeagueService:
         if not await self.store.leagues.set_status(league.id, was, status):
             raise Refusal("league_not_running" if paused else "league_not_paused")
         return await self.league(league.id)
+
+    async def end_games(self, league: LeagueRow) -> list[GameRow]:
+        """The running games of a league that ended early end too, unrated (its standings are final: a result
+        coming later would change nothing, and their clocks and pings would go on for nothing)."""
+        ended = []
+        for table in await self.store.leagues.tables(league.id):
+            if table.game_id is not None and (game := await self.games.cancel(table.game_id)) is not None:
+                ended.append(game)
+        if ended:
+            log.info("league %s: ended early; %d running games cancelled", league.id, len(ended))
+        return ended
 
     async def end(self, league: LeagueRow) -> LeagueRow:
         if not await self.store.leagues.set_status(league.id, ("signup", "running", "paused"), "over"):

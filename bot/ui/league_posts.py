@@ -41,8 +41,8 @@ def settings_lines(league: LeagueRow, locale: str) -> list[str]:
     rounds = (
         text("bot.league.rounds", locale, count=league.rounds)
         if league.rounds
-        else text("bot.league.rounds_all", locale)
-    )
+        else text("bot.league.rounds_all" if league.table_size == 2 else "bot.league.rounds_even", locale)
+    )  # everyone meets everyone only at 2-player tables: bigger ones cannot promise it (league_rules)
     kind = " · ".join(
         (
             variant_label(league.variant, locale),
@@ -189,11 +189,14 @@ def round_text(
 
 
 def imbalance_line(league: LeagueRow, players: Sequence[LeaguePlayer], locale: str) -> str:
-    """For a round robin at tables of 3–4: how evenly pairs meet over the planned schedule."""
+    """For a round robin at tables of 3–4 where not every pair meets equally often: how unevenly they meet over the
+    planned schedule (nothing when they do meet equally often)."""
     if league.swiss or league.table_size == 2:
         return ""
     users = [player.user_id for player in players]
     fewest, most = imbalance(users, planned_schedule(users, league.table_size, league.leftover))
+    if fewest == most:  # every pair meets equally often after all: nothing to warn about
+        return ""
     return text("bot.league.imbalance", locale, fewest=fewest, most=most)
 
 

@@ -19,7 +19,7 @@ from bot.app.language import explain, guild_locale, text
 from bot.app.leagues import ROUND_LEASE, Recorded
 from bot.app.narration import shown
 from bot.app.ports import Games, Leagues, PictureMaker
-from bot.app.records import LeaguePlayer, LeagueRow, TableRow
+from bot.app.records import GameRow, LeaguePlayer, LeagueRow, TableRow
 from bot.ui.context import BoardPoster
 from bot.ui.league_posts import (
     LIST_LIMIT,
@@ -229,6 +229,16 @@ class LeagueRuns:
     async def _finish_round(self, league_id: int, number: int) -> None:
         if await self.leagues.finish_round(await self.leagues.league(league_id), number) == "final":
             await self.announce_final(await self.leagues.league(league_id))
+
+    async def tell_game_ended(self, league: LeagueRow, game: GameRow) -> None:
+        """A running game of a league that ended early is cancelled: said in its thread."""
+        try:
+            channel = await self._channel(game.channel_id)
+            locale = guild_locale(getattr(channel, "guild", None))
+            said = text("bot.league.game_ended_early", locale, name=shown(league.name), game=game.id)
+            await channel.send(said, allowed_mentions=NO_MENTIONS)
+        except (discord.HTTPException, Refusal):
+            log.info("league %s: game %s ended, but its thread could not be told", league.id, game.id)
 
     async def announce_final(self, league: LeagueRow, *, early: bool = False) -> None:
         channel = await self._channel(league.channel_id)

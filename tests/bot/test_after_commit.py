@@ -15,7 +15,7 @@ from bot.app.errors import ChangeSaved
 from bot.infra.clock import ManualClock
 from bot.ui.league_runs import LeagueRuns
 from tests.bot.table import Table
-from tests.bot.test_leagues import League
+from tests.bot.test_leagues import League, confirmed_league
 
 
 class Boom(Exception):
@@ -100,7 +100,7 @@ async def test_league_changes_whose_posts_failed_are_told_they_stand(
     for step in ("post", "refresh_signup", "refresh_standings", "announce_final"):
         monkeypatch.setattr(LeagueRuns, step, fail)  # every post about the league fails from here on
 
-    left = await alice.slash(league.channel, "azul-league withdraw")  # during sign-up
+    left = await confirmed_league(alice, league.channel, "azul-league withdraw")  # during sign-up
     assert "You are out of the league, and that stands" in left.response.content, left.response.content
     monkeypatch.undo()
     clock.advance(hours=2, minutes=1)
@@ -117,13 +117,18 @@ async def test_league_changes_whose_posts_failed_are_told_they_stand(
         (league.organiser, "azul-server league end", {}, "The league is over, and that stands"),
     ]
     for member, command, options, words in steps:
-        said = (await member.slash(league.channel, command, **options)).response.content
+        send = confirmed_league if command.endswith(("withdraw", "end")) else slash  # they ask first
+        said = (await send(member, league.channel, command, **options)).response.content
         assert words in said and "Nothing" not in said, (command, said)
     cup = await autumn_cup(league)
     players = {player.user_id: player.status for player in await league.store.leagues.players(cup.id)}
     assert (players.get(alice.id), players[bob.id], players[carol.id]) == (None, "withdrew", "dropped")
     assert (await autumn_cup(league)).status == "over"
     simcord_env.errors  # the injected failures, expected  # noqa: B018
+
+
+async def slash(member: Any, channel: Any, command: str, **options: Any) -> Any:
+    return await member.slash(channel, command, **options)
 
 
 async def autumn_cup(league: League) -> Any:

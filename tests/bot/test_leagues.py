@@ -25,6 +25,14 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 LIMIT = 12  # hours per move
 
 
+async def confirmed_league(member: Any, channel: Any, command: str, **options: Any) -> Any:
+    """A league command that asks first, and its one confirming click; the click's result."""
+    asked = await member.slash(channel, command, **options)
+    assert asked.ephemeral and asked.response.components, asked.response.content
+    button = asked.response.components[0]["components"][0]
+    return await member.click(asked.response, custom_id=button["custom_id"])
+
+
 class League:
     """A server with a league channel, an organiser (Manage Server) and players who signed up in ``NAMES`` order."""
 
@@ -77,8 +85,12 @@ class League:
         return [tuple(self.name_of(user) for user in table.players) for table in await self.tables(number, name)]
 
     async def withdraw(self, member: Any) -> Any:
-        """``member`` leaves the league with ``/azul-league withdraw``."""
-        return await member.slash(self.channel, "azul-league withdraw")
+        """``member`` leaves the league with ``/azul-league withdraw`` and its confirming click (its result)."""
+        return await confirmed_league(member, self.channel, "azul-league withdraw")
+
+    async def end(self) -> Any:
+        """The organiser ends the league with ``/azul-server league end`` and its confirming click (its result)."""
+        return await confirmed_league(self.organiser, self.channel, "azul-server league end")
 
     def table_at(self, thread_id: int) -> Table:
         thread = next(thread for thread in self.channel.threads if thread.id == thread_id)
@@ -363,7 +375,7 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     member, _, _ = await alices.choose()
     if member.id != alice.id:
         await one_move(alices, buttons=False)  # bob's move: now alice must move
-    said = await alice.slash(league.channel, "azul-league withdraw")
+    said = await league.withdraw(alice)
     assert said.ephemeral and "You have left **Autumn Cup**" in said.response.content
     posts = [m.content for m in league.channel.history() if "withdrew from" in m.content]
     assert posts == ["🏆 **alice** withdrew from **Autumn Cup**. The computer plays their running game to the end."]
@@ -398,7 +410,7 @@ async def test_withdrawing_dropping_pausing_and_ending_are_announced_once(simcor
     await league.tick()
     void = f"🏆 **Autumn Cup**, round 2: game #{(await thread.game()).id} was cancelled and counts for nobody."
     assert [m.content for m in league.channel.history()].count(void) == 1
-    ended = await league.organiser.slash(league.channel, "azul-server league end")
+    ended = await league.end()
     assert ended.ephemeral and "**Autumn Cup** is over" in ended.response.content
     final = [m.content for m in league.channel.history() if m.content.startswith("🏁")]
     assert len(final) == 1 and "ended early by the organisers" in final[0]
@@ -540,7 +552,7 @@ async def test_a_league_with_one_player_left_ends_instead_of_pairing(simcord_env
     await league.create(format="swiss", rounds=3, signup_hours=1)
     clock.advance(hours=1, minutes=1)
     await league.tick()
-    await bob.slash(league.channel, "azul-league withdraw")
+    await league.withdraw(bob)
     await resign(league, league.table_at((await league.tables(1))[0].channel_id or 0), "alice")
     assert await league.tables(2) == []
     final = [m.content for m in league.channel.history() if m.content.startswith("🏁")]

@@ -25,6 +25,7 @@ from bot.app.timers import LIMIT_HOURS
 from bot.games.base import variant_label
 from bot.ui.commands.table import variant_choices
 from bot.ui.context import bot_of
+from bot.ui.league_confirm import ask, leave_league, runs_of
 from bot.ui.league_posts import (
     CHOICE_LIMIT,
     LIST_LIMIT,
@@ -33,7 +34,6 @@ from bot.ui.league_posts import (
     signup_view,
     standings_text,
 )
-from bot.ui.league_runs import LeagueRuns
 from bot.ui.limits import action_choices
 from bot.ui.replies import after_commit, display_name, public_locale, reply
 
@@ -87,13 +87,6 @@ def league_limit_choices() -> list[app_commands.Choice[str]]:
     ]
 
 
-def runs_of(interaction: discord.Interaction) -> LeagueRuns:
-    runs = getattr(interaction.client, "league_runs", None)
-    if not isinstance(runs, LeagueRuns):
-        raise TypeError("the client runs no leagues")
-    return runs
-
-
 @app_commands.guild_only()
 @app_commands.allowed_installs(guilds=True, users=False)
 class LeagueCog(
@@ -120,11 +113,7 @@ class LeagueCog(
     @app_commands.describe(league=described("bot.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def withdraw(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        chosen = await chosen_league(interaction, league)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the standings picture takes a moment
-        await leave_league(interaction, chosen, interaction.user.id, display_name(interaction.user), "withdrew")
-        async with after_commit("league_withdrew"):
-            await reply(interaction, text("bot.league.withdrawn", user_locale(interaction), name=shown(chosen.name)))
+        await ask(interaction, "withdraw", await chosen_league(interaction, league))
 
     @app_commands.command(name=named("list"), description=described("bot.cmd.league_list"))
     async def list(self, interaction: discord.Interaction) -> None:
@@ -149,25 +138,6 @@ class LeagueCog(
                 )
             )
         await reply(interaction, "\n".join(lines)[:LIST_LIMIT])
-
-
-async def leave_league(interaction: discord.Interaction, league: LeagueRow, user_id: int, name: str, how: str) -> None:
-    """A player withdraws (or is dropped): the computer plays on for them; announced once in the league's channel."""
-    runs = runs_of(interaction)
-    if league.status == "signup":
-        _, players = await runs.leagues.leave(league.id, user_id)
-        async with after_commit(f"league_{how}"):  # they are out of the league: that stands whatever fails now
-            await runs.refresh_signup(league, players)
-        return
-    handed = await runs.leagues.withdraw(league, user_id, status=how)
-    async with after_commit(f"league_{how}"):
-        for game in handed:
-            bot_of(interaction).wake_computer(game.id)  # it may be their turn there now
-        locale = public_locale(interaction)
-        await runs.post(
-            league, text(f"bot.league.{how}", locale, player=shown(name), name=shown(league.name), count=len(handed))
-        )
-        await runs.refresh_standings(league)
 
 
 class LeagueAdmin(app_commands.Group):
@@ -277,14 +247,7 @@ class LeagueAdmin(app_commands.Group):
     @app_commands.describe(league=described("bot.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def end(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        chosen = await chosen_league(interaction, league)
-        ended = await bot_of(interaction).leagues.end(chosen)
-        async with after_commit("league_ended"):  # the league is over: that stands whatever fails now
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            runs = runs_of(interaction)
-            await runs.refresh_signup(ended, await runs.leagues.players(ended))
-            await runs.announce_final(ended, early=True)
-            await reply(interaction, text("bot.league.reply.ended", user_locale(interaction), name=shown(ended.name)))
+        await ask(interaction, "end", await chosen_league(interaction, league))
 
 
 __all__ = ["LeagueAdmin", "LeagueCog", "chosen_league", "league_choices"]
