@@ -225,7 +225,8 @@ class QueensGardenAdapter(GameAdapter[QGState]):
                 return self._confirm_acquire(state, chosen, locale)
             paying = self._paying(chosen.get("payment", NONE), locale)
             if command == "tile":
-                return {"tile": self.hexagon_word(chosen["tile"], locale), "cell": chosen["cell"], "paying": paying}
+                cell = self.cell_word(chosen["cell"], locale)
+                return {"tile": self.hexagon_word(chosen["tile"], locale), "cell": cell, "paying": paying}
             cost = self.cost_clause(self.cost(state, seat, command, chosen), locale)
             if command == "expansion":
                 return self._confirm_expansion(state, chosen, paying + cost, locale)
@@ -285,7 +286,8 @@ class QueensGardenAdapter(GameAdapter[QGState]):
         rotation = chosen.get("rotation", NONE)
         printed = ""
         if rotation not in ("", NONE):
-            printed = t("bot.confirm.queens-garden.printed", locale, cell=f"{chosen['area'].upper()}-{rotation}")
+            cell = self.cell_word(f"{chosen['area'].upper()}-{rotation}", locale)
+            printed = t("bot.confirm.queens-garden.printed", locale, cell=cell)
         return {"what": what, "area": chosen["area"], "printed": printed, "paying": paying}
 
     def _discarding(self, token: str, locale: str | None) -> str:
@@ -327,6 +329,7 @@ class QueensGardenAdapter(GameAdapter[QGState]):
             params["what"] = ", ".join(self.hexagon(token, locale) for token in taken)
         elif event.kind == "tile_placed":
             params["hexagon"] = self.hexagon_word(str(data["tile"]), locale)
+            params["cell"] = self.cell_word(str(data["cell"]), locale)
         elif event.kind == "expansion_placed":
             expansion = data.get("expansion")
             params["what"] = (

@@ -68,7 +68,7 @@ def test_event_lines_agree_with_counts_and_tiles() -> None:
         "ala bierze 5 niebieskich płytek"
     )
     placed = QG.describe([Event("tile_placed", 0, {"tile": "bl6", "cell": "F1"})], ["ala"], "pl")
-    assert placed == "ala kładzie niebieską lilię (6) na polu F1"
+    assert placed == "ala kładzie niebieską lilię (6) na polu 1 przy fontannie"
     passed = Event("pass", 2, {"kept": [0] * 6, "discarded": [0, 0, 0, 0, 0, 7], "penalty": 7, "auto": False})
     assert SP.describe([passed], ["a", "b", "carol"], "en") == "carol passed, discarding 7 tiles (−7)"
     final = QG.describe([Event("final_scored", 0, {"storage": -18, "groups": [{"points": 9}]})], ["ala"], "en")
