@@ -351,7 +351,7 @@ async def copy_db(source: str, target: str) -> int:
         return EXIT_CONFIG
     try:
         async with contextlib.AsyncExitStack() as stack:
-            sqlite = await Store.open(source)
+            sqlite = await Store.open(source, existing=True)
             stack.push_async_callback(sqlite.close)
             postgres = await Store.open(target)
             stack.push_async_callback(postgres.close)

@@ -64,3 +64,18 @@ def test_check_names_a_postgresql_database_without_its_password(
         assert main(["check"]) == 0
         said = capsys.readouterr()
         assert said.out.startswith("no quarantined games in postgres") and SECRET not in str(said), said
+
+
+def test_copy_db_refuses_a_missing_source_and_never_prints_the_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "azul.sqlit3"
+    target = f"postgresql://azul:{SECRET}@127.0.0.1:1/azul?sslpassword={SECRET}"
+    assert main(["copy-db", str(missing), target]) == EXIT_STORE
+    said = capsys.readouterr()
+    assert f"there is no database at {missing}" in said.err and not missing.exists(), said
+    source = tmp_path / "azul.sqlite3"
+    source.touch()  # an empty file is a database SQLite opens (the store migrates it)
+    assert main(["copy-db", str(source), target]) == EXIT_STORE
+    said = capsys.readouterr()
+    assert "postgresql://azul:***@127.0.0.1:1/azul?sslpassword=***" in said.err and SECRET not in str(said), said
