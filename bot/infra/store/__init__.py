@@ -277,6 +277,7 @@ class Store:
             engine = SqliteFile(db, path)
             await engine.migrate(MIGRATIONS, newer=lambda current: _newer_schema(path, current))
             await engine.probe_write()
+            engine.check_file()  # takes the write-ahead log as it is now (the probe made sure it exists)
         except BaseException as error:
             # aiosqlite's worker thread keeps the process alive until the connection is closed.
             with contextlib.suppress(Exception):
