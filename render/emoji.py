@@ -158,27 +158,43 @@ def draw(  # noqa: PLR0917
     anchor: str = "la",
 ) -> tuple[int, int, int, int]:
     """Draw ``text`` (normalized) anchored at ``xy`` as ``d.text`` would, its emoji in colour; returns its box."""
-    x, y = xy
-    across, down = anchor[0], anchor[1]
-    total = width(text, face)
-    x -= total if across == "r" else total / 2 if across == "m" else 0
-    cap = face.getbbox("H", anchor=f"l{down}")  # the emoji sit centred on the letters' capitals
-    middle = y + (cap[1] + cap[3]) / 2
-    height = emoji_height(face)
-    top = round(middle - height / 2)
+    layer, top = _layer(text, face, fill if isinstance(fill, tuple | str) else "white", anchor[1])
+    across = {"r": layer.width, "m": layer.width / 2}.get(anchor[0], 0)
+    left, top = round(xy[0] - across), round(xy[1]) + top
     image: Image.Image = d._image
-    box = [int(x), top, int(x) + total, top + height]
+    if image.mode in {"RGB", "RGBA"}:
+        image.paste(layer, (left, top), layer)
+    else:  # a one-channel layer (a mask) gets the shapes only
+        d.bitmap((left, top), layer.getchannel("A"), fill=fill)
+    return left, top, left + layer.width, top + layer.height
+
+
+@lru_cache(maxsize=1024)
+def _layer(text: str, face: ImageFont.FreeTypeFont, fill: tuple[int, ...] | str, down: str) -> tuple[Image.Image, int]:
+    """``text`` drawn once (names come back in every picture): letters in ``fill`` and emoji in colour on a
+    transparent layer, and its top relative to the anchor's line (``down``: Pillow's vertical anchor)."""
+    cap = face.getbbox("H", anchor=f"l{down}")  # the emoji sit centred on the letters' capitals
+    height = emoji_height(face)
+    emoji_top = round((cap[1] + cap[3]) / 2 - height / 2)
+    pieces: list[tuple[str, bool, float]] = []
+    x, top, bottom, right = 0.0, emoji_top, emoji_top + height, 0
     for run, emoji in runs(text):
+        pieces.append((run, emoji, x))
+        if emoji:
+            x += glyph(run, height).width + GAP
+        else:
+            box = face.getbbox(run, anchor=f"l{down}")
+            top, bottom, right = min(top, int(box[1])), max(bottom, int(box[3])), max(right, int(x + box[2]))
+            x += face.getlength(run)
+    size = (max(1, int(x), right), bottom - top)
+    colour, alpha = Image.new("RGB", size, fill), Image.new("L", size, 0)
+    for run, emoji, at in pieces:  # the emoji first: the letters' edges then blend over their box
         if emoji:
             picture = glyph(run, height)
-            if image.mode in {"RGB", "RGBA"}:
-                image.paste(picture.convert(image.mode), (round(x), top), picture)
-            else:
-                d.bitmap((round(x), top), picture.getchannel("A"), fill=fill)
-            x += picture.width + GAP
-        else:
-            d.text((x, y), run, font=face, fill=fill, anchor=f"l{down}")
-            _, upper, _, lower = d.textbbox((x, y), run, font=face, anchor=f"l{down}")
-            box[1], box[3] = min(box[1], int(upper)), max(box[3], int(lower))
-            x += face.getlength(run)
-    return box[0], box[1], box[2], box[3]
+            colour.paste(picture.convert("RGB"), (round(at), emoji_top - top))  # its own colours, edges too
+            alpha.paste(picture.getchannel("A"), (round(at), emoji_top - top))
+    letters = ImageDraw.Draw(alpha)
+    for run, emoji, at in pieces:
+        if not emoji:
+            letters.text((at, -top), run, font=face, fill=255, anchor=f"l{down}")
+    return Image.merge("RGBA", (*colour.split(), alpha)), top

@@ -58,7 +58,7 @@ def test_an_emoji_name_is_drawn_in_colour_where_its_text_is_recorded() -> None:
         c.text_at(d, (10, 30), printable("Zoë 💙 Żak"), FACE, anchor="lm")
     (text,) = drawn
     assert text.text == "Zoë 💙 Żak"
-    assert text.box[2] - text.box[0] == width(text.text, FACE)
+    assert abs(text.box[2] - text.box[0] - width(text.text, FACE)) <= 2  # a letter's ink may pass its advance
     assert _colourful(image, text.box) > 60  # the blue heart; the letters are white on grey
 
 
