@@ -29,7 +29,7 @@ from bot.games import check_adapters
 from bot.infra import logs, metrics
 from bot.infra.clock import Clock, SystemClock
 from bot.infra.loops import Loop
-from bot.infra.store import Store
+from bot.infra.store import GameRow, Store
 from bot.ui.abort_votes import AbortVoteButton
 from bot.ui.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
 from bot.ui.commands.stats import PageButton
@@ -39,7 +39,7 @@ from bot.ui.league_confirm import LeagueConfirmButton
 from bot.ui.league_posts import LeagueButton
 from bot.ui.league_runs import LeagueRuns
 from bot.ui.limits import run_deadlines, warning_key, warning_params
-from bot.ui.lobby import LobbyButton
+from bot.ui.lobby import LobbyButton, edit_lobby
 from bot.ui.picker import ConfirmButton, PickerSelect, PlayButton, board_view
 from bot.ui.places import GonePlaces
 from bot.ui.posting import Controls, Poster
@@ -138,6 +138,7 @@ class AzulBot(commands.Bot):
         self.sync_only = sync_only  # `python -m bot sync`: sync the command tree (whether changed or not) and stop
         self.clock = clock or SystemClock()
         self._store: Store | None = None
+        self._lobby_edits: set[asyncio.Task[None]] = set()
         self._service: GameService | None = None
         self._poster: Poster | None = None
         self.computer = computer or Computer()
@@ -206,6 +207,13 @@ class AzulBot(commands.Bot):
             return f"shards {','.join(map(str, sorted(shards)))} of {self.shard_count}"
         return "unsharded"
 
+    def _lobby_after_thread_game(self, game: GameRow) -> None:
+        """A game played in its own thread ended: its lobby in the channel above says so, not that it started."""
+        if game.lobby_channel_id is not None:
+            task = asyncio.create_task(edit_lobby(self, game), name=f"lobby of game {game.id}")
+            self._lobby_edits.add(task)
+            task.add_done_callback(self._lobby_edits.discard)
+
     def wake_computer(self, game_id: int) -> None:
         if self._computer_turns is not None:
             self._computer_turns.wake(game_id)
@@ -242,6 +250,7 @@ class AzulBot(commands.Bot):
         self._poster = Poster(self, self._service, self.pictures, self.clock, claims=self._service, controls=controls)
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
         self._service.on_settled.append(lambda game: self.league_runs.wake())  # it may end a league's round
+        self._service.on_settled.append(self._lobby_after_thread_game)
         self.add_dynamic_items(*CONTROLS)
         await self.add_cog(GonePlaces(self, self._service))
         settled = await self._service.settle_pending()  # games that ended while a result could not be written

@@ -190,11 +190,14 @@ class Seating(ServiceBase):
     async def rematch(self, game_id: int, channel_id: int, user_id: int, name: str) -> tuple[GameRow, list[int]]:
         """A lobby for a rematch of the finished ``game_id``, opened by ``user_id`` (one of its people): the same
         variant, settings and seat count, its opener seated with the computer seats at the same levels, and the other
-        people invited rather than seated (each joins if they want to play again; who resigned is not invited).
+        people invited rather than seated (each joins if they want to play again; who resigned is not invited). A
+        league game has none: its league pairs the players, and a friendly game in its thread would pass for one.
         Returns the lobby and the people invited, for its post to ping."""
         old = await self.store.games.game(game_id)
         if old is None or channel_id not in (old.channel_id, old.lobby_channel_id) or old.status != "over":
             raise Refusal("no_such_game", game=game_id)
+        if await self.store.leagues.table_of_game(game_id) is not None:  # its league pairs its players again
+            raise Refusal("rematch_league", game=game_id)
         channel_id = old.lobby_channel_id or old.channel_id  # a game played in a thread had its lobby outside
         if old.seat_of(user_id) is None:
             raise Refusal("rematch_not_player", game=game_id)

@@ -100,8 +100,13 @@ class ServiceBase(Lookups):
         return game
 
     async def shown_game(self, channel_id: int, *, broken_too: bool = False) -> GameRow:
-        """The game ``/azul board`` and ``status`` describe: the open one, else the last one that was played out."""
-        game = await self.store.games.open_game_in(channel_id) or await self.store.games.latest_game_in(channel_id)
+        """The game ``/azul board`` and ``status`` describe: the open one (here, or in the thread it moved to from
+        here), else the last one that was played out."""
+        game = (
+            await self.store.games.open_game_in(channel_id)
+            or await self.store.games.open_game_from(channel_id)
+            or await self.store.games.latest_game_in(channel_id)
+        )
         if game is None or game.status == "aborted":
             raise Refusal("no_game")
         if not broken_too:

@@ -75,14 +75,20 @@ class LobbyButton(
 
 async def refresh_lobby(interaction: discord.Interaction, game: GameRow) -> None:
     """Bring the lobby message up to date (buttons gone once the game started or closed)."""
-    channel = interaction.channel
+    await edit_lobby(interaction.client, game, interaction.channel)
+
+
+async def edit_lobby(client: discord.Client, game: GameRow, here: Any = None) -> None:
+    """Bring ``game``'s lobby message up to date: in ``here`` (the channel the game is played in), or in the
+    channel above the thread the game moved to."""
+    channel = here
     if game.lobby_channel_id is not None:  # the game moved to its thread: the lobby is in the channel above it
-        channel = interaction.client.get_channel(game.lobby_channel_id)  # type: ignore[assignment]
+        channel = client.get_channel(game.lobby_channel_id)
     if game.lobby_message_id is None or not isinstance(channel, discord.abc.Messageable):
         return
-    locale = guild_locale(interaction.guild)
+    locale = guild_locale(getattr(channel, "guild", None))
     view = lobby_view(game, locale) if game.status == "lobby" else None
-    message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[union-attr]
+    message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[attr-defined]  # a text channel or thread
     try:
         await message.edit(content=lobby_text(game, locale), view=view, allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:

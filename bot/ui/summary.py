@@ -85,9 +85,8 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in others]),
     )
     await bot.service.set_message(game.id, "lobby", message.id)
-    await interaction.response.send_message(
-        text("bot.summary.rematch_reply", locale, variant=variant_label(game.variant, locale)), ephemeral=True
-    )
+    said = text("bot.summary.rematch_reply", locale, variant=variant_label(game.variant, locale), link=message.jump_url)
+    await interaction.response.send_message(said, ephemeral=True)  # where the lobby is: in a thread, the channel
 
 
 __all__ = ["SummaryButton", "rematch", "summary_view"]

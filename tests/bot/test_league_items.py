@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.infra.clock import ManualClock
+from tests.bot.table import confirmed
 from tests.bot.test_leagues import League
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
@@ -61,3 +62,16 @@ async def test_withdrawing_and_ending_ask_first_and_an_ended_league_ends_its_gam
     assert results == [], "unrated"
     final = next(m.content for m in league.channel.history() if m.content.startswith("🏁"))
     assert "with no winner: nobody earned a point" in final and "Winner" not in final, final
+
+
+async def test_a_league_games_rematch_is_left_to_the_league(simcord_env: Any, clock: ManualClock) -> None:
+    league = League(simcord_env, 2)
+    alice, bob = league.players
+    await league.create(format="swiss", rounds=2, signup_hours=1)
+    clock.advance(hours=1, minutes=1)
+    await league.tick()
+    table = league.table_at((await league.tables(1))[0].channel_id or 0)
+    await confirmed(bob, table.channel, "resign")
+    refused = await alice.click(table.channel.last_message, label="Rematch")
+    assert refused.ephemeral and "was a league game: its league pairs the players again" in refused.response.content
+    assert await table.bot.service.store.games.open_game_in(table.channel.id) is None, "no lobby in its thread"

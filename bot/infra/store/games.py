@@ -82,6 +82,10 @@ class Games(Tables):
     async def open_game_in(self, channel_id: int) -> GameRow | None:
         return await self._game("channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
 
+    async def open_game_from(self, channel_id: int) -> GameRow | None:
+        """The open game whose lobby is in ``channel_id`` and which moved on to its own thread."""
+        return await self._game("lobby_channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
+
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
         return await self._game("channel_id = ?", (channel_id,))
 

@@ -211,7 +211,10 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             return
         away = await away_lines(service, game, service.clock.now(), locale)
         limits = await deadline_lines(service, game, locale)
-        await reply(interaction, "\n".join([status_text(game, service.state_of(game), locale), *limits, *away])[:2000])
+        said = [status_text(game, service.state_of(game), locale), *limits, *away]
+        if game.channel_id != interaction.channel_id:  # asked in the channel of a game played in its thread
+            said.insert(0, text("bot.thread.link", locale, thread=f"<#{game.channel_id}>"))
+        await reply(interaction, "\n".join(said)[:2000])
 
     @app_commands.command(name=named("export"), description=described("bot.cmd.export"))
     async def export(self, interaction: discord.Interaction) -> None:
