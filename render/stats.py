@@ -41,7 +41,10 @@ class Standing:
 
 
 def _header(d: ImageDraw.ImageDraw, title: str, subtitle: str) -> int:
-    d.text((MARGIN, MARGIN), fit(title, font(30, bold=True), WIDTH - 2 * MARGIN), font=font(30, bold=True), fill=TEXT)
+    """The title (a player's or a league's name, or a page's title: emoji drawn, shortened as a name) and the
+    line under it; returns the bottom."""
+    face = font(30, bold=True)
+    draw_text(d, (MARGIN, MARGIN), fit_name(title, face, WIDTH - 2 * MARGIN, "?"), face, TEXT)
     d.text((MARGIN, MARGIN + 42), fit(subtitle, font(20), WIDTH - 2 * MARGIN), font=font(20), fill=MUTED)
     return MARGIN + 80
 

@@ -125,3 +125,15 @@ def shows(text: str, name: str) -> bool:
 def test_shows_knows_every_form_and_nothing_else() -> None:
     assert all(shows(t, "Anna Maria Nowak") for t in ("Anna Maria Nowak", "Anna N.", "Anna", "An…"))
     assert not any(shows(t, "Anna Maria Nowak") for t in ("Anna Maria…", "Anna M.", "Nowak", ""))
+
+
+def test_the_profile_card_and_leaderboard_draw_names_with_their_emoji() -> None:
+    import io
+
+    from render.stats import MARGIN, Standing, leaderboard_png, profile_png
+
+    profile = Image.open(io.BytesIO(profile_png("Zoë 💙", [], [], {}, "en")))
+    assert _colourful(profile, (MARGIN, MARGIN, 400, MARGIN + 40)) > 60
+    row = Standing(1, "💙 Ala", 25, 2, 19, 10, 6)
+    board = Image.open(io.BytesIO(leaderboard_png("Leaderboard", "here", [row], "en")))
+    assert _colourful(board, (MARGIN + 60, 140, 400, 200)) > 60
