@@ -23,17 +23,27 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
-
-from openskill.models import PlackettLuce
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.infra.db import is_store_fault
 from bot.infra.store import OUTCOMES, GameRow, ResultRow, ResultSeat, Seat, Skill, Store
 
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
+
 log = logging.getLogger(__name__)
 
-MODEL = PlackettLuce()
+
+@cache
+def model() -> PlackettLuce:
+    """The rating model, built the first time a rating is needed: openskill's import is left out of start-up."""
+    from openskill.models import PlackettLuce  # noqa: PLC0415
+
+    return PlackettLuce()
+
+
 Z = 3.0  # how many sigmas the leaderboard's conservative estimate takes off
 
 
@@ -48,7 +58,7 @@ def ordinal(skill: Skill) -> float:
 
 
 def initial() -> Skill:
-    rating = MODEL.rating()
+    rating = model().rating()
     return (float(rating.mu), float(rating.sigma))
 
 
@@ -136,8 +146,8 @@ def rate(result: ResultRow, before: Mapping[int, Skill]) -> dict[int, Skill]:
     people = [(seat.user_id, seat) for seat in result.seats if seat.user_id is not None and not seat.computer]
     if len(people) < 2:
         return {}
-    teams = [[MODEL.rating(*before.get(user_id, initial()))] for user_id, _ in people]
-    rated = MODEL.rate(teams, ranks=[float(seat.place) for _, seat in people])
+    teams = [[model().rating(*before.get(user_id, initial()))] for user_id, _ in people]
+    rated = model().rate(teams, ranks=[float(seat.place) for _, seat in people])
     # A player who asked to be forgotten (a negative id: bot.infra.store.Users.forget_user) still counts for the others,
     # but keeps no rating of their own.
     return {
@@ -178,12 +188,12 @@ async def rebuild(store: Store) -> int:
 
 
 __all__ = [
-    "MODEL",
     "Z",
     "family_of",
     "initial",
     "is_computer",
     "is_rated",
+    "model",
     "ordinal",
     "outcomes_of",
     "places_of",

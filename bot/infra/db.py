@@ -29,13 +29,13 @@ import os
 import re
 import socket
 import sqlite3
+import sys
 from collections.abc import AsyncIterator, Awaitable, Generator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import aiosqlite
-import asyncpg
 
 Row = Any  # sqlite3.Row or asyncpg.Record: both index by name and by position
 
@@ -163,6 +163,13 @@ class _PgExecution:
         return None
 
 
+def _asyncpg() -> Any:
+    """asyncpg, imported the first time PostgreSQL is used: a SQLite bot never pays its ~80 ms import at start-up."""
+    import asyncpg  # noqa: PLC0415
+
+    return asyncpg
+
+
 class PostgresConnection:
     """An asyncpg connection speaking the store's dialect."""
 
@@ -178,13 +185,13 @@ class PostgresConnection:
                 rows = await self.raw.fetch(sql, *params)
                 return _PgCursor(rows, len(rows))
             return _PgCursor([], _rowcount(await self.raw.execute(sql, *params)))
-        except asyncpg.IntegrityConstraintViolationError as error:
+        except _asyncpg().IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from error
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         try:
             await self.raw.executemany(postgres_sql(sql), [tuple(row) for row in rows])
-        except asyncpg.IntegrityConstraintViolationError as error:
+        except _asyncpg().IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from error
 
     async def serialize(self, name: str) -> None:
@@ -202,7 +209,7 @@ class PostgresPool:
     @classmethod
     async def open(cls, dsn: str, *, max_size: int = 10) -> PostgresPool:
         # Prepared statements are cached per connection; the schema changes only before the first query (migrations).
-        pool = await asyncio.wait_for(asyncpg.create_pool(dsn, min_size=1, max_size=max_size), timeout=30)
+        pool = await asyncio.wait_for(_asyncpg().create_pool(dsn, min_size=1, max_size=max_size), timeout=30)
         return cls(pool)
 
     async def close(self) -> None:
@@ -440,6 +447,12 @@ def file_identity(path: str) -> tuple[int, int] | None:
 def is_store_fault(error: BaseException) -> bool:
     """Whether ``error`` is the database failing (unreachable, full, locked, gone) rather than a row or a bug: such a
     fault is not one game's, so a sweep stops and its loop reports it once."""
-    if isinstance(error, sqlite3.IntegrityError | asyncpg.IntegrityConstraintViolationError):
+    if isinstance(error, sqlite3.IntegrityError):
         return False  # a refused write: the store's own logic, not an outage
-    return isinstance(error, sqlite3.DatabaseError | asyncpg.PostgresError | asyncpg.InterfaceError | OSError)
+    pg = sys.modules.get("asyncpg")  # an asyncpg error can only come from an imported asyncpg
+    if pg is not None:
+        if isinstance(error, pg.IntegrityConstraintViolationError):
+            return False
+        if isinstance(error, pg.PostgresError | pg.InterfaceError):
+            return True
+    return isinstance(error, sqlite3.DatabaseError | OSError)
