@@ -285,6 +285,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--kill", action="store_true", help="SIGKILL the first process halfway and restart it")
     args = parser.parse_args(argv)
     store = "sqlite" if args.db in (None, "sqlite") else "postgresql"
+    if store == "sqlite" and args.processes > 1:
+        parser.error("several bot processes share a PostgreSQL store (--db postgresql://…), never one SQLite file")
     drawing = f"{args.picture_workers} picture worker(s) each" if args.picture_workers else "pictures in a thread"
     print(
         f"store: {store}, {args.processes} bot process(es), {drawing}"

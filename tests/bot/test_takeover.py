@@ -21,9 +21,13 @@ from bot.app.service import GameService
 from bot.infra.store import Store
 from tests.bot import wire_games as wire
 from tests.bot.bot_process import spawn
+from tests.bot.conftest import PG_URL
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not PG_URL, reason="several bot processes share a PostgreSQL store, never one SQLite file"),
+]
 
 LEASE_SECONDS = 4
 """Long enough for a hard computer move (about a second) on a busy machine, short enough for a quick test."""
