@@ -22,6 +22,7 @@ from bot.app.computer import Computer
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import Translator
 from bot.app.leagues import LeagueService
+from bot.app.outcomes import Turn
 from bot.app.pictures import Pictures
 from bot.app.service import GameService
 from bot.app.timers import DEADLINE, LIMIT_HALF, LIMIT_HOUR, REMIND, Fired
@@ -214,9 +215,9 @@ class AzulBot(commands.Bot):
             self._lobby_edits.add(task)
             task.add_done_callback(self._lobby_edits.discard)
 
-    def wake_computer(self, game_id: int) -> None:
+    def wake_computer(self, game_id: int, after: Turn | None = None) -> None:
         if self._computer_turns is not None:
-            self._computer_turns.wake(game_id)
+            self._computer_turns.wake(game_id, after)
 
     async def setup_hook(self) -> None:
         check_adapters()  # a registered game without words or a picture fails here, not in the middle of a game

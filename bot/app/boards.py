@@ -17,16 +17,6 @@ from engine import GameState
 class Boards(ServiceBase):
     """The boards to post."""
 
-    def holds_board(self, turn: Turn) -> bool:
-        """Whether the board after ``turn`` waits: its mover is in the middle of a run (the grey wall's lines typed
-        one command at a time: they may play the same command again) and nobody else newly must act. The channel
-        then gets one post when the run is over, telling all of it (:meth:`told`), and pings go out then."""
-        if turn.over or turn.seat not in turn.to_act or turn.to_ping():
-            return False
-        if not self._repeats(turn.game.variant, turn.move.command):
-            return False
-        return any(move.command == turn.move.command for move in engine.legal_moves(turn.state, turn.seat))
-
     async def told(self, turn: Turn) -> Turn:
         """What the board after ``turn`` tells: ``turn`` itself, or all the moves of a run since the last posted
         board when earlier ones were held back (:meth:`holds_board`), with who waited before the first of them."""

@@ -78,8 +78,8 @@ class Lookups:
     async def set_board(
         self, game_id: int, message_id: int, version: int, *, again: bool = False
     ) -> tuple[bool, int | None]:
-        """Remember the newest board (``again``: shown again, not a version's own); returns whether it is newer than
-        the one kept and the replaced board's id."""
+        """Remember the newest board (``again``: shown again, not a version's own), ending the claims on posting it and
+        older ones in the same write; returns whether it is newer than the one kept and the replaced board's id."""
         return await self.store.games.set_board(game_id, message_id, version, again=again)
 
     # --- the picker's steps --------------------------------------------------------------------------------------

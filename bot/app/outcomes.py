@@ -5,11 +5,15 @@ recorded. Plain values, so handlers and the poster read them without depending o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.infra.store import GameRow
 from bot.infra.store.leagues import LeagueRow, TableRow
+from bot.infra.store.timers import board_work
 from engine import Event, GameState, Move
+
+BOARD_LEASE = timedelta(minutes=2)
+"""How long posting a version's board stays with one poster, renewed while the post is under way."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +34,9 @@ class Turn:
     plies: int = 1
     """How many moves the turn tells (a run played at once, or a run's moves whose board was held back: all of
     them); ``move`` is the last, ``events`` are all of theirs and ``before_to_act`` is who waited before the first."""
+    board: str = ""
+    """The claim on posting this version's board that the move's own write took for this process (empty when the
+    turn was pieced together afterwards): its poster holds it already."""
 
     @property
     def over(self) -> bool:
@@ -136,4 +143,4 @@ class Recorded:
     table: TableRow
 
 
-__all__ = ["AbortVote", "Needed", "Nudged", "Resigned", "TimedOut", "Turn", "Undone"]
+__all__ = ["BOARD_LEASE", "AbortVote", "Needed", "Nudged", "Resigned", "TimedOut", "Turn", "Undone", "board_work"]

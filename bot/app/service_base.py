@@ -16,6 +16,7 @@ import secrets
 import socket
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -24,7 +25,7 @@ from bot.app import quarantine, ratings
 from bot.app.computer import DEFAULT_THINKING, THINKING_SECONDS, Computer
 from bot.app.errors import Refusal
 from bot.app.lookups import Lookups
-from bot.app.outcomes import Turn
+from bot.app.outcomes import BOARD_LEASE, Turn, board_work
 from bot.app.quotas import MEMBER_GAMES, MEMBER_GAMES_MAX, SERVER_GAMES, SERVER_GAMES_MAX, GameCaps, Hints
 from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT, Timers
 from bot.infra.clock import Clock, SystemClock, iso
@@ -125,13 +126,18 @@ class ServiceBase(Lookups):
         raise Refusal("game_broken", game=game.id)
 
     async def active_game(self, channel_id: int, game_id: int | None = None, version: int | None = None) -> GameRow:
-        if game_id is not None:  # a button names its game: say so when that game is over
-            named = await self.store.games.game(game_id)
-            if named is not None and named.channel_id == channel_id and not named.is_open:
+        """The running game of the channel (``game_id``: the one a button names, read by its id alone: a channel
+        holds one open game, so the named one, open and there, is it), or why not."""
+        named = await self.store.games.game(game_id) if game_id is not None else None
+        if named is not None and named.channel_id == channel_id:
+            if not named.is_open:  # a button's game is over: say so
                 raise Refusal("finished" if named.status == "over" else "aborted")
-        game = await self.open_game(channel_id)
-        if game_id is not None and game.id != game_id:
-            raise Refusal("stale")
+            await self.refuse_broken(named)
+            game = named
+        else:
+            game = await self.open_game(channel_id)
+            if game_id is not None and game.id != game_id:
+                raise Refusal("stale")
         if game.status == "lobby":  # how full it is, and who starts it
             raise Refusal(
                 "not_started_lobby", seats=len(game.seats), max=game.max_seats, creator=f"<@{game.creator_id}>"
@@ -218,6 +224,16 @@ class ServiceBase(Lookups):
         await self.store.servers.set_game_caps(guild_id, member, server)
         return await self.game_caps(guild_id)
 
+    def holds_board(self, turn: Turn) -> bool:
+        """Whether the board after ``turn`` waits: its mover is in the middle of a run (the grey wall's lines typed
+        one command at a time: they may play the same command again) and nobody else newly must act. The channel
+        then gets one post when the run is over, telling all of it (:meth:`told`), and pings go out then."""
+        if turn.over or turn.seat not in turn.to_act or turn.to_ping():
+            return False
+        if not self._repeats(turn.game.variant, turn.move.command):
+            return False
+        return any(move.command == turn.move.command for move in engine.legal_moves(turn.state, turn.seat))
+
     async def _record(
         self,
         game: GameRow,
@@ -227,9 +243,12 @@ class ServiceBase(Lookups):
         *,
         interaction_id: int | None,
         cause: str = "",
+        name: str | None = None,
     ) -> Turn:
         """Apply ``moves`` in order (each validated by the engine) and save them with the new state in one
-        transaction, guarded by the game's version."""
+        transaction, guarded by the game's version; ``name``: what the mover goes by now (their seat is renamed in
+        the same write when it changed). The same write claims the new version's board for this process, so the
+        turn's poster needs no claim of its own; the turn carries the row as saved."""
         before = engine.to_act(state)
         new_state, events = state, []
         for move in moves:
@@ -237,16 +256,29 @@ class ServiceBase(Lookups):
             events.extend(more)
         finished = self._result_of(game, new_state) if engine.is_over(new_state) else None
         notations = [str(move) for move in moves]
+        to_act = frozenset() if finished else engine.to_act(new_state)
+        status = "over" if finished else "active"
+        told = Turn(replace(game, status=status), new_state, before, to_act, seat, moves[-1], events, cause)
+        # The board is claimed with the move, unless it waits for the rest of a run (then the run's end claims it).
+        board = "" if self.holds_board(told) else board_work(game.id, game.version + len(moves))
+        mover = game.by_seat()[seat]
+        renamed = name if name and mover.user_id is not None and mover.name != name else None
+        reset = not cause and mover.timeouts > 0  # the player's own move: their timeouts start over
+        now = self.clock.now()
+        snapshot = engine.to_json(new_state)
         try:
-            await self.store.moves.record_moves(
+            stamp = await self.store.moves.record_moves(
                 game.id,
                 version=game.version,
                 seat=seat,
                 notations=notations,
-                state=engine.to_json(new_state),
+                state=snapshot,
                 interaction_id=interaction_id,
                 finished=finished,
                 cause=cause,
+                rename=(mover.user_id, renamed) if renamed and mover.user_id is not None else None,
+                reset_timeouts=reset,
+                claim=(board, self.worker, iso(now + (self.lease or BOARD_LEASE))) if board else None,
             )
         except Conflict as conflict:
             raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
@@ -254,14 +286,29 @@ class ServiceBase(Lookups):
         log.info(
             "game %s: ply %s seat %s played %s%s", game.id, game.version, seat, played, f" ({cause})" * bool(cause)
         )
-        if not cause and game.by_seat()[seat].timeouts:  # the player's own move: their timeouts start over
-            await self.store.games.reset_timeouts(game.id, seat)
-        saved = await self._changed(game.id)
+        seats = tuple(
+            replace(each, name=renamed or each.name, timeouts=0 if reset else each.timeouts)
+            if each.seat == seat
+            else each
+            for each in game.seats
+        )
+        saved = replace(
+            game,
+            version=game.version + len(moves),
+            epoch=self.store.epoch,
+            state=snapshot,
+            turn_since=stamp,
+            status=status,
+            result=finished,
+            seats=seats,
+        )
+        await self.timers.sync(saved)
         if finished:
             await self.settle(saved)
-        to_act = frozenset() if finished else engine.to_act(new_state)
         undoable = game.undo and not finished and not cause and not engine.reveals(state, new_state)
-        return Turn(saved, new_state, before, to_act, seat, moves[-1], events, cause, undoable, plies=len(moves))
+        return Turn(
+            saved, new_state, before, to_act, seat, moves[-1], events, cause, undoable, plies=len(moves), board=board
+        )
 
     @classmethod
     def _result_of(cls, game: GameRow, state: GameState, resigned: Sequence[int] = ()) -> dict[str, Any]:

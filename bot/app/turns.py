@@ -20,6 +20,7 @@ import engine
 from bot.app import ratings
 from bot.app.computer import LEVELS, STRONGEST, move_seed
 from bot.app.errors import Refusal
+from bot.app.move_entry import read_given
 from bot.app.outcomes import Needed, Nudged, TimedOut, Turn, Undone
 from bot.app.quotas import give_back_nudges, take_nudges
 from bot.app.service_base import ServiceBase
@@ -166,14 +167,43 @@ class Turns(ServiceBase):
         version: int | None = None,
         name: str | None = None,
         then: Sequence[Mapping[str, str | None]] = (),
+        typed_in: str | None = None,
     ) -> Turn:
-        """Play ``command`` with the options ``given`` for ``user_id``; ``version``: the one the player saw.
+        """Play ``command`` with the options ``given`` for ``user_id``; ``version``: the one the player saw;
+        ``typed_in``: the options are words typed in this locale (a slash command's), read here as tokens
+        (:func:`bot.app.move_entry.read_given`); ``name``: what the player goes by now (their seat follows it).
 
         ``then``: the options of more moves of the same command the same seat plays right after it (a run: the
         grey wall's columns, line by line), saved with it in one transaction or not at all; the turn tells of all.
+        The turn carries the game as saved: nothing reads it again to post the board.
         """
-        if interaction_id is not None and await self.store.moves.move_count_by_interaction(interaction_id):
-            raise Refusal("duplicate")
+        try:
+            return await self._move(
+                channel_id, user_id, command, given, interaction_id, game_id, version, name, then, typed_in
+            )
+        except Refusal as refusal:
+            # A retried interaction whose move landed finds the game moved on: say it was done, not why it cannot be.
+            if (
+                refusal.key != "duplicate"
+                and interaction_id is not None
+                and await self.store.moves.move_count_by_interaction(interaction_id)
+            ):
+                raise Refusal("duplicate") from None
+            raise
+
+    async def _move(  # noqa: PLR0917 - move()'s arguments, passed on
+        self,
+        channel_id: int,
+        user_id: int,
+        command: str,
+        given: Mapping[str, str | None],
+        interaction_id: int | None,
+        game_id: int | None,
+        version: int | None,
+        name: str | None,
+        then: Sequence[Mapping[str, str | None]],
+        typed_in: str | None,
+    ) -> Turn:
         seen = version
         for _ in range(RACE_RETRIES):
             game = await self.active_game(channel_id, game_id)
@@ -189,22 +219,16 @@ class Turns(ServiceBase):
                 raise await self.lost_to_the_deadline(game, user_id) or refusal from None
             if seat in game.computer_seats():
                 raise Refusal("computer_plays_your_seat")
-            moves = self.resolve_run(game, state, seat, command, [given, *then])
+            first = read_given(state, seat, command, given, typed_in) if typed_in is not None else given
+            moves = self.resolve_run(game, state, seat, command, [first, *then])
             try:
-                turn = await self._record(game, state, seat, moves, interaction_id=interaction_id)
+                return await self._record(game, state, seat, moves, interaction_id=interaction_id, name=name)
             except Refusal as refusal:
                 if refusal.key != "raced":
                     raise
                 # Another move landed first (a simultaneous phase): check this one again against the newest state.
                 log.info("game %s: version %s moved on before seat %s's move was saved", game.id, game.version, seat)
-                continue
-            break
-        else:
-            raise Refusal("raced")
-        if name:
-            await self.store.games.rename_seat(game.id, user_id, name)
-            return replace(turn, game=await self._reload(game.id))
-        return turn
+        raise Refusal("raced")
 
     async def lost_to_the_deadline(self, game: GameRow, user_id: int) -> Refusal | None:
         """Why a move arrived too late, when the time limit's stand-in made the seat's newest move: the player is

@@ -47,10 +47,13 @@ class ComputerTurns:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
 
-    def wake(self, game_id: int) -> None:
-        """Play the computer's turns of ``game_id`` now, if any (a running task looks again when it ends)."""
+    def wake(self, game_id: int, after: Turn | None = None) -> None:
+        """Play the computer's turns of ``game_id`` now, if any (a running task looks again when it ends); ``after``:
+        the move just saved, trusted to tell whether the computer plays a seat that must act (no read when none)."""
         if game_id in self._tasks:
             self._again.add(game_id)
+            return
+        if after is not None and not after.to_act.intersection(after.game.computer_seats()):
             return
         task = asyncio.get_running_loop().create_task(self._run(game_id), name=f"computer turns of game {game_id}")
         self._tasks[game_id] = task
@@ -142,6 +145,7 @@ class ComputerTurns:
                 headline="\n".join(lines),
                 events=turn.events,
                 ping=turn.to_ping(),
+                held=turn.board,
             )
         except (BoardNotPosted, discord.HTTPException):  # the sweep posts it later; the computer plays on
             log.warning("game %s: the computer's move is saved but its board could not be posted", game.id)

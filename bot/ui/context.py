@@ -11,13 +11,14 @@ from typing import Protocol, runtime_checkable
 
 import discord
 
+from bot.app.outcomes import Turn
 from bot.app.ports import Games, Leagues, PictureMaker
 from bot.app.records import GameRow
 from engine import Event, GameState
 
 
 class BoardPoster(Protocol):
-    async def post_board(
+    async def post_board(  # noqa: PLR0913 - what the board tells, and whether its claim is held already
         self,
         channel: discord.abc.Messageable,
         game: GameRow,
@@ -28,6 +29,7 @@ class BoardPoster(Protocol):
         events: Sequence[Event] = (),
         ping: Sequence[int] = (),
         ending: bool = False,
+        held: str = "",
     ) -> discord.Message | None: ...
 
     async def show_board(
@@ -61,8 +63,9 @@ class BotContext(Protocol):
     @property
     def pictures(self) -> PictureMaker: ...
 
-    def wake_computer(self, game_id: int) -> None:
-        """After a move or the start: let the computer play its seats that must act now (in the background)."""
+    def wake_computer(self, game_id: int, after: Turn | None = None) -> None:
+        """After a move or the start: let the computer play its seats that must act now (in the background);
+        ``after``: the move just saved, which tells whether any must (nothing is read when none must)."""
 
 
 def bot_of(interaction: discord.Interaction) -> BotContext:

@@ -131,22 +131,29 @@ class PickerSelect(
             return
         if row.command is None:
             raise Refusal("stale")
-        if row.option == RUN:
-            chosen = await _picked_run(interaction, row, values)
-            await picker_step(interaction, row.game_id, row.version, row.command, chosen, edit=True)
-            return
+        game, state, seat = await _acting_seat(interaction, row.game_id, row.version)  # the step's one read
         options = row.option.split("+")
-        game = await bot_of(interaction).service.game(row.game_id)
-        if game is None:
-            raise Refusal("stale")
-        if options[0] in set_options(engine.get_variant(game.variant), row.command):
-            chosen = {**row.chosen, options[0]: await _chosen_set(interaction, row, options[0], values)}
+        if row.option == RUN:
+            chosen = await _picked_run(state, seat, row.command, row.chosen.get(RUN, ""), values)
+        elif options[0] in set_options(engine.variant_of(state), row.command):
+            chosen = {
+                **row.chosen,
+                options[0]: _chosen_set(
+                    state,
+                    seat,
+                    row.command,
+                    row.chosen,
+                    option=options[0],
+                    values=values,
+                    locale=user_locale(interaction),
+                ),
+            }
         else:
             # One value naming every option of the step; anything else was not made by a person clicking.
             if len(values) != 1 or values[0].count("|") != len(options) - 1:
                 raise Refusal("bad_control")
             chosen = {**row.chosen, **dict(zip(options, values[0].split("|"), strict=True))}
-        await picker_step(interaction, row.game_id, row.version, row.command, chosen, edit=True)
+        await show_step(interaction, game, state, seat, row.command, chosen, seen=row.version, edit=True)
 
 
 class ConfirmButton(
@@ -178,10 +185,11 @@ class ConfirmButton(
         await _play(interaction, row.game_id, row.version, row.command, row.chosen)
 
 
-async def _picked_run(interaction: discord.Interaction, row: Any, values: list[str]) -> dict[str, str]:
+async def _picked_run(
+    state: engine.GameState, seat: int, command: str, picked: str, values: list[str]
+) -> dict[str, str]:
     """The run's picks after one select of its step: the move chosen there replaces that key's earlier pick."""
-    _, state, seat = await _acting_seat(interaction, row.game_id, row.version)
-    run = await asyncio.to_thread(run_of, state, seat, row.command, row.chosen.get(RUN, ""))
+    run = await asyncio.to_thread(run_of, state, seat, command, picked)
     offered = {str(move): move for moves in run.offered().values() for move in moves}
     if len(values) != 1 or values[0] not in offered:
         raise Refusal("bad_control")  # Discord sends one offered value; anything else was not made by clicking
@@ -196,17 +204,25 @@ def run_of(state: engine.GameState, seat: int, command: str, picked: str) -> Run
     return Run(command, ways, tuple(move for move in moves if move in possible))
 
 
-async def _chosen_set(interaction: discord.Interaction, row: Any, option: str, values: list[str]) -> str:
+def _chosen_set(
+    state: engine.GameState,
+    seat: int,
+    command: str,
+    chosen: dict[str, str],
+    *,
+    option: str,
+    values: list[str],
+    locale: str,
+) -> str:
     """The set token of a multi-select's ticked items; the engine says why when the set is not allowed."""
-    _, state, seat = await _acting_seat(interaction, row.game_id, row.version)
-    entry = Entry(state, seat, row.command, option, user_locale(interaction))
-    choice = entry.set_choice(row.chosen)
+    entry = Entry(state, seat, command, option, locale)
+    choice = entry.set_choice(chosen)
     offered = {f"{item}:{number}" for item, most in choice.pool.items() for number in range(1, most + 1)}
     if len(set(values)) != len(values) or not offered.issuperset(values):
         raise Refusal("bad_control")  # items the select never offered, or one twice: not made by a person clicking
     token = entry.join(Counter(value.partition(":")[0] for value in values))
     if not entry.is_legal(token, choice):
-        explain_set(state, seat, row.command, {**row.chosen, option: token})
+        explain_set(state, seat, command, {**chosen, option: token})
     return token
 
 
@@ -232,11 +248,27 @@ async def picker_step(
     edit: bool = False,
 ) -> None:
     """Show the next step of the picker, or the finished move (played at once for players who chose quick play)."""
-    service = bot_of(interaction).service
     game, state, seat = await _acting_seat(interaction, game_id, version)
+    await show_step(interaction, game, state, seat, command, chosen, seen=version, edit=edit)
+
+
+async def show_step(  # noqa: PLR0917 - the game as read, and the step's choice
+    interaction: discord.Interaction,
+    game: GameRow,
+    state: engine.GameState,
+    seat: int,
+    command: str | None,
+    chosen: dict[str, str],
+    *,
+    seen: int,
+    edit: bool = False,
+) -> None:
+    """The next step of the picker in ``game`` (read once for this step by :func:`_acting_seat`); ``seen``: the
+    version of the board the player clicked."""
+    service = bot_of(interaction).service
     view, prompt, step = await next_step(interaction, game, state, seat=seat, command=command, chosen=chosen)
     if step is not None and step.done and await service.quick_play(interaction.user.id):
-        await _play(interaction, game_id, version, step.command, step.chosen, update=edit)
+        await _play(interaction, game.id, seen, step.command, step.chosen, update=edit)
         return
     files = await preview_files(bot_of(interaction).pictures, game, state, seat, step, user_locale(interaction))
     if files and step is not None:

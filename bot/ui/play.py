@@ -61,13 +61,15 @@ async def play(
     version: int | None = None,
     update: bool = False,
     then: Sequence[Mapping[str, str | None]] = (),
+    typed_in: str | None = None,
 ) -> Turn:
     """Apply a move for the interaction's user and post the new board, unless the mover is in the middle of a run
     typed move by move (the grey wall's lines) and nobody else must act: the run's last move posts it, telling all
     (:meth:`GameService.holds_board`).
 
     ``update``: the interaction is a picker step, whose message the answer replaces. ``then``: more moves of the
-    same command played with it (a run, :meth:`GameService.move`), told in one post.
+    same command played with it (a run, :meth:`GameService.move`), told in one post. ``typed_in``: the options are
+    words typed in this locale (a slash command's).
     """
     bot = bot_of(interaction)
     logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
@@ -86,6 +88,7 @@ async def play(
         version=version,
         name=display_name(interaction.user),
         then=then,
+        typed_in=typed_in,
     )
     logs.bind(game=turn.game.id, variant=turn.game.variant)
     metrics.moved(turn.game.variant)
@@ -94,7 +97,7 @@ async def play(
     except Exception as error:  # the move is saved: whatever failed, the player must hear that it stands
         raise MoveSaved() from error
     finally:
-        bot.wake_computer(turn.game.id)
+        bot.wake_computer(turn.game.id, turn)
     answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     metrics.answered(answered_after)
     log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})
@@ -119,6 +122,7 @@ async def _tell(interaction: discord.Interaction, table: Table, turn: Turn) -> N
                 headline=headline(told, guild_locale(table.guild)),
                 events=told.events,
                 ping=told.to_ping(),
+                held=told.board,
             )
         except BoardNotPosted as missing:
             # The move is saved; only the post failed. Say so, and why, rather than pretend nothing happened.

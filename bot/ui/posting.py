@@ -39,7 +39,7 @@ from bot.app.game_summary import summary_lines
 from bot.app.language import guild_locale, text
 from bot.app.movelog import since_lines
 from bot.app.narration import headline, seat_label, shown_names, undo_headline
-from bot.app.outcomes import Turn, Undone
+from bot.app.outcomes import BOARD_LEASE, Turn, Undone, board_work
 from bot.app.ports import PictureMaker, Reads
 from bot.app.presence import away_lines, seat_notes
 from bot.app.records import GameRow
@@ -63,10 +63,6 @@ def board_link(game: GameRow) -> str:
     """A link to the game's newest board (or its channel before the first board)."""
     where = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}"
     return f"{where}/{game.board_message_id}" if game.board_message_id else where
-
-
-BOARD_LEASE = timedelta(minutes=2)
-"""How long posting a version's board stays with one poster, renewed while the post is under way."""
 
 
 class Claims(Protocol):
@@ -178,7 +174,7 @@ class Poster:
         self._posting: set[str] = set()
         """The boards this process is posting now (the store's claim is per process: this is per poster)."""
 
-    async def post_board(
+    async def post_board(  # noqa: PLR0913 - what the board tells, and whether its claim is held already
         self,
         channel: discord.abc.Messageable,
         game: GameRow,
@@ -189,18 +185,25 @@ class Poster:
         events: Sequence[Event] = (),
         ping: Sequence[int] = (),
         ending: bool = False,
+        held: str = "",
     ) -> discord.Message | None:
         """Post the board of ``game``'s version; mention each seat in ``ping`` exactly once (in the post or by DM),
         but never a seat the computer plays. It is posted once, whoever asks (see the module's docstring): None when
         another poster has it or it is out already. ``ending``: the final board of a game that ended without a move
-        (a resignation), posted once after the version's own board."""
+        (a resignation), posted once after the version's own board. ``held``: the claim on this board that the
+        move's own write took for this process (:attr:`bot.app.outcomes.Turn.board`): the poster trusts it and
+        reads nothing first."""
         if game.board_version >= game.version and not ending:
             return None  # out already (the sweep read the game after the move's own post landed)
-        work = f"board:{game.id}:{game.version}{':end' if ending else ''}"
+        work = board_work(game.id, game.version) + (":end" if ending else "")
         if work in self._posting:
             return None
         self._posting.add(work)
         try:
+            if held == work and self.claims is not None:  # claimed by the move's own write: nobody else posts it
+                return await self._post_held(
+                    channel, game, state, guild=guild, headline=headline, events=events, ping=ping, work=work
+                )
             async with self._claimed(work) as mine:
                 fresh = await self.records.game(game.id) if mine else None
                 if fresh is None or (fresh.board_version >= game.version and not ending):
@@ -219,6 +222,40 @@ class Poster:
         It takes the live Play button (the previous board's is edited away), but never the place of the version's
         own board: one still owed is posted all the same, with its pings."""
         return await self._post_board(channel, game, state, guild=guild, headline="", events=(), ping=(), nonce=None)
+
+    async def _post_held(
+        self,
+        channel: discord.abc.Messageable,
+        game: GameRow,
+        state: GameState,
+        *,
+        guild: discord.Guild | None,
+        headline: str,
+        events: Sequence[Event],
+        ping: Sequence[int],
+        work: str,
+    ) -> discord.Message:
+        """Post a board this process holds the claim on: recording it ends the claim; failing releases it at once,
+        so another process may try."""
+        claims = self.claims
+        if claims is None:
+            raise RuntimeError("a held board needs the claims it was held in")
+        try:
+            async with renewing(claims, work, BOARD_LEASE):
+                return await self._post_board(
+                    channel,
+                    game,
+                    state,
+                    guild=guild,
+                    headline=headline,
+                    events=events,
+                    ping=ping,
+                    nonce=board_nonce(game),
+                )
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await claims.release(work)
+            raise
 
     def _claimed(self, work: str) -> contextlib.AbstractAsyncContextManager[bool]:
         if self.claims is None:  # a poster without a store's claims: this process is the only poster

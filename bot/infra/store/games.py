@@ -11,6 +11,7 @@ from typing import Any
 from bot.infra.store.base import Tables, inserted_id
 from bot.infra.store.rows import Conflict, GameRow, Seat, SeatCaps, now_iso
 from bot.infra.store.servers import take_caps
+from bot.infra.store.timers import board_work
 
 
 class Games(Tables):
@@ -406,7 +407,8 @@ class Games(Tables):
         self, game_id: int, message_id: int, version: int, *, again: bool = False
     ) -> tuple[bool, int | None]:
         """Record ``message_id`` as the board of ``version`` unless a newer version's board is recorded already;
-        ``again``: as the newest board message only (shown again), the version's own board still owed if it is.
+        ``again``: as the newest board message only (shown again), the version's own board still owed if it is; else
+        the claims on posting it and older boards end (:func:`bot.infra.store.timers.board_work`): they are done.
 
         Returns whether it is now the newest board, and the message whose controls must go: the previous board's,
         or this one's own when a newer board got there first.
@@ -427,5 +429,11 @@ class Games(Tables):
                 await db.execute(
                     "UPDATE games SET board_message_id = ?, board_version = ? WHERE id = ?",
                     (message_id, version, game_id),
+                )
+                prefix = board_work(game_id, 0)[:-1]  # CASE: PostgreSQL casts only the works of this game's boards
+                await db.execute(
+                    "DELETE FROM claims WHERE work LIKE ? AND CASE WHEN work LIKE ? THEN"
+                    " CAST(substr(work, ?) AS INTEGER) END <= ?",
+                    (f"{prefix}%", f"{prefix}%", len(prefix) + 1, version),
                 )
             return True, previous if previous != message_id else None

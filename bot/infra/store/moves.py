@@ -19,6 +19,7 @@ from bot.infra.store.rows import (
     UndoneRow,
     now_iso,
 )
+from bot.infra.store.timers import take_claim
 
 _BY_INTERACTION = (
     "SELECT (SELECT COUNT(*) FROM moves WHERE interaction_id = ?)"
@@ -126,7 +127,7 @@ class Moves(Tables):
             cause=cause,
         )
 
-    async def record_moves(
+    async def record_moves(  # noqa: PLR0913 - one transaction writes what a move changes
         self,
         game_id: int,
         *,
@@ -137,14 +138,23 @@ class Moves(Tables):
         interaction_id: int | None,
         finished: dict[str, Any] | None,
         cause: str = "",
-    ) -> None:
-        """Append one seat's consecutive moves as plies ``version``… and save ``state`` after the last, atomically.
+        rename: tuple[int, str] | None = None,
+        reset_timeouts: bool = False,
+        claim: tuple[str, str, str] | None = None,
+    ) -> str:
+        """Append one seat's consecutive moves as plies ``version``… and save ``state`` after the last, atomically;
+        returns the moment saved (the new ``turn_since``).
 
         The interaction id goes on the first of them (ids are unique), so a retried interaction finds it and saves
         nothing. A move the computer makes for a seat it plays (:data:`SEAT_CAUSES`) stands only while it still
         plays it: a player who takes the seat back during the search wins. Raises :class:`Conflict` (saving
         nothing) when the interaction was already applied, the game moved on, or the seat is no longer the
         computer's.
+
+        With the move, in the same transaction: ``rename`` (a user id and the name they go by now) renames their
+        seat, ``reset_timeouts`` starts the seat's timeouts over (the player moved by themselves), and ``claim``
+        (work, owner, until) takes a claim on background work for ``owner``: the board of the new version, posted
+        by whoever saved it (:meth:`bot.infra.store.timers.Timers.claim`).
         """
         if not notations:
             raise ValueError("no moves to record")
@@ -153,8 +163,26 @@ class Moves(Tables):
             await self._check_new_interaction(db, interaction_id)
             if cause in SEAT_CAUSES:
                 await self._check_computer_plays(db, game_id, seat)
-            async with db.execute("SELECT turn_since FROM games WHERE id = ?", (game_id,)) as cursor:
-                waited = await cursor.fetchone()
+            try:  # before the version moves on: each move keeps when its turn began (an undo restores it)
+                await db.executemany(
+                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id, cause, waited_since)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT turn_since FROM games WHERE id = ?))",
+                    [
+                        (
+                            game_id,
+                            version + index,
+                            seat,
+                            notation,
+                            stamp,
+                            interaction_id if index == 0 else None,
+                            cause or None,
+                            game_id,
+                        )
+                        for index, notation in enumerate(notations)
+                    ],
+                )
+            except sqlite3.IntegrityError:  # the interaction is new (checked above): another move took the ply
+                raise Conflict("version") from None
             cursor = await db.execute(
                 "UPDATE games SET version = version + ?, epoch = ?, state = ?, turn_since = ?, status = ?, result = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -171,31 +199,20 @@ class Moves(Tables):
             )
             if cursor.rowcount != 1:
                 raise Conflict("version")
-            try:
-                await db.executemany(
-                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id, cause, waited_since)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            game_id,
-                            version + index,
-                            seat,
-                            notation,
-                            stamp,
-                            interaction_id if index == 0 else None,
-                            cause or None,
-                            waited[0] if waited is not None else None,
-                        )
-                        for index, notation in enumerate(notations)
-                    ],
+            if rename is not None:
+                await db.execute(
+                    "UPDATE seats SET name = ? WHERE game_id = ? AND user_id = ?", (rename[1], game_id, rename[0])
                 )
-            except sqlite3.IntegrityError:
-                raise Conflict("duplicate") from None
+            if reset_timeouts:
+                await db.execute("UPDATE seats SET timeouts = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
+            if claim is not None:
+                await take_claim(db, *claim, stamp)
             # A picker outlives a few versions: in a simultaneous phase another player's move does not end it (the
             # service checks its choice against the newest state), and a repeated one is told "already played".
             await db.execute(
                 "DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version - PICKERS_KEPT_VERSIONS)
             )
+        return stamp
 
     @staticmethod
     async def _check_computer_plays(db: Connection, game_id: int, seat: int) -> None:

@@ -6,11 +6,28 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.infra.db import Row
+from bot.infra.db import Connection, Row
 from bot.infra.store.base import Tables
 from bot.infra.store.rows import (
     TimerRow,
 )
+
+
+def board_work(game_id: int, version: int) -> str:
+    """The claim on posting the board of ``version`` of a game (one poster per version, whoever it is)."""
+    return f"board:{game_id}:{version}"
+
+
+async def take_claim(db: Connection, work: str, owner: str, until: str, now: str) -> bool:
+    """Inside a transaction: take ``work`` for ``owner`` until ``until`` when it is free, its lease ran out by
+    ``now``, or ``owner`` holds it already (see :meth:`Timers.claim`)."""
+    cursor = await db.execute(
+        "INSERT INTO claims (work, owner, until) VALUES (?, ?, ?) ON CONFLICT (work) DO UPDATE SET"
+        " owner = excluded.owner, until = excluded.until"
+        " WHERE claims.until <= ? OR claims.owner = excluded.owner",
+        (work, owner, until, now),
+    )
+    return bool(cursor.rowcount == 1)
 
 
 class Timers(Tables):
@@ -71,13 +88,7 @@ class Timers(Tables):
         """Take ``work`` (a name such as ``board:12:40``) for ``owner`` until ``until``; True when it is theirs: it
         was free, its lease ran out by ``now``, or they hold it already (then the lease is extended)."""
         async with self.transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO claims (work, owner, until) VALUES (?, ?, ?) ON CONFLICT (work) DO UPDATE SET"
-                " owner = excluded.owner, until = excluded.until"
-                " WHERE claims.until <= ? OR claims.owner = excluded.owner",
-                (work, owner, until, now),
-            )
-            return cursor.rowcount == 1
+            return await take_claim(db, work, owner, until, now)
 
     async def held_until(self, work: str, now: str) -> str | None:
         """Until when ``work`` is held by someone (ISO time), or None when it is free at ``now``."""

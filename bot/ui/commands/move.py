@@ -35,7 +35,7 @@ from discord.ext import commands
 import engine
 from bot.app.errors import Refusal
 from bot.app.language import described, named, user_locale
-from bot.app.move_entry import autocomplete, read_given
+from bot.app.move_entry import autocomplete
 from bot.games import move_commands
 from bot.ui.context import bot_of
 from bot.ui.picker import offer_next
@@ -97,19 +97,9 @@ def _has_option(variant: str, command: str, option: str) -> bool:
 
 
 async def submit(interaction: discord.Interaction, command: str, given: dict[str, str | None]) -> None:
-    """A move command sent: what was typed read as tokens, the move played, the next step offered if any."""
-    service = bot_of(interaction).service
-    game = await service.active_game(interaction.channel_id or 0)
-    state = service.state_of(game)
-    seat = game.seat_of(interaction.user.id)
-    if seat is not None and seat in engine.to_act(state) and _has_command(game.variant, command):
-        given = dict(read_given(state, seat, command, given, user_locale(interaction)))
-    turn = await play(interaction, command, given)
+    """A move command sent: the move played as typed (the service reads the words), the next step offered if any."""
+    turn = await play(interaction, command, given, typed_in=user_locale(interaction))
     await after_move(offer_next(interaction, turn))
-
-
-def _has_command(variant: str, command: str) -> bool:
-    return any(each.name == command for each in engine.get_variant(variant).commands)
 
 
 def first_is_required(command: str, options: tuple[str, ...]) -> bool:

@@ -1,0 +1,41 @@
+"""What a move costs the database, counted through the real bot: every statement the store runs is traced
+(:mod:`tools.move_cost`, which ``python -m tools.layout`` prints the figures with)."""
+
+from __future__ import annotations
+
+from tests.bot.table import BUTTON, Table
+from tools.move_cost import traced
+
+SLASH_MOVE_LOADS = 2
+PICKER_STEP_LOADS = 1
+
+
+async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    for _ in range(3):
+        member, _, move = await table.choose()
+        posts = len(table.channel.history())
+        async with traced(table.bot) as trace:
+            result = await member.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
+        assert result.response.content.startswith("Played"), result.response.content
+        assert len(table.channel.history()) == posts + 1, "the board is posted within the count"
+        assert trace.game_reads <= SLASH_MOVE_LOADS, trace.statements
+
+
+async def test_a_picker_step_loads_its_game_once(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    member, _, move = await table.choose()
+    async with traced(table.bot) as trace:
+        step = await member.click(table.channel.last_message, label="Play")
+    loads = [trace.game_reads]
+    while step.response.components[0]["components"][0]["type"] != BUTTON:  # up to the move to confirm
+        async with traced(table.bot) as trace:
+            step = await table.picker_step(member, step.response, move)
+        loads.append(trace.game_reads)
+    assert len(loads) >= 2 and max(loads) <= PICKER_STEP_LOADS, loads
+    async with traced(table.bot) as trace:
+        played = await table.picker_step(member, step.response, move)
+    assert played.response.content.startswith("Played"), played.response.content
+    assert trace.game_reads <= SLASH_MOVE_LOADS, trace.statements
