@@ -8,6 +8,7 @@ endings go through :class:`bot.app.service.GameService`'s other methods, which c
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -59,6 +60,10 @@ class Lookups:
         """A game's move log with each move's seat, time and ply (what the log and "since your turn" tell)."""
         return await self.store.moves.move_rows(game_id)
 
+    async def rows_since_own(self, game_id: int, seat: int) -> list[MoveRow]:
+        """The moves after ``seat``'s own latest one (what "since your turn" tells)."""
+        return await self.store.moves.rows_since_own(game_id, seat)
+
     async def games_with_computer_seats(self) -> list[int]:
         return await self.store.games.games_with_computer_seats()
 
@@ -96,6 +101,10 @@ class Lookups:
     # --- a player's own settings -----------------------------------------------------------------------------------
     async def user(self, user_id: int) -> UserPrefs:
         return await self.store.users.user(user_id)
+
+    async def users(self, user_ids: Collection[int]) -> dict[int, UserPrefs]:
+        """Several players' preferences in one read (a board post's players)."""
+        return await self.store.users.users(user_ids)
 
     async def set_user(
         self,

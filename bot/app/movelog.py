@@ -31,6 +31,8 @@ class MoveLog(Protocol):
 
     async def move_rows(self, game_id: int) -> list[MoveRow]: ...
 
+    async def rows_since_own(self, game_id: int, seat: int) -> list[MoveRow]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Told:
@@ -95,16 +97,14 @@ async def since_lines(store: MoveLog, game: GameRow, seat: int, locale: str, *, 
     """Every move made since ``seat``'s own last move, in words (all moves so far when they have not moved yet);
     ``skip_last``: leave out the newest one (the post that carries these lines tells it already). Beyond
     :data:`SINCE_LINES` moves, one line gives their number instead."""
-    rows = await store.move_rows(game.id)
-    own = [index for index, row in enumerate(rows) if row.seat == seat and not row.cause]
-    since = rows[own[-1] + 1 if own else 0 :]
+    since = await store.rows_since_own(game.id, seat)  # the whole log only when there is something to tell
     if skip_last:
         since = since[:-1]
     if not since:
         return []
     if len(since) > SINCE_LINES:
         return [text("bot.since.many", locale, count=len(since))]
-    last = since[-1].ply
+    last, rows = since[-1].ply, await store.move_rows(game.id)
     told = [move for move in await asyncio.to_thread(replay_told, game, rows, since[0].ply) if move.ply <= last]
     names = shown_names(game, locale)
     return [text("bot.since.title", locale), *(f"• {move_line(game, move, names, locale)}" for move in told)]

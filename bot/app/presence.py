@@ -4,13 +4,14 @@ under a board, read from the players' settings and the game's deadlines."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 from bot.app.language import text
 from bot.app.narration import seat_label
 from bot.app.ports import Reads
-from bot.app.records import GameRow
+from bot.app.records import GameRow, UserPrefs
 from bot.infra.clock import iso
 from render.common import SeatInfo
 
@@ -23,17 +24,26 @@ def stamp(moment: str, style: str = "f") -> str:
     return f"<t:{int(datetime.fromisoformat(moment).timestamp())}:{style}>"
 
 
-async def seat_notes(service: Reads, game: GameRow, now: datetime, locale: str) -> list[SeatInfo | None]:
+async def seated_prefs(service: Reads, game: GameRow) -> dict[int, UserPrefs]:
+    """The preferences of every person seated in ``game``, in one read."""
+    return await service.users([seat.user_id for seat in game.seats if seat.user_id is not None])
+
+
+async def seat_notes(
+    service: Reads, game: GameRow, now: datetime, locale: str, prefs: Mapping[int, UserPrefs] | None = None
+) -> list[SeatInfo | None]:
     """What the board picture shows beside each seated player's name: "away until <date>" (UTC date), or the time
-    left to move for a player whose clock runs (red in its last hour)."""
+    left to move for a player whose clock runs (red in its last hour); ``prefs``: the players' preferences, when
+    read already (:func:`seated_prefs`)."""
     due = await service.deadlines(game)
+    prefs = prefs if prefs is not None else await seated_prefs(service, game)
     notes: list[SeatInfo | None] = []
     for number, seat in enumerate(game.by_seat()):
         if seat.user_id is None:  # a computer seat is never away and has no clock
             notes.append(None)
             continue
-        prefs = await service.user(seat.user_id)
-        away = prefs.away_until if prefs.away_until and prefs.away_until > iso(now) else None
+        until = prefs[seat.user_id].away_until
+        away = until if until and until > iso(now) else None
         note = _away_note(datetime.fromisoformat(away).date(), locale) if away else None
         if number in due and not away:  # an away player's clock stands still: the away note says so
             left = time_left(due[number], now, locale)
@@ -57,17 +67,18 @@ def time_left(due: datetime, now: datetime, locale: str) -> str:
     return text("bot.limit.minutes_short", locale, minutes=minutes)
 
 
-async def away_lines(service: Reads, game: GameRow, now: datetime, locale: str) -> list[str]:
-    """One line for each seated player who is away now."""
+async def away_lines(
+    service: Reads, game: GameRow, now: datetime, locale: str, prefs: Mapping[int, UserPrefs] | None = None
+) -> list[str]:
+    """One line for each seated player who is away now (``prefs``: as for :func:`seat_notes`)."""
+    prefs = prefs if prefs is not None else await seated_prefs(service, game)
     lines = []
     for seat in game.seats:
-        if seat.user_id is None:
-            continue
-        prefs = await service.user(seat.user_id)
-        if prefs.away_until and prefs.away_until > iso(now):
+        until = prefs[seat.user_id].away_until if seat.user_id is not None else None
+        if until and until > iso(now):
             player = f"**{seat_label(game, seat, locale)}**"
-            lines.append(text("bot.away.line", locale, player=player, until=stamp(prefs.away_until)))
+            lines.append(text("bot.away.line", locale, player=player, until=stamp(until)))
     return lines
 
 
-__all__ = ["URGENT", "away_lines", "seat_notes", "stamp", "time_left"]
+__all__ = ["URGENT", "away_lines", "seat_notes", "seated_prefs", "stamp", "time_left"]

@@ -82,7 +82,7 @@ class Timers:
     async def sync(self, game: GameRow) -> None:
         """Make the game's pending timers match who is waiting now (see the module's docstring)."""
         waiting = self._waiting(game)
-        last = await self.store.moves.last_plies(game.id)
+        last, moved = await self.store.moves.acts(game.id)
         timers = await self.store.timers.timers_of(game.id)
         now = iso(self.clock.now())
         for timer in timers:
@@ -91,14 +91,16 @@ class Timers:
         for seat in sorted(waiting):
             # A wait cancelled meanwhile (a move before it was taken back) is over: it does not count as started.
             started = any(t.seat == seat and t.version > last.get(seat, -1) and t.state != "cancelled" for t in timers)
-            if not started and not await self._resume(game, seat, timers, last):
+            if not started and not await self._resume(game, seat, timers, last, moved.get(seat, -1)):
                 await self._schedule_waiting(game, seat)
 
-    async def _resume(self, game: GameRow, seat: int, timers: list[TimerRow], last: Mapping[int, int]) -> bool:
+    async def _resume(
+        self, game: GameRow, seat: int, timers: list[TimerRow], last: Mapping[int, int], moved: int
+    ) -> bool:
         """A seat whose own move was taken back waits on the clock it had before that move, so an undo never buys
         time: the timers that move cancelled come back with their due times, and a warning already given is not
-        given again. False when the seat's last act was not an undo (its clocks start afresh)."""
-        moved = (await self.store.moves.move_plies(game.id)).get(seat, -1)
+        given again. False when the seat's last act was not an undo (its clocks start afresh). ``moved``: the ply of
+        the seat's latest move in the log (-1: none)."""
         if last.get(seat, -1) <= moved:
             return False
         before = [t for t in timers if t.seat == seat and moved < t.version <= last[seat]]

@@ -25,7 +25,7 @@ import hashlib
 import io
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -41,8 +41,8 @@ from bot.app.movelog import since_lines
 from bot.app.narration import headline, seat_label, shown_names, undo_headline
 from bot.app.outcomes import BOARD_LEASE, Turn, Undone, board_work
 from bot.app.ports import PictureMaker, Reads
-from bot.app.presence import away_lines, seat_notes
-from bot.app.records import GameRow
+from bot.app.presence import away_lines, seat_notes, seated_prefs
+from bot.app.records import GameRow, UserPrefs
 from bot.games import adapter_of
 from bot.games.base import variant_label
 from bot.infra import metrics
@@ -276,10 +276,12 @@ class Poster:
     ) -> discord.Message:
         """Post the board: a version's own (its ``nonce``), or shown again (None)."""
         locale = guild_locale(guild)
-        notes = await seat_notes(self.records, game, self.clock.now(), locale) if game.status == "active" else []
+        prefs = await seated_prefs(self.records, game)  # the players' settings, read once for the whole post
+        now = self.clock.now()
+        notes = await seat_notes(self.records, game, now, locale, prefs) if game.status == "active" else []
         png = await self.pictures.draw(game, state, events, locale, notes)
         by_seat = game.by_seat()
-        dm_seats, mention_seats = await self._split_by_dm(game, ping)
+        dm_seats, mention_seats = await self._split_by_dm(game, ping, prefs)
         lines = [headline] if headline else []
         if game.status == "over":  # the summary, with its Replay, Animation and Rematch buttons
             lines.append(text("bot.post.game_over", locale))
@@ -290,7 +292,7 @@ class Poster:
             if len(mention_seats) == 1:  # the one player pinged hears what happened since their last move
                 (seat,) = mention_seats
                 lines += await since_lines(self.records, game, seat, locale, skip_last=bool(headline))
-            lines += await away_lines(self.records, game, self.clock.now(), locale)
+            lines += await away_lines(self.records, game, now, locale, prefs)
         content = "\n".join(line for line in lines if line)[:2000]
         if isinstance(channel, discord.Thread) and not await reopen(channel, game, locale):
             metrics.post_failed("forbidden")
@@ -454,17 +456,21 @@ class Poster:
                 allowed_mentions=mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)]),
             )
 
-    async def _split_by_dm(self, game: GameRow, ping: Sequence[int]) -> tuple[list[int], set[int]]:
+    async def _split_by_dm(
+        self, game: GameRow, ping: Sequence[int], prefs: Mapping[int, UserPrefs] | None = None
+    ) -> tuple[list[int], set[int]]:
         """Seats to reach by DM (opted in, DMs not known closed) and seats to mention in the post; never a seat
-        the computer plays (it has no one to ping, or its person handed it over)."""
+        the computer plays (it has no one to ping, or its person handed it over). ``prefs``: the players'
+        settings, when read already."""
         by_seat = game.by_seat()
+        people = prefs if prefs is not None else await seated_prefs(self.records, game)
         dm, mention = [], set()
         for seat in ping:
             user_id = by_seat[seat].user_id
             if user_id is None or by_seat[seat].computer_plays:
                 continue
-            prefs = await self.records.user(user_id)
-            if prefs.notify_dm and not prefs.dm_closed_told:
+            said = people[user_id]
+            if said.notify_dm and not said.dm_closed_told:
                 dm.append(seat)
             else:
                 mention.add(seat)

@@ -46,10 +46,21 @@ class Moves(Tables):
         )
         return {int(row[0]): int(row[1]) for row in rows}
 
+    async def acts(self, game_id: int) -> tuple[dict[int, int], dict[int, int]]:
+        """:meth:`last_plies`, and the ply of each seat's latest move in the log (seats that never moved are
+        missing), in one read."""
+        rows = await self._fetchall(
+            "SELECT seat, MAX(at), MAX(CASE WHEN undone = 0 THEN at END) FROM (SELECT seat, ply AS at, 0 AS undone"
+            " FROM moves WHERE game_id = ? UNION ALL SELECT seat, version AS at, 1 AS undone FROM undone_moves"
+            " WHERE game_id = ?) AS acts GROUP BY seat",
+            (game_id, game_id),
+        )
+        last = {int(row[0]): int(row[1]) for row in rows}
+        return last, {int(row[0]): int(row[2]) for row in rows if row[2] is not None}
+
     async def move_plies(self, game_id: int) -> dict[int, int]:
         """The ply of each seat's latest move in the log (seats that never moved are missing)."""
-        rows = await self._fetchall("SELECT seat, MAX(ply) FROM moves WHERE game_id = ? GROUP BY seat", (game_id,))
-        return {int(row[0]): int(row[1]) for row in rows}
+        return (await self.acts(game_id))[1]
 
     async def moves(self, game_id: int) -> list[tuple[int, str]]:
         rows = await self._fetchall("SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
@@ -68,6 +79,16 @@ class Moves(Tables):
         """The whole log with each move's ply (the version it was made at), oldest first."""
         rows = await self._fetchall(
             "SELECT ply, seat, notation, cause FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        )
+        return [MoveRow(row["ply"], row["seat"], row["notation"], row["cause"] or "") for row in rows]
+
+    async def rows_since_own(self, game_id: int, seat: int) -> list[MoveRow]:
+        """The moves after ``seat``'s own latest one (every move when it has made none), oldest first: the computer's
+        moves for it are not its own."""
+        rows = await self._fetchall(
+            "SELECT ply, seat, notation, cause FROM moves WHERE game_id = ? AND ply > COALESCE((SELECT MAX(ply)"
+            " FROM moves WHERE game_id = ? AND seat = ? AND cause IS NULL), -1) ORDER BY ply",
+            (game_id, game_id, seat),
         )
         return [MoveRow(row["ply"], row["seat"], row["notation"], row["cause"] or "") for row in rows]
 

@@ -3,8 +3,10 @@ them."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
+from bot.infra.db import Row
 from bot.infra.store.base import Tables
 from bot.infra.store.leagues import forget_in_leagues
 from bot.infra.store.rows import (
@@ -12,26 +14,34 @@ from bot.infra.store.rows import (
 )
 
 
+def _prefs(row: Row) -> UserPrefs:
+    return UserPrefs(
+        row["user_id"],
+        bool(row["notify_dm"]),
+        bool(row["dm_closed_told"]),
+        row["locale"],
+        bool(row["reminders"]),
+        row["remind_every_hours"],
+        row["quiet_start"],
+        row["quiet_end"],
+        row["timezone"],
+        row["away_until"],
+    )
+
+
 class Users(Tables):
     """A user's preferences, time away, and forgetting them."""
 
     async def user(self, user_id: int) -> UserPrefs:
-        rows = await self._fetchall("SELECT * FROM users WHERE user_id = ?", (user_id,))
-        if not rows:
-            return UserPrefs(user_id, notify_dm=False, dm_closed_told=False)
-        row = rows[0]
-        return UserPrefs(
-            user_id,
-            bool(row["notify_dm"]),
-            bool(row["dm_closed_told"]),
-            row["locale"],
-            bool(row["reminders"]),
-            row["remind_every_hours"],
-            row["quiet_start"],
-            row["quiet_end"],
-            row["timezone"],
-            row["away_until"],
-        )
+        return (await self.users([user_id]))[user_id]
+
+    async def users(self, user_ids: Collection[int]) -> dict[int, UserPrefs]:
+        """The preferences of each of ``user_ids`` (the defaults for one who set none), in one read."""
+        wanted = sorted(set(user_ids))
+        marks = ", ".join("?" * len(wanted)) or "NULL"
+        rows = await self._fetchall(f"SELECT * FROM users WHERE user_id IN ({marks})", wanted)
+        found = {row["user_id"]: _prefs(row) for row in rows}
+        return {user_id: found.get(user_id) or UserPrefs(user_id, False, False) for user_id in wanted}
 
     async def set_away(self, user_id: int, until: str | None) -> None:
         async with self.transaction() as db:
