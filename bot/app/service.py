@@ -27,7 +27,7 @@ from bot.app.endings import Endings
 from bot.app.errors import Refusal
 from bot.app.outcomes import Needed, Nudged, Resigned, TimedOut, Turn, Undone
 from bot.app.seating import Seating, seat_order
-from bot.app.turns import Turns, first_open_option, matching, tokens_for
+from bot.app.turns import Turns, first_open_option, matching
 
 
 class GameService(Seating, Turns, Boards, Endings):
@@ -47,5 +47,4 @@ __all__ = [
     "first_open_option",
     "matching",
     "seat_order",
-    "tokens_for",
 ]

@@ -64,17 +64,6 @@ def matching(moves: list[Move], command: str, given: Mapping[str, str | None]) -
     return found
 
 
-def tokens_for(moves: list[Move], command: str, option: str, given: Mapping[str, str | None]) -> list[str]:
-    """Distinct tokens of ``option`` among legal moves that agree with the *other* options given (legal order)."""
-    others = {name: value for name, value in given.items() if name != option}
-    seen: dict[str, None] = {}
-    for move in matching(moves, command, others):
-        for name, token in move.choices():
-            if name == option:
-                seen.setdefault(token, None)
-    return list(seen)
-
-
 def first_open_option(candidates: list[Move]) -> Needed:
     """The first option (in choice order) on which several candidate moves still differ."""
     order = [option for option, _ in candidates[0].choices()]
