@@ -1,5 +1,5 @@
-"""``python -m bench render [--repeat N] [--only TEXT]``: how long every kind of picture the bot sends takes to make,
-and how big it is.
+"""``python -m bench render [--repeat N] [--only TEXT] [--phone]``: how long every kind of picture the bot sends
+takes to make, and how big it is.
 
 Pictures: the table of every variant for 2, 3 and 4 players late in a seeded game and at its end (the final
 picture with the standings; replay pages are these same tables), a player's personal view of every variant,
@@ -13,6 +13,8 @@ and the totals.
 
 Times are the process's CPU time (a picture is drawn in one thread), so other work on a shared machine skews them
 far less than wall-clock time would; a picture and its floor are still timed turn about.
+
+``--phone`` prints instead how the posted picture reads on a phone (:mod:`bench.phone`).
 """
 
 from __future__ import annotations
@@ -158,7 +160,12 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench render")
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--only", default="", help="only pictures whose name contains this")
+    parser.add_argument("--phone", action="store_true", help="how the posted pictures read on a 390x844 phone")
     args = parser.parse_args(argv)
+    if args.phone:
+        from bench import phone
+
+        return phone.main()
     print(
         f"{'picture':<34} {'pixels':>9} {'median':>8} {'p95':>8} {'draw':>8} {'size':>8} {'old KB':>7}"
         f" {'blank':>8} {'ratio':>6}"

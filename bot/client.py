@@ -51,6 +51,7 @@ from bot.ui.replies import Deliveries, answer_error, is_repeat
 from bot.ui.stopping import Stopping
 from bot.ui.summary import SummaryButton, summary_view
 from bot.ui.undo import UndoButton
+from bot.ui.whole_table import TableButton
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ STOP_GRACE_SECONDS = 5.0
 workers' own 2 s and the closing after it)."""
 CONTROLS = (
     PlayButton,
+    TableButton,
     LobbyButton,
     PickerSelect,
     ConfirmButton,

@@ -1,6 +1,7 @@
 """Pictures of a game table: a state (plus the last move's events, player names, a locale) in, an image out.
 
-    png = render.render_png(state, names=["Ala", "Bob"], events=events, locale="pl")
+    png = render.render_post_png(state, names=["Ala", "Bob"], events=events, locale="pl")  # what the bot posts
+    png = render.render_png(state, names=["Ala", "Bob"], events=events, locale="pl")  # the whole table
     png = render.render_png(state, names=names, info=[None, SeatInfo(robot="trudny", clock="5 godz.")])
     png = render.render_closeup(state, seat, names=names)   # one player's board with the shared area
 
@@ -27,17 +28,20 @@ from PIL import Image
 import engine
 from engine.core import PerGame
 from render.base import Info, Renderer
-from render.common import SeatInfo, captioned, closeup, to_png
+from render.common import SeatInfo, captioned, closeup, legend_notes, legended, to_png
 from render.palette import FAST, PREVIEW, palette_image
 
 __all__ = [
     "Renderer",
     "SeatInfo",
     "check_renderers",
+    "focus_seat",
     "register",
     "render_closeup",
     "render_closeup_image",
     "render_png",
+    "render_post",
+    "render_post_png",
     "render_preview",
     "render_table",
     "renderer_of",
@@ -97,8 +101,50 @@ def render_table(
     ``info[seat]`` (optional) what else to show beside a name and ``caption`` (optional) the last move in words,
     drawn in a line under the table."""
     renderer = _renderer(state)
-    with _drawing:
-        return captioned(renderer.draw_table(state, names=names, events=events, locale=locale, info=info), caption)
+    with _drawing, legend_notes() as notes:
+        table = renderer.draw_table(state, names=names, events=events, locale=locale, info=info)
+        return captioned(legended(table, notes), caption)
+
+
+def focus_seat(state: engine.GameState) -> int:
+    """The seat whose board the posted picture shows in full: whoever must act next (the first of them when several
+    may), and at the end the winner (the first of the best)."""
+    acting = engine.to_act(state)
+    if acting:
+        return min(acting)
+    return min(engine.standings(state)[0])
+
+
+def render_post(
+    state: engine.GameState,
+    *,
+    names: Sequence[str],
+    events: Sequence[engine.Event] = (),
+    locale: str = "en",
+    info: Info = (),
+    caption: str = "",
+) -> Image.Image:
+    """The picture posted after every turn, made for a phone (see :mod:`render.phone`): the personal view of
+    :func:`focus_seat` (the shared area one board wide, that seat's board in full, a row for every other player and
+    a legend of the picture's short marks), with the last move in words under it. The whole table
+    (:func:`render_table`) is one tap away in the bot."""
+    image = render_closeup_image(state, focus_seat(state), names=names, events=events, locale=locale, info=info)
+    return captioned(image, caption)
+
+
+def render_post_png(
+    state: engine.GameState,
+    *,
+    names: Sequence[str],
+    events: Sequence[engine.Event] = (),
+    locale: str = "en",
+    info: Info = (),
+    caption: str = "",
+) -> bytes:
+    """The same picture as :func:`render_post`, encoded as small, deterministic PNG bytes."""
+    image = render_post(state, names=names, events=events, locale=locale, info=info, caption=caption)
+    renderer = _renderer(state)
+    return _encode(image, renderer.game, renderer.png_level)
 
 
 def render_png(
@@ -125,17 +171,17 @@ def render_closeup_image(
     locale: str = "en",
     info: Info = (),
 ) -> Image.Image:
-    """``seat``'s personal view, one board wide so a phone shows it twice as large as the whole table. With three or
-    four players (a renderer with ``draw_personal``): the shared area laid out at that width on top, the
-    player's own board below, and a row for each other player. With two (the table is one board wide already):
-    the shared area and the player's own board cut from the table."""
+    """``seat``'s personal view, one board wide so a phone shows it large. With a renderer with ``draw_personal``:
+    the shared area laid out at that width on top, the player's own board below, and a row for each other player.
+    Without: the shared area and the player's own board cut from the whole table."""
     players = len(engine.scores(state))
     if not 0 <= seat < players:
         raise ValueError(f"no seat {seat} at this table")
     renderer = _renderer(state)
-    if players >= 3 and renderer.draw_personal is not None:
-        with _drawing:
-            return renderer.draw_personal(state, seat, names=names, events=events, locale=locale, info=info)
+    if renderer.draw_personal is not None:
+        with _drawing, legend_notes() as notes:
+            view = renderer.draw_personal(state, seat, names=names, events=events, locale=locale, info=info)
+            return legended(view, notes)
     with _drawing:  # the other boards are cut away: drawing them would only cost time
         table = renderer.draw_table(state, names=names, events=events, locale=locale, info=info, seats={seat})
     shared, board = renderer.closeup_regions(state, seat)

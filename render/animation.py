@@ -122,9 +122,9 @@ def previous_round(frames: Sequence[Frame], index: int) -> int:
 
 
 def frame_png(frame: Frame, *, names: Sequence[str], locale: str = "en", caption: str = "") -> bytes:
-    """The full-size picture of one table, its last move highlighted (and said in ``caption``, when given): one page
-    of a move-by-move viewer."""
-    return render.render_png(frame.state, names=names, events=frame.events, locale=locale, caption=caption)
+    """One table as the bot posted it (made for a phone: :func:`render.render_post`), its last move highlighted (and
+    said in ``caption``, when given): one page of a move-by-move viewer."""
+    return render.render_post_png(frame.state, names=names, events=frame.events, locale=locale, caption=caption)
 
 
 # --- the animation --------------------------------------------------------------------------------------------------
@@ -235,7 +235,7 @@ class _Tables:
     def _draw(self, k: int) -> Image.Image:
         frame = self.frames[k]
         caption = self.captions[k] if k < len(self.captions) else ""
-        table = render.render_table(
+        table = render.render_post(
             frame.state, names=self.names, events=frame.events, locale=self.locale, caption=caption
         )
         return _scaled(table, self.width)

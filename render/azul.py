@@ -54,7 +54,7 @@ NARROW = BOARD_W + 2 * MARGIN  # two players: one column, so a phone shows the b
 STRIP_H = 36
 FACTORY_D = 94
 FACTORY_TILE = 30
-CENTRE_H = 58
+CENTRE_H = 52
 CENTRE_TILE = 34
 NARROW_FACTORY_D = 84  # five factories across one board's width
 NARROW_FACTORY_TILE = 27
@@ -288,7 +288,7 @@ def _draw_strip(table: Table) -> int:
     if MARGIN + 4 + c.width(title, bold) + 16 + c.width("   ".join(counts), regular) <= right:
         c.text_at(d, (right, mid), "   ".join(counts), regular, fill=c.MUTED, anchor="rm")
     else:  # one column and a long title (the grey wall in Ukrainian): stack the counts, never overlap the title
-        stacked = c.font(19)
+        stacked = c.font(21)
         c.text_at(d, (right, mid - 1), counts[0], stacked, fill=c.MUTED, anchor="rd")
         c.text_at(d, (right, mid + 1), counts[1], stacked, fill=c.MUTED, anchor="ra")
     return y + STRIP_H + 8

@@ -88,8 +88,10 @@ __all__ = [
     "badge",
     "badge_box",
     "canvas",
+    "cap_height",
     "captioned",
     "closeup",
+    "condensed_text_at",
     "delta_pill",
     "digit_height",
     "draw_mark",
@@ -100,6 +102,8 @@ __all__ = [
     "ghost",
     "grid_origin",
     "highlight",
+    "legend_notes",
+    "legended",
     "mark_region",
     "mark_to_act",
     "opponent_rows",
@@ -113,6 +117,7 @@ __all__ = [
     "recording",
     "regions",
     "seat_header",
+    "shrunk",
     "signed",
     "slot",
     "standings",
@@ -243,7 +248,7 @@ def _bars(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
 
 def _one(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
     x0, y0, x1, y1 = box
-    face = font(int((y1 - y0) * 1.15), bold=True)
+    face = font(int((y1 - y0) * 1.4), bold=True)  # as tall as the tile allows: it is read as a "1"
     text_at(d, ((x0 + x1) / 2, (y0 + y1) / 2), "1", face, fill=ink, anchor="mm")
 
 
@@ -270,13 +275,15 @@ def draw_mark(d: ImageDraw.ImageDraw, box: Box, mark: str, ink: Ink) -> None:
 @cache
 def tile(color: str, size: int) -> Image.Image:
     """A ``size``-pixel square RGBA tile of ``color`` (a key of ``STYLES``) with its mark; cached, do not modify."""
-    return _tile(STYLES[color], size * SUPERSAMPLE, faint=False).resize((size, size), Image.Resampling.LANCZOS)
+    with shrunk(SUPERSAMPLE):
+        return _tile(STYLES[color], size * SUPERSAMPLE, faint=False).resize((size, size), Image.Resampling.LANCZOS)
 
 
 @cache
 def ghost(color: str, size: int) -> Image.Image:
     """The faint print of ``color`` on an empty space (Azul's coloured wall): recognisable, clearly not a tile."""
-    return _tile(STYLES[color], size * SUPERSAMPLE, faint=True).resize((size, size), Image.Resampling.LANCZOS)
+    with shrunk(SUPERSAMPLE):
+        return _tile(STYLES[color], size * SUPERSAMPLE, faint=True).resize((size, size), Image.Resampling.LANCZOS)
 
 
 def _tile(style: TileStyle, size: int, *, faint: bool) -> Image.Image:
@@ -342,7 +349,7 @@ def to_act_frame(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 14) -> None:
 def mark_to_act(d: ImageDraw.ImageDraw, box: Box, label: str, *, radius: int = 14) -> None:
     """Frame a player's panel in green and hang a pill with ``label`` (e.g. ``picture.to_act``) on its bottom edge."""
     to_act_frame(d, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), radius=radius + 2)
-    badge(d, ((box[0] + box[2]) // 2, box[3]), label, font(19, bold=True), fill=ACCENT)
+    badge(d, ((box[0] + box[2]) // 2, box[3]), label, font(20, bold=True), fill=ACCENT)
 
 
 # --- what the bot knows about a seat ---------------------------------------------------------------------------------
@@ -422,6 +429,72 @@ def _moon_icon(d: ImageDraw.ImageDraw, x: float, y: float, size: int, ink: Ink, 
     d.ellipse((x - s * 0.35, y - s * 1.05, x + s * 1.25, y + s * 0.55), fill=fill)
 
 
+_legend: ContextVar[list[Pill] | None] = ContextVar("legend", default=None)
+
+
+@contextmanager
+def legend_notes() -> Iterator[list[Pill]]:
+    """Collect, while the block runs, each note drawn in a short form that is no longer words ("3", "3.12", "+4",
+    "→ 19", an icon alone) with its full text, so the picture can say in its legend what it means
+    (:func:`legended`)."""
+    kept: list[Pill] = []
+    token = _legend.set(kept)
+    try:
+        yield kept
+    finally:
+        _legend.reset(token)
+
+
+def shortened(drawn: Pill, wanted: Sequence[Pill]) -> None:
+    """Note for the legend that ``drawn`` stands for one of ``wanted`` in a shorter form."""
+    kept = _legend.get()
+    if kept is None:
+        return
+    if any(ch.isalpha() for ch in drawn.text):  # still words ("1st player", "5 h"): they say what they are
+        return
+    for full in wanted:
+        if drawn in full.forms() and drawn != full:
+            entry = Pill(full.text, full.fill, full.ink, full.icon, short=drawn.text)
+            if entry not in kept:
+                kept.append(entry)
+            return
+
+
+LEGEND_ROW = 34
+
+
+def legended(image: Image.Image, notes: Sequence[Pill]) -> Image.Image:
+    """``image`` with a legend under it: each short note as drawn, then its full text, side by side while they fit
+    the width, else on the next line."""
+    if not notes:
+        return image
+    face, words = font(20, bold=True), font(20)
+    entries = []
+    for note in notes:
+        short = Pill(note.short or "", note.fill, note.ink, note.icon)
+        said = fit(note.text, words, image.width - pill_width(short, face) - 52)
+        entries.append((short, said, pill_width(short, face) + 8 + width(said, words)))
+    lines: list[list[int]] = [[]]
+    x = 16
+    for k, (_, _, w) in enumerate(entries):
+        if lines[-1] and x + w > image.width - 16:
+            lines.append([])
+            x = 16
+        lines[-1].append(k)
+        x += w + 24
+    result = Image.new("RGB", (image.width, image.height + LEGEND_ROW * len(lines) + 6), BG)
+    result.paste(image, (0, 0))
+    d = ImageDraw.Draw(result)
+    for row, line in enumerate(lines):
+        middle, x = image.height + 3 + LEGEND_ROW * row + LEGEND_ROW // 2, 16
+        for k in line:
+            short, said, w = entries[k]
+            pill(d, x + pill_width(short, face), middle, short, face)
+            text_at(d, (x + pill_width(short, face) + 8, middle), said, words, fill=MUTED, anchor="lm")
+            x += w + 24
+    return result
+
+
 def pill_width(note: Pill, face: Font) -> int:
     """How wide :func:`pill` draws ``note`` in ``face``."""
     size = int(face.size)
@@ -458,6 +531,7 @@ def pill(d: ImageDraw.ImageDraw, right: int, middle: int, note: Pill, face: Font
 
 
 NAME_SHARE = 0.45  # of a header's width, always left to the player's name
+NAME_SIZE = 24  # a name's face: 18 px capitals, 12 px on a phone showing a picture at 0.67x (render.phone)
 PILL_GAP = 6
 
 
@@ -502,7 +576,7 @@ def seat_header(
     d = table.d
     left, top, right, bottom = box
     middle = (top + bottom) // 2
-    score_face, name_face, note_face = font(28, bold=True), font(22, bold=True), font(19, bold=True)
+    score_face, name_face, note_face = font(28, bold=True), font(NAME_SIZE, bold=True), font(20, bold=True)
     score_text = str(score)
     if delta:
         notes = [delta_pill(table.label(delta_key, points=signed(delta)), delta), *notes]
@@ -513,9 +587,11 @@ def seat_header(
         x = right - width(score_text, score_face) - 10
         whole = width(table.name(seat, name_face, right - left), name_face) + 6
         name_room = min(int(NAME_SHARE * (right - left)), whole)  # a short name leaves the notes more room
-        for note in fitting_notes([*notes, *table.seat_info(seat).pills()], x - left - name_room, note_face):
+        wanted = [*notes, *table.seat_info(seat).pills()]
+        for note in fitting_notes(wanted, x - left - name_room, note_face):
             x = pill(d, x, middle, note, note_face) - PILL_GAP
-        text_at(d, (left, middle), table.name(seat, name_face, x - left - 6), name_face, anchor="lm")
+            shortened(note, wanted)
+        table.draw_name(seat, (left, middle), name_face, x - left - 6)
 
 
 def highlight(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 8, width: int = HIGHLIGHT_WIDTH) -> None:
@@ -598,6 +674,20 @@ def text_at(
     _record(text, (int(x) + dx, int(y) + dy, int(x) + dx + mask.size[0], int(y) + dy + mask.size[1]), face)
 
 
+def condensed_text_at(  # noqa: PLR0917
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, face: Font, fill: Ink = TEXT, squeeze: float = 0.85
+) -> None:
+    """One line of ``text`` centred on ``xy``, its letters ``squeeze`` times as wide as the face draws them and as
+    tall: a code that must be read where there is not room for it at a readable size."""
+    if not text:
+        return
+    mask, _ = _text_mask(text, face, "mm", (0.0, 0.0))
+    narrow = mask.resize((max(1, round(mask.size[0] * squeeze)), mask.size[1]), Image.Resampling.LANCZOS)
+    x, y = round(xy[0] - narrow.size[0] / 2), round(xy[1] - narrow.size[1] / 2)
+    d.bitmap((x, y), narrow, fill=fill)
+    _record(text, (x, y, x + narrow.size[0], y + narrow.size[1]), face)
+
+
 # --- what was drawn, for the tests: every text's box and size ------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class DrawnText:
@@ -608,10 +698,26 @@ class DrawnText:
     box: Box
     size: int
     inside: Box | None
+    height: float = 0.0
+    """How tall its capitals and digits are in the picture's pixels (a layer drawn large and shrunk counts shrunk)."""
+    name: bool = False
+    """A player's name (see :meth:`Table.draw_name`)."""
 
 
 _drawn: ContextVar[list[DrawnText] | None] = ContextVar("drawn_texts", default=None)
 _inside: ContextVar[Box | None] = ContextVar("text_container", default=None)
+_shrink: ContextVar[float] = ContextVar("text_shrink", default=1.0)
+_naming: ContextVar[bool] = ContextVar("drawing_a_name", default=False)
+
+
+@contextmanager
+def shrunk(factor: float) -> Iterator[None]:
+    """Texts drawn in the block go on a layer that is shrunk ``factor`` times before it reaches the picture."""
+    token = _shrink.set(_shrink.get() / factor)
+    try:
+        yield
+    finally:
+        _shrink.reset(token)
 
 
 @contextmanager
@@ -659,13 +765,21 @@ def mark_region(name: str, box: Box) -> None:
 def _record(text: str, box: Box, face: Font) -> None:
     drawn = _drawn.get()
     if drawn is not None:
-        drawn.append(DrawnText(text, box, int(face.size), _inside.get()))
+        height = cap_height(int(face.size), "Bold" in str(face.path)) * _shrink.get()
+        drawn.append(DrawnText(text, box, int(face.size), _inside.get(), height, _naming.get()))
 
 
 @cache
 def digit_height(size: int, bold: bool = False) -> int:
     """How tall digits are, in pixels, in the bundled font at ``size``: what a number's readability depends on."""
     box = font(size, bold).getbbox("0123456789", anchor="ls")
+    return int(box[3] - box[1])
+
+
+@cache
+def cap_height(size: int, bold: bool = False) -> int:
+    """How tall capital letters are, in pixels, in the bundled font at ``size`` (DejaVu's digits are as tall)."""
+    box = font(size, bold).getbbox("HEIKMNTZ", anchor="ls")
     return int(box[3] - box[1])
 
 
@@ -706,6 +820,17 @@ class Table:
         """The seat's display name made to fit, or "Player N" when there is none."""
         raw = self.names[seat] if seat < len(self.names) else ""
         return fit_name(raw, face, max_width, self.label("player", number=seat + 1))
+
+    def draw_name(  # noqa: PLR0917
+        self, seat: int, xy: tuple[float, float], face: Font, max_width: int, fill: Ink = TEXT, anchor: str = "lm"
+    ) -> None:
+        """Draw the seat's name made to fit ``max_width``: every picture draws names here, so they look alike and
+        the tests can tell a name from other words."""
+        token = _naming.set(True)
+        try:
+            text_at(self.d, xy, self.name(seat, face, max_width), face, fill=fill, anchor=anchor)
+        finally:
+            _naming.reset(token)
 
 
 def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -770,7 +895,7 @@ def factory_row(
     return y + diameter + 26
 
 
-OPPONENT_ROW = 36
+OPPONENT_ROW = 40
 
 
 def opponents_height(count: int) -> int:
@@ -781,26 +906,21 @@ def opponents_height(count: int) -> int:
 def opponent_rows(
     table: Table, box: tuple[int, int, int], seats: Sequence[int], numbers: Callable[[int], Sequence[str]]
 ) -> int:
-    """The other players of a personal view in one panel (``box``: left, top, right), one row each: a green dot for
-    whoever must act, the name, the game's one or two numbers that matter (``numbers(seat)``, already worded) and
-    the score. Returns the panel's bottom."""
+    """The other players of a personal view in one panel (``box``: left, top, right), one row each, read as their
+    header on a board: a green dot for whoever must act, the name, the game's one or two numbers that matter
+    (``numbers(seat)``, already worded), the seat's notes (computer, away, time left) and the score. Returns the
+    panel's bottom."""
     d = table.d
     left, top, right = box
     bottom = top + opponents_height(len(seats))
     panel(d, (left, top, right, bottom))
-    name_face, number_face, score_face = font(20, bold=True), font(20), font(24, bold=True)
-    with within((left, top, right, bottom)):
-        for row, seat in enumerate(seats):
-            middle = top + 5 + OPPONENT_ROW * row + OPPONENT_ROW // 2
-            score = str(table.state_score(seat))
-            text_at(d, (right - 14, middle), score, score_face, fill=HIGHLIGHT, anchor="rm")
-            x = right - 14 - width(score, score_face) - 16
-            for number in reversed(numbers(seat)):
-                text_at(d, (x, middle), number, number_face, fill=MUTED, anchor="rm")
-                x -= width(number, number_face) + 14
-            if seat in table.acting:
-                d.ellipse((left + 10, middle - 6, left + 22, middle + 6), fill=ACCENT)
-            text_at(d, (left + 30, middle), table.name(seat, name_face, x - left - 36), name_face, anchor="lm")
+    for row, seat in enumerate(seats):
+        middle = top + 5 + OPPONENT_ROW * row + OPPONENT_ROW // 2
+        if seat in table.acting:
+            d.ellipse((left + 10, middle - 6, left + 22, middle + 6), fill=ACCENT)
+        words = [Pill(number, fill=PANEL, ink=MUTED) for number in numbers(seat)]
+        row_box = (left + 30, middle - OPPONENT_ROW // 2, right - 14, middle + OPPONENT_ROW // 2)
+        seat_header(table, seat, row_box, table.state_score(seat), notes=words)
     return bottom
 
 
@@ -835,15 +955,16 @@ def standings(
     forms.append((table.label("head.score"), table.label("head.score")))
     rows = {seat: [*(signed(v) for v in points(seat)), str(table.state_score(seat))] for _, seat in order}
     gap = 22 if right - left > 560 else 14
-    # Long heads (Ukrainian) get smaller, then take their short forms, before a name loses its room. Heads of 16 px
-    # or more give way to keep the longest name whole (up to what a long name may ask); smaller ones only to keep
-    # a name its least room.
-    longest = max(width(table.name(seat, bold, 10_000), bold) for _, seat in order)
+    # Long heads (Ukrainian) get smaller, then take their short forms, before a name loses its room. Heads of 15 px
+    # or more (16 with digits) give way to keep the longest name whole (up to what a long name may ask); smaller
+    # ones only to keep a name its least room.
+    name_face = font(NAME_SIZE - 1, bold=True)  # what a name may shrink to (:func:`fitting`)
+    longest = max(width(table.name(seat, name_face, 10_000), name_face) for _, seat in order)
     layouts = [
         _head_layout(forms, rows, right, gap, short=short, size=size)
         for short, size in [(False, size) for size in range(19, 14, -1)] + [(True, size) for size in range(19, 13, -1)]
     ]
-    whole = (lay for lay in layouts if lay[0].size >= 16 and lay[3] - left - 52 >= min(longest, MIN_NAME_ROOM + 40))
+    whole = (lay for lay in layouts if lay[0].size >= _least_head(lay[1]) and lay[3] - left - 52 >= min(longest, 190))
     least = (lay for lay in layouts if lay[3] - left - 52 >= MIN_NAME_ROOM - 30)
     head_face, titles, columns, x = next(whole, None) or next(least, layouts[-1])
     for title, cx in zip(titles, columns, strict=True):
@@ -860,12 +981,18 @@ def standings(
             badge(d, (name_x, mid), winner, badge_face, anchor="lm")
             name_x, room = name_x + badge_w, room - badge_w
         ink = HIGHLIGHT if won and name_x == left + 52 else TEXT  # the winner in gold where no badge fits
-        face = fitting(table, seat, room, 20, bold=won)
-        text_at(d, (name_x, mid), table.name(seat, face, room), face, fill=ink, anchor="lm")
+        face = fitting(table, seat, room, NAME_SIZE, bold=won)
+        table.draw_name(seat, (name_x, mid), face, room, fill=ink)
         for k, (cell, cx) in enumerate(zip(rows[seat], columns, strict=True)):
             last = k == len(columns) - 1
             text_at(d, (cx, mid), cell, bold if last else body, fill=HIGHLIGHT if last else TEXT, anchor="rm")
     return left, top, right, bottom
+
+
+def _least_head(titles: Sequence[str]) -> int:
+    """The smallest face the standings' heads take to keep a name whole: 15 px (11 px capitals, 8 px on a phone),
+    16 px when a head has digits (they must stay 10 px there at the tallest pictures)."""
+    return 16 if any(ch.isdigit() for title in titles for ch in title) else 15
 
 
 def _head_layout(
@@ -887,9 +1014,9 @@ MIN_NAME_ROOM = 150  # pixels a name keeps beside the winner's badge, else the b
 
 
 def fitting(table: Table, seat: int, room: int, size: int, *, bold: bool) -> Font:
-    """The face of ``size``, or one a point or three smaller when that keeps the name whole (below 17 px a name is
-    hard to read on a phone, so a longer one is cut instead)."""
-    for smaller in range(size, 16, -1):
+    """The face of ``size``, or one a point smaller when that keeps the name whole (smaller, a name is hard to read
+    on a phone, so a longer one is cut instead)."""
+    for smaller in range(size, size - 2, -1):
         face = font(smaller, bold=bold)
         if width(table.name(seat, face, 10_000), face) <= room:
             return face

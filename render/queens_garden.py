@@ -395,7 +395,7 @@ def _ornament(name: str, kind: str, done: bool) -> Sprite:
     else:
         m = HEX * 0.32
         c.draw_mark(d, (int(x - m), int(y - 5 - m), int(x + m), int(y - 5 + m)), ORNAMENT_MARK[kind], c.TEXT)
-    c.text_at(d, (x, y + HEX * 0.55), name, c.font(19, bold=True), fill=c.TEXT, anchor="mm")
+    c.text_at(d, (x, y + HEX * 0.55), name, c.font(20, bold=True), fill=c.TEXT, anchor="mm")
     return Sprite.of(image)
 
 
@@ -406,7 +406,8 @@ def _free_cell(name: str) -> Sprite:
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     d = ImageDraw.Draw(image)
     _hexagon(d, side // 2, side // 2, HEX, FREE, FREE_EDGE, 1)
-    c.text_at(d, (side // 2, side // 2), name, c.font(16, bold=True), fill=c.MUTED, anchor="mm")
+    # A cell's code as tall as the other numbers (19 px) in a hexagon too narrow for it: condensed, not smaller.
+    c.condensed_text_at(d, (side // 2, side // 2), name, c.font(19, bold=True), fill=c.MUTED, squeeze=0.84)
     return Sprite.of(image)
 
 
@@ -447,7 +448,7 @@ def _draw_strip(table: Table, comp: Any) -> None:
     if any(criterion.points is None for criterion in wheel):  # said once, after the hexagons it is about
         if narrow:
             x, y = info_x, y + WHEEL_LINE
-        c.text_at(d, (x, y), table.label("qg.points_value"), c.font(16), fill=c.MUTED, anchor="lm")
+        c.text_at(d, (x, y), table.label("qg.points_value"), c.font(17), fill=c.MUTED, anchor="lm")
     info = " · ".join(
         [
             table.label("qg.supply", count=len(state.supply)),
@@ -600,8 +601,8 @@ def _draw_garden(table: Table, player: QGPlayer, seat: int, left: int, top: int)
 def _draw_storage(table: Table, player: QGPlayer, seat: int, left: int, top: int) -> None:
     """Twelve spaces for tiles and jokers (two rows of six), then the two expansion spaces beside them."""
     d = table.d
-    label = c.font(14, bold=True)
-    c.text_at(d, (left, top), table.label("qg.storage"), label, fill=c.MUTED)
+    label = c.font(17, bold=True)
+    c.text_at(d, (left, top - 2), table.label("qg.storage"), label, fill=c.MUTED)
     if table.state.phase != "over":  # what the storage would score now, not only at the end
         comp = engine.get_variant(table.state.variant).components  # type: ignore[attr-defined]
         value = storage_value(comp, player)
@@ -662,7 +663,7 @@ def _draw_standings(table: Table, box: c.Box) -> None:
 
 def _draw_final(table: Table, final: Mapping[str, Any], left: int, top: int) -> None:
     d = table.d
-    face = c.font(19)
+    face = c.font(20)
     storage = int(final["storage"])
     c.text_at(d, (left, top), table.label("qg.final_storage", points=c.signed(storage)), face, fill=c.TEXT)
     groups = list(final.get("groups", []))

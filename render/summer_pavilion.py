@@ -24,6 +24,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import engine
+from data.i18n import t
 from engine.summer_pavilion import (
     CENTRE,
     COLORS,
@@ -55,14 +56,14 @@ BOARD_W = (968 - 3 * MARGIN) // 2
 BOARD_H = PAD + HEADER_H + CLUSTER_H + 6 + HAND_H + PAD
 WIDTH = 2 * BOARD_W + 3 * MARGIN
 NARROW = BOARD_W + 2 * MARGIN  # two players: one column, so a phone shows the boards twice as large
-NARROW_FACTORY_D = 84  # five factories across one board's width
-NARROW_FACTORY_TILE = 27
+NARROW_FACTORY_D = 70  # five factories across one board's width
+NARROW_FACTORY_TILE = 23
 
 STRIP_H = 40
 TRACK_LINE = 34
 FACTORY_D = 94
 FACTORY_TILE = 30
-ROW_H = 58  # the centre and supply rows
+ROW_H = 52  # the centre and supply rows
 ROW_TILE = 34
 
 # Outer stars sit clockwise from the upper left at these angles (degrees, counter-clockwise from the right).
@@ -139,7 +140,7 @@ def draw_personal(
     """``seat``'s view of a table of three or four, one board wide so a phone shows it large: the strip with the
     round track on its own line, the factories in rows of at most five, the centre and supply, the player's own
     board, and one row for each other player (tiles in hand and score)."""
-    image, d = c.canvas(NARROW, _personal_height(state))
+    image, d = c.canvas(NARROW, _personal_height(state, locale))
     acting = {state.current} if state.phase != "over" else set()
     table = Table(image, d, state, names, locale, read_events(events), info=info, acting=acting)
     y = _draw_strip(table)
@@ -148,9 +149,10 @@ def draw_personal(
         _draw_standings(table, (MARGIN, y, NARROW - MARGIN, y))
         y += _standings_height(state.players)
     else:
-        y = _draw_centre(table, _draw_factories(table, y, span), span, height=_centre_height(state, span))
-        _draw_supply(table, y + 8, span)
-        y += 8 + _span_row_height(span)
+        y = _draw_factories(table, y, span)
+        y = _draw_centre(table, y, span, height=_centre_height(state, locale, span))
+        _draw_supply(table, y + 8, span, height=_supply_height(state, locale, span))
+        y += 8 + _supply_height(state, locale, span)
     y += MARGIN + 4
     _draw_board(table, seat, (MARGIN, y))
     others = [other for other in range(state.players) if other != seat]
@@ -158,14 +160,15 @@ def draw_personal(
     return image
 
 
-def _personal_height(state: SPState) -> int:
+def _personal_height(state: SPState, locale: str) -> int:
     top = MARGIN + _strip_height(2) + 8
+    span = (MARGIN, NARROW - MARGIN)
     if state.phase == "over":
         top += _standings_height(state.players)
     else:
         factory_rows = 1 if len(state.factories) <= 5 else 2
-        centre = _centre_height(state, (MARGIN, NARROW - MARGIN))
-        top += factory_rows * (NARROW_FACTORY_D + 26) + centre + _row_height(2) + 8
+        centre, supply = _centre_height(state, locale, span), _supply_height(state, locale, span)
+        top += factory_rows * (NARROW_FACTORY_D + 26) + centre + supply + 8
     return top + MARGIN + 4 + BOARD_H + MARGIN + 4 + c.opponents_height(state.players - 1) + MARGIN
 
 
@@ -297,12 +300,14 @@ def _draw_strip(table: Table) -> int:
         x += size + 8
     counts = [table.label("bag", count=sum(state.bag)), table.label("sp.tower", count=sum(state.tower))]
     right = table.image.width - MARGIN - 4
-    if narrow:
-        x, mid = title_end, mid - TRACK_LINE  # the counts stay beside the title
+    stacked = c.font(21)
+    # One column: the counts stay beside the title, unless a long title (Ukrainian, monochrome) fills its line:
+    # then they go after the track.
+    if narrow and right - max(c.width(text, stacked) for text in counts) > title_end + 4:
+        x, mid = title_end, mid - TRACK_LINE
     if right - c.width("   ".join(counts), regular) > x + 4:
         c.text_at(d, (right, mid), "   ".join(counts), regular, fill=c.MUTED, anchor="rm")
-    else:  # a long title (Ukrainian, say) leaves no room for one line: stack the counts, never overlap the track
-        stacked = c.font(19)
+    else:  # no room for one line: stack the counts, never overlap the title or the track
         c.text_at(d, (right, mid - 1), counts[0], stacked, fill=c.MUTED, anchor="rd")
         c.text_at(d, (right, mid + 1), counts[1], stacked, fill=c.MUTED, anchor="ra")
     return y + _strip_height(2 if narrow else state.players) + 8
@@ -341,34 +346,58 @@ def _draw_factories(table: Table, y: int, span: tuple[int, int]) -> int:
 
 
 def _draw_counts_row(table: Table, box: tuple[int, int, int, int], title: str, counts: Sequence[int]) -> int:
-    """A labelled row of tiles with their counts, going on in a second line when ``box`` is too narrow; returns
+    """A labelled row of tiles with their counts, going on in further lines when ``box`` is too narrow; returns
     where the tiles start."""
     image, d = table.image, table.d
-    y = box[1]
-    label = c.font(20, bold=True)
-    c.text_at(d, (box[0] + 16, y + ROW_H // 2), title, label, anchor="lm")
-    x = box[0] + 28 + c.width(title, label)
-    start = x
-    ty = y + (ROW_H - ROW_TILE) // 2
-    count_face = c.font(22, bold=True)
-    for color, count in enumerate(counts):
-        if not count:
-            continue
-        text = f"×{count}"
-        if x + ROW_TILE + 14 + c.width(text, count_face) > box[2] - 8 and x > start:
-            x, y, ty = box[0] + 16, y + ROW_H - 12, ty + ROW_H - 12
+    label, count_face = c.font(20, bold=True), c.font(22, bold=True)
+    c.text_at(d, (box[0] + 16, box[1] + ROW_H // 2), title, label, anchor="lm")
+    start, placed = _counts_layout(title, counts, box[0], box[2])
+    for color, x, line in placed:
+        y = box[1] + line * (ROW_H - 12)
+        ty = y + (ROW_H - ROW_TILE) // 2
         c.paste(image, c.tile(COLORS[color], ROW_TILE), (x, ty))
         _mark_wild(table, color, (x, ty), ROW_TILE)
-        c.text_at(d, (x + ROW_TILE + 5, y + ROW_H // 2), text, count_face, anchor="lm")
-        x += ROW_TILE + 14 + c.width(text, count_face) + 14
+        c.text_at(d, (x + ROW_TILE + 5, y + ROW_H // 2), f"×{counts[color]}", count_face, anchor="lm")
     if not any(counts):
-        c.text_at(d, (x, y + ROW_H // 2), table.label("empty"), c.font(20), fill=c.MUTED, anchor="lm")
+        c.text_at(d, (start, box[1] + ROW_H // 2), table.label("empty"), c.font(20), fill=c.MUTED, anchor="lm")
     return start
 
 
-def _centre_height(state: SPState, span: tuple[int, int]) -> int:
-    """The centre's row in the personal view: an empty centre says so on one line, even one board wide."""
-    return ROW_H if not any(state.centre) else _span_row_height(span)
+def _counts_layout(title: str, counts: Sequence[int], left: int, right: int) -> tuple[int, list[tuple[int, int, int]]]:
+    """Where :func:`_draw_counts_row` puts each colour's tile between ``left`` and ``right``: where the tiles start,
+    and ``(colour, x, line)`` for each colour present."""
+    label, count_face = c.font(20, bold=True), c.font(22, bold=True)
+    start = x = left + 28 + c.width(title, label)
+    line, placed = 0, []
+    for color, count in enumerate(counts):
+        if not count:
+            continue
+        w = ROW_TILE + 5 + c.width(f"×{count}", count_face)
+        if x + w > right - 8 and x > start:
+            x, line = left + 16, line + 1
+        placed.append((color, x, line))
+        x += w + 16
+    return start, placed
+
+
+def _counts_height(title: str, counts: Sequence[int], span: tuple[int, int]) -> int:
+    """How tall :func:`_draw_counts_row` draws its panel between ``span``: a line, and as many more as it needs."""
+    _, placed = _counts_layout(title, counts, *span)
+    return ROW_H + (ROW_H - 12) * max((line for _, _, line in placed), default=0)
+
+
+def _centre_height(state: SPState, locale: str, span: tuple[int, int]) -> int:
+    """The centre's panel in the personal view: as many lines as its tiles take (an empty centre says so on one)."""
+    return _counts_height(_centre_title(state, locale), state.centre, span)
+
+
+def _supply_height(state: SPState, locale: str, span: tuple[int, int]) -> int:
+    return _counts_height(t("picture.sp.supply", locale), state.supply, span)
+
+
+def _centre_title(state: SPState, locale: str) -> str:
+    """The centre's label, with room after it for the start tile while it lies there."""
+    return t("picture.centre", locale) + ("      " if state.start_tile < 0 else "")
 
 
 def _draw_centre(table: Table, y: int, span: tuple[int, int], *, height: int | None = None) -> int:
@@ -376,20 +405,18 @@ def _draw_centre(table: Table, y: int, span: tuple[int, int], *, height: int | N
     box = (span[0], y, span[1], y + (height or _span_row_height(span)))
     c.panel(d, box)
     c.mark_region("centre", box)
-    title = table.label("centre")
     if state.start_tile < 0:
         label = c.font(20, bold=True)
-        tx = box[0] + 28 + c.width(title, label)
+        tx = box[0] + 28 + c.width(table.label("centre"), label)
         ty = y + (ROW_H - ROW_TILE) // 2
         c.paste(table.image, c.tile("marker", ROW_TILE), (tx, ty))
-        title += "      "  # room for the start tile before the counts
-    _draw_counts_row(table, box, title, state.centre)
+    _draw_counts_row(table, box, _centre_title(state, table.locale), state.centre)
     return box[3]
 
 
-def _draw_supply(table: Table, y: int, span: tuple[int, int]) -> None:
+def _draw_supply(table: Table, y: int, span: tuple[int, int], *, height: int | None = None) -> None:
     d = table.d
-    box = (span[0], y, span[1], y + _span_row_height(span))
+    box = (span[0], y, span[1], y + (height or _span_row_height(span)))
     c.panel(d, box)
     _draw_counts_row(table, box, table.label("sp.supply"), table.state.supply)
 
@@ -541,7 +568,7 @@ def _hub(mono: bool, star: int, color: int = -1) -> Sprite:
             if style and sum(style.ink[:3]) < 200:
                 ink = c.DARK_INK
             d.ellipse((x - 14, y - 14, x + 14, y + 14), fill=fill, outline=c.TEXT, width=2)
-            c.text_at(d, (x, y), str(star + 1), c.font(19, bold=True), fill=ink, anchor="mm")
+            c.text_at(d, (x, y), str(star + 1), c.font(20, bold=True), fill=ink, anchor="mm")
         else:  # for colour-blind players
             style = c.STYLES[COLORS[FRONT_STAR_COLORS[star]]]
             d.ellipse((x - 10, y - 10, x + 10, y + 10), fill=style.fill, outline=c.PANEL, width=2)
@@ -569,7 +596,7 @@ def _structure_icon(kind: str, bonus: int, done: bool) -> Sprite:
             d.regular_polygon((x, y, r + 2), 4, rotation=45, fill=fill, outline=c.PANEL_EDGE)
         else:
             d.rounded_rectangle((x - r, y - r, x + r, y + r), 6, fill=fill, outline=c.PANEL_EDGE, width=2)
-        c.text_at(d, (x, y), str(bonus), c.font(19, bold=True), fill=ink, anchor="mm")
+        c.text_at(d, (x, y), str(bonus), c.font(20, bold=True), fill=ink, anchor="mm")
 
     return _sprite(40, draw)
 
@@ -679,8 +706,8 @@ def _draw_hand(table: Table, seat: int, box: tuple[int, int, int, int]) -> None:
     if any(board.kept):
         x += 6
         label = table.label("sp.kept")
-        c.text_at(d, (x, mid), label, c.font(19, bold=True), fill=c.MUTED, anchor="lm")
-        x += c.width(label, c.font(19, bold=True)) + 6
+        c.text_at(d, (x, mid), label, c.font(20, bold=True), fill=c.MUTED, anchor="lm")
+        x += c.width(label, c.font(20, bold=True)) + 6
         for color, count in enumerate(board.kept):
             for _ in range(count):
                 c.paste(image, c.tile(COLORS[color], HAND_TILE - 6), (x, ty + 3))

@@ -18,3 +18,12 @@ def test_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> Non
         assert all(f"{variant}-{players}p-{moment}" in out for players in (2, 3, 4) for moment in ("late", "final"))
         assert f"{variant}-4p-mine" in out
     assert all(kind in out for kind in ("queens-garden-expansions", "leaderboard", "profile"))
+
+
+@pytest.mark.slow  # every variant's posted picture, 2 to 4 players, midway and at the end, in three languages
+def test_every_posted_picture_reads_on_a_phone(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_render.main(["--phone"]) == 0, capsys.readouterr().out
+    out = capsys.readouterr().out
+    for variant in engine.variant_names():
+        assert all(f"{variant}-{players}p-{moment} " in out for players in (2, 3, 4) for moment in ("mid", "final"))
+    assert "MISSES" not in out and "0 picture(s) miss them" in out

@@ -26,6 +26,7 @@ from bot.infra.picture_worker import (
     board_in_worker,
     closeup_in_worker,
     preview_in_worker,
+    table_in_worker,
     warm_up,
 )
 from bot.infra.pools import SingleFlight, WorkerPool
@@ -53,6 +54,18 @@ def picture_seats(game: GameRow, locale: str) -> tuple[list[str], list[SeatInfo 
             names.append(seat.name)
         level = seat.level
         info.append(SeatInfo(robot=level_label(level, locale), robot_short=level_number(level)) if level else None)
+    return names, info
+
+
+def noted_seats(
+    game: GameRow, locale: str, notes: Sequence[SeatInfo | None]
+) -> tuple[list[str], list[SeatInfo | None]]:
+    """:func:`picture_seats` with ``notes[seat]`` (away until…, time left) added to the computer's."""
+    names, info = picture_seats(game, locale)
+    for seat, note in enumerate(notes):
+        robot = info[seat] if seat < len(info) else None
+        if note is not None and seat < len(info):
+            info[seat] = note if robot is None else replace(note, robot=robot.robot, robot_short=robot.robot_short)
     return names, info
 
 
@@ -110,12 +123,9 @@ class Pictures:
         locale: str,
         notes: Sequence[SeatInfo | None] = (),
     ) -> bytes | None:
-        """The board picture; ``notes[seat]`` adds notes beside a player's name (away until…) to the computer's."""
-        names, info = picture_seats(game, locale)
-        for seat, note in enumerate(notes):
-            robot = info[seat] if seat < len(info) else None
-            if note is not None and seat < len(info):
-                info[seat] = note if robot is None else replace(note, robot=robot.robot, robot_short=robot.robot_short)
+        """The board picture posted after a turn (see :func:`render.render_post`); ``notes[seat]`` adds notes beside
+        a player's name (away until…) to the computer's."""
+        names, info = noted_seats(game, locale, notes)
         document, happened = engine.to_json(state), [event.to_json() for event in events]
         caption = move_caption(game.variant, events, names, locale)
         try:
@@ -140,9 +150,25 @@ class Pictures:
             log.exception("game %s: the preview picture could not be drawn", game.id)
             return None
 
-    async def draw_closeup(self, game: GameRow, state: GameState, seat: int, locale: str) -> bytes | None:
-        """``seat``'s own board at full size under the shared area (see :func:`render.render_closeup`)."""
-        names, info = picture_seats(game, locale)
+    async def draw_table(
+        self, game: GameRow, state: GameState, locale: str, notes: Sequence[SeatInfo | None] = ()
+    ) -> bytes | None:
+        """The whole table in full detail, every board at full size (see :func:`render.render_png`)."""
+        names, info = noted_seats(game, locale, notes)
+        try:
+            with metrics.picture_timer(game.variant):
+                png: bytes = await self.pool.run(table_in_worker, engine.to_json(state), names, locale, info)
+                return png
+        except Exception:
+            log.exception("game %s: the whole table could not be drawn", game.id)
+            return None
+
+    async def draw_closeup(
+        self, game: GameRow, state: GameState, seat: int, locale: str, notes: Sequence[SeatInfo | None] = ()
+    ) -> bytes | None:
+        """``seat``'s own board at full size under the shared area, the others' rows with their notes (see
+        :func:`render.render_closeup`)."""
+        names, info = noted_seats(game, locale, notes)
         try:
             with metrics.picture_timer(game.variant):
                 png: bytes = await self.pool.run(closeup_in_worker, engine.to_json(state), seat, names, locale, info)
@@ -199,4 +225,4 @@ class Pictures:
         return png
 
 
-__all__ = ["Pictures", "picture_seats"]
+__all__ = ["Pictures", "noted_seats", "picture_seats"]

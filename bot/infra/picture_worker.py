@@ -18,7 +18,8 @@ from render.common import SeatInfo
 def render_png(  # noqa: PLR0917
     state: GameState, names: list[str], events: list[Event], locale: str, info: list[SeatInfo | None], caption: str = ""
 ) -> bytes:
-    return render.render_png(state, names=names, events=events, locale=locale, info=info, caption=caption)
+    """The posted picture (:func:`render.render_post_png`): made for a phone."""
+    return render.render_post_png(state, names=names, events=events, locale=locale, info=info, caption=caption)
 
 
 def render_closeup(  # noqa: PLR0917
@@ -35,9 +36,19 @@ def board_in_worker(  # noqa: PLR0917
     info: list[SeatInfo | None],
     caption: str = "",
 ) -> bytes:
-    """The whole table's picture, with the last move in words under it."""
+    """The picture posted after a turn (made for a phone), with the last move in words under it."""
     happened = [Event.from_json(event) for event in events]
     return render_png(engine.from_json(state), names, happened, locale, info, caption)
+
+
+def render_whole(state: GameState, names: list[str], locale: str, info: list[SeatInfo | None]) -> bytes:
+    """The whole table in full detail (:func:`render.render_png`): every player's board at full size."""
+    return render.render_png(state, names=names, locale=locale, info=info)
+
+
+def table_in_worker(state: dict[str, Any], names: list[str], locale: str, info: list[SeatInfo | None]) -> bytes:
+    """The whole table in full detail: every player's board at full size."""
+    return render_whole(engine.from_json(state), names, locale, info)
 
 
 def closeup_in_worker(
@@ -95,5 +106,7 @@ __all__ = [
     "preview_in_worker",
     "render_closeup",
     "render_png",
+    "render_whole",
+    "table_in_worker",
     "warm_up",
 ]

@@ -34,6 +34,7 @@ from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.play import after_move, play, table_of
 from bot.ui.undo import offer_undo
+from bot.ui.whole_table import table_button
 from engine.core import ANY_SET, set_options
 
 SELECT_LIMIT = 25
@@ -46,6 +47,7 @@ RUN = "run"
 def board_view(game: GameRow, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(PlayButton(game.id, game.version, text("bot.button.play", locale)))
+    view.add_item(table_button(game.id, locale))  # the posted picture is made for a phone: every board, one tap away
     return view
 
 

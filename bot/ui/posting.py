@@ -502,7 +502,8 @@ class Poster:
             # The player's close-up and a Play button whose picker works right here; the move goes to the channel.
             closeup = None
             if seat is not None and game.state is not None:
-                closeup = await self.pictures.draw_closeup(game, engine.from_json(game.state), seat, lang)
+                notes = await seat_notes(records, game, self.clock.now(), lang) if game.status == "active" else []
+                closeup = await self.pictures.draw_closeup(game, engine.from_json(game.state), seat, lang, notes)
             files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
             content = "\n".join([said, *since])[:2000]
             await user.send(content, files=files, view=self.controls.board(game, lang))

@@ -37,6 +37,13 @@ async def test_away_pauses_reminders_and_shows_in_status_and_under_the_board(
         return original(state, names, events, locale, info, caption)
 
     monkeypatch.setattr(bot.infra.picture_worker, "render_png", spy)
+    whole = bot.infra.picture_worker.render_whole
+
+    def whole_spy(state: Any, names: Any, locale: str, info: Any = ()) -> bytes:
+        drawn.append(list(info))  # `/azul board` shows the whole table
+        return whole(state, names, locale, info)
+
+    monkeypatch.setattr(bot.infra.picture_worker, "render_whole", whole_spy)
     table = Table.create(simcord_env, 3)
     await table.open("azul")
     away = await waiting_member(table)

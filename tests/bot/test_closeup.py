@@ -15,7 +15,9 @@ async def test_a_player_gets_the_closeup_of_their_own_board_privately(simcord_en
     table = Table.create(simcord_env, 3)
     await table.open("summer-pavilion")
     board = table.channel.last_message
-    whole = Image.open(io.BytesIO(await board.attachments[0].read()))
+    posted = Image.open(io.BytesIO(await board.attachments[0].read()))
+    table_shown = await table.players[0].slash(table.channel, "azul board")
+    whole = Image.open(io.BytesIO(await table_shown.response.attachments[0].read()))
     game, state = await table.state()
     names, info = picture_seats(game, "en")
     for player in table.players:
@@ -26,6 +28,7 @@ async def test_a_player_gets_the_closeup_of_their_own_board_privately(simcord_en
         png = await attachment.read()
         closeup = Image.open(io.BytesIO(png))
         assert closeup.format == "PNG" and closeup.width * 1.8 < whole.width  # a phone shows the board twice as large
+        assert closeup.width == posted.width, "laid out as the posted board, around the asker's own"
         seat = game.seat_of(player.id)
         assert png == render_closeup(state, seat, names, [], "en", info), "the board of the one who asked"
     assert table.channel.last_message.id == board.id, "a close-up posts nothing in the channel"

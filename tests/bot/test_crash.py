@@ -170,7 +170,7 @@ async def test_every_acknowledged_move_survives_kill_9(server: FakeDiscord, db_p
             assert game.board_version == game.version, f"game {game.id} has a board of its newest version"
             board = server.messages[str(game.board_message_id)]
             buttons = [c["custom_id"] for row in board["components"] for c in row["components"]]
-            assert buttons == [f"azul:play:{game.id}:{game.version}"], buttons
+            assert buttons == [f"azul:play:{game.id}:{game.version}", f"azul:table:{game.id}"], buttons
     assert undos, "some moves were taken back"
     for channel, posts in server.posted.items():  # the boards Discord created (a repeated nonce creates none)
         boards = [post.json.get("nonce") for post in posts if post.files]

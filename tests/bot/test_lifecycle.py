@@ -232,7 +232,7 @@ async def test_a_picture_that_fails_to_draw_does_not_stop_the_game(simcord_env, 
     def broken(*args, **kwargs):
         raise ValueError("no picture today")
 
-    monkeypatch.setattr(render, "render_png", broken)
+    monkeypatch.setattr(render, "render_post_png", broken)
     member, _, move = await table.choose()
     await table.play_by_slash(member, move)
     post = table.channel.last_message

@@ -166,4 +166,4 @@ async def test_a_killed_process_s_computer_turns_are_taken_over(
     assert replayed == after.state, "each move is saved once: the snapshot equals the replay of the log"
     board = server.messages[str(after.board_message_id)]
     buttons = [c["custom_id"] for row in board["components"] for c in row["components"]]
-    assert buttons == [f"azul:play:{game_id}:{after.version}"], "the newest board, posted by the survivor"
+    assert buttons == [f"azul:play:{game_id}:{after.version}", f"azul:table:{game_id}"], "the survivor's board"

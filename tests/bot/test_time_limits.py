@@ -82,6 +82,13 @@ def spy_pictures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
         return original(state, names, events, locale, info, caption)
 
     monkeypatch.setattr(bot.infra.picture_worker, "render_png", spy)
+    whole = bot.infra.picture_worker.render_whole
+
+    def whole_spy(state: Any, names: Any, locale: str, info: Any = ()) -> bytes:
+        drawn.append(list(info))  # `/azul board` shows the whole table
+        return whole(state, names, locale, info)
+
+    monkeypatch.setattr(bot.infra.picture_worker, "render_whole", whole_spy)
     return drawn
 
 

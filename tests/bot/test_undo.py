@@ -88,7 +88,7 @@ async def test_the_undo_button_takes_the_move_back(simcord_env, variant: str) ->
     post = table.channel.last_message
     assert post.id != board_after_move.id and "Taken back: " in post.content, post.content
     assert mentions(post.content) == [], "nobody is pinged for a turn that no longer exists"
-    assert board_buttons(post) == [f"azul:play:{game.id}:{game.version}"]
+    assert board_buttons(post) == [f"azul:play:{game.id}:{game.version}", f"azul:table:{game.id}"]
     stripped = next(m for m in table.channel.history() if m.id == board_after_move.id)
     assert not stripped.components, "the board of the move taken back no longer offers Play"
 

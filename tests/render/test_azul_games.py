@@ -19,7 +19,9 @@ def test_every_state_of_a_game_draws(variant: str, players: int, seed: int) -> N
         last = read_events(events)
         if last.seat is not None and last.line is not None:
             assert last.line_added <= state.boards[last.seat].line_count[last.line]
-        sizes.add(render.render_table(state, names=NAMES[:players], events=events).size)
+        render.render_table(state, names=NAMES[:players], events=events)  # with its legend, when it has one
+        table = render.renderer_of("azul").draw_table(state, names=NAMES[:players], events=events, locale="en")
+        sizes.add(table.size)
     assert {"take", "wall", "round_scored", "game_over"} <= kinds
     offer_and_over = {size[1] for size in sizes}
     assert {size[0] for size in sizes} == {NARROW if players == 2 else WIDTH} and len(offer_and_over) == 2

@@ -10,7 +10,7 @@ import pytest
 import engine
 import render
 from engine.queens_garden import CELLS
-from render import azul, queens_garden, summer_pavilion
+from render import azul, phone, queens_garden, summer_pavilion
 from render import common as c
 from render.names import shortened
 from render.text import printable
@@ -169,13 +169,17 @@ def test_the_personal_view_is_readable_on_a_phone(variant: str, players: int) ->
 
 
 @pytest.mark.parametrize("variant", GAMES)
-def test_the_final_standings_keep_a_ukrainian_name_whole_in_a_narrow_table(variant: str) -> None:
-    # One board wide (two players), Ukrainian heads are long: they shrink, and the name a little, before a
-    # ten-letter name is cut.
+def test_the_final_standings_keep_a_ukrainian_name_legible_in_a_narrow_table(variant: str) -> None:
+    # One board wide (two players), Ukrainian heads are long: they shrink and take their short forms before a
+    # ten-letter name gives way, and a name is never drawn smaller than a phone can read.
     state, events = history(variant, 2, 5)[-1]
     names = ["Олександра", "Ярослава"]
-    with c.recording() as drawn:
-        image = render.render_table(state, names=names, events=events, locale="uk")
+    image, reading = phone.read(lambda: render.render_post(state, names=names, events=events, locale="uk"))
     assert image.width < 700, "one board wide"
+    assert reading.name[0] >= phone.MIN_NAME, reading
+    with c.recording() as drawn:
+        render.render_table(state, names=names, events=events, locale="uk")
     for name in names:
-        assert sum(text.text == name for text in drawn) == 2, f"{name} whole on its board and in the standings"
+        shown = [text.text.rstrip(ELLIPSIS) for text in drawn if text.name and name.startswith(text.text[:3])]
+        assert len(shown) == 2 and max(map(len, shown)) == len(name), f"{name} on its board and in the standings"
+        assert min(map(len, shown)) >= 6, f"{name} keeps its first letters in the standings: {shown}"

@@ -52,8 +52,8 @@ def test_seat_notes_appear_beside_the_names_and_are_optional(variant: str) -> No
     assert not differs(render.render_table(state, names=NAMES[:3], events=events, info=[None, None]), plain)
     info = [c.SeatInfo(robot="hard"), c.SeatInfo(away="away until 3 Dec"), c.SeatInfo(clock="5 h left")]
     noted = render.render_table(state, names=NAMES[:3], events=events, info=info)
-    assert noted.size == plain.size
-    changed = ImageChops.difference(noted, plain).getbbox()
+    assert noted.width == plain.width and noted.height >= plain.height  # a legend may say what short notes mean
+    changed = ImageChops.difference(noted.crop((0, 0, *plain.size)), plain).getbbox()
     assert changed is not None
     # Only the headers change: nothing in the shared area above the first board.
     shared, _board = render.renderer_of(engine.variant_of(state).game).closeup_regions(state, 0)
@@ -89,20 +89,17 @@ def test_closeup_shows_one_board_larger_for_every_game(variant: str, players: in
         if table.width > 1.5 * closeup.width:
             assert closeup.width * 1.8 < table.width  # a phone shows it about twice as large
         else:  # a table in one column is already that large: the close-up leaves the other boards out
-            assert closeup.width == table.width and closeup.height < table.height * 0.8
+            assert closeup.width == table.width
         _shared, board = render.renderer_of(engine.variant_of(state).game).closeup_regions(state, seat)
         own = table.crop(board)
         left = (closeup.width - own.width) // 2  # the board sits in the middle, under the shared area
-        top = closeup.height - own.height  # two players: at the bottom; more: above the other players' rows
-        if players > 2:  # the board proper (not the margin around it) somewhere above the other players' rows
-            own = own.crop((9, 12, own.width - 9, own.height - 12))
-            left += 9
-            tops = range(closeup.height - own.height)
-            assert any(not differs(closeup.crop((left, y, left + own.width, y + own.height)), own) for y in tops), (
-                "the player's own board is drawn as the whole table draws it"
-            )
-            continue
-        assert not differs(closeup.crop((left, top, left + own.width, top + own.height)), own)
+        # the board proper (not the margin around it) somewhere above the other players' rows
+        own = own.crop((9, 12, own.width - 9, own.height - 12))
+        left += 9
+        tops = range(closeup.height - own.height)
+        assert any(not differs(closeup.crop((left, y, left + own.width, y + own.height)), own) for y in tops), (
+            "the player's own board is drawn as the whole table draws it"
+        )
 
 
 def test_closeup_refuses_a_seat_that_is_not_at_the_table() -> None:
@@ -214,7 +211,7 @@ def test_three_players_fill_the_quarter_beside_the_last_board(variant: str, boar
 @pytest.mark.parametrize("share", [0.3, 1.0])
 def test_three_player_queens_garden_puts_the_display_beside_the_last_garden(share: float) -> None:
     state, events = moment("queens-garden", 3, share)
-    table = render.render_table(state, names=NAMES[:3], events=events)
+    table = render.renderer_of("queens-garden").draw_table(state, names=NAMES[:3], events=events, locale="en")
     x, y = queens_garden._panel_origin(state, 2)
     assert x == queens_garden.MARGIN and y + queens_garden._panel_height(state) + queens_garden.MARGIN == table.height
     beside = table.crop((table.width // 2 + 20, y + 20, table.width - 20, y + 100))

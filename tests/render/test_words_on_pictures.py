@@ -35,14 +35,15 @@ def _drawn(variant: str, locale: str) -> list[tuple[Any, list[engine.Event], lis
 @pytest.mark.parametrize("variant", GAMES)
 def test_points_in_a_header_say_what_they_are_for(variant: str, locale: str) -> None:
     """A player's header shows the points just won or lost as "move +3" (Summer Pavilion, Queen's Garden) or
-    "round +12" (Azul's tiling), never a bare "+3" while there is room for the word."""
+    "round +12" (Azul's tiling); a bare "+3", where the name needs the room, is said in full in the legend."""
     words = {t("picture.move_points", locale, points="").strip(), t("picture.round_points", locale, points="").strip()}
     labelled, bare = 0, []
     for _, _, drawn in _drawn(variant, locale):
+        legend = {text.text for text in drawn if text.inside is None}
         for text in drawn:
             if text.inside is None:
                 continue
-            if SIGNED.match(text.text):
+            if SIGNED.match(text.text) and not any(f"{word} {text.text}" in legend for word in words):
                 bare.append(text.text)
             elif any(text.text.startswith(word + " ") and SIGNED.match(text.text.split()[-1]) for word in words):
                 labelled += 1

@@ -187,8 +187,9 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             raise Refusal("closeup_not_seated")
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = user_locale(interaction)
+        notes = await seat_notes(service, game, service.clock.now(), locale) if game.status == "active" else []
         if mine and seat is not None:  # privately, whatever ``public`` says: a close-up is for its player
-            closeup = await bot_of(interaction).pictures.draw_closeup(game, state, seat, locale)
+            closeup = await bot_of(interaction).pictures.draw_closeup(game, state, seat, locale, notes)
             files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
             await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
             return
@@ -196,8 +197,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             await bot_of(interaction).poster.show_board(channel_of(interaction), game, state, guild=interaction.guild)
             await reply(interaction, text("bot.reply.reposted", locale))
             return
-        notes = await seat_notes(service, game, service.clock.now(), locale) if game.status == "active" else []
-        png = await bot_of(interaction).pictures.draw(game, state, (), locale, notes)
+        png = await bot_of(interaction).pictures.draw_table(game, state, locale, notes)  # every board, full size
         files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}.png")] if png else []
         await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
 
