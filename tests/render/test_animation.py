@@ -102,11 +102,11 @@ def test_round_navigation_goes_by_whole_rounds(azul_game: Game) -> None:
     assert animation.previous_round(frames, 0) == 0
 
 
-def test_a_viewer_frame_is_the_full_table_with_its_move(azul_game: Game) -> None:
+def test_a_viewer_frame_is_the_posted_table_with_its_move(azul_game: Game) -> None:
     game, moves = azul_game
     frames = animation.replay_states("azul", 2, game["seed"], moves)
     png = animation.frame_png(frames[5], names=NAMES[:2], locale="pl")
-    expected = render.render_png(frames[5].state, names=NAMES[:2], events=frames[5].events, locale="pl")
+    expected = render.render_post_png(frames[5].state, names=NAMES[:2], events=frames[5].events, locale="pl")
     assert png == expected
 
 
@@ -116,12 +116,12 @@ def test_the_animation_shows_every_move_and_ends_on_the_final_table(azul_game: G
     frames = animation.replay_states("azul", 2, game["seed"], moves)
     shown = decoded(azul_gif)
     assert len(shown) == len(moves) + 1  # a 2-player game fits at the first step: one frame per move
-    first = render.render_table(frames[0].state, names=NAMES[:2])
+    first = render.render_post(frames[0].state, names=NAMES[:2])
     assert shown[0][0].width == min(first.width, animation.STEPS[0].width)  # scaled down, never up
     for k in (0, 7, len(frames) // 2, len(frames) - 1):
-        table = render.render_table(frames[k].state, names=NAMES[:2], events=frames[k].events)
+        table = render.render_post(frames[k].state, names=NAMES[:2], events=frames[k].events)
         assert looks_like(shown[k][0], table), f"frame {k}"
-    assert not looks_like(shown[7][0], render.render_table(frames[8].state, names=NAMES[:2], events=frames[8].events))
+    assert not looks_like(shown[7][0], render.render_post(frames[8].state, names=NAMES[:2], events=frames[8].events))
 
 
 def test_round_ends_and_the_end_stay_longer(azul_game: Game, azul_gif: bytes) -> None:
@@ -151,7 +151,7 @@ def test_a_tight_budget_thins_and_shrinks_the_frames() -> None:
     assert tight_first.width < roomy_first.width or len(tight_rest) < len(roomy_rest)
     # The final table is always the last frame, whatever was left out: it is nearer to it than to the ones before.
     frames = animation.replay_states("azul", 4, game["seed"], moves)
-    tables = [render.render_table(f.state, names=NAMES, events=f.events) for f in frames[-3:]]
+    tables = [render.render_post(f.state, names=NAMES, events=f.events) for f in frames[-3:]]
     last = decoded(tight)[-1][0]
     distances = [distance(last, table) for table in tables]
     assert distances[-1] < min(distances[:-1])
