@@ -203,6 +203,15 @@ class Variant(ABC, Generic[S]):
     """Every move command this variant's moves use, each with its options in order: the bot's slash commands,
     their autocomplete and the picker's steps are built from this."""
 
+    def command(self, name: str) -> MoveCommand | None:
+        """The declared move command named ``name``, or ``None`` when this variant has none by that name."""
+        return next((declared for declared in self.commands if declared.name == name), None)
+
+    def is_run(self, command: str) -> bool:
+        """Whether ``command`` is played as a run (``MoveCommand.repeats``: the grey wall's columns, line by line)."""
+        declared = self.command(command)
+        return declared is not None and declared.repeats
+
     @abstractmethod
     def new_game(self, players: int, seed: int, options: Mapping[str, JSON] | None = None) -> S: ...
 
@@ -354,18 +363,16 @@ class Variant(ABC, Generic[S]):
 
 def command_options(variant: Variant[Any], command: str) -> tuple[str, ...]:
     """The options of ``command`` in ``variant``'s declaration, in order."""
-    for declared in variant.commands:
-        if declared.name == command:
-            return declared.options
-    raise BadNotation("unknown_command", command=command)
+    declared = variant.command(command)
+    if declared is None:
+        raise BadNotation("unknown_command", command=command)
+    return declared.options
 
 
 def set_options(variant: Variant[Any], command: str) -> tuple[str, ...]:
     """The set-valued options of ``command`` in ``variant`` (none for an unknown command)."""
-    for declared in variant.commands:
-        if declared.name == command:
-            return declared.sets
-    return ()
+    declared = variant.command(command)
+    return declared.sets if declared else ()
 
 
 def check_players(variant: Variant[Any], players: int) -> None:

@@ -70,7 +70,8 @@ class Boards(ServiceBase):
             return None
         unposted = [row for row in rows if game.board_version <= row.ply < game.version]
         run = bool(unposted) and all(
-            cls._repeats(game.variant, engine.parse_move(game.variant, row.notation).command) for row in unposted
+            engine.get_variant(game.variant).is_run(engine.parse_move(game.variant, row.notation).command)
+            for row in unposted
         )
         count = len(unposted) if run else 1
         before = cls._replay(game, moves[:-count])

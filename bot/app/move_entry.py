@@ -357,7 +357,7 @@ def read_given(
     variant's notation, words (``Factory 1``, ``turquoise``, ``center``) read as the one legal token they name."""
     variant = engine.variant_of(state)
     read = {name: value.strip() for name, value in given.items() if value and value.strip()}
-    if command not in {declared.name for declared in variant.commands}:
+    if variant.command(command) is None:
         return read
     at = at or Position(state, seat)
     options = command_options(variant, command)
@@ -465,11 +465,6 @@ def plan(state: GameState, seat: int, command: str, chosen: Mapping[str, str], s
 # --- runs: one command played several times in a row ----------------------------------------------------------------
 RUN_LIMIT = 4096
 """Ways of a run listed at most; a grey wall with five full lines on an empty wall has at most 5⁵ = 3,125."""
-
-
-def repeats(state: GameState, command: str) -> bool:
-    """Whether ``command`` is played as a run (``MoveCommand.repeats``): the picker asks for all of it at once."""
-    return any(declared.name == command and declared.repeats for declared in engine.variant_of(state).commands)
 
 
 def run_ways(state: GameState, seat: int, command: str) -> list[tuple[Move, ...]]:

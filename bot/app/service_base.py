@@ -230,7 +230,7 @@ class ServiceBase(Lookups):
         then gets one post when the run is over, telling all of it (:meth:`told`), and pings go out then."""
         if turn.over or turn.seat not in turn.to_act or turn.to_ping():
             return False
-        if not self._repeats(turn.game.variant, turn.move.command):
+        if not engine.get_variant(turn.game.variant).is_run(turn.move.command):
             return False
         return any(move.command == turn.move.command for move in engine.legal_moves(turn.state, turn.seat))
 
@@ -368,11 +368,6 @@ class ServiceBase(Lookups):
     @staticmethod
     def _replay(game: GameRow, moves: list[tuple[int, str]]) -> GameState:
         return engine.replay(game.variant, len(game.by_seat()), game.seed, moves, game.options or None)
-
-    @staticmethod
-    def _repeats(variant: str, command: str) -> bool:
-        """Whether ``command`` is played as a run (``MoveCommand.repeats``: the grey wall's columns)."""
-        return any(each.name == command and each.repeats for each in engine.get_variant(variant).commands)
 
     async def set_server_defaults(self, guild_id: int, time_limit_hours: int, on_timeout: str) -> None:
         check_limit(time_limit_hours, on_timeout)

@@ -80,9 +80,10 @@ class Turns(ServiceBase):
     @staticmethod
     def check_command(game: GameRow, command: str) -> None:
         """Refuse a move command that the game's variant does not declare (``/azul-move place`` in a game of Azul)."""
-        declared = [declared.name for declared in engine.get_variant(game.variant).commands]
-        if command not in declared:  # the commands that are this game's: take and acquire are easy to confuse
-            raise Refusal("command_not_in_game", command=command, variant=game.variant, moves=declared)
+        variant = engine.get_variant(game.variant)
+        if variant.command(command) is None:  # name the game's own commands: take and acquire are easy to confuse
+            moves = [declared.name for declared in variant.commands]
+            raise Refusal("command_not_in_game", command=command, variant=game.variant, moves=moves)
 
     def seat_to_act(self, game: GameRow, state: GameState, user_id: int) -> int:
         seat = game.seat_of(user_id)

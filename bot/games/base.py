@@ -184,8 +184,9 @@ class GameAdapter(Generic[S]):
         """One choice of a step that shows a picture (the options ``MoveCommand.previews`` names): its mark on the
         picture, which its label must name (the tokens of the previewed options joined by ``-``), and the move drawn
         for it. ``choices`` may lack options chosen after the step; a game whose moves need them fills them in."""
-        declared = next(declared for declared in variant.commands if declared.name == command)
-        mark = "-".join(choices[option] for option in declared.previews if choices.get(option))
+        declared = variant.command(command)
+        previews = declared.previews if declared else ()
+        mark = "-".join(choices[option] for option in previews if choices.get(option))
         return mark, variant.move_from_choices(command, choices)
 
     def preview_note(self, command: str, locale: str | None) -> str:

@@ -25,7 +25,7 @@ import discord
 import engine
 from bot.app.errors import Refusal
 from bot.app.language import text, user_locale
-from bot.app.move_entry import Entry, Run, Step, plan, repeats, run_ways, shapes_of
+from bot.app.move_entry import Entry, Run, Step, plan, run_ways, shapes_of
 from bot.app.outcomes import Turn
 from bot.app.ports import PictureMaker
 from bot.app.records import GameRow
@@ -315,7 +315,7 @@ async def next_step(
         placeholder = text("bot.picker.placeholder_command", locale)
         view = await picker_view(interaction, game, None, {}, option="command", pages=[(options, placeholder)])
         return view, text("bot.picker.command", locale), None
-    if repeats(state, command):
+    if engine.variant_of(state).is_run(command):
         return await run_step(interaction, game, state, seat=seat, command=command, picked=chosen.get(RUN, ""))
     step = plan(state, seat, command, chosen, shapes)
     if step is None:
@@ -463,7 +463,7 @@ def preview_candidates(state: engine.GameState, step: Step | None) -> list[tuple
     if step is None or step.done or step.is_set:
         return []
     variant = engine.variant_of(state)
-    declared = next((declared for declared in variant.commands if declared.name == step.command), None)
+    declared = variant.command(step.command)
     if declared is None or not set(declared.previews).intersection(step.options):
         return []
     adapter = adapter_of(state.variant)

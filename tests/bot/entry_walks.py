@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import engine
-from bot.app.move_entry import Entry, Run, Step, plan, repeats, run_ways
+from bot.app.move_entry import Entry, Run, Step, plan, run_ways
 from engine import Move, Variant
 from engine.agents import GreedyAgent
 from tests.bot.discord_limits import ROWS, SELECT_OPTIONS
@@ -34,7 +34,7 @@ def picker_steps(state: Any, seat: int, move: Move, shapes: list[dict[str, str]]
     variant = engine.variant_of(state)
     wanted = dict(move.choices())
     steps = 1 if commands > 1 else 0
-    if repeats(state, move.command):
+    if engine.variant_of(state).is_run(move.command):
         run = Run(move.command, run_ways(state, seat, move.command))
         return None if run_picks(run, move) is None else steps + 1
     chosen: dict[str, str] = {}

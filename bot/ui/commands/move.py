@@ -92,8 +92,8 @@ async def _complete(
 
 
 def _has_option(variant: str, command: str, option: str) -> bool:
-    declared = engine.get_variant(variant).commands
-    return any(each.name == command and option in each.options for each in declared)
+    declared = engine.get_variant(variant).command(command)
+    return declared is not None and option in declared.options
 
 
 async def submit(interaction: discord.Interaction, command: str, given: dict[str, str | None]) -> None:
@@ -107,8 +107,7 @@ def first_is_required(command: str, options: tuple[str, ...]) -> bool:
     sets = {
         option
         for name in engine.variant_names()
-        for declared in engine.get_variant(name).commands
-        if declared.name == command
+        if (declared := engine.get_variant(name).command(command))
         for option in declared.sets
     }
     return bool(options) and options[0] not in sets
