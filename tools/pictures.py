@@ -2,8 +2,8 @@
 
 ``python -m tools.pictures demo <dir> [--locale pl]``: write the sample pictures as PNG files for people to look at.
 ``python -m tools.pictures palettes``: rebuild the games' fixed palettes after changing how they are drawn.
-``python -m tools.pictures phone <dir>``: a 4-player table of each game and one player's personal view, 400 px wide,
-as a phone shows them (the README's pictures in ``data/readme/phone``)."""
+``python -m tools.pictures phone <dir>``: the board the bot posts in each game, with 4 players and with 2, as a
+390 x 844 phone shows it (the README's pictures in ``data/readme/phone``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from PIL import Image
 
 import engine
 from engine.agents import RandomAgent
-from render import palette, render_closeup_image, render_png, render_table
+from render import palette, render_closeup_image, render_png, render_post, render_table
 from render.common import SeatInfo
 from tools.samples import NAMES, play, samples
 
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("directory", type=Path)
     demo.add_argument("--locale", default="en", help="en, pl or uk")
     commands.add_parser("palettes", help="rebuild every game's fixed palette (render/palette.py) from its samples")
-    phone = commands.add_parser("phone", help="write 4-player tables and personal views at 400 px")
+    phone = commands.add_parser("phone", help="write posted boards (4 and 2 players) as a phone shows them")
     phone.add_argument("directory", type=Path)
     args = parser.parse_args(argv)
     if args.command == "palettes":
@@ -44,42 +44,41 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-PHONE_WIDTH = 400
-PHONE_TABLES = (  # game, locale, names, the seat whose personal view is shown
-    ("azul", "pl", ("Bartłomiej Grzegorzewski", "Małgorzata Szczepańska", "Komputer 1", "Zoë Żółtowska 🎲"), 0),
-    ("summer-pavilion", "uk", ("Олександра Коваленко", "Святослав", "Комп'ютер 1", "Ярослава Григоренко"), 0),
-    ("queens-garden", "pl", ("Przemysław Chrząszczewski", "Kasia", "Komputer 1", "Katarzyna Brzęczyszczykiewicz"), 1),
+PHONE = (390, 844)  # a portrait phone's screen: a tapped picture is fitted into it
+PHONE_TABLES = (  # game, locale, names (Polish, Ukrainian, an emoji name, a long name)
+    ("azul", "pl", ("Bartłomiej Grzegorzewski-Wąsowicz", "Małgorzata", "Komputer 1", "Zoë 💙 Żak")),
+    ("summer-pavilion", "uk", ("Олександра Коваленко", "Святослав", "Комп'ютер 1", "Zoë 💙 Żak")),
+    ("queens-garden", "pl", ("Przemysław Chrząszczewski", "Kasia", "Komputer 1", "🎲🎲")),
 )
 
 
 def phone_pictures(directory: Path) -> int:
-    """Mid-game 4-player tables, with a computer seat, an absent player and a running clock, and a personal view."""
+    """The board the bot posts mid-game (:func:`render.render_post`, its move said under it), with 4 players (a
+    computer seat, an absent player, a running clock) and with 2, each as a 390 x 844 phone shows it when tapped."""
     directory.mkdir(parents=True, exist_ok=True)
     words = {
-        "pl": ("zostało 23 h", "23 h", "nieobecność do 2026-12-03", "trudny"),
-        "uk": ("лишилося 23 год", "23 год", "відсутність до 2026-12-03", "складний"),
+        "pl": ("zostało 23 h", "23 h", "nieobecność do 3.12", "trudny", "{name} bierze płytki"),
+        "uk": ("лишилося 23 год", "23 год", "відсутність до 3.12", "складний", "{name} бере плитки"),
     }
-    for game, locale, names, seat in PHONE_TABLES:
-        states = list(play(game, 4, 11))
-        state, events = states[len(states) // 2]
-        clock, clock_short, away, level = words[locale]
-        info: list[SeatInfo | None] = [None] * 4
-        info[2] = SeatInfo(robot=level, robot_short="3")  # the computer seat
-        acting = min(engine.to_act(state))
-        if acting != 2:  # a computer has no clock
-            info[acting] = SeatInfo(clock=clock, clock_short=clock_short)
-        info[3 if acting != 3 else 1] = SeatInfo(away=away, away_short="3.12")
-        pictures = {
-            f"{game}-4p": render_table(state, names=names, events=events, locale=locale, info=info),
-            f"{game}-4p-mine": render_closeup_image(state, seat, names=names, events=events, locale=locale, info=info),
-        }
-        for name, image in pictures.items():
-            small = image.resize(
-                (PHONE_WIDTH, round(image.height * PHONE_WIDTH / image.width)), Image.Resampling.LANCZOS
-            )
-            target = directory / f"{name}.png"
+    for game, locale, names in PHONE_TABLES:
+        for players in (4, 2):
+            states = list(play(game, players, 11))
+            state, events = states[len(states) // 2]
+            clock, clock_short, away, level, took = words[locale]
+            info: list[SeatInfo | None] = [None] * players
+            acting = min(engine.to_act(state))
+            if players == 4:
+                info[2] = SeatInfo(robot=level, robot_short="3")  # the computer seat
+                info[3 if acting != 3 else 1] = SeatInfo(away=away, away_short="3.12")
+            if info[acting] is None:  # a computer has no clock
+                info[acting] = SeatInfo(clock=clock, clock_short=clock_short)
+            caption = took.format(name=names[(acting - 1) % players])
+            image = render_post(state, names=names[:players], events=events, locale=locale, info=info, caption=caption)
+            scale = min(PHONE[0] / image.width, PHONE[1] / image.height)
+            small = image.resize((round(image.width * scale), round(image.height * scale)), Image.Resampling.LANCZOS)
+            target = directory / f"{game}-{players}p.png"
             small.save(target, optimize=True)
-            print(f"{target}  {small.width}x{small.height}")
+            print(f"{target}  {image.width}x{image.height} shown at {scale:.2f}x: {small.width}x{small.height}")
     return 0
 
 
