@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import ast
 import logging
 import re
 import sys
@@ -158,3 +159,25 @@ def test_no_bot_file_is_over_600_lines() -> None:
     }
     long = {path: lines for path, lines in lengths.items() if lines > MAX_LINES and path not in LONG_ALLOWED}
     assert not long, f"bot/ files over {MAX_LINES} lines: {long}"
+
+
+def class_homes(root: Path) -> dict[str, list[str]]:
+    """Every class name defined under ``root`` (nested ones too), with the files that define it."""
+    homes: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                homes.setdefault(node.name, []).append(path.relative_to(root.parent).as_posix())
+    return homes
+
+
+def test_no_class_name_is_defined_twice_in_the_bot() -> None:
+    """One name, one class: a reader (or a tool) meeting ``Games`` must not have to ask which one. The store's
+    aggregates are ``…Records``, the application's protocols that name a part of the service are ``…Port``."""
+    twice = {name: files for name, files in class_homes(ROOT / "bot").items() if len(files) > 1}
+    assert not twice, f"class names defined more than once in bot/: {twice}"
+
+
+def test_a_class_name_defined_twice_is_caught(tmp_path: Path) -> None:
+    write_package(tmp_path, "pkg", {"a": "class Games:\n    pass\n", "b": "class Games:\n    pass\n"})
+    assert class_homes(tmp_path / "pkg")["Games"] == ["pkg/a.py", "pkg/b.py"]

@@ -30,7 +30,7 @@ from bot.client import create_bot
 from engine.agents import GreedyAgent
 
 GAME_READ = "SELECT * FROM games"
-"""How the store reads a game row, its state with it (:meth:`bot.infra.store.games.Games._game`)."""
+"""How the store reads a game row, its state with it (:meth:`bot.infra.store.games.GameRecords._game`)."""
 
 
 @dataclass

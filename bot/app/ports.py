@@ -88,7 +88,7 @@ class Reads(Protocol):
     async def rating_changes(self, game_id: int) -> dict[int, tuple[Skill | None, Skill]]: ...
 
 
-class Seating(Protocol):
+class SeatingPort(Protocol):
     """Lobbies and seats: a game made, joined, left, filled with computers, started, rematched, moved to a thread."""
 
     async def create(
@@ -167,7 +167,7 @@ class Play(Protocol):
     async def time_out(self, game_id: int, seat: int, since: int) -> TimedOut | None: ...
 
 
-class Endings(Protocol):
+class EndingsPort(Protocol):
     """How games end or go away: resigning, aborting, forgetting a player, closing games of deleted channels."""
 
     async def resign(
@@ -289,11 +289,11 @@ class Leagues(Protocol):
     async def withdraw(self, league: LeagueRow, user_id: int, *, status: str = "withdrew") -> list[GameRow]: ...
 
 
-class Games(Reads, Seating, Play, Endings, Settings, Protocol):
+class Games(Reads, SeatingPort, Play, EndingsPort, Settings, Protocol):
     """Everything a handler may ask of the game service."""
 
     clock: Clock
     timers: Timers
 
 
-__all__ = ["Endings", "Games", "Leagues", "PictureMaker", "Play", "Reads", "Seating", "Settings"]
+__all__ = ["EndingsPort", "Games", "Leagues", "PictureMaker", "Play", "Reads", "SeatingPort", "Settings"]

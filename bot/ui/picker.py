@@ -32,7 +32,7 @@ from bot.app.records import GameRow
 from bot.games import adapter_of
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
-from bot.ui.play import after_move, play, table_of
+from bot.ui.play import after_move, game_channel, play
 from bot.ui.undo import offer_undo
 from bot.ui.whole_table import table_button
 from engine.core import ANY_SET, set_options
@@ -284,7 +284,7 @@ async def _acting_seat(
     """The game, its state and the clicking player's seat, when a picker may be shown to them: refused when their
     own move landed since the board they clicked (``already_played``) or the computer plays their seat."""
     service = bot_of(interaction).service
-    table = await table_of(interaction, game_id)  # from a DM notice: the game's own channel
+    table = await game_channel(interaction, game_id)  # from a DM notice: the game's own channel
     game = await service.active_game(table.channel_id, game_id)
     await service.check_moved_on(game, interaction.user.id, version)
     state = service.state_of(game)

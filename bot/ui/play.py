@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class GameChannel:
     """Where a game is played: its channel's id, the channel to post in, and its server. For an interaction in the
     channel these are the interaction's own; for a Play button in a DM notice they are the game's."""
 
@@ -34,11 +34,11 @@ class Table:
     guild: discord.Guild | None
 
 
-async def table_of(interaction: discord.Interaction, game_id: int | None) -> Table:
-    """The table of ``game_id`` for this interaction: its own channel in a server, the game's channel from a DM
+async def game_channel(interaction: discord.Interaction, game_id: int | None) -> GameChannel:
+    """The channel of ``game_id`` for this interaction: its own channel in a server, the game's channel from a DM
     (only for a player of the game: anyone else has nothing to play there)."""
     if interaction.guild_id is not None or game_id is None:
-        return Table(interaction.channel_id or 0, channel_of(interaction), interaction.guild)
+        return GameChannel(interaction.channel_id or 0, channel_of(interaction), interaction.guild)
     game = await bot_of(interaction).service.game(game_id)
     if game is None or not game.has_player(interaction.user.id):
         raise Refusal("not_in_game")
@@ -49,7 +49,7 @@ async def table_of(interaction: discord.Interaction, game_id: int | None) -> Tab
         raise Refusal("no_channel") from None
     if not isinstance(channel, discord.abc.Messageable):
         raise Refusal("no_channel")
-    return Table(game.channel_id, channel, getattr(channel, "guild", None))
+    return GameChannel(game.channel_id, channel, getattr(channel, "guild", None))
 
 
 async def play(
@@ -73,13 +73,13 @@ async def play(
     """
     bot = bot_of(interaction)
     logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
-    table = await table_of(interaction, game_id)
+    place = await game_channel(interaction, game_id)
     if update:
         await interaction.response.defer()
     elif not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
     turn = await bot.service.move(
-        table.channel_id,
+        place.channel_id,
         interaction.user.id,
         command,
         given,
@@ -93,7 +93,7 @@ async def play(
     logs.bind(game=turn.game.id, variant=turn.game.variant)
     metrics.moved(turn.game.variant)
     try:
-        await _tell(interaction, table, turn)
+        await _tell(interaction, place, turn)
     except Exception as error:  # the move is saved: whatever failed, the player must hear that it stands
         raise MoveSaved() from error
     finally:
@@ -104,7 +104,7 @@ async def play(
     return turn
 
 
-async def _tell(interaction: discord.Interaction, table: Table, turn: Turn) -> None:
+async def _tell(interaction: discord.Interaction, place: GameChannel, turn: Turn) -> None:
     """After the commit: the board in the game's channel (or thread) and the mover's reply (there, or in a DM)."""
     bot = bot_of(interaction)
     locale = user_locale(interaction)
@@ -115,11 +115,11 @@ async def _tell(interaction: discord.Interaction, table: Table, turn: Turn) -> N
     else:
         try:
             await bot.poster.post_board(
-                table.channel,
+                place.channel,
                 told.game,
                 told.state,
-                guild=table.guild,
-                headline=headline(told, guild_locale(table.guild)),
+                guild=place.guild,
+                headline=headline(told, guild_locale(place.guild)),
                 events=told.events,
                 ping=told.to_ping(),
                 held=told.board,
@@ -140,4 +140,4 @@ async def after_move(step: Awaitable[None]) -> None:
         raise MoveSaved() from error
 
 
-__all__ = ["Table", "after_move", "play", "table_of"]
+__all__ = ["GameChannel", "after_move", "game_channel", "play"]

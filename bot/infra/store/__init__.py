@@ -47,8 +47,8 @@ import aiosqlite
 
 from bot.infra.config import redacted_url
 from bot.infra.db import AlreadyRunning, Connection, OneProcess, PostgresPool, Row, SqliteFile, is_postgres
-from bot.infra.store.games import Games
-from bot.infra.store.leagues import Leagues
+from bot.infra.store.games import GameRecords
+from bot.infra.store.leagues import LeagueRecords
 from bot.infra.store.moves import Moves
 from bot.infra.store.pickers import Pickers
 from bot.infra.store.results import Results
@@ -75,7 +75,7 @@ from bot.infra.store.rows import (
     now_iso,
 )
 from bot.infra.store.servers import Servers
-from bot.infra.store.timers import Timers
+from bot.infra.store.timers import TimerRecords
 from bot.infra.store.users import Users
 
 SEEDED_TABLES = frozenset({"store_epoch"})
@@ -198,14 +198,14 @@ class Store:
 
     def __init__(self, engine: SqliteFile | PostgresPool) -> None:
         self._engine = engine
-        self.games = Games(engine)
+        self.games = GameRecords(engine)
         self.moves = Moves(engine)
-        self.timers = Timers(engine)
+        self.timers = TimerRecords(engine)
         self.users = Users(engine)
         self.servers = Servers(engine)
         self.results = Results(engine)
         self.pickers = Pickers(engine)
-        self.leagues = Leagues(engine)
+        self.leagues = LeagueRecords(engine)
 
     @property
     def is_postgres(self) -> bool:
@@ -377,9 +377,9 @@ __all__ = [
     "OUTCOMES",
     "CapReached",
     "Conflict",
+    "GameRecords",
     "GameRow",
-    "Games",
-    "Leagues",
+    "LeagueRecords",
     "MoveRow",
     "Moves",
     "PickerRow",
@@ -396,8 +396,8 @@ __all__ = [
     "Skill",
     "Store",
     "StoreOpenError",
+    "TimerRecords",
     "TimerRow",
-    "Timers",
     "UndoneRow",
     "UserPrefs",
     "Users",

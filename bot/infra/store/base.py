@@ -18,8 +18,8 @@ from typing import Any
 from bot.infra.db import Connection, PostgresPool, Row, SqliteFile
 
 
-class Tables:
-    """The tables of one aggregate, over the store's shared engine."""
+class Aggregate:
+    """One of the store's aggregates (games, moves, timers...): its tables, over the store's shared engine."""
 
     def __init__(self, engine: SqliteFile | PostgresPool) -> None:
         self._engine = engine

@@ -8,13 +8,13 @@ import sqlite3
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from bot.infra.store.base import Tables, inserted_id
+from bot.infra.store.base import Aggregate, inserted_id
 from bot.infra.store.rows import Conflict, GameRow, Seat, SeatCaps, now_iso
 from bot.infra.store.servers import take_caps
 from bot.infra.store.timers import board_work
 
 
-class Games(Tables):
+class GameRecords(Aggregate):
     """Games and their seats."""
 
     async def _game(self, where: str, params: tuple[Any, ...]) -> GameRow | None:

@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from bot.infra.store.base import Tables
+from bot.infra.store.base import Aggregate
 from bot.infra.store.rows import now_iso
 
 LEAGUE_STATUSES = ("signup", "running", "paused", "over")
@@ -71,7 +71,7 @@ class TableRow:
     result: dict[str, Any] | None
 
 
-class Leagues(Tables):
+class LeagueRecords(Aggregate):
     """Leagues, their players, rounds and tables."""
 
     # --- leagues ---------------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.infra.db import Connection
-from bot.infra.store.base import Tables
+from bot.infra.store.base import Aggregate
 from bot.infra.store.pickers import PICKERS_KEPT_VERSIONS
 from bot.infra.store.rows import (
     Conflict,
@@ -33,7 +33,7 @@ SEAT_CAUSES = frozenset({"computer_seat", "stand_in"})
 single move for a person (``time_limit``) is not one of them."""
 
 
-class Moves(Tables):
+class Moves(Aggregate):
     """The append-only move log and the moves taken back."""
 
     async def last_plies(self, game_id: int) -> dict[int, int]:
@@ -175,7 +175,7 @@ class Moves(Tables):
         With the move, in the same transaction: ``rename`` (a user id and the name they go by now) renames their
         seat, ``reset_timeouts`` starts the seat's timeouts over (the player moved by themselves), and ``claim``
         (work, owner, until) takes a claim on background work for ``owner``: the board of the new version, posted
-        by whoever saved it (:meth:`bot.infra.store.timers.Timers.claim`).
+        by whoever saved it (:meth:`bot.infra.store.timers.TimerRecords.claim`).
         """
         if not notations:
             raise ValueError("no moves to record")

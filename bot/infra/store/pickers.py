@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bot.infra.store.base import Tables, inserted_id
+from bot.infra.store.base import Aggregate, inserted_id
 from bot.infra.store.rows import PickerRow
 
 PICKERS_KEPT_VERSIONS = 8
@@ -12,7 +12,7 @@ PICKERS_KEPT_VERSIONS = 8
 is told the game moved on)."""
 
 
-class Pickers(Tables):
+class Pickers(Aggregate):
     """The steps of Play pickers, so a half-made choice survives a restart."""
 
     async def picker(self, picker_id: int) -> PickerRow | None:

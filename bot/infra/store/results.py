@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.infra.db import Connection, Row
-from bot.infra.store.base import Tables, inserted_id
+from bot.infra.store.base import Aggregate, inserted_id
 from bot.infra.store.rows import (
     PlayerTotals,
     RateFn,
@@ -18,7 +18,7 @@ from bot.infra.store.rows import (
 )
 
 
-class Results(Tables):
+class Results(Aggregate):
     """Finished games' results, the ratings derived from them and their history."""
 
     _LATEST_NAME = "(SELECT name FROM result_seats n WHERE n.user_id = r.user_id ORDER BY n.result_id DESC LIMIT 1)"

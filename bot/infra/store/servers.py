@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot.infra.db import Connection
-from bot.infra.store.base import Tables
+from bot.infra.store.base import Aggregate
 from bot.infra.store.rows import CapReached, SeatCaps, now_iso
 
 
-class Servers(Tables):
+class Servers(Aggregate):
     """A server's settings and the counts its caps are checked against."""
 
     async def synced_hash(self, scope: str) -> str | None:

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from bot.infra.db import Connection, Row
-from bot.infra.store.base import Tables
+from bot.infra.store.base import Aggregate
 from bot.infra.store.rows import (
     TimerRow,
 )
@@ -20,7 +20,7 @@ def board_work(game_id: int, version: int) -> str:
 
 async def take_claim(db: Connection, work: str, owner: str, until: str, now: str) -> bool:
     """Inside a transaction: take ``work`` for ``owner`` until ``until`` when it is free, its lease ran out by
-    ``now``, or ``owner`` holds it already (see :meth:`Timers.claim`)."""
+    ``now``, or ``owner`` holds it already (see :meth:`TimerRecords.claim`)."""
     cursor = await db.execute(
         "INSERT INTO claims (work, owner, until) VALUES (?, ?, ?) ON CONFLICT (work) DO UPDATE SET"
         " owner = excluded.owner, until = excluded.until"
@@ -30,7 +30,7 @@ async def take_claim(db: Connection, work: str, owner: str, until: str, now: str
     return bool(cursor.rowcount == 1)
 
 
-class Timers(Tables):
+class TimerRecords(Aggregate):
     """Timers, claims on background work, nudges and votes to cancel a game."""
 
     @staticmethod

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from typing import Any
 
 from bot.infra.db import Row
-from bot.infra.store.base import Tables
+from bot.infra.store.base import Aggregate
 from bot.infra.store.leagues import forget_in_leagues
 from bot.infra.store.rows import (
     UserPrefs,
@@ -29,7 +29,7 @@ def _prefs(row: Row) -> UserPrefs:
     )
 
 
-class Users(Tables):
+class Users(Aggregate):
     """A user's preferences, time away, and forgetting them."""
 
     async def user(self, user_id: int) -> UserPrefs:
