@@ -143,6 +143,7 @@ class AzulBot(commands.Bot):
         self._store: Store | None = None
         self._lobby_edits: set[asyncio.Task[None]] = set()
         self._service: GameService | None = None
+        self._leagues: LeagueService | None = None
         self._poster: Poster | None = None
         self.computer = computer or Computer()
         self.pictures = pictures or Pictures()
@@ -194,7 +195,9 @@ class AzulBot(commands.Bot):
 
     @property
     def leagues(self) -> LeagueService:
-        return LeagueService(self.service)
+        if self._leagues is None:
+            raise RuntimeError("the bot has not been set up yet")
+        return self._leagues
 
     @property
     def poster(self) -> Poster:
@@ -242,6 +245,7 @@ class AzulBot(commands.Bot):
             lease=self.lease,
             identity=self.identity(),
         )
+        self._leagues = LeagueService(self._service)  # built once: its handlers and the league runs share it
         taken = await self._service.take_over_own()
         if taken:
             log.info("took back %d claims of this process's previous life", taken)

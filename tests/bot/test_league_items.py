@@ -75,3 +75,9 @@ async def test_a_league_games_rematch_is_left_to_the_league(simcord_env: Any, cl
     refused = await alice.click(table.channel.last_message, label="Rematch")
     assert refused.ephemeral and "was a league game: its league pairs the players again" in refused.response.content
     assert await table.bot.service.store.games.open_game_in(table.channel.id) is None, "no lobby in its thread"
+
+
+async def test_the_league_service_is_built_once_with_the_bot(simcord_env: Any) -> None:
+    bot = simcord_env.bot
+    assert bot.leagues is bot.leagues, "every handler and the league runs share one LeagueService"
+    assert bot.leagues.games is bot.service
