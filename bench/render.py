@@ -1,15 +1,15 @@
 """``python -m bench render [--repeat N] [--only TEXT] [--phone]``: how long every kind of picture the bot sends
 takes to make, and how big it is.
 
-Pictures: the table of every variant for 2, 3 and 4 players late in a seeded game and at its end (the final
-picture with the standings; replay pages are these same tables), a player's personal view of every variant,
-the Queen's Garden expansion preview, a leaderboard page and a profile card. For each: the median and
-95th-percentile time (drawing, palette mapping and PNG encoding, as the bot calls it), the drawing alone, the PNG
-size, and two references: ``blank``, the time Pillow takes to encode a blank PNG of the same size (the floor:
-``ratio`` is the median of the ratios of each alternating pair — one picture, then one blank — so a burst of load
-on a shared machine skews one pair, not the figure; aim at most 1.5x), and ``old KB``, the same picture encoded as
-before the fixed palettes (a palette made for each picture; aim: no larger). The last lines give the worst ratio
-and the totals.
+Pictures: the board posted after a turn (:func:`render.render_post`) of every variant for 2, 3 and 4 players late in
+a seeded game and at its end (the final picture with the standings; replay pages are these same pictures), a
+player's personal view of every variant, the Queen's Garden expansion preview, a leaderboard page and a profile
+card. For each: the median and 95th-percentile time (drawing, palette mapping and PNG encoding, as the bot calls
+it), the drawing alone, the PNG size, and two references: ``blank``, the time Pillow takes to encode a blank PNG of
+the same size (the floor: ``ratio`` is the median of the ratios of each alternating pair — one picture, then one
+blank — so a burst of load on a shared machine skews one pair, not the figure; aim at most 1.5x), and ``old KB``,
+the same picture encoded as before the fixed palettes (a palette made for each picture; aim: no larger). The last
+lines give the worst ratio and the totals.
 
 Times are the process's CPU time (a picture is drawn in one thread), so other work on a shared machine skews them
 far less than wall-clock time would; a picture and its floor are still timed turn about.
@@ -34,9 +34,9 @@ import engine
 from render import (
     render_closeup,
     render_closeup_image,
-    render_png,
+    render_post,
+    render_post_png,
     render_preview,
-    render_table,
 )
 from render.common import BG, to_png
 from render.stats import Standing, leaderboard_png, profile_png
@@ -107,8 +107,8 @@ def table_pictures(variant: str) -> list[Picture]:
             result.append(
                 Picture(
                     f"{variant}-{players}p-{label}",
-                    partial(render_png, state, names=names, events=events),
-                    partial(render_table, state, names=names, events=events),
+                    partial(render_post_png, state, names=names, events=events),  # as posted after a turn
+                    partial(render_post, state, names=names, events=events),
                 )
             )
     state, events = moment(variant, 4, 0.75)
