@@ -83,13 +83,14 @@ def test_queens_garden_remembered_moves_equal_fresh_ones(name: str) -> None:
                 assert searched.legal_moves(state, seat) == fresh.legal_moves(state, seat)  # and again, remembered
 
 
+@pytest.mark.parametrize("plies", [32, pytest.param(80, marks=pytest.mark.slow)])  # the greedy games cost the time
 @pytest.mark.parametrize("name", QG)
-def test_queens_garden_legal_cells_are_the_placement_rule_cell_by_cell(name: str) -> None:
+def test_queens_garden_legal_cells_are_the_placement_rule_cell_by_cell(name: str, plies: int) -> None:
     # The garden decides most cells from masks of their neighbours; the rule asks every cell in full.
     variant = qg_variant(name)
     checked = 0
     for seed in range(3):
-        for state in greedy_game(name, 2, seed, 80)[::4]:
+        for state in greedy_game(name, 2, seed, plies)[:: plies // 16]:
             for player in state.players:
                 cells_for = variant._cells_for(player)
                 for kind in range(KINDS):
