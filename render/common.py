@@ -958,7 +958,7 @@ def standings(
     # Long heads (Ukrainian) get smaller, then take their short forms, before a name loses its room. Heads of 15 px
     # or more (16 with digits) give way to keep the longest name whole (up to what a long name may ask); smaller
     # ones only to keep a name its least room.
-    name_face = font(NAME_SIZE - 1, bold=True)  # what a name may shrink to (:func:`fitting`)
+    name_face = font(NAME_SIZE, bold=True)  # names are never drawn smaller (:func:`fitting`)
     longest = max(width(table.name(seat, name_face, 10_000), name_face) for _, seat in order)
     layouts = [
         _head_layout(forms, rows, right, gap, short=short, size=size)
@@ -1014,9 +1014,9 @@ MIN_NAME_ROOM = 150  # pixels a name keeps beside the winner's badge, else the b
 
 
 def fitting(table: Table, seat: int, room: int, size: int, *, bold: bool) -> Font:
-    """The face of ``size``, or one a point smaller when that keeps the name whole (smaller, a name is hard to read
-    on a phone, so a longer one is cut instead)."""
-    for smaller in range(size, size - 2, -1):
+    """The face of ``size`` for a name: never smaller, or the name is hard to read on a phone showing the tallest
+    pictures at 0.69x (a long name is shortened instead)."""
+    for smaller in range(size, size - 1, -1):
         face = font(smaller, bold=bold)
         if width(table.name(seat, face, 10_000), face) <= room:
             return face

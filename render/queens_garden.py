@@ -456,7 +456,7 @@ def _draw_strip(table: Table, comp: Any) -> None:
             table.label("qg.tower", count=sum(state.tower)),
         ]
     )
-    c.text_at(d, (info_x, y + 26), info, small, fill=c.MUTED, anchor="lm")
+    c.text_at(d, (info_x, y + 26), info, c.font(20), fill=c.MUTED, anchor="lm")  # 10 px digits at 0.69x
 
 
 def _draw_criterion(table: Table, x: int, y: int, criterion: Any) -> int:
