@@ -72,13 +72,13 @@ async def test_simcord_refuses_an_edit_15_minutes_on(
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     pictures = table.bot.pictures
-    draw: Callable[..., Any] = pictures.draw
+    draw: Callable[..., Any] = pictures.draw_table  # what `/azul board` shows: the whole table
 
     async def later(*args: Any, **kwargs: Any) -> Any:
         clock.advance(seconds=TOKEN_SECONDS + 1)  # the picture takes longer than the token lives
         return await draw(*args, **kwargs)
 
-    monkeypatch.setattr(pictures, "draw", later)
+    monkeypatch.setattr(pictures, "draw_table", later)
     await table.players[0].slash(table.channel, "azul board")
     refused = [error for error in simcord_env.errors if "50027" in str(error)]
     assert refused, "the reply's edit was refused with Invalid Webhook Token"
