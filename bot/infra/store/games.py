@@ -430,10 +430,11 @@ class GameRecords(Aggregate):
                     "UPDATE games SET board_message_id = ?, board_version = ? WHERE id = ?",
                     (message_id, version, game_id),
                 )
-                prefix = board_work(game_id, 0)[:-1]  # CASE: PostgreSQL casts only the works of this game's boards
+                # CASE: PostgreSQL casts only the works of this game's boards; an ending's own claim ends in ":end"
+                prefix = board_work(game_id, 0)[:-1]
                 await db.execute(
                     "DELETE FROM claims WHERE work LIKE ? AND CASE WHEN work LIKE ? THEN"
-                    " CAST(substr(work, ?) AS INTEGER) END <= ?",
+                    " CAST(replace(substr(work, ?), ':end', '') AS INTEGER) END <= ?",
                     (f"{prefix}%", f"{prefix}%", len(prefix) + 1, version),
                 )
             return True, previous if previous != message_id else None
