@@ -14,8 +14,9 @@ from functools import cache, lru_cache
 from PIL import ImageFont
 
 from data import path
-from render import emoji
 from render.cmap import REGULAR, covered
+from render.emoji import EMOJI_STYLE, has_emoji, is_drawable, normalize
+from render.emoji import width as emoji_width
 
 BOLD = "DejaVuSans-Bold.ttf"
 ELLIPSIS = "…"
@@ -34,7 +35,7 @@ def printable(text: str, fallback: str = "") -> str:
     """``text`` as it can be drawn: emoji sequences made single characters (:func:`render.emoji.normalize`), and
     what neither font can draw removed (missing glyphs, controls, stray joiners and variation selectors)."""
     letters = covered()
-    kept = "".join(ch for ch in emoji.normalize(unicodedata.normalize("NFC", text)) if _drawable(ch, letters))
+    kept = "".join(ch for ch in normalize(unicodedata.normalize("NFC", text)) if _drawable(ch, letters))
     kept = " ".join(kept.split())
     return kept or fallback
 
@@ -42,21 +43,21 @@ def printable(text: str, fallback: str = "") -> str:
 def _drawable(ch: str, letters: frozenset[int]) -> bool:
     """Controls and format characters draw nothing useful; an emoji-style selector left by ``emoji.normalize``
     says how the character before it is drawn; the emoji font's private-use characters are its sequences."""
-    if ch == emoji.EMOJI_STYLE:
+    if ch == EMOJI_STYLE:
         return True
     kind = unicodedata.category(ch)
     if kind == "Co":
-        return emoji.is_drawable(ch)
+        return is_drawable(ch)
     if kind[0] == "C" or 0xFE00 <= ord(ch) <= 0xFE0F or 0xE0100 <= ord(ch) <= 0xE01EF:
         return False
-    return ord(ch) in letters or emoji.is_drawable(ch)
+    return ord(ch) in letters or is_drawable(ch)
 
 
 @lru_cache(maxsize=8192)
 def width(text: str, face: Font) -> int:
     """How wide ``text`` (printable) is in ``face``, emoji included (cached: a picture measures the same labels
     again and again)."""
-    return emoji.width(text, face) if emoji.has_emoji(text) else int(face.getlength(text))
+    return emoji_width(text, face) if has_emoji(text) else int(face.getlength(text))
 
 
 def fit(text: str, face: Font, max_width: int) -> str:
