@@ -12,7 +12,6 @@ from typing import Any
 
 from bot.infra.db import Connection
 from bot.infra.store.base import Aggregate
-from bot.infra.store.pickers import PICKERS_KEPT_VERSIONS
 from bot.infra.store.rows import (
     Conflict,
     MoveRow,
@@ -204,16 +203,17 @@ class Moves(Aggregate):
                 )
             except sqlite3.IntegrityError:  # the interaction is new (checked above): another move took the ply
                 raise Conflict("version") from None
+            # The status only when the game ends: setting it, even unchanged, rewrites its open-game index's page.
+            ending = ", status = 'over', result = ?" if finished is not None else ""
             cursor = await db.execute(
-                "UPDATE games SET version = version + ?, epoch = ?, state = ?, turn_since = ?, status = ?, result = ?"
+                f"UPDATE games SET version = version + ?, epoch = ?, state = ?, turn_since = ?{ending}"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (
                     len(notations),
                     self._engine.epoch,
                     json.dumps(state),
                     stamp,
-                    "over" if finished is not None else "active",
-                    json.dumps(finished) if finished is not None else None,
+                    *([json.dumps(finished)] if finished is not None else []),
                     game_id,
                     version,
                 ),
@@ -228,11 +228,6 @@ class Moves(Aggregate):
                 await db.execute("UPDATE seats SET timeouts = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
             if claim is not None:
                 await take_claim(db, *claim, stamp)
-            # A picker outlives a few versions: in a simultaneous phase another player's move does not end it (the
-            # service checks its choice against the newest state), and a repeated one is told "already played".
-            await db.execute(
-                "DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version - PICKERS_KEPT_VERSIONS)
-            )
         return stamp
 
     @staticmethod

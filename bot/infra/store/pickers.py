@@ -8,8 +8,8 @@ from bot.infra.store.base import Aggregate, inserted_id
 from bot.infra.store.rows import PickerRow
 
 PICKERS_KEPT_VERSIONS = 8
-"""A move drops the picker steps of game versions this many versions old (a picker still open on an older table
-is told the game moved on)."""
+"""A new picker step drops its game's steps of versions this many versions older (a picker still open on an older
+table is told the game moved on); a move writes nothing here."""
 
 
 class Pickers(Aggregate):
@@ -39,5 +39,10 @@ class Pickers(Aggregate):
                 "INSERT INTO pickers (game_id, version, user_id, command, chosen, option) VALUES (?, ?, ?, ?, ?, ?)"
                 " RETURNING id",
                 (game_id, version, user_id, command, json.dumps(chosen), option),
+            )
+            # A picker outlives a few versions: in a simultaneous phase another player's move does not end it (the
+            # service checks its choice against the newest state), and a repeated one is told "already played".
+            await db.execute(
+                "DELETE FROM pickers WHERE game_id = ? AND version <= ?", (game_id, version - PICKERS_KEPT_VERSIONS)
             )
             return picker_id or 0
