@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import functools
 import os
 import re
 import socket
@@ -84,17 +85,69 @@ class Connection(Protocol):
         """Hold the lock ``name`` until the transaction ends (writers that read before they write)."""
 
 
+class Rows:
+    """A statement's outcome, read whole: its rows and the number of rows it changed (a :class:`Cursor`)."""
+
+    def __init__(self, rows: Sequence[Row], rowcount: int) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+
+    async def fetchone(self) -> Row | None:
+        return self._rows[0] if self._rows else None
+
+    async def fetchall(self) -> Sequence[Row]:
+        return list(self._rows)
+
+
+class _Buffered:
+    """``await conn.execute(…)`` or ``async with conn.execute(…) as cursor``, the statement run whole by then."""
+
+    def __init__(self, run: Awaitable[Rows]) -> None:
+        self._run = run
+
+    def __await__(self) -> Generator[Any, None, Rows]:
+        return self._run.__await__()
+
+    async def __aenter__(self) -> Rows:
+        return await self._run
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
 _ROW_LOCK = re.compile(r"\s+FOR\s+UPDATE(\s+SKIP\s+LOCKED)?\b", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=512)
+def sqlite_sql(sql: str) -> str:
+    """A store query in SQLite's dialect: the row-lock clauses dropped (``BEGIN IMMEDIATE`` already excludes
+    writers). The store's queries are a few hundred constant strings, so each is rewritten once."""
+    return _ROW_LOCK.sub("", sql)
+
+
+def _run_whole(db: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> Rows:
+    """In aiosqlite's thread: one statement run to its end, its rows read and its cursor closed."""
+    cursor = db.execute(sql, params)
+    try:
+        return Rows(cursor.fetchall(), cursor.rowcount)
+    finally:
+        cursor.close()
+
+
 class SqliteConnection:
-    """aiosqlite's connection with the row-lock clauses dropped (``BEGIN IMMEDIATE`` already excludes writers)."""
+    """aiosqlite's connection speaking the store's dialect, each statement one trip to its thread.
+
+    aiosqlite's own cursor costs the event loop a trip per call (execute, fetch, close), each a queue put, a thread
+    wake-up and a future resolved from that thread; the store reads every row it asks for, so a statement is run,
+    read and closed in one trip (aiosqlite's ``_execute``: its public calls give rows or a cursor, never both the
+    rows and the count a guarded UPDATE needs)."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.raw = db
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Execution:
-        return self.raw.execute(_ROW_LOCK.sub("", sql), tuple(params))
+        run = self.raw._execute(_run_whole, self.raw._conn, sqlite_sql(sql), tuple(params))  # type: ignore[no-untyped-call]
+        return _Buffered(run)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self.raw.executemany(sql, [tuple(row) for row in rows])
@@ -134,35 +187,6 @@ def _rowcount(status: str) -> int:
     return int(last) if last.isdecimal() else -1
 
 
-class _PgCursor:
-    def __init__(self, rows: Sequence[Row], rowcount: int) -> None:
-        self._rows = rows
-        self.rowcount = rowcount
-        self.lastrowid = None  # PostgreSQL has none: the store asks for ``RETURNING id``
-
-    async def fetchone(self) -> Row | None:
-        return self._rows[0] if self._rows else None
-
-    async def fetchall(self) -> Sequence[Row]:
-        return list(self._rows)
-
-
-class _PgExecution:
-    """``await conn.execute(…)`` or ``async with conn.execute(…) as cursor`` — as aiosqlite allows both."""
-
-    def __init__(self, run: Awaitable[_PgCursor]) -> None:
-        self._run = run
-
-    def __await__(self) -> Generator[Any, None, _PgCursor]:
-        return self._run.__await__()
-
-    async def __aenter__(self) -> _PgCursor:
-        return await self._run
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
 def _asyncpg() -> Any:
     """asyncpg, imported the first time PostgreSQL is used: a SQLite bot never pays its ~80 ms import at start-up."""
     import asyncpg  # noqa: PLC0415
@@ -177,14 +201,14 @@ class PostgresConnection:
         self.raw = conn
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Execution:
-        return _PgExecution(self._execute(postgres_sql(sql), tuple(params)))
+        return _Buffered(self._execute(postgres_sql(sql), tuple(params)))
 
-    async def _execute(self, sql: str, params: tuple[Any, ...]) -> _PgCursor:
+    async def _execute(self, sql: str, params: tuple[Any, ...]) -> Rows:
         try:
             if _RETURNS_ROWS.search(sql):
                 rows = await self.raw.fetch(sql, *params)
-                return _PgCursor(rows, len(rows))
-            return _PgCursor([], _rowcount(await self.raw.execute(sql, *params)))
+                return Rows(rows, len(rows))
+            return Rows([], _rowcount(await self.raw.execute(sql, *params)))
         except _asyncpg().IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from error
 
