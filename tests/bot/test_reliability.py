@@ -280,14 +280,14 @@ async def test_a_restarted_bot_takes_back_its_own_claims_at_once(discord_server:
     await service.move(channel, human, first.command, dict(first.choices()))
     later = iso(datetime.now(UTC) + timedelta(minutes=2))
     await store.timers.claim(f"computer:{game.id}", "unsharded#1f00", iso(datetime.now(UTC)), later)
-    await store.timers.claim("board:99:1", "shards 1 of 2#2f00", iso(datetime.now(UTC)), later)
+    await store.timers.claim("computer:99", "shards 1 of 2#2f00", iso(datetime.now(UTC)), later)
     await store.close()
 
     async with running(discord_server, db, computer=Computer(1, {"iterations": 8})):
         # Well inside the dead life's two-minute lease, with room for a busy machine starting the search process.
         await until(lambda: len(wire.moves_of(db, game.id)) >= 2, "the computer's move before the lease ends", 100)
         # Its board's post holds a claim of this life until it is out.
-        await until(lambda: claims_of(db) == [("board:99:1", "shards 1 of 2#2f00")], "only its own claims taken")
+        await until(lambda: claims_of(db) == [("computer:99", "shards 1 of 2#2f00")], "only its own claims taken")
 
 
 def claims_of(db: str) -> list[tuple[str, str]]:

@@ -306,16 +306,41 @@ async def test_work_is_claimed_by_one_process_until_its_lease_runs_out(db_path: 
     try:
         at, later, after = "2030-01-01T00:00:00+00:00", "2030-01-01T00:02:00+00:00", "2030-01-01T00:03:00+00:00"
         wins = await asyncio.gather(
-            *(store.timers.claim("board:1:4", f"p{n % 2}", at, later) for n, store in enumerate([first, second] * 3))
+            *(store.timers.claim("computer:1", f"p{n % 2}", at, later) for n, store in enumerate([first, second] * 3))
         )
         assert wins.count(True) in (1, 3) and len({n % 2 for n, won in enumerate(wins) if won}) == 1
         holder, other = (first, second) if wins[0] else (second, first)
         owner, stranger = ("p0", "p1") if wins[0] else ("p1", "p0")
-        assert await holder.timers.claim("board:1:4", owner, at, later)  # the holder extends its lease
-        assert not await other.timers.claim("board:1:4", stranger, at, later)
-        assert await other.timers.claim("board:1:4", stranger, after, after)  # the holder died: its lease ran out
-        await other.timers.release("board:1:4", stranger)
-        assert await holder.timers.claim("board:1:4", owner, after, after)  # released: free again
+        assert await holder.timers.claim("computer:1", owner, at, later)  # the holder extends its lease
+        assert not await other.timers.claim("computer:1", stranger, at, later)
+        assert await other.timers.claim("computer:1", stranger, after, after)  # the holder died: its lease ran out
+        await other.timers.release("computer:1", stranger)
+        assert await holder.timers.claim("computer:1", owner, after, after)  # released: free again
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_boards_claim_rides_on_its_games_row_and_a_newer_boards_takes_its_place(
+    service: GameService,
+) -> None:
+    store, game_id = service.store, await started(service)
+    game = await store.games.game(game_id)
+    assert game is not None and game.state is not None
+    at, later, after = "2030-01-01T00:00:00+00:00", "2030-01-01T00:02:00+00:00", "2030-01-01T00:03:00+00:00"
+    first, second = f"board:{game_id}:1", f"board:{game_id}:2"
+    record = {"seat": 0, "state": game.state, "interaction_id": None, "finished": None}
+    await store.moves.record_moves(game_id, version=0, notations=["2w1"], claim=(first, "p0", later), **record)
+    assert await store.timers.held_until(first, at) == later  # the move's own write took it
+    assert not await store.timers.claim(first, "p1", at, later)
+    assert await store.timers.claim(first, "p0", at, after)  # its holder renews it
+    await store.moves.record_moves(game_id, version=1, notations=["2w1"], claim=(second, "p1", later), **record)
+    assert await store.timers.held_until(first, at) is None  # the newer board's claim took its place
+    assert not await store.timers.claim(first, "p0", at, later) and not await store.timers.claim(second, "p0", at, at)
+    await store.timers.release(first, "p0")  # the superseded holder's release leaves the newer claim
+    assert await store.timers.held_until(second, at) == later
+    assert await store.games.set_board(game_id, 555, 2) == (True, None)
+    assert await store.timers.held_until(second, at) is None  # recording the board ended it
+    assert await store.timers.claim(second, "p0", at, later)
+    await store.timers.release(second, "p0")
+    assert await store.timers.held_until(second, at) is None

@@ -11,7 +11,6 @@ from typing import Any
 from bot.infra.store.base import Aggregate, inserted_id
 from bot.infra.store.rows import Conflict, GameRow, Seat, SeatCaps, now_iso
 from bot.infra.store.servers import take_caps
-from bot.infra.store.timers import board_work
 
 
 class GameRecords(Aggregate):
@@ -408,7 +407,7 @@ class GameRecords(Aggregate):
     ) -> tuple[bool, int | None]:
         """Record ``message_id`` as the board of ``version`` unless a newer version's board is recorded already;
         ``again``: as the newest board message only (shown again), the version's own board still owed if it is; else
-        the claims on posting it and older boards end (:func:`bot.infra.store.timers.board_work`): they are done.
+        the claim on posting it or an older board ends (:func:`bot.infra.store.timers.board_work`): it is done.
 
         Returns whether it is now the newest board, and the message whose controls must go: the previous board's,
         or this one's own when a newer board got there first.
@@ -425,16 +424,10 @@ class GameRecords(Aggregate):
                 return False, message_id
             if again:
                 await db.execute("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
-            else:
+            else:  # the claim on this board or an older one ends (an ending's final board: its holder releases it)
                 await db.execute(
-                    "UPDATE games SET board_message_id = ?, board_version = ? WHERE id = ?",
-                    (message_id, version, game_id),
-                )
-                # CASE: PostgreSQL casts only the works of this game's boards; an ending's own claim ends in ":end"
-                prefix = board_work(game_id, 0)[:-1]
-                await db.execute(
-                    "DELETE FROM claims WHERE work LIKE ? AND CASE WHEN work LIKE ? THEN"
-                    " CAST(replace(substr(work, ?), ':end', '') AS INTEGER) END <= ?",
-                    (f"{prefix}%", f"{prefix}%", len(prefix) + 1, version),
+                    "UPDATE games SET board_message_id = ?, board_version = ?, board_owner = CASE WHEN board_claim <= ?"
+                    " THEN NULL ELSE board_owner END WHERE id = ?",
+                    (message_id, version, version, game_id),
                 )
             return True, previous if previous != message_id else None

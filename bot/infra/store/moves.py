@@ -18,7 +18,7 @@ from bot.infra.store.rows import (
     UndoneRow,
     now_iso,
 )
-from bot.infra.store.timers import take_claim
+from bot.infra.store.timers import BOARD_CLAIM, board_of, take_claim
 
 _BY_INTERACTION = (
     "SELECT (SELECT COUNT(*) FROM moves WHERE interaction_id = ?)"
@@ -174,7 +174,7 @@ class Moves(Aggregate):
         With the move, in the same transaction: ``rename`` (a user id and the name they go by now) renames their
         seat, ``reset_timeouts`` starts the seat's timeouts over (the player moved by themselves), and ``claim``
         (work, owner, until) takes a claim on background work for ``owner``: the board of the new version, posted
-        by whoever saved it (:meth:`bot.infra.store.timers.TimerRecords.claim`).
+        by whoever saved it (:meth:`bot.infra.store.timers.TimerRecords.claim`), written with the game's row.
         """
         if not notations:
             raise ValueError("no moves to record")
@@ -205,15 +205,17 @@ class Moves(Aggregate):
                 raise Conflict("version") from None
             # The status only when the game ends: setting it, even unchanged, rewrites its open-game index's page.
             ending = ", status = 'over', result = ?" if finished is not None else ""
+            board = claim is not None and board_of(claim[0]) == (game_id, version + len(notations))
             cursor = await db.execute(
                 f"UPDATE games SET version = version + ?, epoch = ?, state = ?, turn_since = ?{ending}"
-                " WHERE id = ? AND version = ? AND status = 'active'",
+                f"{', ' + BOARD_CLAIM if board else ''} WHERE id = ? AND version = ? AND status = 'active'",
                 (
                     len(notations),
                     self._engine.epoch,
                     json.dumps(state),
                     stamp,
                     *([json.dumps(finished)] if finished is not None else []),
+                    *([version + len(notations), *claim[1:]] if board and claim is not None else []),
                     game_id,
                     version,
                 ),
@@ -226,7 +228,7 @@ class Moves(Aggregate):
                 )
             if reset_timeouts:
                 await db.execute("UPDATE seats SET timeouts = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
-            if claim is not None:
+            if claim is not None and not board:
                 await take_claim(db, *claim, stamp)
         return stamp
 

@@ -4,6 +4,7 @@ piece of background work, and nudges."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from bot.infra.db import Connection, Row
@@ -18,15 +19,38 @@ def board_work(game_id: int, version: int) -> str:
     return f"board:{game_id}:{version}"
 
 
+_BOARD_WORK = re.compile(r"board:(\d+):(\d+)")
+
+
+def board_of(work: str) -> tuple[int, int] | None:
+    """The game and version of a board's claim (:func:`board_work`), carried by the game's row; None for other work
+    (a row of ``claims``), an ending's final board among it."""
+    found = _BOARD_WORK.fullmatch(work)
+    return (int(found[1]), int(found[2])) if found else None
+
+
+BOARD_CLAIM = "board_claim = ?, board_owner = ?, board_until = ?"
+"""The columns of ``games`` a board's claim is written to (the version, the owner, the end of the lease)."""
+
+
 async def take_claim(db: Connection, work: str, owner: str, until: str, now: str) -> bool:
     """Inside a transaction: take ``work`` for ``owner`` until ``until`` when it is free, its lease ran out by
     ``now``, or ``owner`` holds it already (see :meth:`TimerRecords.claim`)."""
-    cursor = await db.execute(
-        "INSERT INTO claims (work, owner, until) VALUES (?, ?, ?) ON CONFLICT (work) DO UPDATE SET"
-        " owner = excluded.owner, until = excluded.until"
-        " WHERE claims.until <= ? OR claims.owner = excluded.owner",
-        (work, owner, until, now),
-    )
+    board = board_of(work)
+    if board is not None:  # free too when the game's claim is on an older board, which this one supersedes
+        game_id, version = board
+        cursor = await db.execute(
+            f"UPDATE games SET {BOARD_CLAIM} WHERE id = ? AND (board_owner IS NULL OR board_until <= ?"
+            " OR board_claim < ? OR (board_claim = ? AND board_owner = ?))",
+            (version, owner, until, game_id, now, version, version, owner),
+        )
+    else:
+        cursor = await db.execute(
+            "INSERT INTO claims (work, owner, until) VALUES (?, ?, ?) ON CONFLICT (work) DO UPDATE SET"
+            " owner = excluded.owner, until = excluded.until"
+            " WHERE claims.until <= ? OR claims.owner = excluded.owner",
+            (work, owner, until, now),
+        )
     return bool(cursor.rowcount == 1)
 
 
@@ -86,18 +110,35 @@ class TimerRecords(Aggregate):
 
     async def claim(self, work: str, owner: str, now: str, until: str) -> bool:
         """Take ``work`` (a name such as ``board:12:40``) for ``owner`` until ``until``; True when it is theirs: it
-        was free, its lease ran out by ``now``, or they hold it already (then the lease is extended)."""
+        was free, its lease ran out by ``now``, or they hold it already (then the lease is extended). A game's row
+        carries one claim on its boards: a newer version's takes the place of an older one's (whose holder's
+        renewals and release then change nothing), and an older version's waits for a newer one's lease."""
         async with self.transaction() as db:
             return await take_claim(db, work, owner, until, now)
 
     async def held_until(self, work: str, now: str) -> str | None:
         """Until when ``work`` is held by someone (ISO time), or None when it is free at ``now``."""
-        rows = await self._fetchall("SELECT until FROM claims WHERE work = ? AND until > ?", (work, now))
+        board = board_of(work)
+        if board is not None:
+            rows = await self._fetchall(
+                "SELECT board_until AS until FROM games WHERE id = ? AND board_claim = ? AND board_owner IS NOT NULL"
+                " AND board_until > ?",
+                (*board, now),
+            )
+        else:
+            rows = await self._fetchall("SELECT until FROM claims WHERE work = ? AND until > ?", (work, now))
         return str(rows[0]["until"]) if rows else None
 
     async def release(self, work: str, owner: str) -> None:
+        board = board_of(work)
         async with self.transaction() as db:
-            await db.execute("DELETE FROM claims WHERE work = ? AND owner = ?", (work, owner))
+            if board is not None:
+                await db.execute(
+                    f"UPDATE games SET {BOARD_CLAIM} WHERE id = ? AND board_claim = ? AND board_owner = ?",
+                    (None, None, None, *board, owner),
+                )
+            else:
+                await db.execute("DELETE FROM claims WHERE work = ? AND owner = ?", (work, owner))
 
     async def take_over(self, identity: str, owner: str, now: str = "") -> int:
         """At start-up: the claims an earlier life of this process left (owners ``identity#…``) become ``owner``'s,
@@ -109,6 +150,11 @@ class TimerRecords(Aggregate):
                 "UPDATE claims SET owner = ? WHERE owner LIKE ? AND owner <> ?", (owner, earlier, owner)
             )
             taken = max(cursor.rowcount, 0)
+            cursor = await db.execute(  # once per start: a scan of the games here, rather than an index on each move
+                "UPDATE games SET board_owner = ? WHERE board_owner LIKE ? AND board_owner <> ?",
+                (owner, earlier, owner),
+            )
+            taken += max(cursor.rowcount, 0)
             if now:
                 cursor = await db.execute(
                     "UPDATE timers SET claimed_until = NULL, leased_by = NULL,"
