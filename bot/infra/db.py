@@ -23,7 +23,6 @@ column name or position on both (``sqlite3.Row``, ``asyncpg.Record``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import fcntl
 import functools
 import os
@@ -125,13 +124,29 @@ def sqlite_sql(sql: str) -> str:
     return _ROW_LOCK.sub("", sql)
 
 
-def _run_whole(db: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> Rows:
-    """In aiosqlite's thread: one statement run to its end, its rows read and its cursor closed."""
+def _run_whole(db: sqlite3.Connection, begin: str | None, sql: str, params: tuple[Any, ...]) -> Rows:
+    """In aiosqlite's thread: ``begin`` first when the statement opens its transaction, then the statement run to its
+    end, its rows read and its cursor closed."""
+    if begin is not None:
+        db.execute(begin)
     cursor = db.execute(sql, params)
     try:
         return Rows(cursor.fetchall(), cursor.rowcount)
     finally:
         cursor.close()
+
+
+def _run_many(db: sqlite3.Connection, begin: str | None, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    if begin is not None:
+        db.execute(begin)
+    db.executemany(sql, rows).close()
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    """In aiosqlite's thread, after whatever was queued before: end the transaction if one is open (a BEGIN that
+    failed opened none; one queued by a cancelled task has run by now)."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
 
 
 class SqliteConnection:
@@ -140,17 +155,27 @@ class SqliteConnection:
     aiosqlite's own cursor costs the event loop a trip per call (execute, fetch, close), each a queue put, a thread
     wake-up and a future resolved from that thread; the store reads every row it asks for, so a statement is run,
     read and closed in one trip (aiosqlite's ``_execute``: its public calls give rows or a cursor, never both the
-    rows and the count a guarded UPDATE needs)."""
+    rows and the count a guarded UPDATE needs). In a write transaction, its ``BEGIN`` rides with the first statement.
+    """
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, *, begin: str | None = None) -> None:
         self.raw = db
+        self._begin = begin
+
+    @property
+    def begun(self) -> bool:
+        """Whether the transaction's ``BEGIN`` was sent (with a statement): an empty transaction never sends it."""
+        return self._begin is None
+
+    def _run(self, fn: Any, *args: Any) -> Any:
+        begin, self._begin = self._begin, None
+        return self.raw._execute(fn, self.raw._conn, begin, *args)  # type: ignore[no-untyped-call]
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Execution:
-        run = self.raw._execute(_run_whole, self.raw._conn, sqlite_sql(sql), tuple(params))  # type: ignore[no-untyped-call]
-        return _Buffered(run)
+        return _Buffered(self._run(_run_whole, sqlite_sql(sql), tuple(params)))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self.raw.executemany(sql, [tuple(row) for row in rows])
+        await self._run(_run_many, sqlite_sql(sql), [tuple(row) for row in rows])
 
     async def serialize(self, name: str) -> None:
         return None
@@ -355,30 +380,21 @@ class SqliteFile:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteConnection]:
         """One write transaction at a time; rolled back on any error, and when the file was deleted or replaced
-        meanwhile (checked before every commit: a write nobody will read again must never be acknowledged)."""
+        meanwhile (checked before every commit: a write nobody will read again must never be acknowledged). Its
+        ``BEGIN IMMEDIATE`` goes with its first statement; a task cancelled while that trip is queued or running
+        still rolls it back, as the rollback is queued after it."""
         self._refuse_if_lost()
         async with self._lock:
-            await self._begin()
+            conn = SqliteConnection(self.raw, begin="BEGIN IMMEDIATE")
             try:
-                yield SqliteConnection(self.raw)
+                yield conn
                 self._refuse_if_lost(checked=True)
-            except BaseException:
-                await self.raw.execute("ROLLBACK")
+                if conn.begun:
+                    await self.raw.execute("COMMIT")
+            except BaseException:  # a failed COMMIT too: the next BEGIN must find no transaction open
+                if conn.begun:
+                    await self.raw._execute(_roll_back, self.raw._conn)  # type: ignore[no-untyped-call]
                 raise
-            await self.raw.execute("COMMIT")
-
-    async def _begin(self) -> None:
-        """BEGIN, never left half-done: a task cancelled while it waits (a claim's keep-alive when its post ends)
-        must not leave a transaction open on the shared connection, or every later BEGIN would fail."""
-        begin = asyncio.ensure_future(self.raw.execute("BEGIN IMMEDIATE"))
-        try:
-            await asyncio.shield(begin)
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                await begin
-                if self.raw.in_transaction:
-                    await self.raw.execute("ROLLBACK")
-            raise
 
     async def pragma(self, name: str) -> Any:
         async with self.raw.execute(f"PRAGMA {name}") as cursor:

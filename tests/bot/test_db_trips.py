@@ -3,6 +3,9 @@ a future resolved from that thread, the loop's largest cost per move after Disco
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -50,4 +53,46 @@ async def test_a_guarded_update_is_one_trip_and_says_how_many_rows_it_changed(
         async with db.execute("SELECT COUNT(*) FROM t WHERE v >= 10 FOR UPDATE") as cursor:
             row = await cursor.fetchone()
     assert changed == 3 and row is not None and row[0] == 3
-    assert len(trips) == 4, trips  # BEGIN, the update, the read (its row-lock clause dropped), COMMIT
+    assert len(trips) == 3, trips  # BEGIN with the update, the read (its row-lock clause dropped), COMMIT
+
+
+async def test_an_empty_transaction_sends_nothing(engine: tuple[SqliteFile, list[str]]) -> None:
+    file, trips = engine
+    async with file.transaction():
+        pass
+    assert trips == []
+
+
+async def test_a_failed_statement_rolls_its_transaction_back_and_the_next_one_begins(
+    engine: tuple[SqliteFile, list[str]],
+) -> None:
+    file, _ = engine
+    with pytest.raises(sqlite3.IntegrityError):
+        async with file.transaction() as db:
+            await db.execute("UPDATE t SET v = 100 WHERE v = 0")
+            await db.execute("INSERT INTO t (id, v) VALUES (1, 1)")  # id 1 is taken
+    async with file.transaction() as db:
+        await db.execute("UPDATE t SET v = 200 WHERE v = 1")
+    async with file.reading() as db, db.execute("SELECT v FROM t ORDER BY id") as cursor:
+        assert [row[0] for row in await cursor.fetchall()] == [0, 200, 2, 3, 4]
+
+
+async def test_a_transaction_cancelled_while_its_first_statement_is_under_way_is_rolled_back(
+    engine: tuple[SqliteFile, list[str]],
+) -> None:
+    file, _ = engine
+
+    async def write() -> None:
+        async with file.transaction() as db:
+            await db.execute("UPDATE t SET v = 100 WHERE v = 0")
+            await asyncio.sleep(10)
+
+    for delay in (0, 0.001):  # cancelled before its trip ran, and after
+        task = asyncio.create_task(write())
+        await asyncio.sleep(delay)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        assert not file.raw.in_transaction
+        async with file.reading() as db, db.execute("SELECT COUNT(*) FROM t WHERE v = 100") as cursor:
+            assert tuple(await cursor.fetchone() or ()) == (0,)
