@@ -10,8 +10,9 @@ arguments and the environment, registered in :func:`parser` (a few lines each).
 Settings come from environment variables, after ``.env`` in the working directory (the environment wins); README.md
 lists them. Exit codes: 0 after a clean stop, 2 when the configuration (or the command line) is missing or wrong, 3
 when Discord rejects the token, 4 when Discord cannot be reached at start-up (no network, DNS failure, connection
-refused), 5 when the database cannot be opened or written, 6 when Discord refuses the command tree (each fault is one
-line naming the file, what is wrong and what to do).
+refused), 5 when the database cannot be opened or written, 6 when Discord refuses the command tree, 7 when a
+registered game cannot be drawn (a broken install; checked beside the start-up, so the bot stops once connected).
+Each fault is one line naming the file, what is wrong and what to do.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ __all__ = [
     "EXIT_NETWORK",
     "EXIT_STORE",
     "EXIT_SYNC",
+    "EXIT_UNDRAWABLE",
     "Config",
     "main",
     "parser",
@@ -59,6 +61,7 @@ EXIT_LOGIN = 3
 EXIT_NETWORK = 4
 EXIT_STORE = 5
 EXIT_SYNC = 6
+EXIT_UNDRAWABLE = 7
 
 # README's "Create the Discord application": View Channels, Send Messages, Send Messages in Threads, Attach Files.
 INVITE_PERMISSIONS = 274877942784
@@ -164,8 +167,8 @@ async def serve(config: Config, *, sync_only: bool) -> int:
         await asyncio.gather(heartbeat, return_exceptions=True)
         if endpoint is not None:
             endpoint.close()
-    if bot.exit_code:  # the bot stopped itself: its database file was deleted or replaced
-        print(f"azul-bot: the database file {config.db_path} was lost while running", file=sys.stderr)
+    if bot.exit_code:  # the bot stopped itself: its database file was lost, or a game cannot be drawn
+        print(f"azul-bot: {bot.stopped_because}", file=sys.stderr)
     return bot.exit_code
 
 

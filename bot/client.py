@@ -60,6 +60,8 @@ STORE_WATCH_SECONDS = 2.0
 """How often the SQLite file is checked to be still the one opened (not deleted, not replaced)."""
 EXIT_STORE_LOST = 5
 """The store's exit code (``bot.__main__.EXIT_STORE``): the database file was lost while running."""
+EXIT_UNDRAWABLE = 7
+"""``bot.__main__.EXIT_UNDRAWABLE``: a registered game cannot be drawn (a broken install)."""
 BOARD_CHECK_SECONDS = 5 * 60
 """How often boards that are missing (a crash between saving a move and posting it, a failed post) are posted, and
 games whose computer turns a dead process left are taken over; with ``AZUL_LEASE_SECONDS``, once every lease."""
@@ -157,8 +159,11 @@ class AzulBot(commands.Bot):
         self.boards_loop = Loop("boards", self._sweep, BOARD_CHECK_SECONDS, before=self.wait_until_ready)
         self.store_watch = Loop("store file", self._watch_store, STORE_WATCH_SECONDS, before=self.wait_until_ready)
         self.exit_code = 0
-        self._closing_for_store: asyncio.Task[None] | None = None
         """What ``python -m bot`` exits with once the bot has closed: the store's code when its file was lost."""
+        self.stopped_because = ""
+        """Why the bot stopped itself (with ``exit_code``), in one line for the operator."""
+        self._closing_for_store: asyncio.Task[None] | None = None
+        self._drawing_checked: asyncio.Task[None] | None = None
 
     @property
     def loops(self) -> tuple[Loop, ...]:
@@ -175,6 +180,7 @@ class AzulBot(commands.Bot):
         if store is None or why is None or self.exit_code:
             return
         self.exit_code = EXIT_STORE_LOST
+        self.stopped_because = f"the database file {self.db_path} was lost while running"
         try:
             kept = await store.keep_committed()
         except Exception as error:  # the file is gone; the stop below matters more
@@ -225,8 +231,7 @@ class AzulBot(commands.Bot):
             self._computer_turns.wake(game_id, after)
 
     async def setup_hook(self) -> None:
-        check_adapters()  # a registered game without words or a picture fails here, not in the middle of a game
-        render.check_renderers()
+        check_adapters()  # a registered game without words fails here, not in the middle of a game
         self._store = await Store.open(self.db_path, the_bot=True)
         self._store_closing = None
         await self.tree.set_translator(Translator())
@@ -234,6 +239,7 @@ class AzulBot(commands.Bot):
         if self.sync_only:
             await self.sync_commands(force=True)
             return
+        self._drawing_checked = asyncio.create_task(self._check_drawing(), name="check that every game can be drawn")
         self.computer.start()
         self.pictures.start()
         self._service = GameService(
@@ -271,6 +277,19 @@ class AzulBot(commands.Bot):
         self.boards_loop.start()
         self.store_watch.start()
         self._resuming = asyncio.create_task(self._resume_computer_turns(), name="resume computer turns")
+
+    async def _check_drawing(self) -> None:
+        """Stop the bot when a registered game cannot be drawn, before players meet it. Checked in a thread beside
+        the start-up, which it would otherwise hold up: it loads Pillow and every game's renderer, and the first
+        answers draw nothing."""
+        try:
+            await asyncio.to_thread(render.check_renderers)
+        except LookupError as error:
+            self.exit_code = EXIT_UNDRAWABLE
+            self.stopped_because = f"a registered game cannot be drawn, so the bot stops: {error}"
+            log.error("%s", self.stopped_because)
+            await self.wait_until_ready()  # a close in the middle of the log-in would leave it half done
+            await self.close()
 
     async def sync_commands(self, *, force: bool = False) -> bool:
         """Sync the command tree when it differs from the one last synced (its fingerprint is in the store, so bot

@@ -14,22 +14,27 @@ view, the preview of a step that words cannot show) and how hard to compress its
 pieces (palette, colour-blind marks, tiles, panels, highlights, text fitting, the player header with its per-seat
 notes) live in ``render.common``.
 ``info`` carries what the bot knows about each seat (computer level, away, time left): see
-:class:`render.common.SeatInfo`; every game draws it the same way, and leaving it out changes nothing.
+:class:`render.inputs.SeatInfo`; every game draws it the same way, and leaving it out changes nothing.
+
+Importing this package loads neither Pillow nor any drawing module (the bot imports it at start-up, and its first
+answer draws nothing): they load with the first picture, or the first renderer looked up.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
-
-from PIL import Image
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import engine
 from engine.core import PerGame
-from render.base import Info, Renderer
-from render.common import SeatInfo, captioned, closeup, legend_notes, legended, to_png
-from render.palette import FAST, PREVIEW, palette_image
+from render.inputs import SeatInfo
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from render.base import Info, Renderer
 
 __all__ = [
     "Renderer",
@@ -53,25 +58,38 @@ __all__ = [
 # threads); drawing takes a few milliseconds, so pictures simply take turns. PNG encoding runs outside the lock.
 _drawing = threading.Lock()
 
-# Each game's renderer, by ``Variant.game``. Its state type is known only to it: here every state is a GameState.
-_renderers: PerGame[Renderer[Any]] = PerGame(
-    __name__, "RENDERER", Renderer, "no renderer for game {game}: add {module} with RENDERER"
-)
+
+@cache
+def _renderers() -> PerGame[Renderer[Any]]:
+    """Each game's renderer, by ``Variant.game``. Its state type is known only to it: here every state is a
+    GameState. Made on first use: :mod:`render.base` imports the drawing modules."""
+    from render.base import Renderer
+
+    return PerGame(__name__, "RENDERER", Renderer, "no renderer for game {game}: add {module} with RENDERER")
+
+
+def __getattr__(name: str) -> Any:
+    """``render.Renderer``, loaded when asked for (see the module's note on imports)."""
+    if name == "Renderer":
+        from render.base import Renderer
+
+        return Renderer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def register(renderer: Renderer[Any]) -> None:
     """Draw ``renderer.game`` with ``renderer`` (a game declared outside this package, or a test's own game)."""
-    _renderers.register(renderer)
+    _renderers().register(renderer)
 
 
 def unregister(game: str) -> None:
     """Forget a renderer added by :func:`register`."""
-    _renderers.unregister(game)
+    _renderers().unregister(game)
 
 
 def renderer_of(game: str) -> Renderer[Any]:
     """The renderer of ``game``: registered, or ``RENDERER`` of ``render.<game>``; ``LookupError`` when none."""
-    return _renderers.of(game)
+    return _renderers().of(game)
 
 
 def check_renderers() -> None:
@@ -100,6 +118,8 @@ def render_table(
     """The whole table of ``state`` as one RGB image; ``names[seat]`` are the players' display names,
     ``info[seat]`` (optional) what else to show beside a name and ``caption`` (optional) the last move in words,
     drawn in a line under the table."""
+    from render.common import captioned, legend_notes, legended
+
     renderer = _renderer(state)
     with _drawing, legend_notes() as notes:
         table = renderer.draw_table(state, names=names, events=events, locale=locale, info=info)
@@ -128,6 +148,8 @@ def render_post(
     :func:`focus_seat` (the shared area one board wide, that seat's board in full, a row for every other player and
     a legend of the picture's short marks), with the last move in words under it. The whole table
     (:func:`render_table`) is one tap away in the bot."""
+    from render.common import captioned
+
     image = render_closeup_image(state, focus_seat(state), names=names, events=events, locale=locale, info=info)
     return captioned(image, caption)
 
@@ -174,6 +196,8 @@ def render_closeup_image(
     """``seat``'s personal view, one board wide so a phone shows it large. With a renderer with ``draw_personal``:
     the shared area laid out at that width on top, the player's own board below, and a row for each other player.
     Without: the shared area and the player's own board cut from the whole table."""
+    from render.common import closeup, legend_notes, legended
+
     players = len(engine.scores(state))
     if not 0 <= seat < players:
         raise ValueError(f"no seat {seat} at this table")
@@ -198,6 +222,8 @@ def render_closeup(
     info: Info = (),
 ) -> bytes:
     """The same picture as :func:`render_closeup_image`, as PNG bytes."""
+    from render.palette import FAST
+
     image = render_closeup_image(state, seat, names=names, events=events, locale=locale, info=info)
     return _encode(image, _renderer(state).game, FAST)
 
@@ -213,6 +239,8 @@ def render_preview(
     """The picture of a previewed step (``MoveCommand.previews``: where an expansion goes and how it is turned):
     ``seat``'s board with every candidate move drawn where it would go, each marked with its label (``candidates``
     are ``(label, move)`` pairs, labels as the picker shows them). ``ValueError`` for a game that declares none."""
+    from render.palette import PREVIEW
+
     renderer = _renderer(state)
     if renderer.draw_preview is None:
         raise ValueError(f"{renderer.game!r} draws no previews")
@@ -231,4 +259,7 @@ def warm_up() -> None:
 
 def _encode(image: Image.Image, game: str, level: int) -> bytes:
     """PNG bytes of a picture of ``game``: mapped onto its fixed palette, compressed at zlib-ng's ``level``."""
+    from render.common import to_png
+    from render.palette import palette_image
+
     return to_png(image, palette=palette_image(game), level=level)

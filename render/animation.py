@@ -34,6 +34,7 @@ from PIL import Image
 
 import engine
 import render
+from render.replay import MAX_BYTES, Frame, next_round, previous_round, replay_states, round_starts
 
 __all__ = [
     "MAX_BYTES",
@@ -48,7 +49,6 @@ __all__ = [
     "round_starts",
 ]
 
-MAX_BYTES = 8_000_000
 
 # How long each kind of frame stays on screen, in milliseconds.
 MOVE_MS = 500
@@ -58,67 +58,8 @@ LAST_MS = 8000
 MAX_MS = 60_000  # a whole game at most: longer ones show fewer moves (round ends and the final table always)
 
 
-@dataclass(frozen=True)
-class Frame:
-    """The table after ``move`` moves of the log, with the events of the move that led to it."""
-
-    state: engine.GameState
-    events: tuple[engine.Event, ...]
-    move: int  # 0 = the opening deal
-    round: int  # the round in play on this table (the last one once the game is over)
-    seat: int | None  # who made the move (None for the opening)
-    notation: str | None
-
-    @property
-    def ends_round(self) -> bool:
-        return any(event.kind == "round_scored" for event in self.events)
-
-    @property
-    def ends_game(self) -> bool:
-        return any(event.kind == "game_over" for event in self.events)
-
-
 class AnimationTooLarge(ValueError):
     """Even the smallest animation the shrinking steps allow does not fit in the byte budget."""
-
-
-# --- the states along a move log ------------------------------------------------------------------------------------
-def replay_states(
-    variant: str,
-    players: int,
-    seed: int,
-    moves: Sequence[tuple[int, str]],
-    options: Mapping[str, engine.JSON] | None = None,
-) -> list[Frame]:
-    """Every table of the game: ``[0]`` the opening deal, ``[k]`` the table after the first ``k`` moves."""
-    state = engine.new_game(variant, players, seed, options)
-    round_number = _started_round(engine.opening_events(state), 1)
-    frames = [Frame(state, (), 0, round_number, None, None)]
-    for number, (seat, notation) in enumerate(moves, start=1):
-        state, events = engine.apply(state, seat, notation)
-        round_number = _started_round(events, round_number)
-        frames.append(Frame(state, tuple(events), number, round_number, seat, notation))
-    return frames
-
-
-def _started_round(events: Sequence[engine.Event], current: int) -> int:
-    started = [int(event.data["round"]) for event in events if event.kind == "round_started"]
-    return started[-1] if started else current
-
-
-def round_starts(frames: Sequence[Frame]) -> list[int]:
-    """Indices of the first table of every round (``0`` for the first): where ◀◀ and ▶▶ stop."""
-    return [k for k, frame in enumerate(frames) if k == 0 or frame.round != frames[k - 1].round]
-
-
-def next_round(frames: Sequence[Frame], index: int) -> int:
-    """The first table of the round after the one shown at ``index``; the final table from the last round."""
-    return next((k for k in round_starts(frames) if k > index), len(frames) - 1)
-
-
-def previous_round(frames: Sequence[Frame], index: int) -> int:
-    """The first table of the round shown at ``index``, or of the round before when already there."""
-    return max((k for k in round_starts(frames) if k < index), default=0)
 
 
 def frame_png(frame: Frame, *, names: Sequence[str], locale: str = "en", caption: str = "") -> bytes:

@@ -15,7 +15,8 @@ from typing import Generic, Protocol, TypeVar
 from PIL import Image
 
 import engine
-from render.common import Box, SeatInfo
+from render.common import Box
+from render.inputs import SeatInfo
 from render.palette import FAST
 
 __all__ = ["CloseupRegions", "DrawPersonal", "DrawPreview", "DrawTable", "Info", "Renderer"]

@@ -55,6 +55,7 @@ import engine
 from data.i18n import t
 from render.emoji import draw as emoji_text
 from render.emoji import has_emoji
+from render.inputs import SeatInfo
 from render.names import fit_name
 from render.text import Font, fit, font, printable, width
 
@@ -117,6 +118,7 @@ __all__ = [
     "recording",
     "regions",
     "seat_header",
+    "seat_pills",
     "shrunk",
     "signed",
     "slot",
@@ -353,34 +355,17 @@ def mark_to_act(d: ImageDraw.ImageDraw, box: Box, label: str, *, radius: int = 1
 
 
 # --- what the bot knows about a seat ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """What the table knows about a seat beyond the game, drawn as small pills beside the player's name.
-
-    The caller (the bot) passes short texts already in the picture's language; renderers never look inside them, so
-    a new kind of note needs no change in any game's module. Every field is optional. Each note has a short form
-    (``robot_short`` "3", ``away_short`` "3.12", ``clock_short`` "23 h") that the header uses after its icon when
-    the full text would squeeze the name; without one, the icon alone stands for the note.
-    """
-
-    robot: str | None = None  # a computer seat's level, e.g. "hard": drawn after a robot icon
-    away: str | None = None  # e.g. "away until 3 Dec": drawn after a moon
-    clock: str | None = None  # the time left to move for whoever must act, e.g. "5 h left": drawn after a clock
-    urgent: bool = False  # the clock is nearly out: the clock pill turns red
-    robot_short: str | None = None
-    away_short: str | None = None
-    clock_short: str | None = None
-
-    def pills(self) -> list[Pill]:
-        result = []
-        if self.robot:
-            result.append(Pill(self.robot, fill=(92, 108, 150), ink=TEXT, icon="robot", short=self.robot_short))
-        if self.away:
-            result.append(Pill(self.away, fill=PANEL_EDGE, ink=TEXT, icon="moon", short=self.away_short))
-        if self.clock:
-            fill = LOSS if self.urgent else ACCENT
-            result.append(Pill(self.clock, fill=fill, ink=DARK_INK, icon="clock", short=self.clock_short))
-        return result
+def seat_pills(info: SeatInfo) -> list[Pill]:
+    """A seat's notes (:class:`render.inputs.SeatInfo`) as the pills its header draws."""
+    result = []
+    if info.robot:
+        result.append(Pill(info.robot, fill=(92, 108, 150), ink=TEXT, icon="robot", short=info.robot_short))
+    if info.away:
+        result.append(Pill(info.away, fill=PANEL_EDGE, ink=TEXT, icon="moon", short=info.away_short))
+    if info.clock:
+        fill = LOSS if info.urgent else ACCENT
+        result.append(Pill(info.clock, fill=fill, ink=DARK_INK, icon="clock", short=info.clock_short))
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -587,7 +572,7 @@ def seat_header(
         x = right - width(score_text, score_face) - 10
         whole = width(table.name(seat, name_face, right - left), name_face) + 6
         name_room = min(int(NAME_SHARE * (right - left)), whole)  # a short name leaves the notes more room
-        wanted = [*notes, *table.seat_info(seat).pills()]
+        wanted = [*notes, *seat_pills(table.seat_info(seat))]
         for note in fitting_notes(wanted, x - left - name_room, note_face):
             x = pill(d, x, middle, note, note_face) - PILL_GAP
             shortened(note, wanted)

@@ -7,28 +7,17 @@ A pure function of plain data; the bot draws it in a worker. Texts are ``picture
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from data.i18n import t
 from render import _drawing
 from render.common import HIGHLIGHT, MUTED, TEXT, canvas, panel, to_png
 from render.emoji import draw as draw_text
+from render.inputs import LeagueStanding
 from render.names import fit_name
 from render.stats import MARGIN, ROW, WIDTH, _header
 from render.text import font
 
 __all__ = ["LeagueStanding", "standings_png"]
-
-
-@dataclass(frozen=True, slots=True)
-class LeagueStanding:
-    rank: int
-    name: str
-    points: str
-    buchholz: str
-    score: int
-    games: int
-    out: bool = False  # withdrew or dropped: drawn greyed
 
 
 def standings_png(title: str, subtitle: str, rows: Sequence[LeagueStanding], swiss: bool, locale: str) -> bytes:

@@ -7,7 +7,6 @@ Texts are ``picture.stats.*`` in the reader's language; numbers are already fina
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from PIL import ImageDraw
 
@@ -15,6 +14,7 @@ from data.i18n import t
 from render import _drawing
 from render.common import ACCENT, BG, HIGHLIGHT, MUTED, PANEL_EDGE, TEXT, canvas, panel, to_png
 from render.emoji import draw as draw_text
+from render.inputs import Standing
 from render.names import fit_name
 from render.text import fit, font
 
@@ -25,19 +25,6 @@ MARGIN = 24
 ROW = 52
 # One line colour per game of the family, in the order the chart's legend lists them.
 LINE_COLOURS = ((76, 160, 255), (255, 200, 40), (76, 217, 123), (255, 110, 100), (200, 140, 255))
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One player's line: a leaderboard row, or one game's rating on a profile."""
-
-    rank: int
-    name: str
-    mu: float
-    sigma: float
-    ordinal: float
-    games: int
-    wins: int
 
 
 def _header(d: ImageDraw.ImageDraw, title: str, subtitle: str) -> int:

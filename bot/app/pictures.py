@@ -25,18 +25,18 @@ from bot.infra.picture_worker import (
     animation_in_worker,
     board_in_worker,
     closeup_in_worker,
+    leaderboard_in_worker,
+    league_in_worker,
     preview_in_worker,
+    profile_in_worker,
     table_in_worker,
     warm_up,
 )
 from bot.infra.pools import SingleFlight, WorkerPool
 from bot.infra.store import GameRow
 from engine import Event, GameState, Move
-from render.animation import Frame, replay_states
-from render.common import SeatInfo
-from render.league import LeagueStanding, standings_png
-from render.names import shown as shown_name
-from render.stats import Standing, leaderboard_png, profile_png
+from render.inputs import LeagueStanding, SeatInfo, Standing
+from render.replay import Frame, replay_states
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,8 @@ def noted_seats(
 def move_caption(variant: str, events: Sequence[Event], names: Sequence[str], locale: str) -> str:
     """The last move in words, as the post says it, for the line under the picture (plain text: no markdown). A
     name the picture cannot draw is the picture's "Player N" here too, so the line always says who moved."""
+    from render.names import shown as shown_name  # noqa: PLC0415 - with the fonts' tables: not at start-up
+
     shown = [
         name if shown_name(name, "") else text("picture.player", locale, number=seat + 1)
         for seat, name in enumerate(names)
@@ -204,7 +206,7 @@ class Pictures:
         return await self._animations.run((game.id, game.version, locale, max_bytes, tuple(names)), draw)
 
     async def leaderboard(self, title: str, subtitle: str, standings: Sequence[Standing], locale: str) -> bytes:
-        png: bytes = await self.pool.run(leaderboard_png, title, subtitle, list(standings), locale)
+        png: bytes = await self.pool.run(leaderboard_in_worker, title, subtitle, list(standings), locale)
         return png
 
     async def profile(
@@ -215,13 +217,13 @@ class Pictures:
         chart: Mapping[str, Sequence[tuple[float, float]]],
         locale: str,
     ) -> bytes:
-        png: bytes = await self.pool.run(profile_png, name, list(rated), list(facts), chart, locale)
+        png: bytes = await self.pool.run(profile_in_worker, name, list(rated), list(facts), chart, locale)
         return png
 
     async def league_standings(
         self, title: str, subtitle: str, rows: Sequence[LeagueStanding], swiss: bool, locale: str
     ) -> bytes:
-        png: bytes = await self.pool.run(standings_png, title, subtitle, list(rows), swiss, locale)
+        png: bytes = await self.pool.run(league_in_worker, title, subtitle, list(rows), swiss, locale)
         return png
 
 

@@ -31,10 +31,8 @@ from bot.app.records import (
 from bot.app.timers import Timers
 from bot.infra.clock import Clock
 from engine import Event, GameState, Move
-from render.animation import Frame
-from render.common import SeatInfo
-from render.league import LeagueStanding
-from render.stats import Standing
+from render.inputs import LeagueStanding, SeatInfo, Standing
+from render.replay import Frame
 
 
 class Reads(Protocol):

@@ -13,7 +13,7 @@ from bot.app.narration import seat_label
 from bot.app.ports import Reads
 from bot.app.records import GameRow, UserPrefs
 from bot.infra.clock import iso
-from render.common import SeatInfo
+from render.inputs import SeatInfo
 
 URGENT = timedelta(hours=1)
 """Less time left than this turns a player's clock on the board red (the last warning comes then)."""

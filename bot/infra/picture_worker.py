@@ -1,18 +1,20 @@
 """What a picture worker runs (:mod:`bot.app.pictures` sends it there): plain data in, PNG bytes out.
 
 This module imports the engine and the renderer only, not discord.py or the store: a worker process imports it by
-name, and a light import keeps each worker small in memory and quick to start (or to replace after it died).
+name, and a light import keeps each worker small in memory and quick to start (or to replace after it died). The bot
+imports it at start-up too (to name the work it sends): what draws (Pillow, each game's renderer, the animation and
+the players' pictures) loads with the first picture, not then.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
 import render
 from engine import Event, GameState
-from render.animation import animate
-from render.common import SeatInfo
+from render.inputs import LeagueStanding, SeatInfo, Standing
 
 
 def render_png(  # noqa: PLR0917
@@ -81,6 +83,8 @@ def animation_in_worker(  # noqa: PLR0917
 ) -> bytes:
     """A whole game replayed from its log and drawn as an animated GIF of at most ``max_bytes``, each table with
     its move in words (``captions``) under it."""
+    from render.animation import animate
+
     return animate(
         variant,
         players,
@@ -94,6 +98,33 @@ def animation_in_worker(  # noqa: PLR0917
     )
 
 
+def leaderboard_in_worker(title: str, subtitle: str, rows: Sequence[Standing], locale: str) -> bytes:
+    """A page of a leaderboard (:func:`render.stats.leaderboard_png`)."""
+    from render.stats import leaderboard_png
+
+    return leaderboard_png(title, subtitle, rows, locale)
+
+
+def profile_in_worker(
+    name: str,
+    rated: Sequence[tuple[str, Standing]],
+    facts: Sequence[tuple[str, str]],
+    chart: Mapping[str, Sequence[tuple[float, float]]],
+    locale: str,
+) -> bytes:
+    """A player's profile card (:func:`render.stats.profile_png`)."""
+    from render.stats import profile_png
+
+    return profile_png(name, rated, facts, chart, locale)
+
+
+def league_in_worker(title: str, subtitle: str, rows: Sequence[LeagueStanding], swiss: bool, locale: str) -> bytes:
+    """A league's standings (:func:`render.league.standings_png`)."""
+    from render.league import standings_png
+
+    return standings_png(title, subtitle, rows, swiss, locale)
+
+
 def warm_up() -> None:
     """Run as a worker starts: one small picture loads the fonts and tables, so the first real board is not slower."""
     render.warm_up()
@@ -103,7 +134,10 @@ __all__ = [
     "animation_in_worker",
     "board_in_worker",
     "closeup_in_worker",
+    "leaderboard_in_worker",
+    "league_in_worker",
     "preview_in_worker",
+    "profile_in_worker",
     "render_closeup",
     "render_png",
     "render_whole",

@@ -21,7 +21,7 @@ from bot.games.base import variant_label
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.replies import display_name, public_locale, reply
-from render.league import LeagueStanding
+from render.inputs import LeagueStanding
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from bot.games.base import variant_label
 from bot.infra.pools import SingleFlight
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
-from render.animation import MAX_BYTES, Frame, next_round, previous_round, replay_states
+from render.replay import MAX_BYTES, Frame, next_round, previous_round, replay_states
 
 KEPT_GAMES = 4
 KEPT_TABLES = 24  # drawn replay tables (a finished game's never change): a click a moment after another draws nothing

@@ -1,16 +1,39 @@
-"""Start-up imports only what the first answer needs: the drivers and libraries of other paths load when used."""
+"""Start-up imports only what the first answer needs: the drivers, libraries and drawing of other paths load when
+used, and the check that every game can be drawn runs beside the start-up, stopping the bot when one cannot."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import os
+import signal
 import subprocess
 import sys
+import threading
+from pathlib import Path
 
-# Imported on first use: asyncpg only for a PostgreSQL URL, openskill only when a game's result is rated.
-LAZY = ("asyncpg", "openskill")
+import pytest
+
+import render
+from bot.__main__ import EXIT_UNDRAWABLE, run
+from bot.infra.config import Config
+from tests.bot import fourth_game
+from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
+
+# Imported on first use: asyncpg only for a PostgreSQL URL, openskill only when a game's result is rated, Pillow and
+# the drawing modules with the first picture (in a worker, or in the bot's process).
+LAZY = ("asyncpg", "openskill", "PIL")
+PIL_FREE = {"render", "render.inputs", "render.replay"}
+"""The renderer's modules the bot imports at start-up: the values it hands the renderer, and a replay's tables."""
+HANG_GUARD = 60
+CHECK_SECONDS = 10
 
 
-def test_the_bot_starts_without_the_postgresql_driver_or_the_rating_model() -> None:
-    probe = f"import sys, bot.client; print(*[name for name in {LAZY!r} if name in sys.modules])"
+def test_the_bot_starts_without_the_postgresql_driver_the_rating_model_or_the_drawing() -> None:
+    probe = (
+        f"import sys, bot.client; print(*[name for name in {LAZY!r} if name in sys.modules], "
+        f"*sorted(name for name in sys.modules if name.split('.')[0] == 'render' and name not in {PIL_FREE!r}))"
+    )
     loaded = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout.split()
     assert loaded == []
 
@@ -20,3 +43,45 @@ def test_the_rating_model_still_loads_when_a_result_is_rated() -> None:
 
     assert ratings.initial() == (25.0, 25.0 / 3)
     assert ratings.model() is ratings.model()  # built once
+
+
+def config(folder: Path) -> Config:
+    return Config(GOOD_TOKEN, str(folder / "azul.sqlite3"), None, "INFO", heartbeat_path=str(folder / "beat"))
+
+
+async def test_the_first_answer_does_not_wait_for_the_drawing_check(
+    discord_server: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checking, release, checked = threading.Event(), threading.Event(), threading.Event()
+
+    def slow_check() -> None:  # the check loads Pillow and every renderer: here it lasts until the answer came
+        checking.set()
+        release.wait(CHECK_SECONDS)
+        checked.set()
+
+    monkeypatch.setattr(render, "check_renderers", slow_check)
+    running = asyncio.create_task(run(config(tmp_path)))
+    try:
+        await asyncio.wait_for(discord_server.identified.wait(), HANG_GUARD)
+        help_ = {"id": "1", "name": "azul-help", "type": 1}
+        interaction = await discord_server.interaction(2, help_, guild_id=1, channel_id=2, user_id=3, locale="en")
+        await discord_server.wait_for("POST", f"/interactions/{interaction}/", timeout=HANG_GUARD)
+        assert checking.is_set() and not checked.is_set(), "answered while the check was still under way"
+    finally:
+        release.set()
+        os.kill(os.getpid(), signal.SIGTERM)  # as `docker stop` does; run() closes the bot on it
+        assert await asyncio.wait_for(running, HANG_GUARD) == 0
+
+
+async def test_a_game_that_cannot_be_drawn_stops_the_bot_once_connected(
+    discord_server: FakeDiscord, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fourth_game.register()
+    render.register(dataclasses.replace(fourth_game.RENDERER, draw_preview=None))  # its moves declare a preview
+    try:
+        assert await asyncio.wait_for(run(config(tmp_path)), HANG_GUARD) == EXIT_UNDRAWABLE
+    finally:
+        fourth_game.unregister()
+    assert discord_server.identified.is_set()  # it stopped after connecting, as the check ran beside the start-up
+    said = capsys.readouterr().err.strip()
+    assert said.startswith("azul-bot: a registered game cannot be drawn, so the bot stops: 'pebbles' declares")

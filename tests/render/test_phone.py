@@ -108,7 +108,7 @@ def test_no_text_leaves_its_box(variant: str, locale: str) -> None:
 def test_notes_shrink_to_short_forms_then_icons_before_the_name_gives_way() -> None:
     """One step at a time, the last note first: the first notes (the points just won) keep their words longest."""
     face = c.font(16, bold=True)
-    notes = EVERY_NOTE["pl"].pills()
+    notes = c.seat_pills(EVERY_NOTE["pl"])
     full = sum(c.pill_width(n, face) + c.PILL_GAP for n in notes)
     assert c.fitting_notes(notes, full, face) == notes
     last_first = c.fitting_notes(notes, full - 1, face)  # the last note gives up its words first

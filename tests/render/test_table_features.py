@@ -61,11 +61,11 @@ def test_seat_notes_appear_beside_the_names_and_are_optional(variant: str) -> No
 
 
 def test_seat_info_pills_carry_the_callers_texts_in_order() -> None:
-    pills = c.SeatInfo(robot="trudny", away="nieobecny do 3 grudnia", clock="5 godz.", urgent=True).pills()
+    pills = c.seat_pills(c.SeatInfo(robot="trudny", away="nieobecny do 3 grudnia", clock="5 godz.", urgent=True))
     assert [p.text for p in pills] == ["trudny", "nieobecny do 3 grudnia", "5 godz."]
     assert [p.icon for p in pills] == ["robot", "moon", "clock"]
     assert pills[2].fill == c.LOSS
-    assert c.SeatInfo().pills() == []
+    assert c.seat_pills(c.SeatInfo()) == []
 
 
 def test_the_robot_is_drawn_as_an_icon() -> None:

@@ -29,7 +29,7 @@ from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.replays import open_viewer
 from bot.ui.replies import display_name, reply
-from render.stats import Standing
+from render.inputs import Standing
 
 PAGE = 10
 LAST_PAGE = 10**9
