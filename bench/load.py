@@ -8,6 +8,8 @@ sent is that move's board). Printed: moves per second, interaction → board pos
 processes themselves spent per acknowledged move (their worker processes not counted), and of it the main thread's,
 where the event loop runs: unlike the times, they hardly depend on how busy the machine is, and they say how many moves
 one interpreter can carry; and the bytes the bot processes wrote to storage per move (the database, its WAL and logs).
+``--targets`` then prints the speed targets' table (:mod:`bench.targets`): this run's figures at 16 in flight beside
+the statements and loads of a move counted in SimCord and a cold start.
 
 ``--db`` names the store: ``sqlite`` (a fresh file per run, the default) or a PostgreSQL URL (a fresh schema per run,
 e.g. from ``python -m tests.pgcluster start DIR``). ``--picture-workers`` sets each bot's ``AZUL_PICTURE_WORKERS`` (0,
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.bot import percentile
+from bench.targets import LoadFigures, load_figures, print_table
 
 
 @dataclass
@@ -283,7 +286,16 @@ def main(argv: list[str]) -> int:
         "--picture-workers", type=int, default=0, help="each bot's AZUL_PICTURE_WORKERS (default 0: a thread)"
     )
     parser.add_argument("--kill", action="store_true", help="SIGKILL the first process halfway and restart it")
+    parser.add_argument(
+        "--targets",
+        action="store_true",
+        help="then print the speed targets' table: this run's figures at 16 in flight, the statements and loads of"
+        " a move counted in SimCord, and a cold start",
+    )
     args = parser.parse_args(argv)
+    if args.targets and 16 not in args.in_flight:
+        args.in_flight = [*args.in_flight, 16] if "--in-flight" in argv else [16]
+    at_16: LoadFigures | None = None
     store = "sqlite" if args.db in (None, "sqlite") else "postgresql"
     if store == "sqlite" and args.processes > 1:
         parser.error("several bot processes share a PostgreSQL store (--db postgresql://…), never one SQLite file")
@@ -316,4 +328,9 @@ def main(argv: list[str]) -> int:
             f" {timings.written / 1024 / acked:>15.1f}"
             + (f"   {outcome.lost}, {outcome.doubled}, {outcome.without_board}" if outcome is not None else "")
         )
+        if in_flight == 16:
+            per_move = (timings.bot_cpu * 1000 / acked, timings.loop_cpu * 1000 / acked, timings.written / 1024 / acked)
+            at_16 = load_figures(board, len(timings.board), elapsed, per_move)
+    if args.targets and at_16 is not None:
+        print_table(at_16)
     return 0
