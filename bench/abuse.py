@@ -64,39 +64,39 @@ async def prepare(db: str, games: int, finished: int, people: int) -> None:
     try:
         for index in range(games):
             channel, user = wire.FIRST_CHANNEL + index, wire.FIRST_USER + index
-            await service.create(
+            await service.seating.create(
                 guild_id=wire.GUILD, channel_id=channel, user_id=user, name=f"p{user}", variant="azul", seats=4,
                 order="joined",
             )  # fmt: skip
             for _ in range(3):
-                await service.add_computer(channel, user, "hard", is_admin=False)
-            _, state = await service.start(channel, user, is_admin=False)
+                await service.seating.add_computer(channel, user, "hard", is_admin=False)
+            _, state = await service.seating.start(channel, user, is_admin=False)
             first = engine.legal_moves(state, 0)[0]
-            await service.move(channel, user, first.command, dict(first.choices()))
+            await service.turns.move(channel, user, first.command, dict(first.choices()))
         for index in range(people):
             channel, users = PEOPLES_CHANNEL + index, [wire.FIRST_USER + 2000 + 2 * index + n for n in range(2)]
-            await service.create(
+            await service.seating.create(
                 guild_id=wire.GUILD, channel_id=channel, user_id=users[0], name="a", variant="azul", seats=2,
                 order="joined",
             )  # fmt: skip
-            await service.join(channel, users[1], "b")
-            await service.start(channel, users[0], is_admin=False)
+            await service.seating.join(channel, users[1], "b")
+            await service.seating.start(channel, users[0], is_admin=False)
         agent = GreedyAgent(3)
         for index in range(finished):
             channel = FINISHED_CHANNEL + index
             users = [wire.FIRST_USER + 1000 + 4 * index + n for n in range(4)]
-            await service.create(
+            await service.seating.create(
                 guild_id=wire.GUILD, channel_id=channel, user_id=users[0], name="a", variant="azul", seats=4,
                 order="joined",
             )  # fmt: skip
             for n, user in enumerate(users[1:]):
-                await service.join(channel, user, "bcd"[n])
-            game, state = await service.start(channel, users[0], is_admin=False)
+                await service.seating.join(channel, user, "bcd"[n])
+            game, state = await service.seating.start(channel, users[0], is_admin=False)
             while engine.to_act(state):
                 seat = min(engine.to_act(state))
                 move = agent.choose(engine.variant_of(state), state, seat)
-                await service.move(channel, users[seat], move.command, dict(move.choices()))
-                state = service.state_of(await store.games.game(game.id) or game)
+                await service.turns.move(channel, users[seat], move.command, dict(move.choices()))
+                state = service.tables.state_of(await store.games.game(game.id) or game)
             over = await store.games.game(game.id)
             assert over is not None and over.status == "over"
             await store.games.set_board(over.id, 1, over.version - 1)  # its final board is owed: the bot posts it

@@ -57,7 +57,7 @@ async def play_round_robin(env: Any, tables: list[tuple[Any, list[Any]]], moves_
                 game = await service.store.games.open_game_in(channel.id)
                 if game is None:
                     raise RuntimeError("a new game could not be opened")
-            state = service.state_of(game)
+            state = service.tables.state_of(game)
             seat = min(engine.to_act(state))
             move = agent.choose(engine.variant_of(state), state, seat)
             user = next(u for u in users if u.id == game.by_seat()[seat].user_id)

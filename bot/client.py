@@ -252,7 +252,7 @@ class AzulBot(commands.Bot):
             identity=self.identity(),
         )
         self._leagues = LeagueService(self._service)  # built once: its handlers and the league runs share it
-        taken = await self._service.take_over_own()
+        taken = await self._service.claims.take_over_own()
         if taken:
             log.info("took back %d claims of this process's previous life", taken)
         broken = await quarantine.quarantine_all(self._store)  # a bad row harms only its game, never the start
@@ -260,13 +260,17 @@ class AzulBot(commands.Bot):
             log.error("%d games are quarantined: their stored state cannot be read (python -m bot check)", broken)
         await self._service.timers.sync_all()  # heal games whose timers a crash left unset
         controls = Controls(board=board_view, summary=summary_view)  # the poster builds no view of its own
-        self._poster = Poster(self, self._service, self.pictures, self.clock, claims=self._service, controls=controls)
+        self._poster = Poster(
+            self, self._service, self.pictures, self.clock, claims=self._service.claims, controls=controls
+        )
         self._computer_turns = ComputerTurns(self, self._service, self._poster)
-        self._service.on_settled.append(lambda game: self.league_runs.wake())  # it may end a league's round
-        self._service.on_settled.append(self._lobby_after_thread_game)
+        self._service.settlement.on_settled.append(lambda game: self.league_runs.wake())  # it may end a league's round
+        self._service.settlement.on_settled.append(self._lobby_after_thread_game)
         self.add_dynamic_items(*CONTROLS)
         await self.add_cog(GonePlaces(self, self._service))
-        settled = await self._service.settle_pending()  # games that ended while a result could not be written
+        settled = (
+            await self._service.settlement.settle_pending()
+        )  # games that ended while a result could not be written
         if settled:
             log.info("recorded the results of %d finished games", settled)
         await self.sync_commands()
@@ -349,7 +353,7 @@ class AzulBot(commands.Bot):
         run follows start-up, so a crash between saving a move and posting its board leaves no game without one.
         A board another poster is posting (the move's own reply, another bot process) is left to it."""
         posted = 0
-        for game, state, turn in await self.service.boards_to_post():
+        for game, state, turn in await self.service.boards.boards_to_post():
             with logs.context(game=game.id, channel=game.channel_id):
                 try:
                     channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)

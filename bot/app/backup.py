@@ -55,7 +55,7 @@ async def check_copy(target: Path) -> tuple[int, list[int]]:
             game = await store.games.game(game_id)
             if game is None or game.state is None:  # a lobby: nothing to replay
                 continue
-            if await service.replayed(game) != engine.from_json(game.state):
+            if await service.tables.replayed(game) != engine.from_json(game.state):
                 wrong.append(game_id)
         return len(ids), wrong
     finally:

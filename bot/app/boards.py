@@ -9,17 +9,22 @@ from dataclasses import replace
 import engine
 from bot.app import quarantine
 from bot.app.outcomes import Turn, Undone
-from bot.app.service_base import ServiceBase
-from bot.infra.store import GameRow, MoveRow, UndoneRow
+from bot.app.tables import Tables
+from bot.infra.store import GameRow, MoveRow, Store, UndoneRow
 from engine import GameState
 
 
-class Boards(ServiceBase):
+class Boards:
     """The boards to post."""
+
+    def __init__(self, store: Store, tables: Tables) -> None:
+        self.store = store
+        self.tables = tables
 
     async def told(self, turn: Turn) -> Turn:
         """What the board after ``turn`` tells: ``turn`` itself, or all the moves of a run since the last posted
-        board when earlier ones were held back (:meth:`holds_board`), with who waited before the first of them."""
+        board when earlier ones were held back (:meth:`bot.app.outcomes.Turn.holds_board`), with who waited before the
+        first of them."""
         game = turn.game
         if game.version - game.board_version <= turn.plies:
             return turn
@@ -57,9 +62,9 @@ class Boards(ServiceBase):
             if undone is not None and all(row.ply < game.board_version for row in rows):
                 return None  # a held move was taken back: the board on show is this position
             turn = await asyncio.to_thread(self._since_board, game, rows)  # a replay takes a moment
-            if turn is not None and self.holds_board(turn):
+            if turn is not None and turn.holds_board():
                 return None
-        return game, self.state_of(game), turn
+        return game, self.tables.state_of(game), turn
 
     @classmethod
     def _since_board(cls, game: GameRow, rows: list[MoveRow]) -> Turn | None:
@@ -74,7 +79,7 @@ class Boards(ServiceBase):
             for row in unposted
         )
         count = len(unposted) if run else 1
-        before = cls._replay(game, moves[:-count])
+        before = Tables.replay(game, moves[:-count])
         state, events = before, []
         for seat, notation in moves[-count:]:
             state, more = engine.apply(state, seat, notation)
@@ -86,7 +91,7 @@ class Boards(ServiceBase):
 
     @classmethod
     def _last_undo(cls, game: GameRow, moves: list[tuple[int, str]], undone: UndoneRow) -> Undone:
-        restored = cls._replay(game, moves)
+        restored = Tables.replay(game, moves)
         after, events = engine.apply(restored, undone.seat, undone.notation)
         move = engine.parse_move(game.variant, undone.notation)
         return Undone(game, restored, engine.to_act(after), engine.to_act(restored), undone.seat, move, events)

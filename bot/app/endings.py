@@ -9,9 +9,11 @@ from datetime import datetime, timedelta
 from bot.app.computer import STRONGEST
 from bot.app.errors import Refusal
 from bot.app.outcomes import AbortVote, Resigned
-from bot.app.service_base import ServiceBase
-from bot.infra.clock import iso
-from bot.infra.store import GameRow
+from bot.app.quotas import Hints
+from bot.app.results import Settlement, result_of
+from bot.app.tables import Tables
+from bot.infra.clock import Clock, iso
+from bot.infra.store import GameRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -19,8 +21,15 @@ VOTE_HOURS = 24
 """How long a vote to cancel a running game stays open."""
 
 
-class Endings(ServiceBase):
+class Endings:
     """Resigning, aborting, closing games whose place is gone, forgetting a player."""
+
+    def __init__(self, store: Store, tables: Tables, settlement: Settlement, clock: Clock, hints: Hints) -> None:
+        self.store = store
+        self.tables = tables
+        self.settlement = settlement
+        self.clock = clock
+        self.hints = hints
 
     async def resign(
         self, channel_id: int, user_id: int, *, game_id: int | None = None, version: int | None = None
@@ -29,23 +38,23 @@ class Endings(ServiceBase):
         seat still in) the table plays on: the strongest computer plays the seat to the end and the player ranks
         last. Otherwise the game ends, the others ranked by score and the resigning player last. ``version``: the
         one the player confirmed at (a confirmation button's), refused as stale once the game moved on."""
-        game = await self.active_game(channel_id, game_id, version)
+        game = await self.tables.active(channel_id, game_id, version)
         seat = game.seat_of(user_id)
         if seat is None:
             raise Refusal("not_in_game")
         if game.by_seat()[seat].dropped:  # already out: the others play on
             raise Refusal("already_resigned" if game.by_seat()[seat].resigned else "dropped_for_good")
-        state = self.state_of(game)
+        state = self.tables.state_of(game)
         if self.plays_on_without(game, seat):
             if not await self.store.games.resign_seat(game.id, seat, STRONGEST, game.version):
                 raise Refusal("stale" if version is not None else "raced")
             log.info("game %s: seat %s resigned; the computer plays it to the end", game.id, seat)
-            return Resigned(await self._changed(game.id), state, seat, ended=False)
-        result = self._result_of(game, state, resigned=[seat])
+            return Resigned(await self.tables.changed(game.id), state, seat, ended=False)
+        result = result_of(game, state, resigned=[seat])
         if not await self.store.games.finish(game.id, "over", result):
             raise Refusal("raced")
-        finished = await self._changed(game.id)
-        await self.settle(finished)
+        finished = await self.tables.changed(game.id)
+        await self.settlement.settle(finished)
         return Resigned(finished, state, seat, ended=True)
 
     @staticmethod
@@ -89,7 +98,7 @@ class Endings(ServiceBase):
         """Cancel the open game (its creator before it really started, or a server manager). ``game_id`` and
         ``version``: the ones the user confirmed at (a confirmation button's), refused as stale once the game moved
         on or is another one. A quarantined game can still be ended."""
-        game = await self.open_game(channel_id, broken_too=True)
+        game = await self.tables.open_in(channel_id, broken_too=True)
         if (game_id is not None and game.id != game_id) or (version is not None and game.version != version):
             raise Refusal("stale")
         await self.check_may_abort(game, user_id, is_admin=is_admin)
@@ -98,17 +107,17 @@ class Endings(ServiceBase):
     async def cancel(self, game_id: int) -> GameRow | None:
         """Cancel an open game for a reason outside it (its league ended early): no result, no rating. None when it
         was no longer open."""
-        game = await self._reload(game_id)
+        game = await self.tables.load(game_id)
         if not game.is_open or not await self.store.games.finish(game.id, "aborted", None):
             return None
         await self.store.timers.clear_abort_votes(game.id)
-        return await self._changed(game.id)
+        return await self.tables.changed(game.id)
 
     async def _cancel(self, game: GameRow) -> GameRow:
         if not await self.store.games.finish(game.id, "aborted", None):
             raise Refusal("raced")
         await self.store.timers.clear_abort_votes(game.id)
-        return await self._changed(game.id)
+        return await self.tables.changed(game.id)
 
     @staticmethod
     def voters(game: GameRow) -> list[int]:
@@ -120,7 +129,7 @@ class Endings(ServiceBase):
         in the vote that began at ``since`` (refused once :data:`VOTE_HOURS` passed). When everyone still seated
         has agreed, the game is cancelled (no result, no rating)."""
         now = self.clock.now()
-        game = await self._reload(game_id)
+        game = await self.tables.load(game_id)
         if not game.is_open:
             raise Refusal("finished" if game.status == "over" else "aborted")
         if user_id not in self.voters(game):
@@ -137,17 +146,13 @@ class Endings(ServiceBase):
 
     async def keep_playing(self, game_id: int, user_id: int) -> GameRow:
         """``user_id`` refuses to cancel ``game_id``: the vote is over, and the game goes on."""
-        game = await self._reload(game_id)
+        game = await self.tables.load(game_id)
         if not game.is_open:
             raise Refusal("finished" if game.status == "over" else "aborted")
         if user_id not in self.voters(game):
             raise Refusal("abort_vote_not_yours")
         await self.store.timers.clear_abort_votes(game.id)
         return game
-
-    async def open_game_channels(self) -> list[int]:
-        """Every server channel or thread that holds an open game."""
-        return await self.store.games.open_game_channels()
 
     async def close_gone(self, channel_ids: Collection[int] = (), guild_id: int | None = None) -> list[GameRow]:
         """Abort every open game in channels or threads that are gone (deleted, or out of the bot's sight) or in a
@@ -156,7 +161,7 @@ class Endings(ServiceBase):
         closed = []
         for game_id in await self.store.games.open_games_in(channel_ids, guild_id):
             if await self.store.games.finish(game_id, "aborted", None):
-                closed.append(await self._changed(game_id))
+                closed.append(await self.tables.changed(game_id))
         return closed
 
     async def check_forgettable(self, user_id: int) -> None:

@@ -15,8 +15,9 @@ from datetime import datetime
 import engine
 from bot.app import ratings
 from bot.app.language import text
+from bot.app.movelog import MoveLog
 from bot.app.narration import shown_names
-from bot.app.ports import Reads
+from bot.app.reads import ResultReads
 from bot.app.records import GameRow, Skill
 from bot.games import adapter_of
 from engine import Event, GameState
@@ -92,16 +93,18 @@ def tie_break_lines(game: GameRow, state: GameState, locale: str) -> list[str]:
     return lines
 
 
-async def summary_lines(service: Reads, game: GameRow, state: GameState, locale: str) -> list[str]:
+async def summary_lines(
+    move_log: MoveLog, results: ResultReads, game: GameRow, state: GameState, locale: str
+) -> list[str]:
     """The summary of the finished ``game``: length and moves, then each player's place, points by category and
     rating change, then the tie-breaks."""
     result = game.result or {}
     players = game.by_seat()
-    moves = await service.moves(game.id)
+    moves = await move_log.moves(game.id)
     start, events = await asyncio.to_thread(game_events, game, moves)
     scores = list(result.get("scores") or engine.scores(state))
     parts = points_by_category(game.variant, events, start, scores)
-    changes = await service.rating_changes(game.id)
+    changes = await results.rating_changes(game.id)
     outcomes = ratings.outcomes_of(result, len(players))
     standings = result.get("standings") or [[seat] for seat in range(len(players))]
     places = ratings.places_of(standings, outcomes)

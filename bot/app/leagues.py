@@ -17,8 +17,8 @@ its thread, and the thread's open game is reused), and marks the round ``open`` 
 announcement is posted once. Sign-up closing works the same way (the league's ``signup_closes``).
 
 Results: a finished game is settled by :mod:`bot.app.ratings` (results and ratings are written by
-``GameService.settle``); the league reads the game's stored result (``result_seats``: score and place per seat)
-into its table (:meth:`LeagueService.record_results`, guarded: once per table). ``GameService`` tells listeners
+``Settlement.settle``); the league reads the game's stored result (``result_seats``: score and place per seat)
+into its table (:meth:`LeagueService.record_results`, guarded: once per table). ``Settlement`` tells listeners
 that a game was settled, and the bot then runs the league's tick at once; the timer loop runs it every minute as
 well, so a result missed by a crash is recorded after the restart. When a round's last table has its result, the
 round closes and the next one is scheduled (at once, or ``round_days`` after the previous round began), or the
@@ -51,7 +51,7 @@ from bot.app.league_rules import BYE, LEFTOVERS, Entrant, Line, Played, Round
 from bot.app.outcomes import Opened, Recorded
 from bot.app.service import GameService
 from bot.app.timers import LIMIT_HOURS, ON_TIMEOUT
-from bot.infra.clock import iso
+from bot.infra.clock import Clock, iso
 from bot.infra.store import GameRow
 from bot.infra.store.leagues import LeaguePlayer, LeagueRow, TableRow
 
@@ -87,7 +87,7 @@ class LeagueService:
         self.store = games.store
 
     @property
-    def clock(self) -> Any:
+    def clock(self) -> Clock:
         return self.games.clock
 
     # --- organisers ------------------------------------------------------------------------------------------------
@@ -207,7 +207,7 @@ class LeagueService:
         coming later would change nothing, and their clocks and pings would go on for nothing)."""
         ended = []
         for table in await self.store.leagues.tables(league.id):
-            if table.game_id is not None and (game := await self.games.cancel(table.game_id)) is not None:
+            if table.game_id is not None and (game := await self.games.endings.cancel(table.game_id)) is not None:
                 ended.append(game)
         if ended:
             log.info("league %s: ended early; %d running games cancelled", league.id, len(ended))
@@ -250,11 +250,11 @@ class LeagueService:
         for table in await self.store.leagues.tables(league.id):
             if table.game_id is None or user_id not in table.players:
                 continue
-            game = await self.games.game(table.game_id)
+            game = await self.games.tables.game(table.game_id)
             seat = game.seat_of(user_id) if game is not None else None
             if game is None or seat is None or game.status != "active" or game.by_seat()[seat].dropped:
                 continue
-            handed.append(await self.games.drop(game.id, seat))
+            handed.append(await self.games.stand_ins.drop(game.id, seat))
         log.info("league %s: player %s %s", league.id, user_id, status)
         return handed
 
@@ -345,7 +345,7 @@ class LeagueService:
         first = people[0]
         game = await self.games.store.games.open_game_in(channel_id)
         if game is None:
-            game = await self.games.create(
+            game = await self.games.seating.create(
                 guild_id=league.guild_id,
                 channel_id=channel_id,
                 user_id=first,
@@ -360,19 +360,21 @@ class LeagueService:
         if game.status == "lobby":
             for user in people:
                 if not game.has_player(user):
-                    game = await self.games.join(channel_id, user, names.get(user, str(user)), game.id, capped=False)
+                    game = await self.games.seating.join(
+                        channel_id, user, names.get(user, str(user)), game.id, capped=False
+                    )
             while len(game.seats) < len(table.players):
-                game = await self.games.add_computer(
+                game = await self.games.seating.add_computer(
                     channel_id, first, STRONGEST, is_admin=True, game_id=game.id, capped=False
                 )
-            game, _ = await self.games.start(channel_id, first, is_admin=True, game_id=game.id)
+            game, _ = await self.games.seating.start(channel_id, first, is_admin=True, game_id=game.id)
         await self.store.leagues.set_table(table.id, "game_id", game.id)
         for user in people:  # a player who left meanwhile: the computer plays the seat from the start, for nobody
             if next((p.status for p in players if p.user_id == user), "in") != "in":
                 seat = game.seat_of(user)
                 if seat is not None and not game.by_seat()[seat].dropped:
-                    game = await self.games.drop(game.id, seat)
-        return Opened(table, game, self.games.state_of(game))
+                    game = await self.games.stand_ins.drop(game.id, seat)
+        return Opened(table, game, self.games.tables.state_of(game))
 
     async def record_results(self) -> list[Recorded]:
         """Record the result of every open round's finished games (once each); returns those just recorded."""
@@ -392,25 +394,21 @@ class LeagueService:
     async def _result_of(self, table: TableRow) -> dict[str, Any] | None:
         """The table's scores and places (in the order of its players) from the game's stored result; a void
         result for an aborted game; None while the game runs (or is not settled yet)."""
-        game = await self.games.game(table.game_id or 0)
+        game = await self.games.tables.game(table.game_id or 0)
         if game is None or game.status == "aborted":
             return {"void": True}
         if game.status != "over":
             return None
-        rows = await self.games.store.rows(
-            "SELECT rs.seat, rs.user_id, rs.score, rs.place, rs.outcome FROM result_seats rs JOIN results r"
-            " ON r.id = rs.result_id WHERE r.game_id = ? ORDER BY rs.seat",
-            (game.id,),
-        )
-        if not rows:
+        recorded = await self.store.results.seats_of(game.id)
+        if not recorded:
             return None  # settled later (settle_pending at start-up)
-        people = {row["user_id"]: row for row in rows if row["user_id"] is not None}
-        computers = [row for row in rows if row["user_id"] is None]
+        people = {seat.user_id: seat for seat in recorded if seat.user_id is not None}
+        computers = [seat for seat in recorded if seat.user_id is None]
         seats = [people[user] if user is not None else computers.pop(0) for user in table.players]
         return {
-            "scores": [int(row["score"]) for row in seats],
-            "places": [int(row["place"]) for row in seats],
-            "outcomes": [str(row["outcome"]) for row in seats],
+            "scores": [seat.score for seat in seats],
+            "places": [seat.place for seat in seats],
+            "outcomes": [seat.outcome for seat in seats],
         }
 
     async def finish_round(self, league: LeagueRow, number: int) -> str | None:

@@ -13,11 +13,12 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
+from bot.app.outcomes import Needed
 from bot.games import adapter_of
 from bot.games.base import GameAdapter
 from data.i18n import SUPPORTED
@@ -83,15 +84,41 @@ def shapes_of(state: GameState, seat: int) -> list[Shape]:
     return [dict(shape) for shape in engine.variant_of(state).move_shapes(state, seat)]
 
 
+def _wanted(given: Mapping[str, str | None]) -> dict[str, str]:
+    """The options given, as compared: empty ones left out."""
+    return {name: normal(value) for name, value in given.items() if value and normal(value)}
+
+
+def _agrees(choices: Mapping[str, str], wanted: Mapping[str, str], *, open_too: bool) -> bool:
+    """Whether ``choices`` agree with every wanted option; ``open_too``: a set left open (or an option the choices
+    do not have) agrees with anything."""
+    return all(
+        normal(choices[name]) == value if choices.get(name) not in (ANY_SET, None) else open_too
+        for name, value in wanted.items()
+    )
+
+
 def matching_shapes(shapes: list[Shape], command: str, given: Mapping[str, str | None]) -> list[Shape]:
     """The shapes of ``command`` agreeing with every given option that is not an open set."""
-    wanted = {name: normal(value) for name, value in given.items() if value and normal(value)}
-    return [
-        shape
-        for shape in shapes
-        if shape["command"] == command
-        and all(shape.get(name) in (ANY_SET, None) or normal(shape[name]) == value for name, value in wanted.items())
-    ]
+    wanted = _wanted(given)
+    return [shape for shape in shapes if shape["command"] == command and _agrees(shape, wanted, open_too=True)]
+
+
+def matching(moves: Sequence[Move], command: str, given: Mapping[str, str | None]) -> list[Move]:
+    """The legal moves of ``command`` that agree with every non-empty option in ``given`` (the same rule and the same
+    normalising as :func:`matching_shapes`, on whole moves)."""
+    wanted = _wanted(given)
+    return [move for move in moves if move.command == command and _agrees(dict(move.choices()), wanted, open_too=False)]
+
+
+def first_open_option(candidates: list[Move]) -> Needed:
+    """The first option (in choice order) on which several candidate moves still differ."""
+    order = [option for option, _ in candidates[0].choices()]
+    for option in order:
+        tokens = list(dict.fromkeys(dict(move.choices()).get(option, "") for move in candidates))
+        if len(tokens) > 1:
+            return Needed(option, tokens)
+    return Needed(order[-1] if order else "", [])
 
 
 def tokens_of(shapes: list[Shape], command: str, option: str, given: Mapping[str, str | None]) -> list[str]:
@@ -393,7 +420,9 @@ __all__ = [
     "SetChoice",
     "Shape",
     "autocomplete",
+    "first_open_option",
     "matches",
+    "matching",
     "matching_shapes",
     "normal",
     "position",

@@ -27,7 +27,9 @@ MESSAGE_LIMIT = 2000
 
 
 class MoveLog(Protocol):
-    """Where a game's moves are read from: the store, or the service that asks it for a handler."""
+    """A game's move log (the store's moves)."""
+
+    async def moves(self, game_id: int) -> list[tuple[int, str]]: ...
 
     async def move_rows(self, game_id: int) -> list[MoveRow]: ...
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+import engine
 from bot.infra.store import GameRow
 from bot.infra.store.leagues import LeagueRow, TableRow
 from bot.infra.store.timers import board_work
@@ -37,6 +38,9 @@ class Turn:
     board: str = ""
     """The claim on posting this version's board that the move's own write took for this process (empty when the
     turn was pieced together afterwards): its poster holds it already."""
+    held: bool = False
+    """The board after this turn waits for the rest of its mover's run (:meth:`holds_board`, decided as it was saved):
+    nothing is posted now."""
 
     @property
     def over(self) -> bool:
@@ -50,6 +54,17 @@ class Turn:
         waiting_before = self.before_to_act - {self.seat}
         mover = set() if self.cause == "time_limit" else {self.seat}
         return sorted(self.to_act - waiting_before - mover - set(self.game.computer_seats()))
+
+    def holds_board(self) -> bool:
+        """Whether the board after this turn waits: its mover is in the middle of a run (the grey wall's lines typed
+        one command at a time: they may play the same command again) and nobody else newly must act. The channel
+        then gets one post when the run is over, telling all of it (:meth:`bot.app.boards.Boards.told`), and pings
+        go out then."""
+        if self.over or self.seat not in self.to_act or self.to_ping():
+            return False
+        if not engine.get_variant(self.game.variant).is_run(self.move.command):
+            return False
+        return any(move.command == self.move.command for move in engine.legal_moves(self.state, self.seat))
 
 
 @dataclass(frozen=True, slots=True)

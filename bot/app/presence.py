@@ -10,8 +10,9 @@ from datetime import date, datetime, timedelta
 
 from bot.app.language import text
 from bot.app.narration import seat_label
-from bot.app.ports import Reads
+from bot.app.reads import PlayerPrefs
 from bot.app.records import GameRow, UserPrefs
+from bot.app.timers import Timers
 from bot.infra.clock import iso
 from render.inputs import SeatInfo
 
@@ -24,19 +25,25 @@ def stamp(moment: str, style: str = "f") -> str:
     return f"<t:{int(datetime.fromisoformat(moment).timestamp())}:{style}>"
 
 
-async def seated_prefs(service: Reads, game: GameRow) -> dict[int, UserPrefs]:
+async def seated_prefs(users: PlayerPrefs, game: GameRow) -> dict[int, UserPrefs]:
     """The preferences of every person seated in ``game``, in one read."""
-    return await service.users([seat.user_id for seat in game.seats if seat.user_id is not None])
+    return await users.users([seat.user_id for seat in game.seats if seat.user_id is not None])
 
 
 async def seat_notes(
-    service: Reads, game: GameRow, now: datetime, locale: str, prefs: Mapping[int, UserPrefs] | None = None
+    users: PlayerPrefs,
+    timers: Timers,
+    game: GameRow,
+    now: datetime,
+    locale: str,
+    *,
+    prefs: Mapping[int, UserPrefs] | None = None,
 ) -> list[SeatInfo | None]:
     """What the board picture shows beside each seated player's name: "away until <date>" (UTC date), or the time
     left to move for a player whose clock runs (red in its last hour); ``prefs``: the players' preferences, when
     read already (:func:`seated_prefs`)."""
-    due = await service.deadlines(game)
-    prefs = prefs if prefs is not None else await seated_prefs(service, game)
+    due = await timers.deadlines(game)
+    prefs = prefs if prefs is not None else await seated_prefs(users, game)
     notes: list[SeatInfo | None] = []
     for number, seat in enumerate(game.by_seat()):
         if seat.user_id is None:  # a computer seat is never away and has no clock
@@ -68,10 +75,10 @@ def time_left(due: datetime, now: datetime, locale: str) -> str:
 
 
 async def away_lines(
-    service: Reads, game: GameRow, now: datetime, locale: str, prefs: Mapping[int, UserPrefs] | None = None
+    users: PlayerPrefs, game: GameRow, now: datetime, locale: str, prefs: Mapping[int, UserPrefs] | None = None
 ) -> list[str]:
     """One line for each seated player who is away now (``prefs``: as for :func:`seat_notes`)."""
-    prefs = prefs if prefs is not None else await seated_prefs(service, game)
+    prefs = prefs if prefs is not None else await seated_prefs(users, game)
     lines = []
     for seat in game.seats:
         until = prefs[seat.user_id].away_until if seat.user_id is not None else None

@@ -66,7 +66,7 @@ def is_computer(seat: Seat) -> bool:
     """Whether this is a computer's own seat (a level and no person): the one place that decides it for results
     and ratings. A person's seat the computer plays for them (``seat.computer_plays``) is still theirs to be
     rated, but as a loss: a person who left their seat ranks after everyone who stayed, whatever the computer
-    scored in it (:meth:`bot.app.service_base.ServiceBase._result`)."""
+    scored in it (:func:`bot.app.results.standings_result`)."""
     return seat.is_computer
 
 

@@ -2,6 +2,7 @@
 place, so the Discord side reads them without importing the store that keeps them."""
 
 from bot.infra.store import (
+    GameResult,
     GameRow,
     MoveRow,
     PickerRow,
@@ -15,6 +16,7 @@ from bot.infra.store import (
 from bot.infra.store.leagues import LeaguePlayer, LeagueRow, TableRow
 
 __all__ = [
+    "GameResult",
     "GameRow",
     "LeaguePlayer",
     "LeagueRow",

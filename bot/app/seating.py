@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import engine
 from bot.app.computer import DEFAULT_THINKING, LEVELS
 from bot.app.errors import Refusal
-from bot.app.service_base import ServiceBase, check_limit, check_thinking
-from bot.infra.store import CapReached, Conflict, GameRow, SeatCaps
+from bot.app.settings import Settings, check_limit, check_thinking
+from bot.app.tables import Tables
+from bot.infra.store import CapReached, Conflict, GameRow, SeatCaps, Store
 from engine import GameState
 from engine.core import Rng
 
@@ -34,12 +35,18 @@ async def capped_by(key: str, write: Awaitable[T]) -> T:
         raise Refusal("server_games" if full.cap == "server" else key, limit=full.limit) from None
 
 
-class Seating(ServiceBase):
+class Seating:
     """Lobbies and seats."""
+
+    def __init__(self, store: Store, tables: Tables, settings: Settings, seed_source: Callable[[], int]) -> None:
+        self.store = store
+        self.tables = tables
+        self.settings = settings
+        self._seed_source = seed_source
 
     async def _caps(self, guild_id: int | None, user_id: int, *, new_game: bool = False, seats: int = 1) -> SeatCaps:
         """The caps ``seats`` more seats of ``user_id`` must fit under (a new game also under the server's)."""
-        caps = await self.game_caps(guild_id)
+        caps = await self.settings.game_caps(guild_id)
         return SeatCaps(user_id, caps.member, caps.server if new_game else None, seats)
 
     async def create(
@@ -101,10 +108,10 @@ class Seating(ServiceBase):
         game_id = await capped_by("member_games", created)
         if game_id is None:
             raise Refusal("channel_busy")
-        return await self._reload(game_id)
+        return await self.tables.load(game_id)
 
     async def _lobby(self, channel_id: int, game_id: int | None) -> GameRow:
-        game = await self.open_game(channel_id)
+        game = await self.tables.open_in(channel_id)
         if game_id is not None and game.id != game_id:
             raise Refusal("stale_lobby")
         if game.status != "lobby":
@@ -116,7 +123,7 @@ class Seating(ServiceBase):
     ) -> GameRow:
         """Take a seat in the lobby: the seat count and the caps are checked in the transaction that takes it, so
         simultaneous joins never overfill it."""
-        game = await self._lobby(channel_id, game_id)
+        game = await self.tables.lobby(channel_id, game_id)
         if game.has_player(user_id):
             raise Refusal("already_joined")
         if len(game.seats) >= game.max_seats:
@@ -130,11 +137,11 @@ class Seating(ServiceBase):
             raise Refusal("already_joined") from None
         if not seated:
             raise Refusal("full")
-        return await self._reload(game.id)
+        return await self.tables.load(game.id)
 
     async def leave(self, channel_id: int, user_id: int, game_id: int | None = None) -> GameRow:
         """Leave a lobby; a leaving creator hands the lobby to the next player, and the last one closes it."""
-        game = await self._lobby(channel_id, game_id)
+        game = await self.tables.lobby(channel_id, game_id)
         if not game.has_player(user_id):
             raise Refusal("not_in_lobby")
         await self.store.games.remove_seat(game.id, user_id)
@@ -143,7 +150,7 @@ class Seating(ServiceBase):
             await self.store.games.finish(game.id, "aborted", None)
         elif user_id == game.creator_id and others[0] is not None:
             await self.store.games.set_creator(game.id, others[0])
-        return await self._reload(game.id)
+        return await self.tables.load(game.id)
 
     async def add_computer(
         self,
@@ -156,7 +163,7 @@ class Seating(ServiceBase):
         capped: bool = True,
     ) -> GameRow:
         """The creator seats a computer player of ``level`` in the lobby (a game may be all computers but one)."""
-        game = await self._lobby(channel_id, game_id)
+        game = await self.tables.lobby(channel_id, game_id)
         if user_id != game.creator_id and not is_admin:
             raise Refusal("only_creator_adds_computer")
         if level not in LEVELS:
@@ -168,12 +175,12 @@ class Seating(ServiceBase):
         added = self.store.games.add_computer_seat(game.id, f"Computer ({level})", level, game.max_seats, caps)
         if not await capped_by(key, added):
             raise Refusal("full")
-        return await self._reload(game.id)
+        return await self.tables.load(game.id)
 
     async def start(
         self, channel_id: int, user_id: int, *, is_admin: bool, game_id: int | None = None
     ) -> tuple[GameRow, GameState]:
-        game = await self._lobby(channel_id, game_id)
+        game = await self.tables.lobby(channel_id, game_id)
         if user_id != game.creator_id and not is_admin:
             raise Refusal("only_creator_starts")
         players = len(game.seats)
@@ -185,7 +192,7 @@ class Seating(ServiceBase):
         state = engine.new_game(game.variant, players, game.seed, game.options or None)
         if not await self.store.games.start_game(game.id, seat_by_joined, engine.to_json(state)):
             raise Refusal("already_started")
-        return await self._changed(game.id), state
+        return await self.tables.changed(game.id), state
 
     async def rematch(self, game_id: int, channel_id: int, user_id: int, name: str) -> tuple[GameRow, list[int]]:
         """A lobby for a rematch of the finished ``game_id``, opened by ``user_id`` (one of its people): the same
@@ -232,4 +239,11 @@ class Seating(ServiceBase):
         left = {*old.resigned_seats(), (old.result or {}).get("resigned")}  # who resigned, the last one too
         invited = [seat.user_id for seat in players if seat.user_id not in (None, user_id) and seat.seat not in left]
         log.info("game %s: rematch of game %s opened by %s, %s invited", new_id, game_id, user_id, len(invited))
-        return await self._reload(new_id), [user for user in invited if user is not None]
+        return await self.tables.load(new_id), [user for user in invited if user is not None]
+
+    async def move_to_thread(self, game: GameRow, thread_id: int) -> GameRow:
+        """The started ``game`` is played in ``thread_id`` from now on (its lobby stays in the channel)."""
+        if not await self.store.games.move_to_thread(game.id, thread_id):
+            raise Refusal("raced")
+        log.info("game %s: moved to thread %s", game.id, thread_id)
+        return await self.tables.changed(game.id)

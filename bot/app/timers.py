@@ -259,17 +259,16 @@ class Timers:
             for (game_id, kind), seats in fired.items()
         ]
 
-
-async def deadlines(store: Store, game: GameRow) -> dict[int, datetime]:
-    """When each waiting seat's time runs out (none in a game without a limit)."""
-    if not game.time_limit_hours:
-        return {}
-    waiting = Timers._waiting(game)
-    return {
-        timer.seat: datetime.fromisoformat(timer.due_at)
-        for timer in await store.timers.timers_of(game.id)
-        if timer.kind == DEADLINE and timer.state == "pending" and timer.seat in waiting
-    }
+    async def deadlines(self, game: GameRow) -> dict[int, datetime]:
+        """When each waiting seat's time runs out (none in a game without a limit)."""
+        if not game.time_limit_hours:
+            return {}
+        waiting = self._waiting(game)
+        return {
+            timer.seat: datetime.fromisoformat(timer.due_at)
+            for timer in await self.store.timers.timers_of(game.id)
+            if timer.kind == DEADLINE and timer.state == "pending" and timer.seat in waiting
+        }
 
 
 __all__ = [
@@ -283,5 +282,4 @@ __all__ = [
     "TIMEOUTS_IN_A_ROW",
     "Fired",
     "Timers",
-    "deadlines",
 ]

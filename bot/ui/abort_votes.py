@@ -58,12 +58,12 @@ class AbortVoteButton(
 
     async def act(self, interaction: discord.Interaction) -> None:
         service = bot_of(interaction).service
-        game = await service.game(self.game_id)
+        game = await service.tables.game(self.game_id)
         if game is None or game.channel_id != interaction.channel_id:
             raise Refusal("bad_control")
         public = public_locale(interaction)
         if self.choice == "keep":
-            game = await service.keep_playing(self.game_id, interaction.user.id)
+            game = await service.endings.keep_playing(self.game_id, interaction.user.id)
             said = text(
                 "bot.abort_vote.kept",
                 public,
@@ -74,7 +74,7 @@ class AbortVoteButton(
             await interaction.response.edit_message(content=said, view=None, allowed_mentions=NONE)
             return
         began = datetime.fromtimestamp(self.began, UTC)
-        vote = await service.vote_abort(self.game_id, interaction.user.id, since=began)
+        vote = await service.endings.vote_abort(self.game_id, interaction.user.id, since=began)
         async with after_commit("abort"):
             await interaction.response.edit_message(
                 content=vote_text(vote, public), view=None if vote.cancelled else vote_view(vote, public)
@@ -125,7 +125,7 @@ async def ask_the_table(interaction: discord.Interaction, game: GameRow) -> None
     """``/azul abort`` by a seated player of a game under way: their agreement opens the vote, posted in the
     channel with a mention of everyone else it needs (or, alone at the table with computers, it is the vote)."""
     service = bot_of(interaction).service
-    vote = await service.vote_abort(game.id, interaction.user.id)
+    vote = await service.endings.vote_abort(game.id, interaction.user.id)
     async with after_commit("abort"):
         public = public_locale(interaction)
         others = [discord.Object(user) for user in Endings.voters(game) if user not in vote.agreed]

@@ -5,9 +5,9 @@ so a restart in the middle of a computer's turn resumes it (the search is repeat
 version guard makes sure it is saved once). Each game has at most one task, which plays the computer's seats one
 after the other, re-reading the game before each move, and ends when no computer seat must act. Searches run in the
 process pool (:mod:`bot.app.computer`), so other games' moves are never delayed. With several bot processes on one
-database, a game's computer turns are claimed in the store (:meth:`GameService.claim`) by one process at a time; the
-bot's five-minute sweep wakes every such game again, so one whose process died is taken over once its lease ends
-(``AZUL_LEASE_SECONDS`` sets both shorter).
+database, a game's computer turns are claimed in the store (:meth:`bot.app.claims.Claims.claim`) by one process at a
+time; the bot's five-minute sweep wakes every such game again, so one whose process died is taken over once its lease
+ends (``AZUL_LEASE_SECONDS`` sets both shorter).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class ComputerTurns:
 
     async def resume_all(self) -> None:
         """At start-up: every active game in which a computer seat may have been interrupted."""
-        for game_id in await self.service.games_with_computer_seats():
+        for game_id in await self.service.games.games_with_computer_seats():
             self.wake(game_id)
 
     async def close(self) -> None:
@@ -75,19 +75,19 @@ class ComputerTurns:
         try:
             while True:
                 self._again.discard(game_id)
-                due = await self.service.computer_to_act(game_id)
+                due = await self.service.turns.computer_to_act(game_id)
                 if not due:
                     if game_id in self._again:
                         continue
                     return
-                if not await self.service.claim(work, LEASE):  # another bot process plays this game's turns
+                if not await self.service.claims.claim(work, LEASE):  # another bot process plays this game's turns
                     return
                 seat, level = due[0]
-                game = await self.service.game(game_id)
+                game = await self.service.tables.game(game_id)
                 cause = "computer_seat" if game is not None and game.by_seat()[seat].is_computer else "stand_in"
                 try:
                     async with self.keeping(work, level, game.thinking if game is not None else DEFAULT_THINKING):
-                        turn = await self.service.play_for(game_id, seat, level=level, cause=cause)
+                        turn = await self.service.turns.play_for(game_id, seat, level=level, cause=cause)
                 except Refusal as refusal:
                     if refusal.key == "raced":  # a person moved meanwhile (a simultaneous phase): look again
                         continue
@@ -101,20 +101,19 @@ class ComputerTurns:
             log.exception("game %s: the computer's turn failed", game_id)
         finally:
             with contextlib.suppress(Exception):
-                await self.service.release(work)
+                await self.service.claims.release(work)
 
     def keeping(self, work: str, level: str, thinking: float) -> contextlib.AbstractAsyncContextManager[None]:
         """While a move is searched: a search that may outlast half the lease (a 30 s thinking time takes up to
         300 s on a busy host) renews it meanwhile, so no other bot process takes the game over."""
-        if longest_search(level, thinking) * 2 >= (self.service.lease or LEASE):
-            return renewing(self.service, work, LEASE)
+        if longest_search(level, thinking) * 2 >= (self.service.claims.lease or LEASE):
+            return renewing(self.service.claims, work, LEASE)
         return contextlib.nullcontext()
 
     async def post(self, turn: Turn) -> None:
         """The board after a computer's move, in the game's channel, like a person's (no reply to anyone): held back
         in the middle of a run (the grey wall's lines), told whole at its end."""
-        turn = await self.service.told(turn)
-        if self.service.holds_board(turn):
+        if turn.held:  # its move's call told the run whole with its last move
             return
         game = turn.game
         try:
@@ -129,7 +128,7 @@ class ComputerTurns:
         lines = [headline(turn, locale)]
         first_ply = game.version - turn.plies
         if turn.cause == "time_limit" or (
-            turn.cause == "stand_in" and await self.service.takes_over(game.id, turn.seat, first_ply)
+            turn.cause == "stand_in" and await self.service.turns.takes_over(game.id, turn.seat, first_ply)
         ):  # a take-over is said once, not on every move the computer makes for the seat
             seat = game.by_seat()[turn.seat]
             level = level_label(seat.level or "", locale)

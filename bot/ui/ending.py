@@ -6,7 +6,7 @@ at that version (a move made meanwhile makes the question stale: the table the p
 for that user (an id copied into another message is refused).
 
 Resigning with others still playing (three seats or more) leaves the table playing: the strongest computer plays the
-seat to the end and the player ranks last (:meth:`bot.app.service.GameService.resign`); otherwise it ends the game.
+seat to the end and the player ranks last (:meth:`bot.app.endings.Endings.resign`); otherwise it ends the game.
 """
 
 from __future__ import annotations
@@ -82,14 +82,14 @@ def confirm_view(action: str, game_id: int, version: int, user_id: int, locale: 
 async def ask_to_resign(interaction: discord.Interaction) -> None:
     """Say what resigning would do in this game, with the button that does it."""
     service = bot_of(interaction).service
-    game = await service.active_game(interaction.channel_id or 0)
+    game = await service.tables.active(interaction.channel_id or 0)
     seat = game.seat_of(interaction.user.id)
     if seat is None:
         raise Refusal("not_in_game")
     if game.by_seat()[seat].dropped:
         raise Refusal("already_resigned" if game.by_seat()[seat].resigned else "dropped_for_good")
     locale = user_locale(interaction)
-    plays_on = service.plays_on_without(game, seat)
+    plays_on = service.endings.plays_on_without(game, seat)
     key = "bot.confirm.resign_plays_on" if plays_on else "bot.confirm.resign_ends"
     said = text(key, locale, game=game.id, variant=variant_label(game.variant, locale))
     await reply(interaction, said, view=confirm_view("resign", game.id, game.version, interaction.user.id, locale))
@@ -99,8 +99,8 @@ async def ask_to_abort(interaction: discord.Interaction) -> None:
     """Say which game would be cancelled, with the button that does it, to whoever may cancel it alone; a seated
     player of a game under way asks the table instead (:mod:`bot.ui.abort_votes`)."""
     service = bot_of(interaction).service
-    game = await service.open_game(interaction.channel_id or 0, broken_too=True)  # a quarantined game can end
-    if await service.abort_right(game, interaction.user.id, is_admin=is_admin(interaction)) == "vote":
+    game = await service.tables.open_in(interaction.channel_id or 0, broken_too=True)  # a quarantined game can end
+    if await service.endings.abort_right(game, interaction.user.id, is_admin=is_admin(interaction)) == "vote":
         await ask_the_table(interaction, game)  # under way: it takes everyone at the table
         return
     locale = user_locale(interaction)
@@ -113,7 +113,7 @@ async def resign_now(interaction: discord.Interaction, game_id: int, version: in
     """The confirmed resignation: the final board when it ends the game, else one line saying who plays on."""
     bot = bot_of(interaction)
     await interaction.response.defer()
-    resigned = await bot.service.resign(
+    resigned = await bot.service.endings.resign(
         interaction.channel_id or 0, interaction.user.id, game_id=game_id, version=version
     )
     async with after_commit("resignation"):  # the resignation is saved: it stands whatever fails now
@@ -145,7 +145,7 @@ async def abort_now(interaction: discord.Interaction, game_id: int, version: int
     """The confirmed cancellation: the game closes without a result, and the channel is told."""
     service = bot_of(interaction).service
     await interaction.response.defer()
-    game = await service.abort(
+    game = await service.endings.abort(
         interaction.channel_id or 0,
         interaction.user.id,
         is_admin=is_admin(interaction),

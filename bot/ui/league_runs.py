@@ -121,7 +121,7 @@ class LeagueRuns:
         await channel.send(key_or_text[:LIST_LIMIT], allowed_mentions=NO_MENTIONS)
 
     async def _claimed(self, work: str) -> bool:
-        return await self.host.service.claim(work, ROUND_LEASE)
+        return await self.host.service.claims.claim(work, ROUND_LEASE)
 
     # sign-up
     async def _safely(self, what: str, work: Awaitable[None]) -> None:
@@ -149,7 +149,7 @@ class LeagueRuns:
         except Refusal:
             return  # another process closed it first
         finally:
-            await self.host.service.release(work)
+            await self.host.service.claims.release(work)
         channel = await self._channel(league.channel_id)
         locale = guild_locale(getattr(channel, "guild", None))
         players = await self.leagues.players(league)
@@ -266,7 +266,7 @@ class LeagueRuns:
                 league = await self.leagues.league(league_id)
                 await self._safely(f"opening round {number} of league {league_id}", self._open_round(league, number))
             finally:
-                await self.host.service.release(work)
+                await self.host.service.claims.release(work)
 
     async def _open_round(self, league: LeagueRow, number: int) -> None:
         if not await self.leagues.tables(league.id, number) and not await self.leagues.enough_players(league):

@@ -2,7 +2,7 @@
 the warnings, what a timeout did, and ``/azul-server settings`` (a server's defaults for new games).
 
 The rules live elsewhere: each waiting seat's clock is a set of timer rows (:mod:`bot.app.timers`), and a timeout is
-:meth:`bot.app.service.GameService.time_out` (the strongest computer plays the move; the player may be dropped; after
+:meth:`bot.app.stand_ins.StandIns.time_out` (the strongest computer plays the move; the player may be dropped; after
 three in a row the computer keeps the seat until ``/azul seat`` without a level gives it back).
 """
 
@@ -57,7 +57,7 @@ async def deadline_lines(service: Games, game: GameRow, locale: str) -> list[str
         return []
     lines = [limit_line(game.time_limit_hours, game.on_timeout, locale)]
     by_seat = game.by_seat()
-    for seat, due in sorted((await service.deadlines(game)).items()):
+    for seat, due in sorted((await service.timers.deadlines(game)).items()):
         player = f"**{seat_label(game, by_seat[seat], locale)}**"
         lines.append(text("bot.limit.deadline", locale, player=player, when=stamp(due, "f"), relative=stamp(due)))
     return lines
@@ -87,7 +87,7 @@ async def run_deadlines(service: Games, poster: BoardPoster, channel: discord.ab
     done = 0
     for seat in due.seats:
         try:
-            timed_out = await service.time_out(due.game.id, seat, since=due.versions.get(seat, -1))
+            timed_out = await service.stand_ins.time_out(due.game.id, seat, since=due.versions.get(seat, -1))
         except Refusal as refusal:  # a move landed meanwhile: the seat's next clock (if any) takes over
             log.info("game %s: seat %s's timeout did not play (%s)", due.game.id, seat, refusal.key)
             continue
@@ -95,7 +95,7 @@ async def run_deadlines(service: Games, poster: BoardPoster, channel: discord.ab
             continue
         done += 1
         # Never held back (the table should see a timeout), but it tells the moves of a run held back before it.
-        timed_out = replace(timed_out, turn=await service.told(timed_out.turn))
+        timed_out = replace(timed_out, turn=await service.boards.told(timed_out.turn))
         turn = timed_out.turn
         try:
             await poster.post_board(
@@ -119,7 +119,7 @@ def warning_key(game: GameRow) -> str:
 
 async def warning_params(service: Games, game: GameRow, seats: Sequence[int]) -> dict[str, str]:
     """When the earliest of these seats' time runs out, for the warning."""
-    found = await service.deadlines(game)
+    found = await service.timers.deadlines(game)
     due = min((found[seat] for seat in seats if seat in found), default=None)
     return {"when": stamp(due) if due else "?"}
 
@@ -139,9 +139,9 @@ async def server_settings(
     service = bot_of(interaction).service
     guild_id = interaction.guild_id or 0
     locale = user_locale(interaction)
-    hours, action = await service.server_defaults(guild_id)
-    caps = await service.game_caps(guild_id)
-    seconds = await service.server_thinking(guild_id)
+    hours, action = await service.servers.server_defaults(guild_id)
+    caps = await service.settings.game_caps(guild_id)
+    seconds = await service.settings.server_thinking(guild_id)
     if all(given is None for given in (time_limit, on_timeout, member_games, server_games, threads, thinking)):
         lines = settings_lines(hours, action, caps, seconds, locale)
         shown = text("bot.limit.server.shown", locale, limit=lines)
@@ -150,16 +150,16 @@ async def server_settings(
     if not is_admin(interaction):
         raise Refusal("only_manager_sets_server")
     if member_games is not None or server_games is not None:
-        caps = await service.set_game_caps(guild_id, member_games, server_games)
+        caps = await service.settings.set_game_caps(guild_id, member_games, server_games)
     if time_limit is not None or on_timeout is not None:
         hours = int(time_limit.value) if time_limit else hours
         action = on_timeout.value if on_timeout else action
-        await service.set_server_defaults(guild_id, hours, action)
+        await service.settings.set_server_defaults(guild_id, hours, action)
     if threads is not None:
-        await service.set_server_threads(guild_id, threads)
+        await service.servers.set_server_threads(guild_id, threads)
     if thinking is not None:
         seconds = int(thinking.value)
-        await service.set_server_thinking(guild_id, seconds)
+        await service.settings.set_server_thinking(guild_id, seconds)
     saved = text("bot.limit.server.saved", locale, limit=settings_lines(hours, action, caps, seconds, locale))
     await reply(interaction, f"{saved}\n{await threads_line(service, guild_id, locale)}")
 
@@ -170,7 +170,9 @@ def settings_lines(hours: int, action: str, caps: GameCaps, thinking: int, local
 
 
 async def threads_line(service: Games, guild_id: int, locale: str) -> str:
-    return text("bot.thread.server_on" if await service.server_threads(guild_id) else "bot.thread.server_off", locale)
+    return text(
+        "bot.thread.server_on" if await service.servers.server_threads(guild_id) else "bot.thread.server_off", locale
+    )
 
 
 __all__ = [

@@ -102,23 +102,25 @@ async def lobby_action(interaction: discord.Interaction, action: str, *, game_id
     user = interaction.user
     locale = user_locale(interaction)
     if action == "join":
-        game = await service.join(channel_id, user.id, display_name(user), game_id)
+        game = await service.seating.join(channel_id, user.id, display_name(user), game_id)
         await reply(interaction, text("bot.reply.joined", locale, seats=len(game.seats), max=game.max_seats))
         await refresh_lobby(interaction, game)
     elif action == "leave":
-        game = await service.leave(channel_id, user.id, game_id)
+        game = await service.seating.leave(channel_id, user.id, game_id)
         await reply(interaction, text("bot.reply.left", locale))
         await refresh_lobby(interaction, game)
     elif action.startswith("computer-"):
         level = action.removeprefix("computer-")
-        game = await service.add_computer(channel_id, user.id, level, is_admin=is_admin(interaction), game_id=game_id)
+        game = await service.seating.add_computer(
+            channel_id, user.id, level, is_admin=is_admin(interaction), game_id=game_id
+        )
         level_name = level_label(level, locale)
         said = text("bot.reply.computer_added", locale, level=level_name, seats=len(game.seats), max=game.max_seats)
         await reply(interaction, said)
         await refresh_lobby(interaction, game)
     elif action == "start":
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game, state = await service.start(channel_id, user.id, is_admin=is_admin(interaction), game_id=game_id)
+        game, state = await service.seating.start(channel_id, user.id, is_admin=is_admin(interaction), game_id=game_id)
         game, channel = await open_thread(interaction, game)  # a thread of its own, when the game wants one
         await refresh_lobby(interaction, game)
         await post_start(interaction, game, state, channel)

@@ -123,7 +123,7 @@ class PickerSelect(
 
     async def act(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
-        row = await bot_of(interaction).service.picker(self.picker_id)
+        row = await bot_of(interaction).service.pickers.picker(self.picker_id)
         if row is None or row.user_id != interaction.user.id:
             raise Refusal("stale")
         if row.option == "command":
@@ -181,7 +181,7 @@ class ConfirmButton(
         return cls(picker)
 
     async def act(self, interaction: discord.Interaction) -> None:
-        row = await bot_of(interaction).service.picker(self.picker_id)
+        row = await bot_of(interaction).service.pickers.picker(self.picker_id)
         if row is None or row.user_id != interaction.user.id or row.command is None:
             raise Refusal("stale")
         await _play(interaction, row.game_id, row.version, row.command, row.chosen)
@@ -269,7 +269,7 @@ async def show_step(  # noqa: PLR0917 - the game as read, and the step's choice
     version of the board the player clicked."""
     service = bot_of(interaction).service
     view, prompt, step = await next_step(interaction, game, state, seat=seat, command=command, chosen=chosen)
-    if step is not None and step.done and await service.quick_play(interaction.user.id):
+    if step is not None and step.done and await service.users.quick_play(interaction.user.id):
         await _play(interaction, game.id, seen, step.command, step.chosen, update=edit)
         return
     files = await preview_files(bot_of(interaction).pictures, game, state, seat, step, user_locale(interaction))
@@ -285,10 +285,10 @@ async def _acting_seat(
     own move landed since the board they clicked (``already_played``) or the computer plays their seat."""
     service = bot_of(interaction).service
     table = await game_channel(interaction, game_id)  # from a DM notice: the game's own channel
-    game = await service.active_game(table.channel_id, game_id)
-    await service.check_moved_on(game, interaction.user.id, version)
-    state = service.state_of(game)
-    seat = service.seat_to_act(game, state, interaction.user.id)
+    game = await service.tables.active(table.channel_id, game_id)
+    await service.turns.check_moved_on(game, interaction.user.id, version)
+    state = service.tables.state_of(game)
+    seat = service.turns.seat_to_act(game, state, interaction.user.id)
     if seat in game.computer_seats():
         raise Refusal("computer_plays_your_seat")
     return game, state, seat
@@ -322,7 +322,7 @@ async def next_step(
         raise Refusal("stale")
     if step.done:
         service = bot_of(interaction).service
-        picker_id = await service.create_picker(
+        picker_id = await service.pickers.create_picker(
             game.id, game.version, interaction.user.id, command=command, chosen=step.chosen, option=CONFIRM
         )
         view = discord.ui.View(timeout=None)
@@ -385,7 +385,7 @@ async def run_step(
     whole = run.chosen()
     if whole is not None:
         step = Step(command, {RUN: " ".join(map(str, whole))})
-        picker_id = await service.create_picker(
+        picker_id = await service.pickers.create_picker(
             game.id, game.version, interaction.user.id, command=command, chosen=step.chosen, option=CONFIRM
         )
         view = discord.ui.View(timeout=None)
@@ -495,7 +495,7 @@ async def _play(
 ) -> None:
     run: list[dict[str, str]] = [chosen]
     if RUN in chosen:  # a whole run, played together: one transaction, one post
-        game = await bot_of(interaction).service.game(game_id)
+        game = await bot_of(interaction).service.tables.game(game_id)
         if game is None:
             raise Refusal("stale")
         run = [dict(engine.parse_move(game.variant, notation).choices()) for notation in chosen[RUN].split()]
@@ -536,7 +536,7 @@ async def picker_view(
     """One step of the picker, saved as a row: a select per page of choices with its placeholder (a multi-select
     for a set). Every step's selects are built here: the command, an option, a set, a run's lines."""
     service = bot_of(interaction).service
-    picker_id = await service.create_picker(
+    picker_id = await service.pickers.create_picker(
         game.id, game.version, interaction.user.id, command=command, chosen=chosen, option=option
     )
     view = discord.ui.View(timeout=None)

@@ -42,7 +42,7 @@ class GonePlaces(commands.Cog):
         """Abort the games whose channel is gone or hidden from the bot; returns how many. A channel of another
         shard's server is not in this process's cache: it is fetched, and kept when Discord shows it."""
         gone = []
-        for channel_id in await self.service.open_game_channels():
+        for channel_id in await self.service.games.open_game_channels():
             if self.bot.get_channel(channel_id) is not None:
                 continue
             try:
@@ -54,7 +54,7 @@ class GonePlaces(commands.Cog):
         return await self.close(gone, reason="channel gone while the bot was away") if gone else 0
 
     async def close(self, channel_ids: list[int], *, guild_id: int | None = None, reason: str) -> int:
-        closed = await self.service.close_gone(channel_ids, guild_id)
+        closed = await self.service.endings.close_gone(channel_ids, guild_id)
         for game in closed:
             log.info("game %s aborted: %s", game.id, reason)
         return len(closed)

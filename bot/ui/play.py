@@ -39,7 +39,7 @@ async def game_channel(interaction: discord.Interaction, game_id: int | None) ->
     (only for a player of the game: anyone else has nothing to play there)."""
     if interaction.guild_id is not None or game_id is None:
         return GameChannel(interaction.channel_id or 0, channel_of(interaction), interaction.guild)
-    game = await bot_of(interaction).service.game(game_id)
+    game = await bot_of(interaction).service.tables.game(game_id)
     if game is None or not game.has_player(interaction.user.id):
         raise Refusal("not_in_game")
     client = interaction.client
@@ -65,11 +65,11 @@ async def play(
 ) -> Turn:
     """Apply a move for the interaction's user and post the new board, unless the mover is in the middle of a run
     typed move by move (the grey wall's lines) and nobody else must act: the run's last move posts it, telling all
-    (:meth:`GameService.holds_board`).
+    (:meth:`bot.app.outcomes.Turn.holds_board`).
 
     ``update``: the interaction is a picker step, whose message the answer replaces. ``then``: more moves of the
-    same command played with it (a run, :meth:`GameService.move`), told in one post. ``typed_in``: the options are
-    words typed in this locale (a slash command's).
+    same command played with it (a run, :meth:`bot.app.turns.Turns.move`), told in one post. ``typed_in``: the options
+    are words typed in this locale (a slash command's).
     """
     bot = bot_of(interaction)
     logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
@@ -78,7 +78,7 @@ async def play(
         await interaction.response.defer()
     elif not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
-    turn = await bot.service.move(
+    turn = await bot.service.turns.move(
         place.channel_id,
         interaction.user.id,
         command,
@@ -109,20 +109,19 @@ async def _tell(interaction: discord.Interaction, place: GameChannel, turn: Turn
     bot = bot_of(interaction)
     locale = user_locale(interaction)
     said = text("bot.reply.played", locale, what=headline(turn, locale))
-    told = await bot.service.told(turn)
-    if bot.service.holds_board(told):
+    if turn.held:  # the run's last move posts the board, telling all of it
         said += "\n" + text("bot.reply.board_held", locale)
     else:
         try:
             await bot.poster.post_board(
                 place.channel,
-                told.game,
-                told.state,
+                turn.game,
+                turn.state,
                 guild=place.guild,
-                headline=headline(told, guild_locale(place.guild)),
-                events=told.events,
-                ping=told.to_ping(),
-                held=told.board,
+                headline=headline(turn, guild_locale(place.guild)),
+                events=turn.events,
+                ping=turn.to_ping(),
+                held=turn.board,
             )
         except BoardNotPosted as missing:
             # The move is saved; only the post failed. Say so, and why, rather than pretend nothing happened.

@@ -28,19 +28,19 @@ import secrets
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
 
 import aiohttp
 import discord
 
 import engine
+from bot.app.claims import Claims
 from bot.app.errors import BoardNotPosted
 from bot.app.game_summary import summary_lines
 from bot.app.language import guild_locale, text
 from bot.app.movelog import since_lines
 from bot.app.narration import headline, seat_label, shown_names, undo_headline
 from bot.app.outcomes import BOARD_LEASE, Turn, Undone, board_work
-from bot.app.ports import PictureMaker, Reads
+from bot.app.ports import Games, PictureMaker
 from bot.app.presence import away_lines, seat_notes, seated_prefs
 from bot.app.records import GameRow, UserPrefs
 from bot.games import adapter_of
@@ -63,16 +63,6 @@ def board_link(game: GameRow) -> str:
     """A link to the game's newest board (or its channel before the first board)."""
     where = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}"
     return f"{where}/{game.board_message_id}" if game.board_message_id else where
-
-
-class Claims(Protocol):
-    """Background work held by one bot process at a time (:meth:`bot.app.service.GameService.claim`)."""
-
-    lease: timedelta | None
-
-    async def claim(self, work: str, lease: timedelta) -> bool: ...
-
-    async def release(self, work: str) -> None: ...
 
 
 NONCE_LENGTH = 25
@@ -152,13 +142,13 @@ class Controls:
 
 
 class Poster:
-    """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``records`` (the service) knows
+    """Posts boards for the bot; holds no game state. ``client`` finds users to DM; ``games`` (the service) knows
     their choices; ``pictures`` draws the boards; ``controls`` builds the buttons under them."""
 
     def __init__(
         self,
         client: discord.Client,
-        records: Reads,
+        games: Games,
         pictures: PictureMaker,
         clock: Clock | None = None,
         claims: Claims | None = None,
@@ -166,7 +156,7 @@ class Poster:
         controls: Controls,
     ) -> None:
         self.client = client
-        self.records = records
+        self.games = games
         self.pictures = pictures
         self.controls = controls
         self.clock = clock or SystemClock()
@@ -205,7 +195,7 @@ class Poster:
                     channel, game, state, guild=guild, headline=headline, events=events, ping=ping, work=work
                 )
             async with self._claimed(work) as mine:
-                fresh = await self.records.game(game.id) if mine else None
+                fresh = await self.games.tables.game(game.id) if mine else None
                 if fresh is None or (fresh.board_version >= game.version and not ending):
                     return None
                 nonce = board_nonce(game, ending=ending)
@@ -276,9 +266,13 @@ class Poster:
     ) -> discord.Message:
         """Post the board: a version's own (its ``nonce``), or shown again (None)."""
         locale = guild_locale(guild)
-        prefs = await seated_prefs(self.records, game)  # the players' settings, read once for the whole post
+        prefs = await seated_prefs(self.games.users, game)  # the players' settings, read once for the whole post
         now = self.clock.now()
-        notes = await seat_notes(self.records, game, now, locale, prefs) if game.status == "active" else []
+        notes = (
+            await seat_notes(self.games.users, self.games.timers, game, now, locale, prefs=prefs)
+            if game.status == "active"
+            else []
+        )
         png = await self.pictures.draw(game, state, events, locale, notes)
         by_seat = game.by_seat()
         dm_seats, mention_seats = await self._split_by_dm(game, ping, prefs)
@@ -286,13 +280,13 @@ class Poster:
         if game.status == "over":  # the summary, with its Replay, Animation and Rematch buttons
             lines.append(text("bot.post.game_over", locale))
             lines += ending_reason(events, locale)
-            lines += await summary_lines(self.records, game, state, locale)
+            lines += await summary_lines(self.games.move_log, self.games.results, game, state, locale)
         else:
             lines.append(self._to_act_line(game, state, locale, mention_seats))
             if len(mention_seats) == 1:  # the one player pinged hears what happened since their last move
                 (seat,) = mention_seats
-                lines += await since_lines(self.records, game, seat, locale, skip_last=bool(headline))
-            lines += await away_lines(self.records, game, now, locale, prefs)
+                lines += await since_lines(self.games.move_log, game, seat, locale, skip_last=bool(headline))
+            lines += await away_lines(self.games.users, game, now, locale, prefs)
         content = "\n".join(line for line in lines if line)[:2000]
         if isinstance(channel, discord.Thread) and not await reopen(channel, game, locale):
             metrics.post_failed("forbidden")
@@ -303,7 +297,7 @@ class Poster:
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
         message = await self._send(channel, game, content, png, view=view, mentions=mentions, nonce=nonce)
         try:
-            _, stale = await self.records.set_board(game.id, message.id, game.version, again=nonce is None)
+            _, stale = await self.games.games.set_board(game.id, message.id, game.version, again=nonce is None)
         except Exception as error:
             log.exception("game %s: board %s posted but not recorded", game.id, message.id)
             metrics.post_failed("unrecorded")
@@ -440,7 +434,7 @@ class Poster:
         variant = variant_label(game.variant, locale)
         for seat in dm_seats:
             user_id = by_seat[seat].user_id or 0
-            prefs = await self.records.user(user_id)
+            prefs = await self.games.users.user(user_id)
             lang = prefs.locale or locale
             said = text("bot.nudge.dm", lang, player=player, variant=variant_label(game.variant, lang), game=game.id)
             try:
@@ -463,7 +457,7 @@ class Poster:
         the computer plays (it has no one to ping, or its person handed it over). ``prefs``: the players'
         settings, when read already."""
         by_seat = game.by_seat()
-        people = prefs if prefs is not None else await seated_prefs(self.records, game)
+        people = prefs if prefs is not None else await seated_prefs(self.games.users, game)
         dm, mention = [], set()
         for seat in ping:
             user_id = by_seat[seat].user_id
@@ -491,18 +485,22 @@ class Poster:
         self, channel: discord.abc.Messageable, game: GameRow, user_id: int, board: discord.Message, locale: str
     ) -> None:
         """A DM with a link to the board; when DMs are closed, ping in the channel instead and say so once."""
-        records = self.records
+        games = self.games
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            prefs = await records.user(user_id)
+            prefs = await games.users.user(user_id)
             lang = prefs.locale or locale
             said = text("bot.post.dm_turn", lang, link=board.jump_url, game=game.id)
             seat = game.seat_of(user_id)
-            since = await since_lines(records, game, seat, lang) if seat is not None else []
+            since = await since_lines(games.move_log, game, seat, lang) if seat is not None else []
             # The player's close-up and a Play button whose picker works right here; the move goes to the channel.
             closeup = None
             if seat is not None and game.state is not None:
-                notes = await seat_notes(records, game, self.clock.now(), lang) if game.status == "active" else []
+                notes = (
+                    await seat_notes(games.users, games.timers, game, self.clock.now(), lang)
+                    if game.status == "active"
+                    else []
+                )
                 closeup = await self.pictures.draw_closeup(game, engine.from_json(game.state), seat, lang, notes)
             files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
             content = "\n".join([said, *since])[:2000]
@@ -510,7 +508,7 @@ class Poster:
             return
         except (discord.Forbidden, discord.HTTPException):
             log.info("game %s: DM to %s failed; pinging in the channel instead", game.id, user_id)
-        await records.set_user(user_id, dm_closed_told=True)
+        await games.users.set_user(user_id, dm_closed_told=True)
         await channel.send(
             text("bot.post.dm_closed", locale, user=f"<@{user_id}>"),
             allowed_mentions=mentioning([user_id]),

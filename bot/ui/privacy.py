@@ -3,7 +3,7 @@
 The command explains what goes and what stays and offers the **Delete my data** button (a persistent control whose
 custom id holds the person's id, so only they can press it, and it works after a restart). The click erases their
 settings, profile, ratings and half-made picks, and anonymises their seats in finished games (the others' games and
-results stay whole: see :meth:`bot.app.service.GameService.forget`). While they sit in an open game (a lobby or a
+results stay whole: see :meth:`bot.app.endings.Endings.forget`). While they sit in an open game (a lobby or a
 game in progress) it is refused, with the reason: those games still need them.
 """
 
@@ -50,14 +50,14 @@ class ForgetButton(
     async def act(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
             raise Refusal("forget_not_yours")
-        games = await bot_of(interaction).service.forget(self.user_id, FORGOTTEN_NAME)
+        games = await bot_of(interaction).service.endings.forget(self.user_id, FORGOTTEN_NAME)
         said = text("bot.forget.done", user_locale(interaction), games=games)
         await interaction.response.edit_message(content=said, view=None)
 
 
 @app_commands.command(name=named("forget"), description=described("bot.cmd.forget"))
 async def forget(interaction: discord.Interaction) -> None:
-    await bot_of(interaction).service.check_forgettable(interaction.user.id)
+    await bot_of(interaction).service.endings.check_forgettable(interaction.user.id)
     locale = user_locale(interaction)
     view = discord.ui.View(timeout=None)
     view.add_item(ForgetButton(interaction.user.id, text("bot.button.forget", locale)))

@@ -52,7 +52,7 @@ def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any, kept: int = KE
 
 async def finished_game(interaction: discord.Interaction, game_id: int) -> GameRow:
     """A finished game the person may look at: played in this server (or by them), and over."""
-    game = await bot_of(interaction).service.game(game_id)
+    game = await bot_of(interaction).service.tables.game(game_id)
     visible = game is not None and (game.guild_id == interaction.guild_id or game.has_player(interaction.user.id))
     if game is None or not visible:
         raise Refusal("no_such_game", game=game_id)
@@ -71,7 +71,7 @@ async def frames_of(interaction: discord.Interaction, game: GameRow) -> list[Fra
     service = bot_of(interaction).service
 
     async def replay() -> list[Frame]:
-        moves = await service.moves(game.id)
+        moves = await service.move_log.moves(game.id)
         players = len(game.by_seat())
         return await asyncio.to_thread(replay_states, game.variant, players, game.seed, moves, game.options or None)
 
@@ -157,7 +157,7 @@ async def send_animation(interaction: discord.Interaction, game: GameRow) -> Non
     key = (game.id, game.seed, game.version, locale)
     gif = _animations.get(key)
     if gif is None:
-        moves = await bot_of(interaction).service.moves(game.id)
+        moves = await bot_of(interaction).service.move_log.moves(game.id)
         names = names_by_seat(game, locale)
         gif = await bot_of(interaction).pictures.animation(game, moves, names, locale, upload_limit(interaction))
         _remember(_animations, key, gif)

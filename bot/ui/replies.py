@@ -166,7 +166,7 @@ async def answer_error(interaction: discord.Interaction, error: Exception, *, re
 
 async def _game_id_here(interaction: discord.Interaction) -> int | None:
     try:
-        game = await bot_of(interaction).service.latest_game_in(interaction.channel_id or 0)
+        game = await bot_of(interaction).service.tables.latest_in(interaction.channel_id or 0)
     except Exception:
         return None
     return game.id if game else None

@@ -65,7 +65,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     """Open the rematch lobby of ``game_id`` in this channel and invite its other players to join (one ping each)."""
     bot = bot_of(interaction)
     user = interaction.user
-    game, others = await bot.service.rematch(game_id, interaction.channel_id or 0, user.id, display_name(user))
+    game, others = await bot.service.seating.rematch(game_id, interaction.channel_id or 0, user.id, display_name(user))
     locale = user_locale(interaction)
     public = public_locale(interaction)
     invited = " ".join(f"<@{u}>" for u in others)
@@ -84,7 +84,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
         view=lobby_view(game, public),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in others]),
     )
-    await bot.service.set_message(game.id, "lobby", message.id)
+    await bot.service.games.set_message(game.id, "lobby", message.id)
     said = text("bot.summary.rematch_reply", locale, variant=variant_label(game.variant, locale), link=message.jump_url)
     await interaction.response.send_message(said, ephemeral=True)  # where the lobby is: in a thread, the channel
 

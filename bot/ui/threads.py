@@ -48,7 +48,7 @@ async def open_thread(interaction: discord.Interaction, game: GameRow) -> tuple[
             text("bot.thread.cannot", locale, game=game.id), allowed_mentions=discord.AllowedMentions.none()
         )
         return game, channel
-    return await bot_of(interaction).service.move_to_thread(game, thread.id), thread
+    return await bot_of(interaction).service.seating.move_to_thread(game, thread.id), thread
 
 
 async def reopen(thread: discord.Thread, game: GameRow, locale: str) -> bool:

@@ -2,7 +2,7 @@
 
 The service decides (only your own last move, nobody acted since, nothing hidden revealed, undo allowed in the game)
 and saves; this posts one short board with the restored table (none when the move's own board was held back: a grey
-wall line typed alone, see :meth:`bot.app.service.GameService.holds_board`), which edits the previous board's Play
+wall line typed alone, see :meth:`bot.app.outcomes.Turn.holds_board`), which edits the previous board's Play
 button
 away and pings only seats that must act now and were not waiting already (normally nobody: the turn that was
 announced no longer exists, and whoever took the move back is here). The button's custom id holds the game id and
@@ -83,7 +83,7 @@ async def undo_last_move(
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    undone = await bot.service.undo_move(
+    undone = await bot.service.takebacks.undo_move(
         interaction.channel_id or 0,
         interaction.user.id,
         interaction_id=interaction.id,

@@ -49,13 +49,17 @@ async def show_whole_table(interaction: discord.Interaction, game_id: int) -> No
     """Answer ``interaction``, for its user alone, with the whole table of game ``game_id`` as it stands now."""
     context = bot_of(interaction)
     service = context.service
-    game = await service.game(game_id)
+    game = await service.tables.game(game_id)
     if game is None or game.state is None or game.broken or game.status == "aborted":
         raise Refusal("stale")
     await interaction.response.defer(ephemeral=True, thinking=True)
     locale = user_locale(interaction)
-    state = service.state_of(game)
-    notes = await seat_notes(service, game, service.clock.now(), locale) if game.status == "active" else []
+    state = service.tables.state_of(game)
+    notes = (
+        await seat_notes(service.users, service.timers, game, service.clock.now(), locale)
+        if game.status == "active"
+        else []
+    )
     png = await context.pictures.draw_table(game, state, locale, notes)
     files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}-table.png")] if png else []
     said = text("bot.table.whole", locale)

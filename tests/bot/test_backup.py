@@ -45,7 +45,7 @@ async def test_a_backup_taken_while_the_bot_plays_opens_and_replays_every_game(
                 original.version,
                 original.state,
             )
-            assert await GameService(store).replayed(kept) == engine.from_json(kept.state or {})
+            assert await GameService(store).tables.replayed(kept) == engine.from_json(kept.state or {})
     finally:
         await store.close()
 

@@ -33,7 +33,7 @@ async def open_with_computers(table: Table, levels: list[str], variant: str = "a
     await alice.slash(table.channel, "azul new", variant=variant, seats=1 + len(levels), order="random")
     lobby = table.channel.last_message
     for level in levels:
-        await table.bot.service.add_computer(table.channel.id, alice.id, level, is_admin=False)
+        await table.bot.service.seating.add_computer(table.channel.id, alice.id, level, is_admin=False)
     started = await alice.click(lobby, label="Start")
     assert started.ephemeral, started
     return await table.game()
@@ -88,7 +88,7 @@ async def test_one_person_and_three_computers_play_to_the_end(simcord_env) -> No
     mine = game.seat_of(alice.id)
     assert sent == sum(1 for seat, _ in moves if seat == mine), "only Alice's moves were sent"
     assert any(seat != mine for seat, _ in moves)
-    assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
+    assert await table.bot.service.tables.replayed(game) == engine.from_json(game.state or {})
     for name in ("🤖 Computer 1 (easy)", "🤖 Computer 2 (medium)", "🤖 Computer 3 (hard)"):
         posts = [message for message in table.channel.history() if message.content.startswith(name)]
         assert posts, f"{name}'s moves are posted with its name and level"
@@ -108,7 +108,7 @@ async def test_restart_while_the_computer_thinks_resumes_its_turn(simcord_env, m
             raise AssertionError("unreachable")
 
     table = Table.create(simcord_env, 1)
-    table.bot.service.computer = Stuck(1, COMPUTER_BUDGET)
+    table.bot.service.turns.computer = Stuck(1, COMPUTER_BUDGET)
     game = await open_with_computers(table, ["medium"])
     alice = table.players[0]
     game, state = await table.state()
@@ -160,17 +160,17 @@ async def test_the_computer_turns_lease_outlasts_a_long_search(simcord_env, cloc
     computer = HeldComputer(simcord_env)
     thinking, go = computer.thinking, computer.go
     computer.start()
-    service.computer = computer
-    service.lease = timedelta(seconds=3)  # shorter than a hard move may take: renewed every second
+    service.turns.computer = computer
+    service.claims.lease = timedelta(seconds=3)  # shorter than a hard move may take: renewed every second
     renewals: list[datetime] = []
-    claim = service.claim
+    claim = service.claims.claim
 
     async def recording(work: str, lease: timedelta) -> bool:
         held = await claim(work, lease)
         renewals.append(clock.now())
         return held
 
-    service.claim = recording  # type: ignore[method-assign]
+    service.claims.claim = recording  # type: ignore[method-assign]
     try:
         # Once the computer's search is held, its lease renewals keep the table busy, so whatever starts it settles
         # only at the deadline: a short one (a move and its board need a few seconds), not the module's 120 s.
@@ -207,7 +207,7 @@ async def test_a_seat_taken_back_during_the_computers_search_gets_no_move_from_i
     service = table.bot.service
     computer = HeldComputer(simcord_env)
     computer.start()
-    service.computer = computer
+    service.turns.computer = computer
     try:
         await table.open("azul")
         game, state = await table.state()
@@ -355,7 +355,7 @@ async def test_a_computer_plays_every_variant_to_the_end(simcord_env, variant: s
     moves = await table.bot.service.store.moves.moves(game.id)
     mine = game.seat_of(table.players[0].id)
     assert game.status == "over" and sent == sum(1 for seat, _ in moves if seat == mine)
-    assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
+    assert await table.bot.service.tables.replayed(game) == engine.from_json(game.state or {})
 
 
 async def test_a_search_process_that_dies_is_replaced() -> None:
@@ -378,7 +378,7 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
     game, state = await table.state()
     bob_seat = game.seat_of(bob.id)
     assert bob_seat is not None
-    await table.bot.service.set_controller(game.id, bob_seat, "hard")
+    await table.bot.service.stand_ins.set_controller(game.id, bob_seat, "hard")
     if bob_seat in engine.to_act(state):
         table.bot.wake_computer(game.id)
         await simcord_env.settle()
@@ -390,7 +390,7 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
     said = [post.content for post in table.channel.history() if line in post.content]
     assert len(said) == 1, "said once per take-over, not on each of its moves"
     game = await table.game()
-    await table.bot.service.set_controller(game.id, bob_seat, None)
+    await table.bot.service.stand_ins.set_controller(game.id, bob_seat, None)
     game, state = await table.state()
     await play(table, alice, table.agent.choose(engine.variant_of(state), state, game.seat_of(alice.id) or 0))
     assert bob.id in mentions(table.channel.last_message.content), "Bob plays his seat again"
@@ -399,7 +399,7 @@ async def test_a_seat_handed_to_the_computer_is_played_for_its_person_and_can_be
     game, state = await table.state()
     assert bob_seat in engine.to_act(state)  # he was pinged: he moves himself once, then hands the seat over again
     await play(table, bob, table.agent.choose(engine.variant_of(state), state, bob_seat))
-    await table.bot.service.set_controller(game.id, bob_seat, "hard")
+    await table.bot.service.stand_ins.set_controller(game.id, bob_seat, "hard")
     for _ in range(2):
         game, state = await table.state()
         if bob_seat in engine.to_act(state):
@@ -423,7 +423,7 @@ async def test_a_game_never_waits_behind_another_games_queue(simcord_env) -> Non
     quiet = await open_with_computers(quiet_table, ["easy"])
     bobs_channel = table.guild.create_text_channel("azul-3")
     await bob.slash(bobs_channel, "azul new", variant="azul", seats=2)
-    await table.bot.service.add_computer(bobs_channel.id, bob.id, "hard", is_admin=False)
+    await table.bot.service.seating.add_computer(bobs_channel.id, bob.id, "hard", is_admin=False)
     await bob.click(bobs_channel.last_message, label="Start")
     bobs = await table.bot.service.store.games.latest_game_in(bobs_channel.id)
     assert bobs is not None and bobs.status == "active"

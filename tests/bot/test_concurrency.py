@@ -96,7 +96,7 @@ async def grey_wall_in_a_simultaneous_phase(db: str, players: int) -> None:
             if len(moves) > 1:
                 return
             user, move = moves[0]
-            await service.move(wire.FIRST_CHANNEL, user, move.command, dict(move.choices()))
+            await service.turns.move(wire.FIRST_CHANNEL, user, move.command, dict(move.choices()))
         raise AssertionError("no simultaneous phase")
     finally:
         await store.close()

@@ -54,13 +54,13 @@ async def test_simcord_refuses_a_first_answer_after_3_s(simcord_env, monkeypatch
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     service = table.bot.service
-    shown: Callable[..., Any] = service.shown_game
+    shown: Callable[..., Any] = service.tables.shown_in
 
     async def slow(*args: Any, **kwargs: Any) -> Any:
         time.sleep(FIRST_ANSWER_SECONDS + 0.2)  # the handler holds the loop past Discord's window before deferring
         return await shown(*args, **kwargs)
 
-    monkeypatch.setattr(service, "shown_game", slow)
+    monkeypatch.setattr(service.tables, "shown_in", slow)
     await table.players[0].slash(table.channel, "azul board")
     refused = [error for error in simcord_env.errors if "10062" in str(error)]
     assert refused, "the late deferral was refused with Unknown interaction"

@@ -179,7 +179,7 @@ async def test_simultaneous_moves_by_different_players_both_land(simcord_env) ->
     async def attempt(seat: int, interaction_id: int) -> object:
         move = chosen[seat]
         try:
-            return await service.move(
+            return await service.turns.move(
                 table.channel.id,
                 table.member(game, seat).id,
                 move.command,
@@ -196,7 +196,7 @@ async def test_simultaneous_moves_by_different_players_both_land(simcord_env) ->
     assert after.version == game.version + len(seats)
     logged = await service.store.moves.moves(game.id)
     assert sorted(seat for seat, _ in logged[game.version :]) == seats
-    assert await service.replayed(after) == engine.from_json(after.state or {}), "snapshot equals replay"
+    assert await service.tables.replayed(after) == engine.from_json(after.state or {}), "snapshot equals replay"
 
 
 async def test_a_picker_finished_after_another_players_simultaneous_move_still_lands(simcord_env) -> None:
@@ -227,7 +227,7 @@ async def test_a_double_click_is_told_already_played(simcord_env) -> None:
 
     async def attempt(interaction_id: int) -> object:
         try:
-            return await service.move(
+            return await service.turns.move(
                 table.channel.id,
                 member.id,
                 move.command,
@@ -256,7 +256,7 @@ async def test_after_a_crash_between_saving_and_posting_the_board_is_posted_once
     old_board = table.channel.last_message
     # The process saves the next move and dies before posting its board.
     member, _, move = await table.choose()
-    turn = await table.bot.service.move(table.channel.id, member.id, move.command, dict(move.choices()))
+    turn = await table.bot.service.turns.move(table.channel.id, member.id, move.command, dict(move.choices()))
     assert (await table.game()).board_version == turn.game.version - 1
     posts_before = len(table.channel.history())
 
@@ -287,7 +287,7 @@ async def test_a_game_started_but_never_posted_gets_its_first_board(simcord_env,
     alice, bob = table.players
     await alice.slash(table.channel, "azul new", variant="azul", seats=2)
     await bob.slash(table.channel, "azul join")
-    await table.bot.service.start(table.channel.id, alice.id, is_admin=False)  # and the process dies
+    await table.bot.service.seating.start(table.channel.id, alice.id, is_admin=False)  # and the process dies
     await simcord_env.restart_bot(make_bot())
     await simcord_env.settle()  # the start-up sweep has run
     board = table.channel.last_message

@@ -26,9 +26,9 @@ async def finished_game(db: str) -> wire.Seen:
         for _ in range(4):
             game = wire.game_in(db, wire.FIRST_CHANNEL)
             ((user, move),) = wire.moves_now(game)
-            await service.move(game.channel, user, move.command, dict(move.choices()))
+            await service.turns.move(game.channel, user, move.command, dict(move.choices()))
         game = wire.game_in(db, wire.FIRST_CHANNEL)
-        await service.resign(game.channel, game.users[0])
+        await service.endings.resign(game.channel, game.users[0])
     finally:
         await store.close()
     return wire.game_in(db, wire.FIRST_CHANNEL)

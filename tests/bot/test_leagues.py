@@ -490,7 +490,7 @@ async def test_opening_a_table_again_after_a_crash_finishes_what_was_left(db_pat
         assert started and league.status == "running"
         (table,) = await leagues.pair(league, 1)
         assert await leagues.pair(league, 1) == [table], "a round's tables are stored once"
-        await leagues.games.create(guild_id=1, channel_id=500, user_id=1, name="p1", variant="azul", seats=2)
+        await leagues.games.seating.create(guild_id=1, channel_id=500, user_id=1, name="p1", variant="azul", seats=2)
         opened = await leagues.open_game(league, table, 500)
         assert opened.game.status == "active" and sorted(s.user_id or 0 for s in opened.game.seats) == [1, 2]
         again = await leagues.open_game(league, (await leagues.store.leagues.tables(league.id, 1))[0], 500)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot.app.service import Refusal
+from bot.app.errors import Refusal
 from tests.bot.table import Table, mentions
 
 
@@ -50,7 +50,7 @@ async def test_two_racing_moves_for_the_same_turn_apply_once(simcord_env, at_onc
 
     async def attempt(chosen: engine.Move, interaction_id: int) -> object:
         try:
-            return await service.move(
+            return await service.turns.move(
                 channel, member.id, "take", dict(chosen.choices()), interaction_id=interaction_id, version=seen
             )
         except Refusal as refusal:
@@ -87,10 +87,10 @@ async def test_a_repeated_interaction_is_applied_once(simcord_env) -> None:
     await table.open("azul")
     service = table.bot.service
     member, _, move = await table.choose()
-    await service.move(table.channel.id, member.id, "take", dict(move.choices()), interaction_id=555)
+    await service.turns.move(table.channel.id, member.id, "take", dict(move.choices()), interaction_id=555)
     member, _, move = await table.choose()
     try:
-        await service.move(table.channel.id, member.id, "take", dict(move.choices()), interaction_id=555)
+        await service.turns.move(table.channel.id, member.id, "take", dict(move.choices()), interaction_id=555)
     except Refusal as refusal:
         assert refusal.key == "duplicate"
     else:
@@ -214,7 +214,7 @@ async def test_unexpected_errors_are_logged_never_shown(simcord_env, monkeypatch
     async def broken(*args, **kwargs):
         raise RuntimeError("database on fire")
 
-    monkeypatch.setattr(table.bot.service, "move", broken)
+    monkeypatch.setattr(table.bot.service.turns, "move", broken)
     result = await member.slash(table.channel, "azul-move take", **dict(move.choices()))
     assert result.ephemeral and "something went wrong" in result.response.content
     assert "database on fire" not in result.response.content

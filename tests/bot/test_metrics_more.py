@@ -36,7 +36,7 @@ async def test_open_games_and_unhandled_errors(
     async def broken(channel_id: int) -> object:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(table.bot.service, "shown_game", broken)
+    monkeypatch.setattr(table.bot.service.tables, "shown_in", broken)
     said = await table.players[0].slash(table.channel, "azul status")
     assert said.ephemeral and "a bug" not in said.response.content
     after = await asyncio.to_thread(scrape, endpoint.port)

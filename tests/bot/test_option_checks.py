@@ -11,7 +11,7 @@ import pytest
 import simcord.interactions
 
 from bot.app.quotas import MEMBER_GAMES_MAX, SERVER_GAMES_MAX
-from bot.ui.commands.me import MAX_AWAY_DAYS
+from bot.app.settings import MAX_AWAY_DAYS
 from tests.bot.conftest import PG_URL
 from tests.bot.table import Table
 

@@ -17,7 +17,7 @@ MAX_TURNS = 400
 
 async def check_replay(table: Table) -> None:
     game, state = await table.state()
-    replayed = await table.bot.service.replayed(game)
+    replayed = await table.bot.service.tables.replayed(game)
     assert engine.to_json(replayed) == engine.to_json(state)
     assert game.version == len(await table.bot.service.store.moves.moves(game.id))
 

@@ -271,13 +271,13 @@ async def test_a_restarted_bot_takes_back_its_own_claims_at_once(discord_server:
     store = await Store.open(db)
     service = GameService(store, lambda: 5)
     channel, human = wire.FIRST_CHANNEL, wire.FIRST_USER
-    game = await service.create(
+    game = await service.seating.create(
         guild_id=wire.GUILD, channel_id=channel, user_id=human, name="p", variant="azul", seats=2, order="joined"
     )
-    await service.add_computer(channel, human, "easy", is_admin=False)
-    state = (await service.start(channel, human, is_admin=False))[1]
+    await service.seating.add_computer(channel, human, "easy", is_admin=False)
+    state = (await service.seating.start(channel, human, is_admin=False))[1]
     first = GreedyAgent(1).choose(engine.variant_of(state), state, 0)
-    await service.move(channel, human, first.command, dict(first.choices()))
+    await service.turns.move(channel, human, first.command, dict(first.choices()))
     later = iso(datetime.now(UTC) + timedelta(minutes=2))
     await store.timers.claim(f"computer:{game.id}", "unsharded#1f00", iso(datetime.now(UTC)), later)
     await store.timers.claim("computer:99", "shards 1 of 2#2f00", iso(datetime.now(UTC)), later)
@@ -313,7 +313,7 @@ async def test_a_failure_at_any_step_after_the_commit_says_the_move_stands(
             discord_server.fail_edits = 1
 
         steps: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
-            "reading the move back": lambda patch: patch.setattr(bot.service, "told", store_fails),
+            "reading the move back": lambda patch: patch.setattr(bot.service.boards, "told", store_fails),
             "posting the board": lambda patch: patch.setattr(bot.poster, "post_board", bug),
             "editing the reply": edit_refused,
             "the picker's next step": lambda patch: patch.setattr("bot.ui.commands.move.offer_next", bug),

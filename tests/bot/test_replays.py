@@ -21,7 +21,7 @@ async def play_out(table: Table) -> None:
     """Play the game here to its end with the greedy agent, through the game service (no boards posted)."""
     while (await table.game()).status == "active":
         member, _seat, move = await table.choose()
-        await table.bot.service.move(table.channel.id, member.id, move.command, dict(move.choices()))
+        await table.bot.service.turns.move(table.channel.id, member.id, move.command, dict(move.choices()))
 
 
 async def png_of(result: Any) -> bytes:
@@ -96,7 +96,7 @@ async def test_the_viewer_keeps_working_after_a_restart(simcord_env, make_bot) -
     await table.open("azul")
     for _ in range(3):
         member, _seat, move = await table.choose()
-        await table.bot.service.move(table.channel.id, member.id, move.command, dict(move.choices()))
+        await table.bot.service.turns.move(table.channel.id, member.id, move.command, dict(move.choices()))
     await table.confirmed(bob, "resign")
     game = await table.game()
     shown = await alice.slash(table.channel, "azul-stats replay", game=game.id)

@@ -72,17 +72,17 @@ async def a_computer_thinking(db: str) -> None:
     store = await Store.open(db)
     service = GameService(store, lambda: 11)
     channel, user = wire.FIRST_CHANNEL, wire.FIRST_USER
-    await service.create(
+    await service.seating.create(
         guild_id=wire.GUILD, channel_id=channel, user_id=user, name="p", variant="azul", seats=2, order="joined",
         thinking=30,
     )  # fmt: skip
-    await service.add_computer(channel, user, "hard", is_admin=False)
+    await service.seating.add_computer(channel, user, "hard", is_admin=False)
     try:
-        await service.start(channel, user, is_admin=False)
+        await service.seating.start(channel, user, is_admin=False)
         game = await store.games.latest_game_in(channel)
         assert game is not None and game.state is not None
         first = engine.legal_moves(engine.from_json(game.state), 0)[0]
-        await service.move(channel, user, first.command, dict(first.choices()))
+        await service.turns.move(channel, user, first.command, dict(first.choices()))
     finally:
         await store.close()
 

@@ -151,7 +151,7 @@ async def hint_game(db: str) -> None:
     store = await Store.open(db)
     service = GameService(store, lambda: 11)
     try:
-        await service.create(
+        await service.seating.create(
             guild_id=GUILD,
             channel_id=CHANNEL,
             user_id=ALICE,
@@ -161,8 +161,8 @@ async def hint_game(db: str) -> None:
             order="joined",
             hints=True,
         )
-        await service.join(CHANNEL, ALICE + 1, "bob")
-        await service.start(CHANNEL, ALICE, is_admin=False)
+        await service.seating.join(CHANNEL, ALICE + 1, "bob")
+        await service.seating.start(CHANNEL, ALICE, is_admin=False)
     finally:
         await store.close()
 

@@ -190,7 +190,7 @@ async def test_a_result_missed_while_the_bot_was_down_is_recorded_at_start(simco
         await db.execute("DELETE FROM results WHERE game_id = ?", (game.id,))
         await db.execute("DELETE FROM ratings")
     assert await store.results.unsettled_games() == [game.id]
-    assert await table.bot.service.settle_pending() == 1
+    assert await table.bot.service.settlement.settle_pending() == 1
     assert await store.results.unsettled_games() == []
     assert len(await store.results.all_ratings()) == 2
 
@@ -341,7 +341,7 @@ async def test_time_to_move_is_measured_from_the_move_before(simcord_env) -> Non
     await table.open("azul")
     for _ in range(5):
         member, _seat, move = await table.choose()
-        await table.bot.service.move(table.channel.id, member.id, move.command, dict(move.choices()))
+        await table.bot.service.turns.move(table.channel.id, member.id, move.command, dict(move.choices()))
     store = table.bot.service.store
     game = await table.game()
     async with store.transaction() as db:  # the moves were made a minute, then 2, 3, 4 minutes apart

@@ -11,8 +11,9 @@ import pytest
 
 import engine
 from bot.__main__ import EXIT_CONFIG, ConfigError, read_config
+from bot.app.errors import Refusal
 from bot.app.move_entry import run_ways
-from bot.app.service import GameService, Refusal
+from bot.app.service import GameService
 from bot.infra.store import MIGRATIONS, Conflict, Store
 from engine.agents import GreedyAgent
 from tests.bot.conftest import PG_URL
@@ -28,10 +29,12 @@ async def service(db_path: str):
 
 
 async def started(service: GameService, players: int = 2, variant: str = "azul") -> int:
-    game = await service.create(guild_id=1, channel_id=CHANNEL, user_id=100, name="p0", variant=variant, seats=players)
+    game = await service.seating.create(
+        guild_id=1, channel_id=CHANNEL, user_id=100, name="p0", variant=variant, seats=players
+    )
     for user in range(1, players):
-        await service.join(CHANNEL, 100 + user, f"p{user}")
-    await service.start(CHANNEL, 100, is_admin=False)
+        await service.seating.join(CHANNEL, 100 + user, f"p{user}")
+    await service.seating.start(CHANNEL, 100, is_admin=False)
     return game.id
 
 
@@ -47,7 +50,7 @@ async def test_schema_is_migrated_with_wal_and_foreign_keys(service: GameService
 async def test_reopening_keeps_data_and_version(db_path: str) -> None:
     path = db_path
     store = await Store.open(path)
-    await GameService(store, lambda: 5).create(
+    await GameService(store, lambda: 5).seating.create(
         guild_id=None, channel_id=1, user_id=2, name="x", variant="azul", seats=2
     )
     await store.close()
@@ -58,9 +61,9 @@ async def test_reopening_keeps_data_and_version(db_path: str) -> None:
 
 
 async def test_one_open_game_per_channel(service: GameService) -> None:
-    await service.create(guild_id=1, channel_id=CHANNEL, user_id=1, name="a", variant="azul", seats=2)
+    await service.seating.create(guild_id=1, channel_id=CHANNEL, user_id=1, name="a", variant="azul", seats=2)
     with pytest.raises(Refusal) as refused:
-        await service.create(guild_id=1, channel_id=CHANNEL, user_id=2, name="b", variant="azul-grey", seats=3)
+        await service.seating.create(guild_id=1, channel_id=CHANNEL, user_id=2, name="b", variant="azul-grey", seats=3)
     assert refused.value.key == "channel_busy"
     # The unique index holds even if the check above is bypassed.
     assert (
@@ -77,18 +80,18 @@ async def test_one_open_game_per_channel(service: GameService) -> None:
         )
         is None
     )
-    await service.abort(CHANNEL, 1, is_admin=False)
-    await service.create(guild_id=1, channel_id=CHANNEL, user_id=2, name="b", variant="azul", seats=2)
+    await service.endings.abort(CHANNEL, 1, is_admin=False)
+    await service.seating.create(guild_id=1, channel_id=CHANNEL, user_id=2, name="b", variant="azul", seats=2)
 
 
 async def test_seat_order_is_drawn_from_the_seed(service: GameService) -> None:
-    await service.create(guild_id=1, channel_id=CHANNEL, user_id=100, name="p0", variant="azul", seats=4)
+    await service.seating.create(guild_id=1, channel_id=CHANNEL, user_id=100, name="p0", variant="azul", seats=4)
     for user in range(1, 4):
-        await service.join(CHANNEL, 100 + user, f"p{user}")
-    game, _ = await service.start(CHANNEL, 100, is_admin=False)
+        await service.seating.join(CHANNEL, 100 + user, f"p{user}")
+    game, _ = await service.seating.start(CHANNEL, 100, is_admin=False)
     order = [seat.user_id for seat in game.by_seat()]
     assert sorted(order) == [100, 101, 102, 103]
-    from bot.app.service import seat_order
+    from bot.app.seating import seat_order
 
     assert [100 + joined for joined in sorted(range(4), key=lambda j: seat_order(99, 4)[j])] == order
 
@@ -96,41 +99,41 @@ async def test_seat_order_is_drawn_from_the_seed(service: GameService) -> None:
 async def play_to_the_end(service: GameService, game_id: int) -> None:
     agent = GreedyAgent(3)
     for ply in range(500):
-        game = await service.game(game_id)
+        game = await service.tables.game(game_id)
         assert game is not None
         if game.status != "active":
             return
-        state = service.state_of(game)
+        state = service.tables.state_of(game)
         seat = min(engine.to_act(state))
         move = agent.choose(engine.variant_of(state), state, seat)
         user = game.by_seat()[seat].user_id
-        await service.move(CHANNEL, user, move.command, dict(move.choices()), interaction_id=ply)
+        await service.turns.move(CHANNEL, user, move.command, dict(move.choices()), interaction_id=ply)
 
 
 async def test_a_whole_game_replays_to_its_snapshot(service: GameService) -> None:
     game_id = await started(service, 3, "azul-grey")
     agent = GreedyAgent(3)
     for ply in range(500):
-        game = await service.game(game_id)
+        game = await service.tables.game(game_id)
         assert game is not None
         if game.status != "active":
             break
-        state = service.state_of(game)
+        state = service.tables.state_of(game)
         seat = min(engine.to_act(state))
         move = agent.choose(engine.variant_of(state), state, seat)
         user = game.by_seat()[seat].user_id
-        await service.move(CHANNEL, user, move.command, dict(move.choices()), interaction_id=ply)
-    game = await service.game(game_id)
+        await service.turns.move(CHANNEL, user, move.command, dict(move.choices()), interaction_id=ply)
+    game = await service.tables.game(game_id)
     assert game is not None and game.status == "over" and game.result is not None
-    assert engine.to_json(await service.replayed(game)) == game.state
+    assert engine.to_json(await service.tables.replayed(game)) == game.state
     assert len(await service.store.moves.moves(game_id)) == game.version
 
 
 async def test_a_lost_race_saves_nothing(service: GameService) -> None:
     game_id = await started(service)
-    game = await service.game(game_id)
+    game = await service.tables.game(game_id)
     assert game is not None
-    state = service.state_of(game)
+    state = service.tables.state_of(game)
     seat = min(engine.to_act(state))
     move = engine.legal_moves(state, seat)[0]
     new_state, _ = engine.apply(state, seat, move)
@@ -152,7 +155,7 @@ async def test_a_lost_race_saves_nothing(service: GameService) -> None:
         await store.moves.record_move(
             game_id, version=1, seat=seat, notation=str(move), state={}, interaction_id=1, finished=None
         )
-    game = await service.game(game_id)
+    game = await service.tables.game(game_id)
     assert game is not None and game.version == 1 and game.state == engine.to_json(new_state)
     assert await store.moves.moves(game_id) == [(seat, str(move))]
 
@@ -182,31 +185,31 @@ async def test_a_run_of_moves_is_saved_together_once(service: GameService) -> No
     game_id = await started(service, variant="azul-grey")
     agent = GreedyAgent(3)
     for ply in range(1, 400):
-        game = await service.game(game_id)
+        game = await service.tables.game(game_id)
         assert game is not None and game.status == "active", "no wall tiling with two columns to choose"
-        state = service.state_of(game)
+        state = service.tables.state_of(game)
         seat = min(engine.to_act(state))
         user = game.by_seat()[seat].user_id
         ways = run_ways(state, seat, "wall") if state.phase == "wall" else []
         if any(len(way) > 1 for way in ways):
             break
         move = agent.choose(engine.variant_of(state), state, seat)
-        await service.move(CHANNEL, user, move.command, dict(move.choices()), interaction_id=ply)
+        await service.turns.move(CHANNEL, user, move.command, dict(move.choices()), interaction_id=ply)
     way = next(way for way in ways if len(way) > 1)
     wrong = [dict(way[0].choices()), dict(way[0].choices())]  # the first line twice: the second is illegal
     with pytest.raises(engine.EngineError):
-        await service.move(CHANNEL, user, "wall", wrong[0], then=wrong[1:], interaction_id=1000)
-    assert (await service.game(game_id)) == game, "a run that fails part-way saves nothing"
+        await service.turns.move(CHANNEL, user, "wall", wrong[0], then=wrong[1:], interaction_id=1000)
+    assert (await service.tables.game(game_id)) == game, "a run that fails part-way saves nothing"
     run = [dict(move.choices()) for move in way]
-    turn = await service.move(CHANNEL, user, "wall", run[0], then=run[1:], interaction_id=1001)
+    turn = await service.turns.move(CHANNEL, user, "wall", run[0], then=run[1:], interaction_id=1001)
     assert turn.game.version == game.version + len(way)
     assert sum(event.kind == "wall" and event.seat == seat for event in turn.events) >= len(way)
     with pytest.raises(Refusal, match="duplicate"):
-        await service.move(CHANNEL, user, "wall", run[0], then=run[1:], interaction_id=1001)
-    saved = await service.game(game_id)
+        await service.turns.move(CHANNEL, user, "wall", run[0], then=run[1:], interaction_id=1001)
+    saved = await service.tables.game(game_id)
     assert saved is not None and saved.version == turn.game.version
     assert (await service.store.moves.moves(game_id))[game.version :] == [(seat, str(move)) for move in way]
-    assert engine.to_json(await service.replayed(saved)) == saved.state
+    assert engine.to_json(await service.tables.replayed(saved)) == saved.state
 
 
 async def test_two_processes_racing_for_one_move_land_it_once(db_path: str) -> None:
@@ -216,9 +219,9 @@ async def test_two_processes_racing_for_one_move_land_it_once(db_path: str) -> N
     try:
         service = GameService(stores[0], seed_source=lambda: 99)
         game_id = await started(service)
-        game = await service.game(game_id)
+        game = await service.tables.game(game_id)
         assert game is not None
-        state = service.state_of(game)
+        state = service.tables.state_of(game)
         seat = min(engine.to_act(state))
         move = engine.legal_moves(state, seat)[0]
         after = engine.to_json(engine.apply(state, seat, move)[0])
@@ -258,7 +261,7 @@ async def test_copy_db_moves_everything_into_postgresql(tmp_path: Path, db_path:
     service = GameService(store, seed_source=lambda: 99)
     finished = await started(service)
     await play_to_the_end(service, finished)
-    await service.create(guild_id=1, channel_id=CHANNEL, user_id=100, name="p0", variant="azul", seats=2)
+    await service.seating.create(guild_id=1, channel_id=CHANNEL, user_id=100, name="p0", variant="azul", seats=2)
     await store.close()
     command = [sys.executable, "-m", "bot", "copy-db", source, db_path]
     copied = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -273,7 +276,7 @@ async def test_copy_db_moves_everything_into_postgresql(tmp_path: Path, db_path:
         assert await new.results.results(channel_id=CHANNEL) == await old.results.results(channel_id=CHANNEL)
         assert await new.results.all_ratings() == await old.results.all_ratings()
         assert await new.results.all_rating_history() == await old.results.all_rating_history()
-        fresh = await GameService(new, seed_source=lambda: 7).create(
+        fresh = await GameService(new, seed_source=lambda: 7).seating.create(
             guild_id=1, channel_id=CHANNEL + 1, user_id=5, name="x", variant="azul", seats=2
         )
         assert fresh.id == finished + 2  # ids go on after the copied ones

@@ -74,7 +74,7 @@ async def check_end(table: Table) -> None:
     assert f"1. **{winner}**" in final.content
     assert all(b.label != "Play" for row in final.components for b in row.children), "no Play button"
     assert engine.is_over(state) and state.round == 6
-    replayed = await table.bot.service.replayed(game)
+    replayed = await table.bot.service.tables.replayed(game)
     assert engine.to_json(replayed) == engine.to_json(state)
     assert game.version == len(await table.bot.service.store.moves.moves(game.id))
 

@@ -68,7 +68,7 @@ async def test_resigning_in_a_four_player_game_leaves_the_table_playing(simcord_
     assert [scores[s] for s in others] == sorted((scores[s] for s in others), reverse=True), "ranked by score"
     moves = await table.bot.service.store.moves.moves(game.id)
     assert any(mover == seat for mover, _ in moves[game.version // 2 :]), "the computer played the seat on"
-    assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
+    assert await table.bot.service.tables.replayed(game) == engine.from_json(game.state or {})
     final = table.channel.last_message.content
     last = next(line for line in final.splitlines() if line.startswith("4. "))
     assert "Game over" in final and last.startswith("4. **alice 🤖** — ") and "(resigned)" in last, final

@@ -50,12 +50,12 @@ async def a_game_against_two_hard_computers(db: str) -> int:
     service = GameService(store, lambda: 5)
     try:
         channel = wire.FIRST_CHANNEL
-        game = await service.create(
+        game = await service.seating.create(
             guild_id=wire.GUILD, channel_id=channel, user_id=HUMAN, name="p", variant="azul", seats=3, order="joined"
         )
         for _ in range(2):
-            await service.add_computer(channel, HUMAN, "hard", is_admin=False)
-        await service.start(channel, HUMAN, is_admin=False)
+            await service.seating.add_computer(channel, HUMAN, "hard", is_admin=False)
+        await service.seating.start(channel, HUMAN, is_admin=False)
         return game.id
     finally:
         await store.close()

@@ -52,7 +52,7 @@ async def test_the_server_default_is_shown_saved_and_given_to_new_games(
     assert SERVER_LINE[lang].replace("5", "1") in shown.response.content, shown.response.content
     saved = await mod.slash(table.channel, "azul-server settings", thinking="5")
     assert saved.ephemeral and SERVER_LINE[lang] in saved.response.content, saved.response.content
-    assert await table.bot.service.server_thinking(table.guild.id) == 5
+    assert await table.bot.service.settings.server_thinking(table.guild.id) == 5
 
     await alice.slash(table.channel, "azul new", variant="azul", seats=2)
     game = await table.game()
@@ -73,7 +73,7 @@ async def test_the_games_thinking_time_is_the_budget_of_its_computer_moves(simco
     await alice.slash(table.channel, "azul new", variant="azul", seats=3, order="joined", thinking="30")
     lobby = table.channel.last_message
     await bob.slash(table.channel, "azul join")
-    await table.bot.service.add_computer(table.channel.id, alice.id, "hard", is_admin=False)
+    await table.bot.service.seating.add_computer(table.channel.id, alice.id, "hard", is_admin=False)
     await alice.click(lobby, label="Start")
     game, state = await table.state()
     assert game.thinking == 30
@@ -90,7 +90,7 @@ async def test_the_games_thinking_time_is_the_budget_of_its_computer_moves(simco
         await play(table, bob, table.agent.choose(engine.variant_of(state), state, bob_seat))
         game, state = await table.state()
     budgets.clear()
-    await table.bot.service.set_controller(game.id, bob_seat, "hard")
+    await table.bot.service.stand_ins.set_controller(game.id, bob_seat, "hard")
     seen = len(table.channel.history())
     for _ in range(3):  # Alice moves (a round's end may give her the next move too) until the stand-in has moved
         await play(table, alice, table.agent.choose(engine.variant_of(state), state, alice_seat))
@@ -106,7 +106,7 @@ async def test_the_games_thinking_time_is_the_budget_of_its_computer_moves(simco
 async def test_a_thinking_time_not_offered_is_refused(simcord_env) -> None:
     table = Table.create(simcord_env, 1)
     with pytest.raises(Exception) as refused:
-        await table.bot.service.create(
+        await table.bot.service.seating.create(
             guild_id=table.guild.id,
             channel_id=table.channel.id,
             user_id=table.players[0].id,

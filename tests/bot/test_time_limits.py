@@ -14,6 +14,7 @@ import discord
 import pytest
 
 import engine
+from bot.app.results import standings_result
 from bot.infra.clock import ManualClock
 from tests.bot.table import Table, mentions
 from tests.bot.test_computer import play
@@ -48,7 +49,9 @@ async def computer_done(table: Table) -> None:
     game = await table.game()
     service = table.bot.service
     for _ in range(1200):
-        if game.id not in await service.store.games.without_board() and not await service.computer_to_act(game.id):
+        if game.id not in await service.store.games.without_board() and not await service.turns.computer_to_act(
+            game.id
+        ):
             break
         await asyncio.sleep(0.05)
     await table.env.settle()
@@ -224,7 +227,7 @@ async def test_a_dropped_player_is_out_for_good_and_ranked_last(simcord_env, clo
         assert refused.ephemeral and "You are out of this game" in refused.response.content, command
     assert (await table.game()).status == "active"
 
-    result = table.bot.service._result(engine.from_json(game.state or {}), dropped=[seat])
+    result = standings_result(engine.from_json(game.state or {}), dropped=[seat])
     assert result["standings"][-1] == [seat] and result["outcomes"][seat] == "dropped"
 
 
@@ -433,7 +436,7 @@ async def test_bad_limits_and_seat_without_a_level_in_a_lobby_are_refused(simcor
     service = table.bot.service
     for hours, action, key in ((5, "computer", "bad_time_limit"), (12, "vanish", "bad_on_timeout")):
         with pytest.raises(Refusal) as refused:
-            await service.create(
+            await service.seating.create(
                 guild_id=table.guild.id,
                 channel_id=table.channel.id,
                 user_id=alice.id,
@@ -446,7 +449,7 @@ async def test_bad_limits_and_seat_without_a_level_in_a_lobby_are_refused(simcor
         assert refused.value.key == key
         assert all(t(f"bot.refuse.{key}", lang) for lang in ("en", "pl", "uk"))
     with pytest.raises(Refusal):
-        await service.set_server_defaults(table.guild.id, 7, "computer")
+        await service.settings.set_server_defaults(table.guild.id, 7, "computer")
     assert await service.store.servers.server_defaults(table.guild.id) == (0, "computer"), "nothing saved"
     assert await service.store.games.open_game_in(table.channel.id) is None, "no lobby opened"
 

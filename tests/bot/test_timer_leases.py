@@ -27,12 +27,12 @@ async def a_deadline_leased_by(db: str, owner: str) -> int:
     try:
         service = GameService(store, lambda: 5, clock=ManualClock(START - timedelta(hours=13)))
         channel, human = wire.FIRST_CHANNEL, wire.FIRST_USER
-        game = await service.create(
+        game = await service.seating.create(
             guild_id=wire.GUILD, channel_id=channel, user_id=human, name="p", variant="azul", seats=2,
             order="joined", time_limit_hours=12,
         )  # fmt: skip
-        await service.join(channel, human + 1, "q")
-        await service.start(channel, human, is_admin=False)
+        await service.seating.join(channel, human + 1, "q")
+        await service.seating.start(channel, human, is_admin=False)
     finally:
         await store.close()
     with sqlite3.connect(db) as write:

@@ -171,7 +171,7 @@ async def test_seats_the_computer_plays_get_no_timers(simcord_env, clock: Manual
     bob_seat = game.seat_of(bob.id)
     assert bob_seat is not None
     handed = game.version
-    await table.bot.service.set_controller(game.id, bob_seat, "hard")
+    await table.bot.service.stand_ins.set_controller(game.id, bob_seat, "hard")
     table.bot.wake_computer(game.id)
     await simcord_env.settle()
     for _ in range(2):  # Alice moves; the computer answers for Bob

@@ -83,7 +83,7 @@ async def test_the_undo_button_takes_the_move_back(simcord_env, variant: str) ->
     assert game.state == before.state, "the table is as it was before the move"
     assert game.version == before.version + 2, "the version still moves forward"
     assert await table.bot.service.store.moves.moves(game.id) == moves_before
-    assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
+    assert await table.bot.service.tables.replayed(game) == engine.from_json(game.state or {})
 
     post = table.channel.last_message
     assert post.id != board_after_move.id and "Taken back: " in post.content, post.content
@@ -96,7 +96,7 @@ async def test_the_undo_button_takes_the_move_back(simcord_env, variant: str) ->
     again = await table.play_by_slash(member, move)
     assert again.response.content.startswith("Played")
     game = await table.game()
-    assert await table.bot.service.replayed(game) == engine.from_json(game.state or {})
+    assert await table.bot.service.tables.replayed(game) == engine.from_json(game.state or {})
 
 
 async def test_undo_by_command_and_the_timers_follow(simcord_env) -> None:
@@ -221,7 +221,7 @@ async def test_an_undo_whose_board_was_lost_is_posted_after_a_restart(simcord_en
     member, _, move = await next_move(table, reveals=False)
     await table.play_by_slash(member, move)
     board = table.channel.last_message
-    undone = await table.bot.service.undo_move(table.channel.id, member.id, interaction_id=4242)
+    undone = await table.bot.service.takebacks.undo_move(table.channel.id, member.id, interaction_id=4242)
     assert table.channel.last_message.id == board.id
 
     await simcord_env.restart_bot(make_bot(remind_after=timedelta(hours=24)))
@@ -238,12 +238,12 @@ async def test_a_repeated_undo_or_a_repeated_undone_move_applies_once(simcord_en
     await table.open("azul")
     service = table.bot.service
     member, _, move = await next_move(table, reveals=False)
-    await service.move(table.channel.id, member.id, move.command, dict(move.choices()), interaction_id=901)
-    await service.undo_move(table.channel.id, member.id, interaction_id=902)
+    await service.turns.move(table.channel.id, member.id, move.command, dict(move.choices()), interaction_id=901)
+    await service.takebacks.undo_move(table.channel.id, member.id, interaction_id=902)
     version = (await table.game()).version
     for again in (
-        service.undo_move(table.channel.id, member.id, interaction_id=902),
-        service.move(table.channel.id, member.id, move.command, dict(move.choices()), interaction_id=901),
+        service.takebacks.undo_move(table.channel.id, member.id, interaction_id=902),
+        service.turns.move(table.channel.id, member.id, move.command, dict(move.choices()), interaction_id=901),
     ):
         with pytest.raises(Refusal) as refusal:
             await again

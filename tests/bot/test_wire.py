@@ -25,9 +25,11 @@ GUILD, CHANNEL, ALICE, BOB = 500, 600, 700, 701
 async def a_started_game(db: str) -> None:
     store = await Store.open(db)
     service = GameService(store, lambda: 11)
-    await service.create(guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="alice", variant="azul", seats=2)
-    await service.join(CHANNEL, BOB, "bob")
-    await service.start(CHANNEL, ALICE, is_admin=False)
+    await service.seating.create(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="alice", variant="azul", seats=2
+    )
+    await service.seating.join(CHANNEL, BOB, "bob")
+    await service.seating.start(CHANNEL, ALICE, is_admin=False)
     await store.close()
 
 

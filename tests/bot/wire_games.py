@@ -35,7 +35,7 @@ async def prepare_games(db: str, count: int, *, variant: str = "azul", players: 
     for index in range(count):
         channel = FIRST_CHANNEL + index
         users = [FIRST_USER + players * index + n for n in range(players)]
-        await service.create(
+        await service.seating.create(
             guild_id=GUILD,
             channel_id=channel,
             user_id=users[0],
@@ -45,8 +45,8 @@ async def prepare_games(db: str, count: int, *, variant: str = "azul", players: 
             order="joined",
         )
         for user in users[1:]:
-            await service.join(channel, user, f"p{user}")
-        await service.start(channel, users[0], is_admin=False)
+            await service.seating.join(channel, user, f"p{user}")
+        await service.seating.start(channel, users[0], is_admin=False)
     await store.close()
 
 

@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from bot.infra.store.base import Aggregate, inserted_id
-from bot.infra.store.rows import Conflict, GameRow, Seat, SeatCaps, now_iso
+from bot.infra.store.rows import Conflict, GameResult, GameRow, Seat, SeatCaps, now_iso
 from bot.infra.store.servers import take_caps
 
 
@@ -383,7 +383,7 @@ class GameRecords(Aggregate):
                 await db.execute("UPDATE seats SET seat = ? WHERE game_id = ? AND joined = ?", (seat, game_id, joined))
             return True
 
-    async def finish(self, game_id: int, status: str, result: dict[str, Any] | None) -> bool:
+    async def finish(self, game_id: int, status: str, result: GameResult | None) -> bool:
         """Close an open game (``over`` or ``aborted``); False if it was already closed."""
         async with self.transaction() as db:
             cursor = await db.execute(

@@ -14,6 +14,7 @@ from bot.infra.db import Connection
 from bot.infra.store.base import Aggregate
 from bot.infra.store.rows import (
     Conflict,
+    GameResult,
     MoveRow,
     UndoneRow,
     now_iso,
@@ -128,7 +129,7 @@ class Moves(Aggregate):
         notation: str,
         state: dict[str, Any],
         interaction_id: int | None,
-        finished: dict[str, Any] | None,
+        finished: GameResult | None,
         cause: str = "",
     ) -> None:
         """Append ply ``version`` and save ``state`` as version ``version + 1``, atomically. ``cause``: why the
@@ -156,7 +157,7 @@ class Moves(Aggregate):
         notations: Sequence[str],
         state: dict[str, Any],
         interaction_id: int | None,
-        finished: dict[str, Any] | None,
+        finished: GameResult | None,
         cause: str = "",
         rename: tuple[int, str] | None = None,
         reset_timeouts: bool = False,

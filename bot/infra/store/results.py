@@ -23,6 +23,18 @@ class Results(Aggregate):
 
     _LATEST_NAME = "(SELECT name FROM result_seats n WHERE n.user_id = r.user_id ORDER BY n.result_id DESC LIMIT 1)"
 
+    async def seats_of(self, game_id: int) -> list[ResultSeat]:
+        """A settled game's seats as recorded (score, place, outcome), in seat order; none before it is settled."""
+        rows = await self._fetchall(
+            "SELECT rs.seat, rs.user_id, rs.name, rs.score, rs.place, rs.outcome FROM result_seats rs"
+            " JOIN results r ON r.id = rs.result_id WHERE r.game_id = ? ORDER BY rs.seat",
+            (game_id,),
+        )
+        return [
+            ResultSeat(row["seat"], row["user_id"], row["name"], int(row["score"]), int(row["place"]), row["outcome"])
+            for row in rows
+        ]
+
     async def unsettled_games(self) -> list[int]:
         """Finished games without a result row (the bot stopped between the last move and the result): oldest first."""
         rows = await self._fetchall(

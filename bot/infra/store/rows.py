@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 OPEN_STATUSES = ("lobby", "active")
 
@@ -39,6 +39,18 @@ class Seat:
         return self.level is not None
 
 
+class GameResult(TypedDict, total=False):
+    """A finished game's result as stored with it (``games.result``, :func:`bot.app.results.result_of`)."""
+
+    scores: list[int]
+    standings: list[list[int]]
+    """Seats by place, ties sharing a group; everyone who left the game in the last group."""
+    resigned: int | None
+    """The seat whose resignation ended the game."""
+    outcomes: list[str]
+    """Per seat, when anyone left: ``played``, ``timed_out``, ``dropped`` or ``resigned``."""
+
+
 @dataclass(frozen=True, slots=True)
 class GameRow:
     id: int
@@ -53,7 +65,7 @@ class GameRow:
     status: str
     version: int
     state: dict[str, Any] | None
-    result: dict[str, Any] | None
+    result: GameResult | None
     lobby_message_id: int | None
     board_message_id: int | None
     created_at: str

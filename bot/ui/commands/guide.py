@@ -27,7 +27,7 @@ class GuideCog(commands.Cog):
         """A variant's rules; without one, those of the game last played here (else the first game's)."""
         name = variant.value if variant else None
         if name is None:
-            game = await bot_of(interaction).service.latest_game_in(interaction.channel_id or 0)
+            game = await bot_of(interaction).service.tables.latest_in(interaction.channel_id or 0)
             name = game.variant if game else engine.variant_names()[0]
         await reply(interaction, adapter_of(name).rules(name, user_locale(interaction))[:2000])
 

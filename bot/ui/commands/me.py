@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
@@ -28,8 +28,8 @@ from bot.app.narration import seat_label, shown
 from bot.app.ports import Games
 from bot.app.presence import stamp
 from bot.app.records import GameRow, UserPrefs
+from bot.app.settings import MAX_AWAY_DAYS
 from bot.games.base import variant_label
-from bot.infra.clock import iso
 from bot.ui.commands.stats import profile
 from bot.ui.context import bot_of
 from bot.ui.privacy import forget
@@ -108,22 +108,22 @@ async def with_deadline(service: Games, entry: OpenGame, user_id: int) -> OpenGa
     seat = entry.game.seat_of(user_id)
     if not entry.my_turn or seat is None or not entry.game.time_limit_hours:
         return entry
-    return replace(entry, due=(await service.deadlines(entry.game)).get(seat))
+    return replace(entry, due=(await service.timers.deadlines(entry.game)).get(seat))
 
 
 async def with_league(service: Games, entry: OpenGame) -> OpenGame:
     """The entry with the league and round its game was opened for, if any."""
-    found = await service.league_table_of(entry.game.id)
+    found = await service.league_tables.table_of_game(entry.game.id)
     return replace(entry, league=(found[1].name, found[0].round)) if found else entry
 
 
 @app_commands.command(name=named("games"), description=described("bot.cmd.games"))
 async def games(interaction: discord.Interaction) -> None:
     service = bot_of(interaction).service
-    entries = open_games(await service.open_games_of(interaction.user.id), interaction.user.id)
+    entries = open_games(await service.tables.open_games_of(interaction.user.id), interaction.user.id)
     entries = [await with_deadline(service, entry, interaction.user.id) for entry in entries]
     entries = [await with_league(service, entry) for entry in entries]
-    damaged = await service.damaged_games_of(interaction.user.id)
+    damaged = await service.tables.damaged_games_of(interaction.user.id)
     await reply(interaction, my_games_text(entries, user_locale(interaction), damaged))
 
 
@@ -203,46 +203,31 @@ async def settings(  # noqa: PLR0917 (discord.py passes slash command options by
     if every is not None:
         values["remind_every_hours"] = int(every.value)
     if values:
-        await service.set_reminder_prefs(interaction.user.id, **values)
+        await service.users.set_reminder_prefs(interaction.user.id, **values)
     if notice is not None:
-        await service.set_notify(interaction.user.id, notice.value == "dm", locale)
-    prefs = await service.user(interaction.user.id)
+        await service.settings.set_notify(interaction.user.id, notice.value == "dm", locale)
+    prefs = await service.users.user(interaction.user.id)
     saved = bool(values) or notice is not None
     await reply(interaction, settings_text(prefs, locale, saved=saved))
-
-
-MAX_AWAY_DAYS = 30
 
 
 @app_commands.command(name=named("away"), description=described("bot.cmd.away"))
 @app_commands.describe(days=described("bot.opt.days"))
 async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1, MAX_AWAY_DAYS]) -> None:
-    service = bot_of(interaction).service
-    if not 1 <= days <= MAX_AWAY_DAYS:  # Discord enforces the range; a direct call must too
-        raise Refusal("bad_away_days", max=MAX_AWAY_DAYS)
-    until = iso(service.clock.now() + timedelta(days=days))
-    was = (await service.user(interaction.user.id)).away_until
-    await service.set_away(interaction.user.id, until)
-    await service.timers.away_changed(interaction.user.id, was, until)  # time limits' clocks stand still meanwhile
+    until = await bot_of(interaction).service.settings.away(interaction.user.id, days)
     await reply(interaction, text("bot.reply.away", user_locale(interaction), until=stamp(until), days=days))
 
 
 @app_commands.command(name=named("back"), description=described("bot.cmd.back"))
 async def back(interaction: discord.Interaction) -> None:
-    service = bot_of(interaction).service
-    prefs = await service.user(interaction.user.id)
-    if not prefs.away_until or prefs.away_until <= iso(service.clock.now()):
-        raise Refusal("not_away")
-    await service.timers.returned(interaction.user.id, prefs.away_until)
-    await service.set_away(interaction.user.id, None)
-    await service.timers.away_changed(interaction.user.id, prefs.away_until, None)
+    await bot_of(interaction).service.settings.back(interaction.user.id)
     await reply(interaction, text("bot.reply.back", user_locale(interaction)))
 
 
 @app_commands.command(name=named("quickplay"), description=described("bot.cmd.quickplay"))
 @app_commands.describe(enabled=described("bot.opt.enabled"))
 async def quickplay(interaction: discord.Interaction, enabled: bool) -> None:
-    await bot_of(interaction).service.set_quick_play(interaction.user.id, enabled)
+    await bot_of(interaction).service.users.set_quick_play(interaction.user.id, enabled)
     await reply(interaction, text("bot.reply.quick_on" if enabled else "bot.reply.quick_off", user_locale(interaction)))
 
 

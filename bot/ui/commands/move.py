@@ -17,7 +17,7 @@ games do not have them (``take`` has no ``line`` in Summer Pavilion).
 A run (the grey wall's columns) is typed one move per command, ``/azul-move wall line column``, as the engine declares
 it, rather than as one option holding every line: each line's columns depend on the lines placed before it, which
 the per-option autocomplete already follows, and the Play picker chooses them all at once. The channel still gets
-one post per wall tiling (:meth:`bot.app.service.GameService.holds_board`).
+one post per wall tiling (:meth:`bot.app.outcomes.Turn.holds_board`).
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ async def _complete(
     interaction: discord.Interaction, command: str, option: str, options: tuple[str, ...], current: str
 ) -> list[app_commands.Choice[str]]:
     service = bot_of(interaction).service
-    game = await service.active_game(interaction.channel_id or 0)
-    state = service.state_of(game)
+    game = await service.tables.active(interaction.channel_id or 0)
+    state = service.tables.state_of(game)
     seat = game.seat_of(interaction.user.id)
     if seat is None or seat not in engine.to_act(state) or not _has_option(game.variant, command, option):
         return []

@@ -122,7 +122,9 @@ async def leaderboard_answer(
     if scope == "server" and guild_id is None:
         raise Refusal("server_scope_in_dm")
     service = bot_of(interaction).service
-    rows, total = await service.leaderboard(family, guild_id=guild_id, z=ratings.Z, limit=PAGE, offset=page * PAGE)
+    rows, total = await service.results.leaderboard(
+        family, guild_id=guild_id, z=ratings.Z, limit=PAGE, offset=page * PAGE
+    )
     pages = pages_of(total)
     if not 0 <= page < pages:
         raise Refusal("no_such_page", page=page + 1, pages=pages)
@@ -189,9 +191,11 @@ async def history_answer(interaction: discord.Interaction, scope: str, page: int
     if scope == "server":
         if interaction.guild_id is None:  # no choice works here: say where a server's history is
             raise Refusal("history_server_in_dm")
-        results, total = await service.results(guild_id=interaction.guild_id, limit=PAGE, offset=page * PAGE)
+        results, total = await service.results.results(guild_id=interaction.guild_id, limit=PAGE, offset=page * PAGE)
     else:
-        results, total = await service.results(channel_id=interaction.channel_id or 0, limit=PAGE, offset=page * PAGE)
+        results, total = await service.results.results(
+            channel_id=interaction.channel_id or 0, limit=PAGE, offset=page * PAGE
+        )
     if total == 0:
         raise Refusal("no_history_dm" if interaction.guild_id is None else f"no_history_{scope}")
     pages = pages_of(total)
@@ -242,11 +246,11 @@ def facts_of(totals: PlayerTotals, locale: str) -> list[tuple[str, str]]:
 async def profile_answer(
     service: Games, pictures: PictureMaker, user_id: int, name: str, locale: str
 ) -> tuple[str, discord.File]:
-    totals = await service.totals_of(user_id)
+    totals = await service.results.totals_of(user_id)
     if totals.games == 0:
         raise Refusal("no_games_yet", user=shown(name))
-    rows = await service.ratings_of(user_id)
-    history = await service.rating_history_of(user_id)
+    rows = await service.results.ratings_of(user_id)
+    history = await service.results.rating_history_of(user_id)
     rated = [(game_label(row.family, locale), standing(0, row)) for row in rows]
     facts = facts_of(totals, locale)
     chart = {game_label(row.family, locale): [ratings.initial(), *history.get(row.family, [])] for row in rows}
@@ -311,7 +315,7 @@ class StatsCog(commands.GroupCog, group_name=named("azul-stats"), group_descript
     @staticmethod
     async def _game_here(interaction: discord.Interaction) -> str:
         """The game last played in this channel, else the first of the family."""
-        latest = await bot_of(interaction).service.latest_game_in(interaction.channel_id or 0)
+        latest = await bot_of(interaction).service.tables.latest_in(interaction.channel_id or 0)
         return ratings.family_of(latest.variant) if latest else engine.game_names()[0]
 
     @app_commands.command(name=named("history"), description=described("bot.cmd.history"))

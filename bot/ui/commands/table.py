@@ -115,7 +115,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         if missing:  # every board would fail to post: say so now, before anyone joins
             raise Refusal("bot_permissions", permissions=missing)
         service = bot_of(interaction).service
-        game = await service.create(
+        game = await service.seating.create(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id or 0,
             user_id=interaction.user.id,
@@ -136,7 +136,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             lobby_text(game, locale), view=lobby_view(game, locale), allowed_mentions=discord.AllowedMentions.none()
         )
         message = await interaction.original_response()
-        await service.set_message(game.id, "lobby", message.id)
+        await service.games.set_message(game.id, "lobby", message.id)
 
     @app_commands.command(name=named("join"), description=described("bot.cmd.join"))
     async def join(self, interaction: discord.Interaction) -> None:
@@ -162,10 +162,10 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             await lobby_action(interaction, f"computer-{level.value}")
             return
         service = bot_of(interaction).service
-        game = await service.open_game(interaction.channel_id or 0)
+        game = await service.tables.open_in(interaction.channel_id or 0)
         if game.status == "lobby":
             raise Refusal("bad_level")
-        game = await service.take_back(interaction.channel_id or 0, interaction.user.id)
+        game = await service.stand_ins.take_back(interaction.channel_id or 0, interaction.user.id)
         await reply(interaction, text("bot.limit.reply.taken_back", user_locale(interaction)))
         channel = interaction.channel
         if isinstance(channel, discord.abc.Messageable):
@@ -180,14 +180,18 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     @app_commands.describe(public=described("bot.opt.public"), mine=described("bot.opt.mine"))
     async def board(self, interaction: discord.Interaction, public: bool = False, mine: bool = False) -> None:
         service = bot_of(interaction).service
-        game = await service.shown_game(interaction.channel_id or 0)
-        state = service.state_of(game)
+        game = await service.tables.shown_in(interaction.channel_id or 0)
+        state = service.tables.state_of(game)
         seat = game.seat_of(interaction.user.id)
         if mine and seat is None:
             raise Refusal("closeup_not_seated")
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = user_locale(interaction)
-        notes = await seat_notes(service, game, service.clock.now(), locale) if game.status == "active" else []
+        notes = (
+            await seat_notes(service.users, service.timers, game, service.clock.now(), locale)
+            if game.status == "active"
+            else []
+        )
         if mine and seat is not None:  # privately, whatever ``public`` says: a close-up is for its player
             closeup = await bot_of(interaction).pictures.draw_closeup(game, state, seat, locale, notes)
             files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
@@ -205,13 +209,13 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     async def status(self, interaction: discord.Interaction) -> None:
         service = bot_of(interaction).service
         locale = user_locale(interaction)
-        game = await service.shown_game(interaction.channel_id or 0)
+        game = await service.tables.shown_in(interaction.channel_id or 0)
         if game.status == "lobby":
             await reply(interaction, lobby_text(game, locale), allowed_mentions=discord.AllowedMentions.none())
             return
-        away = await away_lines(service, game, service.clock.now(), locale)
+        away = await away_lines(service.users, game, service.clock.now(), locale)
         limits = await deadline_lines(service, game, locale)
-        said = [status_text(game, service.state_of(game), locale), *limits, *away]
+        said = [status_text(game, service.tables.state_of(game), locale), *limits, *away]
         if game.channel_id != interaction.channel_id:  # asked in the channel of a game played in its thread
             said.insert(0, text("bot.thread.link", locale, thread=f"<#{game.channel_id}>"))
         await reply(interaction, "\n".join(said)[:2000])
@@ -221,15 +225,15 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = bot_of(interaction).service
         locale = user_locale(interaction)
-        shown = await service.shown_game(interaction.channel_id or 0, broken_too=True)
+        shown = await service.tables.shown_in(interaction.channel_id or 0, broken_too=True)
         if shown.broken:  # quarantined: its record as saved, for whoever may mend or end it
-            raw = await service.raw_record(shown, interaction.user.id, is_admin=is_admin(interaction))
+            raw = await service.exports.raw_record(shown, interaction.user.id, is_admin=is_admin(interaction))
             data = json.dumps(raw, ensure_ascii=False, indent=1).encode()
             file = discord.File(io.BytesIO(data), filename=f"azul-{shown.id}-raw.json")
             content = text("bot.reply.exported_raw", locale, game=shown.id)
             await interaction.edit_original_response(content=content, attachments=[file])
             return
-        game, document = await service.transcript(interaction.channel_id or 0)
+        game, document = await service.exports.transcript(interaction.channel_id or 0)
         data = json.dumps(document, ensure_ascii=False, indent=1).encode()
         file = discord.File(io.BytesIO(data), filename=f"azul-{game.id}-{game.variant}.json")
         listed = move_list(document, document["names"], locale).encode()
@@ -249,8 +253,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     async def hint(self, interaction: discord.Interaction) -> None:
         service = bot_of(interaction).service
         await interaction.response.defer(ephemeral=True, thinking=True)  # the search takes about a second
-        game, move, reasons = await service.hint(interaction.channel_id or 0, interaction.user.id)
-        state = service.state_of(game)
+        game, move, reasons = await service.advisor.hint(interaction.channel_id or 0, interaction.user.id)
+        state = service.tables.state_of(game)
         seat = game.seat_of(interaction.user.id) or 0
         await reply(interaction, hint_text(game, state, seat, move, reasons=reasons, locale=user_locale(interaction)))
 
@@ -263,17 +267,17 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     async def log(self, interaction: discord.Interaction) -> None:
         """The last moves in words, for anyone in the channel (players and spectators)."""
         service = bot_of(interaction).service
-        game = await service.shown_game(interaction.channel_id or 0)
+        game = await service.tables.shown_in(interaction.channel_id or 0)
         if game.status == "lobby":
             raise Refusal("not_started")
         await interaction.response.defer(ephemeral=True, thinking=True)  # replaying a long game takes a moment
-        await reply(interaction, await log_text(service, game, user_locale(interaction)))
+        await reply(interaction, await log_text(service.move_log, game, user_locale(interaction)))
 
     @app_commands.command(name=named("nudge"), description=described("bot.cmd.nudge"))
     async def nudge(self, interaction: discord.Interaction) -> None:
         """Remind the players the game waits for, once per 12 hours per game and player."""
         bot = bot_of(interaction)
-        nudged = await bot.service.nudge(interaction.channel_id or 0, interaction.user.id)
+        nudged = await bot.service.nudges.nudge(interaction.channel_id or 0, interaction.user.id)
         async with after_commit("nudge"):  # the nudge is noted (once per 12 hours): say so whatever fails now
             player = f"**{shown(display_name(interaction.user))}**"
             await interaction.response.defer(ephemeral=True, thinking=True)
