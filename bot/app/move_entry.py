@@ -9,6 +9,7 @@ words.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import time
@@ -36,8 +37,10 @@ _SPELLING = (("×", "x"), ("center", "centre"), ("ё", "е"), ("’", "'"))
 _NOTHING = frozenset({"", "-", "none", "nothing", "nic", "нічого"})
 
 
+@functools.lru_cache(maxsize=4096)
 def normal(text: str) -> str:
-    """Text as compared with what people type: case-folded, one spelling of centre and of times, single spaces."""
+    """Text as compared with what people type: case-folded, one spelling of centre and of times, single spaces.
+    Kept: matching a move compares every legal move's tokens, the same few words on every move."""
     text = text.casefold()
     for variant, canonical in _SPELLING:
         text = text.replace(variant, canonical)
