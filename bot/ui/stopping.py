@@ -27,8 +27,25 @@ HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-
 AUTOCOMPLETE = 4
 
 
-def handler_tasks() -> set[asyncio.Task[Any]]:
-    return {task for task in asyncio.all_tasks() if task.get_name().startswith(HANDLER_TASKS)}
+def handler_tasks_of(handle: Callable[[], None]) -> list[asyncio.Task[Any]]:
+    """Run ``handle`` (discord.py parsing an interaction) and return the handler tasks it started: the tasks
+    created meanwhile are caught by the loop's task factory, not found among every task running (twice per
+    interaction, under load a few hundred)."""
+    loop = asyncio.get_running_loop()
+    previous = loop.get_task_factory()
+    created: list[asyncio.Future[Any]] = []
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **options: Any) -> asyncio.Future[Any]:
+        task = previous(loop, coro, **options) if previous is not None else asyncio.Task(coro, loop=loop, **options)
+        created.append(task)
+        return task
+
+    loop.set_task_factory(factory)
+    try:
+        handle()
+    finally:
+        loop.set_task_factory(previous)
+    return [t for t in created if isinstance(t, asyncio.Task) and t.get_name().startswith(HANDLER_TASKS)]
 
 
 class Stopping:
@@ -56,9 +73,7 @@ class Stopping:
         if self.closing:
             self._answer(self._refuse(data))
             return
-        before = handler_tasks()
-        handle(data)
-        for task in handler_tasks() - before:
+        for task in handler_tasks_of(lambda: handle(data)):
             self._in_flight[task] = data
             task.add_done_callback(lambda done: self._in_flight.pop(done, None))
 
