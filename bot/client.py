@@ -283,16 +283,16 @@ class AzulBot(commands.Bot):
         self._resuming = asyncio.create_task(self._resume_computer_turns(), name="resume computer turns")
 
     async def _check_drawing(self) -> None:
-        """Stop the bot when a registered game cannot be drawn, before players meet it. Checked in a thread beside
-        the start-up, which it would otherwise hold up: it loads Pillow and every game's renderer, and the first
-        answers draw nothing."""
+        """Stop the bot when a registered game cannot be drawn, before players meet it. Checked in a thread once
+        the bot is connected, not in the start-up, which it would hold up: it loads Pillow and every game's renderer,
+        and the first answers draw nothing."""
+        await self.wait_until_ready()  # and a close in the middle of the log-in would leave it half done
         try:
             await asyncio.to_thread(render.check_renderers)
         except LookupError as error:
             self.exit_code = EXIT_UNDRAWABLE
             self.stopped_because = f"a registered game cannot be drawn, so the bot stops: {error}"
             log.error("%s", self.stopped_because)
-            await self.wait_until_ready()  # a close in the middle of the log-in would leave it half done
             await self.close()
 
     async def sync_commands(self, *, force: bool = False) -> bool:
@@ -410,6 +410,8 @@ class AzulBot(commands.Bot):
     async def close(self) -> None:
         for loop in self.loops:  # a sweep in the middle of a post would meet a closed HTTP session
             loop.cancel()
+        if self._drawing_checked is not None and self._drawing_checked is not asyncio.current_task():
+            self._drawing_checked.cancel()  # still waiting for the connection (its thread, if started, ends alone)
         await self.stopping.drain(STOP_GRACE_SECONDS)  # the interactions under way finish (or are told) first
         await super().close()
         await self.close_store()

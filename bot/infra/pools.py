@@ -125,7 +125,8 @@ def _to_the_back(rotation: OrderedDict[Any, Any], key: Hashable, *, keep: bool) 
 class WorkerPool:
     """``processes`` worker processes (started by :meth:`start`, stopped by :meth:`close`), or a thread when 0.
     With ``warm_up``, every worker runs it as it starts, and they all start with the pool; without, each starts when
-    work first needs it.
+    work first needs it (and the pool's machinery with the first work: a bot's start-up starts no process it does
+    not need yet, not even multiprocessing's resource tracker).
 
     A worker that dies (killed, out of memory) breaks its whole executor: the pool is replaced and the work that was
     cut off is tried once more, so one dead worker costs one retry, not every later picture or search.
@@ -156,7 +157,7 @@ class WorkerPool:
 
     def start(self) -> None:
         self._running = True
-        if self.processes:
+        if self.processes and self.warm_up is not None and not self.fresh:
             self._executor = self._new_executor()
 
     def worker_pids(self) -> frozenset[int]:
@@ -202,9 +203,11 @@ class WorkerPool:
         if not self.processes:
             return await asyncio.to_thread(work, *args)
         for attempt in (1, 2):
-            executor = self._executor
-            if executor is None:
+            if not self._running:
                 raise RuntimeError(f"the {self.name} pool is not running")
+            if self._executor is None:  # no warm-up: started with its first work
+                self._executor = self._new_executor()
+            executor = self._executor
             try:
                 return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
             except BrokenProcessPool:
