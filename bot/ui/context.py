@@ -49,7 +49,8 @@ class BoardPoster(Protocol):
 @runtime_checkable
 class BotContext(Protocol):
     """The game service, the leagues, the board poster and the pictures of the running bot, and the computer's
-    turns: each seen through the narrow protocol of :mod:`bot.app.ports`, never as its concrete class."""
+    turns, each seen through :mod:`bot.app.ports` (the service as its objects, the pictures and leagues as
+    protocols), never through the client or the composition that built them."""
 
     @property
     def service(self) -> Games: ...
