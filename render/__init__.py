@@ -118,12 +118,27 @@ def render_table(
     """The whole table of ``state`` as one RGB image; ``names[seat]`` are the players' display names,
     ``info[seat]`` (optional) what else to show beside a name and ``caption`` (optional) the last move in words,
     drawn in a line under the table."""
-    from render.common import captioned, legend_notes, legended
+    from render.common import stacked
+
+    return stacked(_table_parts(state, names=names, events=events, locale=locale, info=info, caption=caption))
+
+
+def _table_parts(
+    state: engine.GameState,
+    *,
+    names: Sequence[str],
+    events: Sequence[engine.Event],
+    locale: str,
+    info: Info,
+    caption: str,
+) -> list[Image.Image]:
+    """The whole table and the strips under it (legend, caption), apart: see :func:`render.common.under`."""
+    from render.common import legend_notes, under
 
     renderer = _renderer(state)
     with _drawing, legend_notes() as notes:
         table = renderer.draw_table(state, names=names, events=events, locale=locale, info=info)
-        return captioned(legended(table, notes), caption)
+        return [table, *under(table, notes=notes, caption=caption)]
 
 
 def focus_seat(state: engine.GameState) -> int:
@@ -148,10 +163,27 @@ def render_post(
     :func:`focus_seat` (the shared area one board wide, that seat's board in full, a row for every other player and
     a legend of the picture's short marks), with the last move in words under it. The whole table
     (:func:`render_table`) is one tap away in the bot."""
-    from render.common import captioned
+    from render.common import stacked
 
-    image = render_closeup_image(state, focus_seat(state), names=names, events=events, locale=locale, info=info)
-    return captioned(image, caption)
+    return stacked(_post_parts(state, names=names, events=events, locale=locale, info=info, caption=caption))
+
+
+def _post_parts(
+    state: engine.GameState,
+    *,
+    names: Sequence[str],
+    events: Sequence[engine.Event],
+    locale: str,
+    info: Info,
+    caption: str,
+) -> list[Image.Image]:
+    """The posted picture as parts, top to bottom, for the encoder to take without stacking them."""
+    from render.common import caption_strip
+
+    parts = _closeup_parts(state, focus_seat(state), names=names, events=events, locale=locale, info=info)
+    with _drawing:  # the caption's words are rendered by the shared FreeType faces too
+        line = caption_strip(parts[0].width, sum(part.height for part in parts), caption)
+    return [*parts, line] if line is not None else parts
 
 
 def render_post_png(
@@ -164,9 +196,9 @@ def render_post_png(
     caption: str = "",
 ) -> bytes:
     """The same picture as :func:`render_post`, encoded as small, deterministic PNG bytes."""
-    image = render_post(state, names=names, events=events, locale=locale, info=info, caption=caption)
+    parts = _post_parts(state, names=names, events=events, locale=locale, info=info, caption=caption)
     renderer = _renderer(state)
-    return _encode(image, renderer.game, renderer.png_level)
+    return _encode(parts, renderer.game, renderer.png_level)
 
 
 def render_png(
@@ -179,9 +211,9 @@ def render_png(
     caption: str = "",
 ) -> bytes:
     """The same picture as :func:`render_table`, encoded as small, deterministic PNG bytes."""
-    image = render_table(state, names=names, events=events, locale=locale, info=info, caption=caption)
+    parts = _table_parts(state, names=names, events=events, locale=locale, info=info, caption=caption)
     renderer = _renderer(state)
-    return _encode(image, renderer.game, renderer.png_level)
+    return _encode(parts, renderer.game, renderer.png_level)
 
 
 def render_closeup_image(
@@ -196,7 +228,22 @@ def render_closeup_image(
     """``seat``'s personal view, one board wide so a phone shows it large. With a renderer with ``draw_personal``:
     the shared area laid out at that width on top, the player's own board below, and a row for each other player.
     Without: the shared area and the player's own board cut from the whole table."""
-    from render.common import closeup, legend_notes, legended
+    from render.common import stacked
+
+    return stacked(_closeup_parts(state, seat, names=names, events=events, locale=locale, info=info))
+
+
+def _closeup_parts(
+    state: engine.GameState,
+    seat: int,
+    *,
+    names: Sequence[str],
+    events: Sequence[engine.Event],
+    locale: str,
+    info: Info,
+) -> list[Image.Image]:
+    """``seat``'s personal view and its legend, apart (see :func:`render.common.under`)."""
+    from render.common import closeup, legend_notes, under
 
     players = len(engine.scores(state))
     if not 0 <= seat < players:
@@ -205,11 +252,11 @@ def render_closeup_image(
     if renderer.draw_personal is not None:
         with _drawing, legend_notes() as notes:
             view = renderer.draw_personal(state, seat, names=names, events=events, locale=locale, info=info)
-            return legended(view, notes)
+            return [view, *under(view, notes=notes)]
     with _drawing:  # the other boards are cut away: drawing them would only cost time
         table = renderer.draw_table(state, names=names, events=events, locale=locale, info=info, seats={seat})
     shared, board = renderer.closeup_regions(state, seat)
-    return closeup(table, shared, board)
+    return [closeup(table, shared, board)]
 
 
 def render_closeup(
@@ -224,8 +271,8 @@ def render_closeup(
     """The same picture as :func:`render_closeup_image`, as PNG bytes."""
     from render.palette import FAST
 
-    image = render_closeup_image(state, seat, names=names, events=events, locale=locale, info=info)
-    return _encode(image, _renderer(state).game, FAST)
+    parts = _closeup_parts(state, seat, names=names, events=events, locale=locale, info=info)
+    return _encode(parts, _renderer(state).game, FAST)
 
 
 def render_preview(
@@ -257,7 +304,7 @@ def warm_up() -> None:
     render_png(engine.new_game(variant.name, variant.min_players, 1), names=names)
 
 
-def _encode(image: Image.Image, game: str, level: int) -> bytes:
+def _encode(image: Image.Image | Sequence[Image.Image], game: str, level: int) -> bytes:
     """PNG bytes of a picture of ``game``: mapped onto its fixed palette, compressed at zlib-ng's ``level``."""
     from render.common import to_png
     from render.palette import palette_image

@@ -57,7 +57,7 @@ from render.emoji import draw as emoji_text
 from render.emoji import has_emoji
 from render.inputs import SeatInfo
 from render.names import fit_name
-from render.text import Font, fit, font, printable, width
+from render.text import Font, advance, fit, font, printable, width
 
 __all__ = [
     "ACCENT",
@@ -90,6 +90,7 @@ __all__ = [
     "badge_box",
     "canvas",
     "cap_height",
+    "caption_strip",
     "captioned",
     "closeup",
     "condensed_text_at",
@@ -104,9 +105,12 @@ __all__ = [
     "grid_origin",
     "highlight",
     "legend_notes",
+    "legend_strip",
     "legended",
+    "line_at",
     "mark_region",
     "mark_to_act",
+    "moved",
     "opponent_rows",
     "opponents_height",
     "palette_png",
@@ -122,12 +126,14 @@ __all__ = [
     "shrunk",
     "signed",
     "slot",
+    "stacked",
     "standings",
     "standings_height",
     "text_at",
     "tile",
     "to_act_frame",
     "to_png",
+    "under",
     "width",
     "within",
 ]
@@ -451,32 +457,37 @@ LEGEND_ROW = 34
 def legended(image: Image.Image, notes: Sequence[Pill]) -> Image.Image:
     """``image`` with a legend under it: each short note as drawn, then its full text, side by side while they fit
     the width, else on the next line."""
+    return stacked([image, *under(image, notes=notes)])
+
+
+def legend_strip(across: int, top: int, notes: Sequence[Pill]) -> Image.Image | None:
+    """The legend of ``notes`` (see :func:`legended`), ``across`` wide, to go at ``top``, or None when none."""
     if not notes:
-        return image
+        return None
     face, words = font(20, bold=True), font(20)
     entries = []
     for note in notes:
         short = Pill(note.short or "", note.fill, note.ink, note.icon)
-        said = fit(note.text, words, image.width - pill_width(short, face) - 52)
+        said = fit(note.text, words, across - pill_width(short, face) - 52)
         entries.append((short, said, pill_width(short, face) + 8 + width(said, words)))
     lines: list[list[int]] = [[]]
     x = 16
     for k, (_, _, w) in enumerate(entries):
-        if lines[-1] and x + w > image.width - 16:
+        if lines[-1] and x + w > across - 16:
             lines.append([])
             x = 16
         lines[-1].append(k)
         x += w + 24
-    result = Image.new("RGB", (image.width, image.height + LEGEND_ROW * len(lines) + 6), BG)
-    result.paste(image, (0, 0))
+    result = Image.new("RGB", (across, LEGEND_ROW * len(lines) + 6), BG)
     d = ImageDraw.Draw(result)
-    for row, line in enumerate(lines):
-        middle, x = image.height + 3 + LEGEND_ROW * row + LEGEND_ROW // 2, 16
-        for k in line:
-            short, said, w = entries[k]
-            pill(d, x + pill_width(short, face), middle, short, face)
-            text_at(d, (x + pill_width(short, face) + 8, middle), said, words, fill=MUTED, anchor="lm")
-            x += w + 24
+    with moved(top):
+        for row, line in enumerate(lines):
+            middle, x = 3 + LEGEND_ROW * row + LEGEND_ROW // 2, 16
+            for k in line:
+                short, said, w = entries[k]
+                pill(d, x + pill_width(short, face), middle, short, face)
+                text_at(d, (x + pill_width(short, face) + 8, middle), said, words, fill=MUTED, anchor="lm")
+                x += w + 24
     return result
 
 
@@ -673,6 +684,31 @@ def condensed_text_at(  # noqa: PLR0917
     _record(text, (x, y, x + narrow.size[0], y + narrow.size[1]), face)
 
 
+def line_at(  # noqa: PLR0917
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, face: Font, fill: Ink = TEXT, anchor: str = "lm"
+) -> None:
+    """:func:`text_at` for a line drawn once, such as the caption (a new sentence every turn): the same pixels, put
+    down word by word from cached word masks, since the fonts kern nothing across a space (rendering a new 60-letter
+    line took most of a millisecond; its words recur from turn to turn). Left anchors only."""
+    if has_emoji(text) or "\n" in text or not text.strip() or anchor[0] != "l":
+        text_at(d, xy, text, face, fill=fill, anchor=anchor)
+        return
+    x, y = xy
+    pen, space = 0.0, advance(" ", face)
+    left, top, right, bottom = math.inf, math.inf, -math.inf, -math.inf
+    for word in text.split(" "):
+        if word:
+            at = x + pen
+            mask, (dx, dy) = _text_mask(word, face, anchor, (math.modf(at)[0], math.modf(y)[0]))
+            wx, wy = int(at) + dx, int(y) + dy
+            d.bitmap((wx, wy), mask, fill=fill)
+            left, top = min(left, wx), min(top, wy)
+            right, bottom = max(right, wx + mask.size[0]), max(bottom, wy + mask.size[1])
+            pen += advance(word, face)
+        pen += space
+    _record(text, (int(left), int(top), int(right), int(bottom)), face)
+
+
 # --- what was drawn, for the tests: every text's box and size ------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class DrawnText:
@@ -693,6 +729,17 @@ _drawn: ContextVar[list[DrawnText] | None] = ContextVar("drawn_texts", default=N
 _inside: ContextVar[Box | None] = ContextVar("text_container", default=None)
 _shrink: ContextVar[float] = ContextVar("text_shrink", default=1.0)
 _naming: ContextVar[bool] = ContextVar("drawing_a_name", default=False)
+_top: ContextVar[int] = ContextVar("strip_top", default=0)
+
+
+@contextmanager
+def moved(top: int) -> Iterator[None]:
+    """Texts drawn in the block go on a strip that will lie ``top`` pixels down the picture (recorded there)."""
+    token = _top.set(_top.get() + top)
+    try:
+        yield
+    finally:
+        _top.reset(token)
 
 
 @contextmanager
@@ -751,6 +798,8 @@ def _record(text: str, box: Box, face: Font) -> None:
     drawn = _drawn.get()
     if drawn is not None:
         height = cap_height(int(face.size), "Bold" in str(face.path)) * _shrink.get()
+        top = _top.get()
+        box = (box[0], box[1] + top, box[2], box[3] + top)
         drawn.append(DrawnText(text, box, int(face.size), _inside.get(), height, _naming.get()))
 
 
@@ -1023,15 +1072,44 @@ CAPTION_H = 44
 def captioned(image: Image.Image, caption: str) -> Image.Image:
     """``image`` with ``caption`` (the last move in words) in a line under it, so a picture forwarded alone, a replay
     frame or a board shown again still says what happened; a long caption ends in an ellipsis."""
+    return stacked([image, *under(image, caption=caption)])
+
+
+def under(image: Image.Image, *, notes: Sequence[Pill] = (), caption: str = "") -> list[Image.Image]:
+    """The strips drawn under ``image``: its legend (:func:`legended`), then its caption (:func:`captioned`), each
+    only when there is something to say. Kept apart, they reach the PNG encoder without a copy of the picture above
+    them (:func:`to_png` takes the parts)."""
+    parts = []
+    legend = legend_strip(image.width, image.height, notes)
+    if legend is not None:
+        parts.append(legend)
+    line = caption_strip(image.width, image.height + (legend.height if legend else 0), caption)
+    if line is not None:
+        parts.append(line)
+    return parts
+
+
+def caption_strip(across: int, top: int, caption: str) -> Image.Image | None:
+    """The caption's line, ``across`` wide, to go at ``top`` (texts are recorded where they land), or None."""
     text = printable(caption)
     if not text:
-        return image
-    result = Image.new("RGB", (image.width, image.height + CAPTION_H), BG)
-    result.paste(image, (0, 0))
-    d = ImageDraw.Draw(result)
+        return None
+    strip = Image.new("RGB", (across, CAPTION_H), BG)
     face = font(24, bold=True)
-    middle = image.height + CAPTION_H // 2 - 4
-    text_at(d, (16, middle), fit(text, face, image.width - 32), face, fill=TEXT, anchor="lm")
+    with moved(top):
+        line_at(ImageDraw.Draw(strip), (16, CAPTION_H // 2 - 4), fit(text, face, across - 32), face, fill=TEXT)
+    return strip
+
+
+def stacked(parts: Sequence[Image.Image]) -> Image.Image:
+    """``parts`` one under the other, as one picture (the first alone is returned as it is)."""
+    if len(parts) == 1:
+        return parts[0]
+    result = Image.new("RGB", (parts[0].width, sum(part.height for part in parts)), BG)
+    y = 0
+    for part in parts:
+        result.paste(part, (0, y))
+        y += part.height
     return result
 
 
@@ -1069,46 +1147,60 @@ def around(box: Box, limit: tuple[int, int], margin: int = 12) -> Box:
 PNG_LEVEL, PNG_MEMORY = 7, 9
 
 
-def to_png(image: Image.Image, *, palette: Image.Image | None = None, level: int = PNG_LEVEL) -> bytes:
+def to_png(
+    image: Image.Image | Sequence[Image.Image], *, palette: Image.Image | None = None, level: int = PNG_LEVEL
+) -> bytes:
     """PNG bytes of ``image`` as a palette picture (pictures are flat colours, so they stay small); deterministic.
+    ``image`` may be given as parts of one width, top to bottom (a picture and the strips under it, see
+    :func:`under`): the same bytes as the parts stacked, without copying them into one picture first.
 
     With ``palette`` (a game's fixed palette, see ``render.palette``) every pixel takes its nearest palette colour, a
     fast lookup; without, a palette is chosen for this picture alone (an octree: slower, for pictures of no game)."""
-    rgb = image if image.mode == "RGB" else image.convert("RGB")  # drawn pictures are RGB already: no copy
+    parts = [image] if isinstance(image, Image.Image) else list(image)
+    rgb = [part if part.mode == "RGB" else part.convert("RGB") for part in parts]  # drawn pictures are RGB: no copy
     if palette is not None:
-        quantised = _used_colours_only(rgb.quantize(palette=palette, dither=Image.Dither.NONE))
-    else:
-        quantised = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return palette_png(quantised, level=level)
+        return palette_png(
+            _used_colours_only([part.quantize(palette=palette, dither=Image.Dither.NONE) for part in rgb]), level=level
+        )
+    whole = stacked(rgb)
+    quantised = whole.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return palette_png([quantised], level=level)
 
 
-def _used_colours_only(image: Image.Image) -> Image.Image:
-    """``image`` with its palette cut to the colours it uses. A fixed palette has 256 colours and a picture uses a
-    fraction of them; each unused one would cost three bytes in every file (more than a picture-made palette's file
-    saves by compressing a little worse). One lookup pass over the pixels."""
-    counts = image.histogram()
+def _used_colours_only(parts: Sequence[Image.Image]) -> list[Image.Image]:
+    """``parts`` (``P`` images on one palette) with their palette cut to the colours they use. A fixed palette has
+    256 colours and a picture uses a fraction of them; each unused one would cost three bytes in every file (more
+    than a picture-made palette's file saves by compressing a little worse). One lookup pass over the pixels."""
+    counts = [sum(column) for column in zip(*(part.histogram() for part in parts), strict=True)]
     used = [index for index, count in enumerate(counts) if count]
     if used == list(range(len(used))):
-        trimmed = image.copy() if len(used) < len(counts) else image
+        trimmed = list(parts)
     else:
         lookup = [0] * 256
         for new, old in enumerate(used):
             lookup[old] = new
-        trimmed = image.point(lookup)
-    colors = image.getpalette() or []
-    trimmed.putpalette([value for index in used for value in colors[3 * index : 3 * index + 3]])
+        trimmed = [part.point(lookup) for part in parts]
+    colors = parts[0].getpalette() or []
+    kept = [value for index in used for value in colors[3 * index : 3 * index + 3]]
+    for part in trimmed:
+        part.putpalette(kept)
     return trimmed
 
 
-def palette_png(image: Image.Image, *, level: int = PNG_LEVEL) -> bytes:
-    """A ``P`` image as PNG bytes, compressed with zlib-ng (Pillow's encoder uses the system zlib, and compressing
-    was most of a picture's time). Rows are unfiltered, as Pillow writes palette pictures."""
-    if image.mode != "P":
-        raise ValueError(f"a palette picture is needed, not {image.mode}")
-    colors = bytes(image.getpalette() or [])
-    width, height = image.size
+def palette_png(image: Image.Image | Sequence[Image.Image], *, level: int = PNG_LEVEL) -> bytes:
+    """A ``P`` image (or its parts, of one width and palette, top to bottom) as PNG bytes, compressed with zlib-ng
+    (Pillow's encoder uses the system zlib, and compressing was most of a picture's time). Rows are unfiltered, as
+    Pillow writes palette pictures."""
+    parts = [image] if isinstance(image, Image.Image) else list(image)
+    if any(part.mode != "P" for part in parts):
+        raise ValueError(f"a palette picture is needed, not {parts[0].mode}")
+    colors = bytes(parts[0].getpalette() or [])
+    width, height = parts[0].width, sum(part.height for part in parts)
     framed = Image.new("P", (width + 1, height), 0)  # column 0 is each row's filter byte: 0, no filter
-    framed.paste(image, (1, 0))
+    y = 0
+    for part in parts:
+        framed.paste(part, (1, y))
+        y += part.height
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indices into PLTE, no interlace
     chunks = (
         (b"IHDR", header),

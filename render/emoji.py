@@ -13,7 +13,7 @@ follows it, as on Discord.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -46,6 +46,11 @@ def _sequences() -> tuple[dict[str, str], int]:
     table: dict[str, str] = load_json("fonts", SEQUENCES)
     found = {"".join(chr(int(p, 16)) for p in key.split()): chr(int(glyph, 16)) for key, glyph in table.items()}
     return found, max(map(len, found))
+
+
+def sequence_texts() -> Collection[str]:
+    """Every multi-character emoji sequence the font draws as one glyph (variation selectors left out)."""
+    return _sequences()[0].keys()
 
 
 def _emoji_points() -> frozenset[int]:
@@ -98,6 +103,8 @@ def _longest_sequence(text: str, start: int, sequences: dict[str, str], longest:
 @lru_cache(maxsize=8192)
 def has_emoji(text: str) -> bool:
     """Whether ``text`` (normalized) holds anything drawn from the emoji font."""
+    if _emoji_points().isdisjoint(map(ord, text)):  # most texts: no need to split them into runs
+        return False
     return any(emoji for _, emoji in runs(text))
 
 

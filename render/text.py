@@ -15,8 +15,10 @@ from PIL import ImageFont
 
 from data import path
 from render.cmap import REGULAR, covered
-from render.emoji import EMOJI_STYLE, has_emoji, is_drawable, normalize
+from render.emoji import EMOJI_STYLE, has_emoji, is_drawable, normalize, sequence_texts
 from render.emoji import width as emoji_width
+
+__all__ = ["BOLD", "ELLIPSIS", "Font", "advance", "fit", "font", "line_length", "printable", "width"]
 
 BOLD = "DejaVuSans-Bold.ttf"
 ELLIPSIS = "…"
@@ -34,10 +36,26 @@ def font(size: int, bold: bool = False) -> Font:
 def printable(text: str, fallback: str = "") -> str:
     """``text`` as it can be drawn: emoji sequences made single characters (:func:`render.emoji.normalize`), and
     what neither font can draw removed (missing glyphs, controls, stray joiners and variation selectors)."""
+    if unicodedata.is_normalized("NFC", text) and _plain_letters().issuperset(text):
+        return " ".join(text.split()) or fallback  # the common case, a caption in any of the three languages
+    return _cleaned(text) or fallback
+
+
+def _cleaned(text: str) -> str:
+    """:func:`printable` the long way, character by character."""
     letters = covered()
     kept = "".join(ch for ch in normalize(unicodedata.normalize("NFC", text)) if _drawable(ch, letters))
-    kept = " ".join(kept.split())
-    return kept or fallback
+    return " ".join(kept.split())
+
+
+@cache
+def _plain_letters() -> frozenset[str]:
+    """The characters :func:`printable` keeps as they are: the letter font draws them (digits and ❤ too, which
+    the emoji font also has: they stay letters unless a selector follows), they continue no emoji sequence (so a
+    text of them holds none) and they are no control, format character or selector."""
+    letters = covered()
+    continuing = {ch for sequence in sequence_texts() for ch in sequence[1:]}
+    return frozenset(chr(point) for point in letters if _drawable(chr(point), letters)) - continuing
 
 
 def _drawable(ch: str, letters: frozenset[int]) -> bool:
@@ -57,7 +75,21 @@ def _drawable(ch: str, letters: frozenset[int]) -> bool:
 def width(text: str, face: Font) -> int:
     """How wide ``text`` (printable) is in ``face``, emoji included (cached: a picture measures the same labels
     again and again)."""
-    return emoji_width(text, face) if has_emoji(text) else int(face.getlength(text))
+    return emoji_width(text, face) if has_emoji(text) else int(line_length(text, face))
+
+
+def line_length(text: str, face: Font) -> float:
+    """``face.getlength(text)`` for a line without emoji, summed from its words' cached lengths: the bundled fonts
+    kern no pair with a space, so a line is exactly as long as its words and spaces (``tests/render/test_text.py``),
+    and a new sentence of known words (the caption under every board) costs no layout of its own."""
+    words = text.split(" ")
+    return sum(advance(word, face) for word in words if word) + (len(words) - 1) * advance(" ", face)
+
+
+@lru_cache(maxsize=8192)
+def advance(word: str, face: Font) -> float:
+    """How far ``word`` moves the pen in ``face``, kerning inside it included."""
+    return face.getlength(word)
 
 
 def fit(text: str, face: Font, max_width: int) -> str:
