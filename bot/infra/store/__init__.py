@@ -350,7 +350,9 @@ class Store:
             for table in tables:
                 if table in SEEDED_TABLES:
                     await into.execute(f"DELETE FROM {table}")
-                rows = await self._fetchall(f"SELECT * FROM {table} ORDER BY rowid")
+                (kept,) = await self._fetchall("SELECT sql FROM sqlite_master WHERE name = ?", (table,))
+                order = "" if "WITHOUT ROWID" in kept[0].upper() else " ORDER BY rowid"  # else in its key's order
+                rows = await self._fetchall(f"SELECT * FROM {table}{order}")
                 if rows:
                     columns = list(rows[0].keys())
                     await into.executemany(
