@@ -398,6 +398,15 @@ def read_given(
     return read
 
 
+def may_complete(state: GameState, seat: int | None, command: str, option: str) -> bool:
+    """Whether ``seat`` is offered choices for ``option`` of ``command`` now: it must act, and the game's command has
+    that option (the slash commands hold every game's options)."""
+    if seat is None or seat not in engine.to_act(state):
+        return False
+    declared = engine.variant_of(state).command(command)
+    return declared is not None and option in declared.options
+
+
 def autocomplete(
     key: Hashable,
     state: GameState,
@@ -427,6 +436,7 @@ __all__ = [
     "matches",
     "matching",
     "matching_shapes",
+    "may_complete",
     "normal",
     "position",
     "read_given",

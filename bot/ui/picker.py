@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections import Counter
 from typing import Any
 
 import discord
@@ -25,8 +24,18 @@ import discord
 import engine
 from bot.app.errors import Refusal
 from bot.app.language import text, user_locale
-from bot.app.move_entry import Entry, Run, Step, plan, run_ways, shapes_of
+from bot.app.move_entry import Entry, Step, plan, shapes_of
 from bot.app.outcomes import Turn
+from bot.app.picking import (
+    RUN,
+    chosen_after,
+    is_run,
+    largest_set,
+    picked_run,
+    preview_candidates,
+    run_choices,
+    run_of,
+)
 from bot.app.ports import PictureMaker
 from bot.app.records import GameRow
 from bot.games import adapter_of
@@ -35,13 +44,10 @@ from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.play import after_move, game_channel, play
 from bot.ui.undo import offer_undo
 from bot.ui.whole_table import table_button
-from engine.core import ANY_SET, set_options
 
 SELECT_LIMIT = 25
 SELECTS = 5
 CONFIRM = "confirm"
-RUN = "run"
-"""The picker's key for a run's moves picked so far (their notations, space-separated), and the option of its step."""
 
 
 def board_view(game: GameRow, locale: str) -> discord.ui.View:
@@ -134,27 +140,14 @@ class PickerSelect(
         if row.command is None:
             raise Refusal("stale")
         game, state, seat = await _acting_seat(interaction, row.game_id, row.version)  # the step's one read
-        options = row.option.split("+")
-        if row.option == RUN:
-            chosen = await _picked_run(state, seat, row.command, row.chosen.get(RUN, ""), values)
-        elif options[0] in set_options(engine.variant_of(state), row.command):
-            chosen = {
-                **row.chosen,
-                options[0]: _chosen_set(
-                    state,
-                    seat,
-                    row.command,
-                    row.chosen,
-                    option=options[0],
-                    values=values,
-                    locale=user_locale(interaction),
-                ),
-            }
+        if row.option == RUN:  # every way of the run is listed: off the event loop
+            picked = row.chosen.get(RUN, "")
+            chosen = await asyncio.to_thread(picked_run, state, seat, row.command, picked, values)
         else:
-            # One value naming every option of the step; anything else was not made by a person clicking.
-            if len(values) != 1 or values[0].count("|") != len(options) - 1:
-                raise Refusal("bad_control")
-            chosen = {**row.chosen, **dict(zip(options, values[0].split("|"), strict=True))}
+            locale = user_locale(interaction)
+            chosen = chosen_after(
+                state, seat, row.command, option=row.option, chosen=row.chosen, values=values, locale=locale
+            )
         await show_step(interaction, game, state, seat, row.command, chosen, seen=row.version, edit=True)
 
 
@@ -185,59 +178,6 @@ class ConfirmButton(
         if row is None or row.user_id != interaction.user.id or row.command is None:
             raise Refusal("stale")
         await _play(interaction, row.game_id, row.version, row.command, row.chosen)
-
-
-async def _picked_run(
-    state: engine.GameState, seat: int, command: str, picked: str, values: list[str]
-) -> dict[str, str]:
-    """The run's picks after one select of its step: the move chosen there replaces that key's earlier pick."""
-    run = await asyncio.to_thread(run_of, state, seat, command, picked)
-    offered = {str(move): move for moves in run.offered().values() for move in moves}
-    if len(values) != 1 or values[0] not in offered:
-        raise Refusal("bad_control")  # Discord sends one offered value; anything else was not made by clicking
-    return {RUN: " ".join(map(str, run.pick(offered[values[0]]).picked))}
-
-
-def run_of(state: engine.GameState, seat: int, command: str, picked: str) -> Run:
-    """Every way to play the run of ``command`` now, with the picks saved in the picker (those still possible)."""
-    ways = run_ways(state, seat, command)
-    possible = {move for way in ways for move in way}
-    moves = [engine.parse_move(state.variant, notation) for notation in picked.split()]
-    return Run(command, ways, tuple(move for move in moves if move in possible))
-
-
-def _chosen_set(
-    state: engine.GameState,
-    seat: int,
-    command: str,
-    chosen: dict[str, str],
-    *,
-    option: str,
-    values: list[str],
-    locale: str,
-) -> str:
-    """The set token of a multi-select's ticked items; the engine says why when the set is not allowed."""
-    entry = Entry(state, seat, command, option, locale)
-    choice = entry.set_choice(chosen)
-    offered = {f"{item}:{number}" for item, most in choice.pool.items() for number in range(1, most + 1)}
-    if len(set(values)) != len(values) or not offered.issuperset(values):
-        raise Refusal("bad_control")  # items the select never offered, or one twice: not made by a person clicking
-    token = entry.join(Counter(value.partition(":")[0] for value in values))
-    if not entry.is_legal(token, choice):
-        explain_set(state, seat, command, {**chosen, option: token})
-    return token
-
-
-def explain_set(state: engine.GameState, seat: int, command: str, chosen: dict[str, str]) -> None:
-    """Raise the rules' reason against a set: the engine judges a whole move holding it (any legal rest)."""
-    shapes = [shape for shape in shapes_of(state, seat) if shape["command"] == command]
-    variant = engine.variant_of(state)
-    for shape in shapes:
-        if all(shape.get(name) in (ANY_SET, value) for name, value in chosen.items()):
-            choices = {name: value for name, value in shape.items() if name != "command"}
-            engine.apply(state, seat, variant.move_from_choices(command, {**choices, **chosen}))
-            return
-    raise Refusal("stale")
 
 
 async def picker_step(
@@ -315,7 +255,7 @@ async def next_step(
         placeholder = text("bot.picker.placeholder_command", locale)
         view = await picker_view(interaction, game, None, {}, option="command", pages=[(options, placeholder)])
         return view, text("bot.picker.command", locale), None
-    if engine.variant_of(state).is_run(command):
+    if is_run(state, command):
         return await run_step(interaction, game, state, seat=seat, command=command, picked=chosen.get(RUN, ""))
     step = plan(state, seat, command, chosen, shapes)
     if step is None:
@@ -354,7 +294,7 @@ async def next_step(
             option=step.options[0],
             pages=[(units, placeholder)],
             is_set=True,
-            largest_set=engine.variant_of(state).largest_set(state, seat, command, step.options[0], step.chosen),
+            largest_set=largest_set(state, seat, command, step.options[0], step.chosen),
         )
     else:
         labels = [step_label(state, seat, step, token, locale) for token in step.tokens]
@@ -457,24 +397,6 @@ async def _show(
         await interaction.response.send_message(prompt, view=view, ephemeral=True)
 
 
-def preview_candidates(state: engine.GameState, step: Step | None) -> list[tuple[str, engine.Move]]:
-    """The moves a step offers, each with the mark its label names, for the step's picture: for a step that chooses
-    an option words cannot show (``MoveCommand.previews``); empty for any other step."""
-    if step is None or step.done or step.is_set:
-        return []
-    variant = engine.variant_of(state)
-    declared = variant.command(step.command)
-    if declared is None or not set(declared.previews).intersection(step.options):
-        return []
-    adapter = adapter_of(state.variant)
-    return [
-        adapter.preview_candidate(
-            variant, step.command, {**step.chosen, **dict(zip(step.options, token.split("|"), strict=True))}
-        )
-        for token in step.tokens
-    ]
-
-
 async def preview_files(  # noqa: PLR0917
     pictures: PictureMaker, game: GameRow, state: engine.GameState, seat: int, step: Step | None, locale: str
 ) -> list[discord.File]:
@@ -498,7 +420,7 @@ async def _play(
         game = await bot_of(interaction).service.tables.game(game_id)
         if game is None:
             raise Refusal("stale")
-        run = [dict(engine.parse_move(game.variant, notation).choices()) for notation in chosen[RUN].split()]
+        run = run_choices(game.variant, chosen[RUN])
     turn = await play(interaction, command, run[0], game_id=game_id, version=version, update=update, then=run[1:])
     await after_move(offer_next(interaction, turn))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from bot.ui.picker import preview_candidates
+from bot.app.picking import preview_candidates
 from tests.bot.table import Table
 
 MAX_TURNS = 200

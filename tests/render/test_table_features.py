@@ -253,7 +253,7 @@ def test_files_are_no_larger_than_with_a_palette_made_for_each_picture(variant: 
 
 
 def _as_the_picker_labels(move: Any) -> str:
-    """The label the picker gives an expansion move (``bot.ui.picker.preview_candidates``): its cell, or its area
+    """The label the picker gives an expansion move (``bot.app.picking.preview_candidates``): its cell, or its area
     when it is laid face down."""
     choices = dict(move.choices())
     rotation = choices["rotation"]

@@ -35,7 +35,7 @@ from discord.ext import commands
 import engine
 from bot.app.errors import Refusal
 from bot.app.language import described, named, user_locale
-from bot.app.move_entry import autocomplete
+from bot.app.move_entry import autocomplete, may_complete
 from bot.games import move_commands
 from bot.ui.context import bot_of
 from bot.ui.picker import offer_next
@@ -70,7 +70,7 @@ async def _complete(
     game = await service.tables.active(interaction.channel_id or 0)
     state = service.tables.state_of(game)
     seat = game.seat_of(interaction.user.id)
-    if seat is None or seat not in engine.to_act(state) or not _has_option(game.variant, command, option):
+    if seat is None or not may_complete(state, seat, command, option):
         return []
     filled = {name: getattr(interaction.namespace, name, None) for name in options}
     given: dict[str, str | None] = {
@@ -89,11 +89,6 @@ async def _complete(
         locale=locale,
     )
     return [app_commands.Choice(name=label[:100], value=token) for token, label in shown][:CHOICE_LIMIT]
-
-
-def _has_option(variant: str, command: str, option: str) -> bool:
-    declared = engine.get_variant(variant).command(command)
-    return declared is not None and option in declared.options
 
 
 async def submit(interaction: discord.Interaction, command: str, given: dict[str, str | None]) -> None:
