@@ -67,6 +67,28 @@ class Turn:
         return any(move.command == self.move.command for move in engine.legal_moves(self.state, self.seat))
 
 
+def waiting(state: GameState) -> list[int]:
+    """The seats that must act now, in seat order: whom a board, a reminder or a list of games names."""
+    return sorted(engine.to_act(state))
+
+
+def waiting_in(game: GameRow) -> list[int]:
+    """:func:`waiting` in a game as saved; nobody before it starts."""
+    return waiting(engine.from_json(game.state)) if game.state else []
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """A game's first board: what the deal did (``events``) and the seats that must act first (``ping``)."""
+
+    events: list[Event]
+    ping: list[int]
+
+    @classmethod
+    def of(cls, state: GameState) -> Opening:
+        return cls(engine.opening_events(state), waiting(state))
+
+
 @dataclass(frozen=True, slots=True)
 class Undone:
     """A move taken back: the game as saved after it, the restored state, and who waited before and after."""
@@ -158,4 +180,17 @@ class Recorded:
     table: TableRow
 
 
-__all__ = ["BOARD_LEASE", "AbortVote", "Needed", "Nudged", "Resigned", "TimedOut", "Turn", "Undone", "board_work"]
+__all__ = [
+    "BOARD_LEASE",
+    "AbortVote",
+    "Needed",
+    "Nudged",
+    "Opening",
+    "Resigned",
+    "TimedOut",
+    "Turn",
+    "Undone",
+    "board_work",
+    "waiting",
+    "waiting_in",
+]

@@ -13,11 +13,11 @@ from typing import Any, Protocol
 
 import discord
 
-import engine
 from bot.app.errors import Refusal
 from bot.app.language import explain, guild_locale, text
 from bot.app.leagues import ROUND_LEASE, Recorded
 from bot.app.narration import shown
+from bot.app.outcomes import Opening
 from bot.app.ports import Games, Leagues, PictureMaker
 from bot.app.records import GameRow, LeaguePlayer, LeagueRow, TableRow
 from bot.ui.context import BoardPoster
@@ -305,7 +305,7 @@ class LeagueRuns:
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(user) for user in people]),
                 )
                 await self.host.poster.post_board(
-                    thread, opened.game, opened.state, guild=guild, events=engine.opening_events(opened.state)
+                    thread, opened.game, opened.state, guild=guild, events=Opening.of(opened.state).events
                 )
             self.host.wake_computer(opened.game.id)
         if await self.leagues.mark_round_open(league.id, number):

@@ -12,10 +12,10 @@ from typing import Any
 
 import discord
 
-import engine
 from bot.app.computer import LEVELS
 from bot.app.language import guild_locale, text, user_locale
 from bot.app.narration import ROBOT, level_label, lobby_text, shown_names
+from bot.app.outcomes import Opening
 from bot.app.records import GameRow
 from bot.ui.context import bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
@@ -138,14 +138,15 @@ async def post_start(
     public = public_locale(interaction)
     order = ", ".join(shown_names(game, public))
     headline = text("bot.post.started", public, order=order, how=text(f"bot.order.{game.seat_order}", public))
+    opening = Opening.of(state)
     await bot_of(interaction).poster.post_board(
         channel,
         game,
         state,
         guild=interaction.guild,
         headline=headline,
-        events=engine.opening_events(state),
-        ping=sorted(engine.to_act(state)),
+        events=opening.events,
+        ping=opening.ping,
     )
 
 

@@ -32,14 +32,13 @@ from datetime import datetime, timedelta
 import aiohttp
 import discord
 
-import engine
 from bot.app.claims import Claims
 from bot.app.errors import BoardNotPosted
 from bot.app.game_summary import summary_lines
 from bot.app.language import guild_locale, text
 from bot.app.movelog import since_lines
 from bot.app.narration import headline, seat_label, shown_names, undo_headline
-from bot.app.outcomes import BOARD_LEASE, Turn, Undone, board_work
+from bot.app.outcomes import BOARD_LEASE, Opening, Turn, Undone, board_work, waiting
 from bot.app.ports import Games, PictureMaker
 from bot.app.presence import away_lines, seat_notes, seated_prefs
 from bot.app.records import GameRow, UserPrefs
@@ -382,7 +381,8 @@ class Poster:
         elif turn is None:
             how = text(f"bot.order.{game.seat_order}", locale)
             said = text("bot.post.started", locale, order=", ".join(shown_names(game)), how=how)
-            events, ping = engine.opening_events(state), sorted(engine.to_act(state))
+            opening = Opening.of(state)
+            events, ping = opening.events, opening.ping
         else:
             said, events, ping = headline(turn, locale), turn.events, turn.to_ping()
         return await self.post_board(channel, game, state, guild=guild, headline=said, events=events, ping=ping)
@@ -401,15 +401,15 @@ class Poster:
         """One nudge for the players (``seats``, else all who must act) keeping the table waiting (by DM for those
         who opted in); ``key`` and ``params``: another text than the plain reminder (a time limit's warning)."""
         locale = guild_locale(guild)
-        waiting = sorted(set(engine.to_act(state) if seats is None else seats) - set(game.computer_seats()))
-        if not waiting:  # only the computer is to move: it is on its way
+        awaited = sorted(set(waiting(state) if seats is None else seats) - set(game.computer_seats()))
+        if not awaited:  # only the computer is to move: it is on its way
             return
-        dm_seats, mention_seats = await self._split_by_dm(game, waiting)
+        dm_seats, mention_seats = await self._split_by_dm(game, awaited)
         since = int(datetime.fromisoformat(game.turn_since).timestamp())
         people = ", ".join(
             f"<@{seat.user_id}>" if number in mention_seats else f"**{seat_label(game, seat, locale)}**"
             for number, seat in enumerate(game.by_seat())
-            if number in waiting
+            if number in awaited
         )
         message = await channel.send(
             text(key, locale, players=people, since=f"<t:{since}:R>", game=game.id, **params),
@@ -472,7 +472,7 @@ class Poster:
 
     def _to_act_line(self, game: GameRow, state: GameState, locale: str, mention: set[int]) -> str:
         by_seat = game.by_seat()
-        to_act = sorted(engine.to_act(state))
+        to_act = waiting(state)
         people = ", ".join(
             f"<@{by_seat[s].user_id}>" if s in mention else f"**{seat_label(game, by_seat[s], locale)}**"
             for s in to_act
@@ -501,7 +501,7 @@ class Poster:
                     if game.status == "active"
                     else []
                 )
-                closeup = await self.pictures.draw_closeup(game, engine.from_json(game.state), seat, lang, notes)
+                closeup = await self.pictures.draw_closeup(game, games.tables.state_of(game), seat, lang, notes)
             files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
             content = "\n".join([said, *since])[:2000]
             await user.send(content, files=files, view=self.controls.board(game, lang))

@@ -21,10 +21,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import engine
 from bot.app.errors import Refusal
 from bot.app.language import described, named, text, user_locale
 from bot.app.narration import seat_label, shown
+from bot.app.outcomes import waiting_in
 from bot.app.ports import Games
 from bot.app.presence import stamp
 from bot.app.records import GameRow, UserPrefs
@@ -53,7 +53,7 @@ def open_games(games: list[GameRow], user_id: int) -> list[OpenGame]:
     """The user's open games, those waiting for the user first (each part longest waiting first)."""
     entries = []
     for game in games:
-        to_act = tuple(sorted(engine.to_act(engine.from_json(game.state)))) if game.state else ()
+        to_act = tuple(waiting_in(game))
         entries.append(OpenGame(game, to_act, game.seat_of(user_id) in to_act))
     return sorted(entries, key=lambda entry: not entry.my_turn)  # stable: keeps the longest waiting first
 
