@@ -36,10 +36,10 @@ from bot.app.picking import (
     run_choices,
     run_of,
 )
-from bot.app.ports import PictureMaker
+from bot.app.ports import Games, PictureMaker
 from bot.app.records import GameRow
 from bot.games import adapter_of
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext, bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.play import after_move, game_channel, play
 from bot.ui.undo import offer_undo
@@ -81,7 +81,7 @@ class PlayButton(
         return cls(game, version)
 
     async def act(self, interaction: discord.Interaction) -> None:
-        await picker_step(interaction, self.game_id, self.version, None, {})
+        await picker_step(bot_of(interaction), interaction, self.game_id, self.version, None, {})
 
 
 class PickerSelect(
@@ -129,17 +129,18 @@ class PickerSelect(
 
     async def act(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
-        row = await bot_of(interaction).service.pickers.picker(self.picker_id)
+        bot = bot_of(interaction)
+        row = await bot.service.pickers.picker(self.picker_id)
         if row is None or row.user_id != interaction.user.id:
             raise Refusal("stale")
         if row.option == "command":
             if len(values) != 1:  # Discord sends exactly one; anything else was not made by a person clicking
                 raise Refusal("bad_control")
-            await picker_step(interaction, row.game_id, row.version, values[0], {}, edit=True)
+            await picker_step(bot, interaction, row.game_id, row.version, values[0], {}, edit=True)
             return
         if row.command is None:
             raise Refusal("stale")
-        game, state, seat = await _acting_seat(interaction, row.game_id, row.version)  # the step's one read
+        game, state, seat = await _acting_seat(bot.service, interaction, row.game_id, row.version)  # one read
         if row.option == RUN:  # every way of the run is listed: off the event loop
             picked = row.chosen.get(RUN, "")
             chosen = await asyncio.to_thread(picked_run, state, seat, row.command, picked, values)
@@ -148,7 +149,7 @@ class PickerSelect(
             chosen = chosen_after(
                 state, seat, row.command, option=row.option, chosen=row.chosen, values=values, locale=locale
             )
-        await show_step(interaction, game, state, seat, row.command, chosen, seen=row.version, edit=True)
+        await show_step(bot, interaction, game, state, seat, row.command, chosen, seen=row.version, edit=True)
 
 
 class ConfirmButton(
@@ -174,13 +175,15 @@ class ConfirmButton(
         return cls(picker)
 
     async def act(self, interaction: discord.Interaction) -> None:
-        row = await bot_of(interaction).service.pickers.picker(self.picker_id)
+        bot = bot_of(interaction)
+        row = await bot.service.pickers.picker(self.picker_id)
         if row is None or row.user_id != interaction.user.id or row.command is None:
             raise Refusal("stale")
-        await _play(interaction, row.game_id, row.version, row.command, row.chosen)
+        await _play(bot, interaction, row.game_id, row.version, row.command, row.chosen)
 
 
-async def picker_step(
+async def picker_step(  # noqa: PLR0917 - the step, and whom it is for
+    bot: BotContext,
     interaction: discord.Interaction,
     game_id: int,
     version: int,
@@ -190,11 +193,12 @@ async def picker_step(
     edit: bool = False,
 ) -> None:
     """Show the next step of the picker, or the finished move (played at once for players who chose quick play)."""
-    game, state, seat = await _acting_seat(interaction, game_id, version)
-    await show_step(interaction, game, state, seat, command, chosen, seen=version, edit=edit)
+    game, state, seat = await _acting_seat(bot.service, interaction, game_id, version)
+    await show_step(bot, interaction, game, state, seat, command, chosen, seen=version, edit=edit)
 
 
-async def show_step(  # noqa: PLR0917 - the game as read, and the step's choice
+async def show_step(  # noqa: PLR0913, PLR0917 - the game as read, and the step's choice
+    bot: BotContext,
     interaction: discord.Interaction,
     game: GameRow,
     state: engine.GameState,
@@ -207,24 +211,24 @@ async def show_step(  # noqa: PLR0917 - the game as read, and the step's choice
 ) -> None:
     """The next step of the picker in ``game`` (read once for this step by :func:`_acting_seat`); ``seen``: the
     version of the board the player clicked."""
-    service = bot_of(interaction).service
-    view, prompt, step = await next_step(interaction, game, state, seat=seat, command=command, chosen=chosen)
-    if step is not None and step.done and await service.users.quick_play(interaction.user.id):
-        await _play(interaction, game.id, seen, step.command, step.chosen, update=edit)
+    view, prompt, step = await next_step(
+        bot.service, interaction, game, state, seat=seat, command=command, chosen=chosen
+    )
+    if step is not None and step.done and await bot.service.users.quick_play(interaction.user.id):
+        await _play(bot, interaction, game.id, seen, step.command, step.chosen, update=edit)
         return
-    files = await preview_files(bot_of(interaction).pictures, game, state, seat, step, user_locale(interaction))
+    files = await preview_files(bot.pictures, game, state, seat, step, user_locale(interaction))
     if files and step is not None:
         prompt += "\n" + adapter_of(game.variant).preview_note(step.command, user_locale(interaction))
     await _show(interaction, view, prompt, edit=edit, files=files)
 
 
 async def _acting_seat(
-    interaction: discord.Interaction, game_id: int, version: int
+    service: Games, interaction: discord.Interaction, game_id: int, version: int
 ) -> tuple[GameRow, engine.GameState, int]:
     """The game, its state and the clicking player's seat, when a picker may be shown to them: refused when their
     own move landed since the board they clicked (``already_played``) or the computer plays their seat."""
-    service = bot_of(interaction).service
-    table = await game_channel(interaction, game_id)  # from a DM notice: the game's own channel
+    table = await game_channel(service, interaction, game_id)  # from a DM notice: the game's own channel
     game = await service.tables.active(table.channel_id, game_id)
     await service.turns.check_moved_on(game, interaction.user.id, version)
     state = service.tables.state_of(game)
@@ -235,6 +239,7 @@ async def _acting_seat(
 
 
 async def next_step(
+    service: Games,
     interaction: discord.Interaction,
     game: GameRow,
     state: engine.GameState,
@@ -253,15 +258,14 @@ async def next_step(
     if command is None:
         options = [discord.SelectOption(label=adapter.command_label(c, locale)[:100], value=c) for c in commands]
         placeholder = text("bot.picker.placeholder_command", locale)
-        view = await picker_view(interaction, game, None, {}, option="command", pages=[(options, placeholder)])
+        view = await picker_view(service, interaction, game, None, {}, option="command", pages=[(options, placeholder)])
         return view, text("bot.picker.command", locale), None
     if is_run(state, command):
-        return await run_step(interaction, game, state, seat=seat, command=command, picked=chosen.get(RUN, ""))
+        return await run_step(service, interaction, game, state, seat=seat, command=command, picked=chosen.get(RUN, ""))
     step = plan(state, seat, command, chosen, shapes)
     if step is None:
         raise Refusal("stale")
     if step.done:
-        service = bot_of(interaction).service
         picker_id = await service.pickers.create_picker(
             game.id, game.version, interaction.user.id, command=command, chosen=step.chosen, option=CONFIRM
         )
@@ -287,6 +291,7 @@ async def next_step(
         ][:SELECT_LIMIT]
         placeholder = text("bot.picker.placeholder_set", locale, option=names)
         view = await picker_view(
+            service,
             interaction,
             game,
             command,
@@ -305,7 +310,7 @@ async def next_step(
         placeholder = text("bot.picker.placeholder", locale, option=names)
         pages = [(options[i : i + SELECT_LIMIT], placeholder) for i in range(0, len(options), SELECT_LIMIT)]
         view = await picker_view(
-            interaction, game, command, step.chosen, option="+".join(step.options), pages=pages[:SELECTS]
+            service, interaction, game, command, step.chosen, option="+".join(step.options), pages=pages[:SELECTS]
         )
     prompt = text("bot.picker.option", locale, option=names)
     so_far = summary(state, seat, step, locale)
@@ -313,12 +318,18 @@ async def next_step(
 
 
 async def run_step(
-    interaction: discord.Interaction, game: GameRow, state: engine.GameState, *, seat: int, command: str, picked: str
+    service: Games,
+    interaction: discord.Interaction,
+    game: GameRow,
+    state: engine.GameState,
+    *,
+    seat: int,
+    command: str,
+    picked: str,
 ) -> tuple[discord.ui.View, str, Step | None]:
     """A run in one step (the grey wall: a select per full line, each offering the columns it may take given the
     others), then the whole run to confirm; its moves are played together (:func:`_play`)."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
     run = await asyncio.to_thread(run_of, state, seat, command, picked)
     if not run.ways:
         raise Refusal("stale")  # the seat may not play this command now
@@ -346,7 +357,7 @@ async def run_step(
         option = adapter.option_label(rest, locale)
         pages.append((options, f"{key_label}: {text('bot.picker.placeholder', locale, option=option)}"))
     saved = {RUN: " ".join(map(str, run.picked))}
-    view = await picker_view(interaction, game, command, saved, option=RUN, pages=pages)
+    view = await picker_view(service, interaction, game, command, saved, option=RUN, pages=pages)
     return view, text(f"bot.picker.run.{command}", locale), None
 
 
@@ -406,7 +417,8 @@ async def preview_files(  # noqa: PLR0917
     return [discord.File(io.BytesIO(png), filename=f"{step.command}.png")] if png and step else []
 
 
-async def _play(
+async def _play(  # noqa: PLR0917 - the move as picked, and whom it is for
+    bot: BotContext,
     interaction: discord.Interaction,
     game_id: int,
     version: int,
@@ -417,22 +429,24 @@ async def _play(
 ) -> None:
     run: list[dict[str, str]] = [chosen]
     if RUN in chosen:  # a whole run, played together: one transaction, one post
-        game = await bot_of(interaction).service.tables.game(game_id)
+        game = await bot.service.tables.game(game_id)
         if game is None:
             raise Refusal("stale")
         run = run_choices(game.variant, chosen[RUN])
-    turn = await play(interaction, command, run[0], game_id=game_id, version=version, update=update, then=run[1:])
-    await after_move(offer_next(interaction, turn))
+    turn = await play(bot, interaction, command, run[0], game_id=game_id, version=version, update=update, then=run[1:])
+    await after_move(offer_next(bot, interaction, turn))
 
 
-async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:
+async def offer_next(bot: BotContext, interaction: discord.Interaction, turn: Turn) -> None:
     """When the mover must act again (a bonus to pick, a grey wall to tile, a second placement), say so in their
     reply and put the next step of the picker under it."""
     if turn.over or turn.seat not in turn.to_act:
         return
     locale = user_locale(interaction)
-    view, prompt, step = await next_step(interaction, turn.game, turn.state, seat=turn.seat, command=None, chosen={})
-    files = await preview_files(bot_of(interaction).pictures, turn.game, turn.state, turn.seat, step, locale)
+    view, prompt, step = await next_step(
+        bot.service, interaction, turn.game, turn.state, seat=turn.seat, command=None, chosen={}
+    )
+    files = await preview_files(bot.pictures, turn.game, turn.state, turn.seat, step, locale)
     if files and step is not None:
         prompt += "\n" + adapter_of(turn.game.variant).preview_note(step.command, locale)
     message = await interaction.original_response()
@@ -444,7 +458,8 @@ async def offer_next(interaction: discord.Interaction, turn: Turn) -> None:
     )
 
 
-async def picker_view(
+async def picker_view(  # noqa: PLR0913 - the step as saved, and its selects
+    service: Games,
     interaction: discord.Interaction,
     game: GameRow,
     command: str | None,
@@ -457,7 +472,6 @@ async def picker_view(
 ) -> discord.ui.View:
     """One step of the picker, saved as a row: a select per page of choices with its placeholder (a multi-select
     for a set). Every step's selects are built here: the command, an option, a set, a run's lines."""
-    service = bot_of(interaction).service
     picker_id = await service.pickers.create_picker(
         game.id, game.version, interaction.user.id, command=command, chosen=chosen, option=option
     )

@@ -16,8 +16,9 @@ from bot.app.errors import BoardNotPosted, MoveSaved, Refusal
 from bot.app.language import guild_locale, text, user_locale
 from bot.app.narration import headline
 from bot.app.outcomes import Turn
+from bot.app.ports import Games
 from bot.infra import logs, metrics
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext
 from bot.ui.replies import board_missing, channel_of, display_name
 from bot.ui.undo import offer_undo
 
@@ -34,12 +35,12 @@ class GameChannel:
     guild: discord.Guild | None
 
 
-async def game_channel(interaction: discord.Interaction, game_id: int | None) -> GameChannel:
+async def game_channel(games: Games, interaction: discord.Interaction, game_id: int | None) -> GameChannel:
     """The channel of ``game_id`` for this interaction: its own channel in a server, the game's channel from a DM
     (only for a player of the game: anyone else has nothing to play there)."""
     if interaction.guild_id is not None or game_id is None:
         return GameChannel(interaction.channel_id or 0, channel_of(interaction), interaction.guild)
-    game = await bot_of(interaction).service.tables.game(game_id)
+    game = await games.tables.game(game_id)
     if game is None or not game.has_player(interaction.user.id):
         raise Refusal("not_in_game")
     client = interaction.client
@@ -52,7 +53,8 @@ async def game_channel(interaction: discord.Interaction, game_id: int | None) ->
     return GameChannel(game.channel_id, channel, getattr(channel, "guild", None))
 
 
-async def play(
+async def play(  # noqa: PLR0913 - the move, and where and how it was entered
+    bot: BotContext,
     interaction: discord.Interaction,
     command: str,
     given: Mapping[str, str | None],
@@ -71,9 +73,8 @@ async def play(
     same command played with it (a run, :meth:`bot.app.turns.Turns.move`), told in one post. ``typed_in``: the options
     are words typed in this locale (a slash command's).
     """
-    bot = bot_of(interaction)
     logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
-    place = await game_channel(interaction, game_id)
+    place = await game_channel(bot.service, interaction, game_id)
     if update:
         await interaction.response.defer()
     elif not interaction.response.is_done():
@@ -93,7 +94,7 @@ async def play(
     logs.bind(game=turn.game.id, variant=turn.game.variant)
     metrics.moved(turn.game.variant)
     try:
-        await _tell(interaction, place, turn)
+        await _tell(bot, interaction, place, turn)
     except Exception as error:  # the move is saved: whatever failed, the player must hear that it stands
         raise MoveSaved() from error
     finally:
@@ -104,9 +105,8 @@ async def play(
     return turn
 
 
-async def _tell(interaction: discord.Interaction, place: GameChannel, turn: Turn) -> None:
+async def _tell(bot: BotContext, interaction: discord.Interaction, place: GameChannel, turn: Turn) -> None:
     """After the commit: the board in the game's channel (or thread) and the mover's reply (there, or in a DM)."""
-    bot = bot_of(interaction)
     locale = user_locale(interaction)
     said = text("bot.reply.played", locale, what=headline(turn, locale))
     if turn.held:  # the run's last move posts the board, telling all of it

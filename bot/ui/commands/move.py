@@ -93,8 +93,9 @@ async def _complete(
 
 async def submit(interaction: discord.Interaction, command: str, given: dict[str, str | None]) -> None:
     """A move command sent: the move played as typed (the service reads the words), the next step offered if any."""
-    turn = await play(interaction, command, given, typed_in=user_locale(interaction))
-    await after_move(offer_next(interaction, turn))
+    bot = bot_of(interaction)
+    turn = await play(bot, interaction, command, given, typed_in=user_locale(interaction))
+    await after_move(offer_next(bot, interaction, turn))
 
 
 def first_is_required(command: str, options: tuple[str, ...]) -> bool:
