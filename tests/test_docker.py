@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import fnmatch
 import itertools
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 import tomllib
 from importlib.metadata import version
 from pathlib import Path
+
+import pytest
+
+from tests.bot.bot_process import IMAGE_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
@@ -151,3 +159,62 @@ def test_the_image_ships_its_bytecode_compiled() -> None:
     build = instructions()[: max(index for index, (word, _) in enumerate(instructions()) if word == "FROM")]
     compiles = [args for word, args in build if word == "RUN" and "compileall" in args]
     assert compiles and "--invalidation-mode unchecked-hash" in compiles[0] and "/opt/azul/lib" in compiles[0]
+
+
+def test_the_image_looks_certificates_up_in_the_system_folder_as_the_start_up_benchmark_does() -> None:
+    settings = " ".join(argument for word, argument in final_stage() if word == "ENV").split()
+    assert all(f"{name}={value}" in settings for name, value in IMAGE_ENV.items())
+
+
+# A TLS server on localhost with a certificate a test authority signed: prints "verified" or "refused", as aiohttp saw.
+FETCH = """
+import asyncio, ssl, sys
+import aiohttp
+
+async def main() -> None:
+    served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    served.load_cert_chain(sys.argv[1], sys.argv[2])
+    async def answer(_reader, writer):
+        writer.write(b"HTTP/1.1 200 OK\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n")
+        await writer.drain()
+        writer.close()
+    server = await asyncio.start_server(answer, "localhost", 0, ssl=served)
+    port = server.sockets[0].getsockname()[1]
+    async with aiohttp.ClientSession() as session:
+        try:
+            async with session.get(f"https://localhost:{port}/") as response:
+                print("verified", response.status)
+        except aiohttp.ClientConnectorCertificateError:
+            print("refused")
+    server.close()
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="makes its certificates with the openssl command")
+def test_with_the_images_tls_setting_a_connection_is_verified_by_the_certificate_folder(tmp_path: Path) -> None:
+    """SSL_CERT_FILE=/dev/null leaves the bundle out: an authority in the SSL_CERT_DIR folder (found by its hash
+    link, as in /etc/ssl/certs) still vouches for a server, and without it the server is refused."""
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    curve = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    openssl("req", "-x509", *curve, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Test CA")
+    openssl("req", *curve, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost")
+    (tmp_path / "names").write_text("subjectAltName=DNS:localhost\n")
+    signed = ("-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2", "-extfile", "names")
+    openssl("x509", "-req", "-in", "server.csr", *signed, "-out", "server.pem")
+    trusted, empty = tmp_path / "trusted", tmp_path / "empty"
+    trusted.mkdir(), empty.mkdir()
+    shutil.copy(tmp_path / "ca.pem", trusted)
+    openssl("rehash", str(trusted))
+
+    def fetch(folder: Path) -> str:
+        env = {**os.environ, "SSL_CERT_FILE": "/dev/null", "SSL_CERT_DIR": str(folder)}
+        command = [sys.executable, "-c", FETCH, str(tmp_path / "server.pem"), str(tmp_path / "server.key")]
+        return subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+    assert fetch(trusted) == "verified 200"
+    assert fetch(empty) == "refused"

@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+IMAGE_ENV = {"SSL_CERT_FILE": "/dev/null", "SSL_CERT_DIR": "/etc/ssl/certs"}
+"""The runtime image's TLS setting (the Dockerfile's ``ENV``; ``tests/test_docker.py`` checks they agree), for a
+start timed as the image starts (``python -m bench startup``)."""
 
 
 def spawn(
