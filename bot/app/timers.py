@@ -79,9 +79,10 @@ class Timers:
         self.owner = ""
         """Who holds this runner's leases (the service's ``worker``): a restart takes its own back at once."""
 
-    async def sync(self, game: GameRow) -> None:
-        """Make the game's pending timers match who is waiting now (see the module's docstring)."""
-        waiting = self._waiting(game)
+    async def sync(self, game: GameRow, state: GameState | None = None) -> None:
+        """Make the game's pending timers match who is waiting now (see the module's docstring). ``state``: the
+        game's position when the caller has it (a move just made), so its snapshot is not read again."""
+        waiting = self._waiting(game, state)
         last, moved = await self.store.moves.acts(game.id)
         timers = await self.store.timers.timers_of(game.id)
         now = iso(self.clock.now())
@@ -197,11 +198,12 @@ class Timers:
             await self.store.timers.end_timer(timer_id, "done", iso(self.clock.now()))
 
     @staticmethod
-    def _waiting(game: GameRow) -> Set[int]:
+    def _waiting(game: GameRow, state: GameState | None = None) -> Set[int]:
         """The seats whose people keep the table waiting: never one the computer plays (no one to remind)."""
         if game.status != "active" or not game.state:
             return set()
-        return engine.to_act(engine.from_json(game.state)) - set(game.computer_seats())
+        position = state if state is not None else engine.from_json(game.state)
+        return engine.to_act(position) - set(game.computer_seats())
 
     @staticmethod
     def _applies(timer: TimerRow, waiting: Set[int], last: dict[int, int]) -> bool:

@@ -313,7 +313,7 @@ class Turns:
             result=finished,
             seats=seats,
         )
-        await self.timers.sync(saved)
+        await self.timers.sync(saved, new_state)
         if finished:
             await self.settlement.settle(saved)
         undoable = game.undo and not finished and not cause and not engine.reveals(state, new_state)
