@@ -21,6 +21,7 @@ from bot.app.errors import Refusal
 from bot.app.language import text, user_locale
 from bot.app.narration import shown
 from bot.app.outcomes import AbortVote
+from bot.app.ports import Games
 from bot.app.records import GameRow
 from bot.games.base import variant_label
 from bot.ui.context import bot_of
@@ -121,10 +122,9 @@ def vote_view(vote: AbortVote, locale: str) -> discord.ui.View:
     return view
 
 
-async def ask_the_table(interaction: discord.Interaction, game: GameRow) -> None:
+async def ask_the_table(service: Games, interaction: discord.Interaction, game: GameRow) -> None:
     """``/azul abort`` by a seated player of a game under way: their agreement opens the vote, posted in the
     channel with a mention of everyone else it needs (or, alone at the table with computers, it is the vote)."""
-    service = bot_of(interaction).service
     vote = await service.endings.vote_abort(game.id, interaction.user.id)
     async with after_commit("abort"):
         public = public_locale(interaction)

@@ -20,9 +20,10 @@ from bot.app.computer import STRONGEST
 from bot.app.errors import BoardNotPosted, Refusal
 from bot.app.language import text, user_locale
 from bot.app.narration import level_label, shown
+from bot.app.ports import Games
 from bot.games.base import variant_label
 from bot.ui.abort_votes import ask_the_table
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext, bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.lobby import refresh_lobby
 from bot.ui.replies import after_commit, channel_of, display_name, is_admin, public_locale, reply
@@ -62,11 +63,12 @@ class EndButton(
     async def act(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
             raise Refusal("confirm_not_yours")
+        bot = bot_of(interaction)
         try:
             if self.action == "resign":
-                await resign_now(interaction, self.game_id, self.version)
+                await resign_now(bot, interaction, self.game_id, self.version)
             else:
-                await abort_now(interaction, self.game_id, self.version)
+                await abort_now(bot.service, interaction, self.game_id, self.version)
         except Refusal as refusal:
             if refusal.key == "stale":  # the game moved on since the question: the answer no longer applies
                 raise Refusal(f"confirm_expired_{self.action}", command=self.action) from None
@@ -79,9 +81,8 @@ def confirm_view(action: str, game_id: int, version: int, user_id: int, locale: 
     return view
 
 
-async def ask_to_resign(interaction: discord.Interaction) -> None:
+async def ask_to_resign(service: Games, interaction: discord.Interaction) -> None:
     """Say what resigning would do in this game, with the button that does it."""
-    service = bot_of(interaction).service
     game = await service.tables.active(interaction.channel_id or 0)
     seat = game.seat_of(interaction.user.id)
     if seat is None:
@@ -95,13 +96,12 @@ async def ask_to_resign(interaction: discord.Interaction) -> None:
     await reply(interaction, said, view=confirm_view("resign", game.id, game.version, interaction.user.id, locale))
 
 
-async def ask_to_abort(interaction: discord.Interaction) -> None:
+async def ask_to_abort(service: Games, interaction: discord.Interaction) -> None:
     """Say which game would be cancelled, with the button that does it, to whoever may cancel it alone; a seated
     player of a game under way asks the table instead (:mod:`bot.ui.abort_votes`)."""
-    service = bot_of(interaction).service
     game = await service.tables.open_in(interaction.channel_id or 0, broken_too=True)  # a quarantined game can end
     if await service.endings.abort_right(game, interaction.user.id, is_admin=is_admin(interaction)) == "vote":
-        await ask_the_table(interaction, game)  # under way: it takes everyone at the table
+        await ask_the_table(service, interaction, game)  # under way: it takes everyone at the table
         return
     locale = user_locale(interaction)
     key = "bot.confirm.abort_lobby" if game.status == "lobby" else "bot.confirm.abort_game"
@@ -109,9 +109,8 @@ async def ask_to_abort(interaction: discord.Interaction) -> None:
     await reply(interaction, said, view=confirm_view("abort", game.id, game.version, interaction.user.id, locale))
 
 
-async def resign_now(interaction: discord.Interaction, game_id: int, version: int) -> None:
+async def resign_now(bot: BotContext, interaction: discord.Interaction, game_id: int, version: int) -> None:
     """The confirmed resignation: the final board when it ends the game, else one line saying who plays on."""
-    bot = bot_of(interaction)
     await interaction.response.defer()
     resigned = await bot.service.endings.resign(
         interaction.channel_id or 0, interaction.user.id, game_id=game_id, version=version
@@ -141,9 +140,8 @@ async def resign_now(interaction: discord.Interaction, game_id: int, version: in
         await interaction.edit_original_response(content=said, view=None)
 
 
-async def abort_now(interaction: discord.Interaction, game_id: int, version: int) -> None:
+async def abort_now(service: Games, interaction: discord.Interaction, game_id: int, version: int) -> None:
     """The confirmed cancellation: the game closes without a result, and the channel is told."""
-    service = bot_of(interaction).service
     await interaction.response.defer()
     game = await service.endings.abort(
         interaction.channel_id or 0,

@@ -14,8 +14,9 @@ import discord
 from bot.app.errors import Refusal
 from bot.app.language import text, user_locale
 from bot.app.narration import shown
+from bot.app.ports import Leagues
 from bot.app.records import LeagueRow
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext, bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.league_runs import LeagueRuns
 from bot.ui.replies import after_commit, display_name, public_locale, reply
@@ -52,11 +53,15 @@ class LeagueConfirmButton(
     async def act(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
             raise Refusal("confirm_not_yours")
-        league = await bot_of(interaction).leagues.league(self.league_id)
+        bot = bot_of(interaction)
+        league = await bot.leagues.league(self.league_id)
         if league.guild_id != interaction.guild_id:
             raise Refusal("bad_control")
         await interaction.response.defer(ephemeral=True, thinking=True)  # the standings picture takes a moment
-        await (withdraw_now if self.action == "withdraw" else end_now)(interaction, league)
+        if self.action == "withdraw":
+            await withdraw_now(bot, interaction, league)
+        else:
+            await end_now(interaction, league)
 
 
 def runs_of(interaction: discord.Interaction) -> LeagueRuns:
@@ -66,7 +71,9 @@ def runs_of(interaction: discord.Interaction) -> LeagueRuns:
     return runs
 
 
-async def leave_league(interaction: discord.Interaction, league: LeagueRow, user_id: int, name: str, how: str) -> None:
+async def leave_league(  # noqa: PLR0917 - who leaves which league, and how
+    bot: BotContext, interaction: discord.Interaction, league: LeagueRow, user_id: int, name: str, how: str
+) -> None:
     """A player withdraws (or is dropped): the computer plays on for them; announced once in the league's channel."""
     runs = runs_of(interaction)
     if league.status == "signup":
@@ -77,7 +84,7 @@ async def leave_league(interaction: discord.Interaction, league: LeagueRow, user
     handed = await runs.leagues.withdraw(league, user_id, status=how)
     async with after_commit(f"league_{how}"):
         for game in handed:
-            bot_of(interaction).wake_computer(game.id)  # it may be their turn there now
+            bot.wake_computer(game.id)  # it may be their turn there now
         locale = public_locale(interaction)
         await runs.post(
             league, text(f"bot.league.{how}", locale, player=shown(name), name=shown(league.name), count=len(handed))
@@ -85,9 +92,9 @@ async def leave_league(interaction: discord.Interaction, league: LeagueRow, user
         await runs.refresh_standings(league)
 
 
-async def withdraw_now(interaction: discord.Interaction, league: LeagueRow) -> None:
+async def withdraw_now(bot: BotContext, interaction: discord.Interaction, league: LeagueRow) -> None:
     """The confirmed withdrawal: out of the league (announced once in its channel), and told so."""
-    await leave_league(interaction, league, interaction.user.id, display_name(interaction.user), "withdrew")
+    await leave_league(bot, interaction, league, interaction.user.id, display_name(interaction.user), "withdrew")
     async with after_commit("league_withdrew"):
         await reply(interaction, text("bot.league.withdrawn", user_locale(interaction), name=shown(league.name)))
 
@@ -106,12 +113,12 @@ async def end_now(interaction: discord.Interaction, league: LeagueRow) -> None:
         await reply(interaction, text("bot.league.reply.ended", user_locale(interaction), name=shown(ended.name)))
 
 
-async def ask(interaction: discord.Interaction, action: str, league: LeagueRow) -> None:
+async def ask(leagues: Leagues, interaction: discord.Interaction, action: str, league: LeagueRow) -> None:
     """Say what ``action`` would do to ``league``, with the one button that does it."""
     if league.status == "over":
         raise Refusal("league_over")
     if action == "withdraw":
-        players = await bot_of(interaction).leagues.players(league)
+        players = await leagues.players(league)
         if not any(p.user_id == interaction.user.id and p.status == "in" for p in players):
             raise Refusal("league_not_in")
     locale = user_locale(interaction)

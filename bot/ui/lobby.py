@@ -17,7 +17,7 @@ from bot.app.language import guild_locale, text, user_locale
 from bot.app.narration import ROBOT, level_label, lobby_text, shown_names
 from bot.app.outcomes import Opening
 from bot.app.records import GameRow
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext, bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.ui.threads import open_thread
@@ -70,7 +70,7 @@ class LobbyButton(
         return cls(game, match["action"]) if game is not None else forged(cls(0, match["action"]))
 
     async def act(self, interaction: discord.Interaction) -> None:
-        await lobby_action(interaction, self.action, game_id=self.game_id)
+        await lobby_action(bot_of(interaction), interaction, self.action, game_id=self.game_id)
 
 
 async def refresh_lobby(interaction: discord.Interaction, game: GameRow) -> None:
@@ -95,9 +95,11 @@ async def edit_lobby(client: discord.Client, game: GameRow, here: Any = None) ->
         log.info("game %s: lobby message could not be updated", game.id)
 
 
-async def lobby_action(interaction: discord.Interaction, action: str, *, game_id: int | None = None) -> None:
+async def lobby_action(
+    bot: BotContext, interaction: discord.Interaction, action: str, *, game_id: int | None = None
+) -> None:
     """Join, leave, start or seat a computer (``computer-<level>``), from a slash command or a lobby button."""
-    service = bot_of(interaction).service
+    service = bot.service
     channel_id = interaction.channel_id or 0
     user = interaction.user
     locale = user_locale(interaction)
@@ -121,14 +123,15 @@ async def lobby_action(interaction: discord.Interaction, action: str, *, game_id
     elif action == "start":
         await interaction.response.defer(ephemeral=True, thinking=True)
         game, state = await service.seating.start(channel_id, user.id, is_admin=is_admin(interaction), game_id=game_id)
-        game, channel = await open_thread(interaction, game)  # a thread of its own, when the game wants one
+        game, channel = await open_thread(service, interaction, game)  # a thread of its own, when the game wants one
         await refresh_lobby(interaction, game)
-        await post_start(interaction, game, state, channel)
+        await post_start(bot, interaction, game, state, channel)
         await reply(interaction, text("bot.reply.started", locale))
-        bot_of(interaction).wake_computer(game.id)
+        bot.wake_computer(game.id)
 
 
 async def post_start(
+    bot: BotContext,
     interaction: discord.Interaction,
     game: GameRow,
     state: GameState,
@@ -139,7 +142,7 @@ async def post_start(
     order = ", ".join(shown_names(game, public))
     headline = text("bot.post.started", public, order=order, how=text(f"bot.order.{game.seat_order}", public))
     opening = Opening.of(state)
-    await bot_of(interaction).poster.post_board(
+    await bot.poster.post_board(
         channel,
         game,
         state,

@@ -23,11 +23,12 @@ import discord
 from bot.app.errors import Refusal
 from bot.app.language import text, user_locale
 from bot.app.narration import names_by_seat, shown_names
+from bot.app.ports import Games, PictureMaker
 from bot.app.records import GameRow
 from bot.games import adapter_of
 from bot.games.base import variant_label
 from bot.infra.pools import SingleFlight
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext, bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from render.replay import MAX_BYTES, Frame, next_round, previous_round, replay_states
 
@@ -50,9 +51,9 @@ def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any, kept: int = KE
         cache.popitem(last=False)
 
 
-async def finished_game(interaction: discord.Interaction, game_id: int) -> GameRow:
+async def finished_game(games: Games, interaction: discord.Interaction, game_id: int) -> GameRow:
     """A finished game the person may look at: played in this server (or by them), and over."""
-    game = await bot_of(interaction).service.tables.game(game_id)
+    game = await games.tables.game(game_id)
     visible = game is not None and (game.guild_id == interaction.guild_id or game.has_player(interaction.user.id))
     if game is None or not visible:
         raise Refusal("no_such_game", game=game_id)
@@ -63,12 +64,11 @@ async def finished_game(interaction: discord.Interaction, game_id: int) -> GameR
     return game
 
 
-async def frames_of(interaction: discord.Interaction, game: GameRow) -> list[Frame]:
+async def frames_of(service: Games, game: GameRow) -> list[Frame]:
     key = (game.id, game.seed, game.version)
     if key in _frames:
         _frames.move_to_end(key)
         return _frames[key]
-    service = bot_of(interaction).service
 
     async def replay() -> list[Frame]:
         moves = await service.move_log.moves(game.id)
@@ -111,10 +111,9 @@ def viewer(game: GameRow, frames: Sequence[Frame], index: int, locale: str) -> d
 
 
 async def page(
-    interaction: discord.Interaction, game: GameRow, frames: Sequence[Frame], index: int, locale: str
+    pictures: PictureMaker, game: GameRow, frames: Sequence[Frame], index: int, locale: str
 ) -> tuple[str, discord.File, discord.ui.View]:
     names = names_by_seat(game, locale)
-    pictures = bot_of(interaction).pictures
     key = (game.id, game.version, index, locale)
 
     async def draw() -> bytes:
@@ -126,11 +125,11 @@ async def page(
     return caption(game, frames, index, locale), file, viewer(game, frames, index, locale)
 
 
-async def open_viewer(interaction: discord.Interaction, game_id: int) -> None:
-    game = await finished_game(interaction, game_id)
+async def open_viewer(bot: BotContext, interaction: discord.Interaction, game_id: int) -> None:
+    game = await finished_game(bot.service, interaction, game_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    frames = await frames_of(interaction, game)
-    content, file, view = await page(interaction, game, frames, 0, user_locale(interaction))
+    frames = await frames_of(bot.service, game)
+    content, file, view = await page(bot.pictures, game, frames, 0, user_locale(interaction))
     await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
 
@@ -151,15 +150,15 @@ def upload_limit(interaction: discord.Interaction) -> int:
     return min(MAX_BYTES, limit - UPLOAD_MARGIN)
 
 
-async def send_animation(interaction: discord.Interaction, game: GameRow) -> None:
+async def send_animation(bot: BotContext, interaction: discord.Interaction, game: GameRow) -> None:
     locale = user_locale(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     key = (game.id, game.seed, game.version, locale)
     gif = _animations.get(key)
     if gif is None:
-        moves = await bot_of(interaction).service.move_log.moves(game.id)
+        moves = await bot.service.move_log.moves(game.id)
         names = names_by_seat(game, locale)
-        gif = await bot_of(interaction).pictures.animation(game, moves, names, locale, upload_limit(interaction))
+        gif = await bot.pictures.animation(game, moves, names, locale, upload_limit(interaction))
         _remember(_animations, key, gif)
     content = text("bot.replay.animation", locale, game=game.id, variant=variant_label(game.variant, locale))
     file = discord.File(io.BytesIO(gif), filename=f"azul-{game.id}.gif")
@@ -187,13 +186,14 @@ class ReplayButton(
         return cls(game, index, match["step"])
 
     async def act(self, interaction: discord.Interaction) -> None:
-        game = await finished_game(interaction, self.game_id)
+        bot = bot_of(interaction)
+        game = await finished_game(bot.service, interaction, self.game_id)
         if self.step == "gif":
-            await send_animation(interaction, game)
+            await send_animation(bot, interaction, game)
             return
-        frames = await frames_of(interaction, game)
+        frames = await frames_of(bot.service, game)
         content, file, view = await page(
-            interaction, game, frames, target(frames, self.index, self.step), user_locale(interaction)
+            bot.pictures, game, frames, target(frames, self.index, self.step), user_locale(interaction)
         )
         await interaction.response.edit_message(content=content, attachments=[file], view=view)
 

@@ -18,7 +18,7 @@ from bot.app.language import text, user_locale
 from bot.app.narration import lobby_text
 from bot.app.records import GameRow
 from bot.games.base import variant_label
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext, bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.lobby import lobby_view
 from bot.ui.replays import finished_game, open_viewer, send_animation
@@ -46,12 +46,13 @@ class SummaryButton(
         return cls(game, match["what"]) if game is not None else forged(cls(0, match["what"]))
 
     async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
         if self.what == "replay":
-            await open_viewer(interaction, self.game_id)
+            await open_viewer(bot, interaction, self.game_id)
         elif self.what == "animation":
-            await send_animation(interaction, await finished_game(interaction, self.game_id))
+            await send_animation(bot, interaction, await finished_game(bot.service, interaction, self.game_id))
         else:
-            await rematch(interaction, self.game_id)
+            await rematch(bot, interaction, self.game_id)
 
 
 def summary_view(game: GameRow, locale: str) -> discord.ui.View:
@@ -61,9 +62,8 @@ def summary_view(game: GameRow, locale: str) -> discord.ui.View:
     return view
 
 
-async def rematch(interaction: discord.Interaction, game_id: int) -> None:
+async def rematch(bot: BotContext, interaction: discord.Interaction, game_id: int) -> None:
     """Open the rematch lobby of ``game_id`` in this channel and invite its other players to join (one ping each)."""
-    bot = bot_of(interaction)
     user = interaction.user
     game, others = await bot.service.seating.rematch(game_id, interaction.channel_id or 0, user.id, display_name(user))
     locale = user_locale(interaction)

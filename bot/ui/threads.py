@@ -14,9 +14,9 @@ import discord
 
 from bot.app.language import text
 from bot.app.narration import seat_label
+from bot.app.ports import Games
 from bot.app.records import GameRow
 from bot.games.base import variant_label
-from bot.ui.context import bot_of
 from bot.ui.replies import channel_of, public_locale
 
 log = logging.getLogger(__name__)
@@ -29,7 +29,9 @@ def thread_name(game: GameRow, locale: str) -> str:
     return f"{variant_label(game.variant, locale)} #{game.id} — {names}"[:NAME_LIMIT]
 
 
-async def open_thread(interaction: discord.Interaction, game: GameRow) -> tuple[GameRow, discord.abc.Messageable]:
+async def open_thread(
+    games: Games, interaction: discord.Interaction, game: GameRow
+) -> tuple[GameRow, discord.abc.Messageable]:
     """Where the started ``game`` is played: its new thread (started from the lobby message), or this channel when
     the game wants none, is in a thread already, or the bot may not create one (then it says so)."""
     channel = channel_of(interaction)
@@ -48,7 +50,7 @@ async def open_thread(interaction: discord.Interaction, game: GameRow) -> tuple[
             text("bot.thread.cannot", locale, game=game.id), allowed_mentions=discord.AllowedMentions.none()
         )
         return game, channel
-    return await bot_of(interaction).service.seating.move_to_thread(game, thread.id), thread
+    return await games.seating.move_to_thread(game, thread.id), thread
 
 
 async def reopen(thread: discord.Thread, game: GameRow, locale: str) -> bool:

@@ -57,3 +57,17 @@ async def test_a_picker_step_takes_its_context_once(simcord_env) -> None:
         played = await table.picker_step(member, step.response, move)
     assert played.response.content.startswith("Played"), played.response.content
     assert len(counts) >= 2 and max(counts) <= 1 and entered == ["bot_of"], (counts, entered)
+
+
+async def test_starting_a_game_and_showing_its_board_take_the_context_once(simcord_env) -> None:
+    table = Table.create(simcord_env, 2)
+    creator, other = table.players
+    await creator.slash(table.channel, "azul new", variant="azul", seats=2, order="joined")
+    lobby = table.channel.last_message
+    await other.slash(table.channel, "azul join")
+    with context_entries() as started:
+        await creator.click(lobby, label="Start")
+    with context_entries() as shown:
+        board = await creator.slash(table.channel, "azul board", public=True)
+    assert board.ephemeral, board
+    assert (started, shown) == (["bot_of"], ["bot_of"])

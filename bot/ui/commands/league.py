@@ -20,6 +20,7 @@ from bot.app.errors import Refusal
 from bot.app.language import described, named, text, user_locale
 from bot.app.league_rules import BYE, COMPUTER
 from bot.app.narration import shown
+from bot.app.ports import Leagues
 from bot.app.records import LeagueRow
 from bot.app.timers import LIMIT_HOURS
 from bot.games.base import variant_label
@@ -56,10 +57,9 @@ async def league_choices(interaction: discord.Interaction, current: str) -> list
     ][:CHOICE_LIMIT]
 
 
-async def chosen_league(interaction: discord.Interaction, value: str | None) -> LeagueRow:
+async def chosen_league(leagues: Leagues, interaction: discord.Interaction, value: str | None) -> LeagueRow:
     """The league an option names (its id from the autocomplete, or its name typed out); without one, the
     server's only league that is not over, or its newest when none is running."""
-    leagues = bot_of(interaction).leagues
     guild_id = interaction.guild_id or 0
     if value and value.strip().isdecimal() and len(value.strip()) <= 18:
         league = await leagues.find(int(value.strip()))
@@ -104,8 +104,9 @@ class LeagueCog(
     @app_commands.describe(league=described("bot.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def standings(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        chosen = await chosen_league(interaction, league)
-        lines, players = await bot_of(interaction).leagues.standings(chosen)
+        leagues = bot_of(interaction).leagues
+        chosen = await chosen_league(leagues, interaction, league)
+        lines, players = await leagues.standings(chosen)
         locale = user_locale(interaction)
         await reply(interaction, standings_text(chosen, lines, players, locale))
 
@@ -113,7 +114,8 @@ class LeagueCog(
     @app_commands.describe(league=described("bot.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def withdraw(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        await ask(interaction, "withdraw", await chosen_league(interaction, league))
+        leagues = bot_of(interaction).leagues
+        await ask(leagues, interaction, "withdraw", await chosen_league(leagues, interaction, league))
 
     @app_commands.command(name=named("list"), description=described("bot.cmd.league_list"))
     async def list(self, interaction: discord.Interaction) -> None:
@@ -220,9 +222,10 @@ class LeagueAdmin(app_commands.Group):
     @app_commands.describe(league=described("bot.opt.league"), player=described("bot.opt.player"))
     @app_commands.autocomplete(league=league_choices)
     async def drop(self, interaction: discord.Interaction, player: discord.User, league: str | None = None) -> None:
-        chosen = await chosen_league(interaction, league)
+        bot = bot_of(interaction)
+        chosen = await chosen_league(bot.leagues, interaction, league)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the standings picture takes a moment
-        await leave_league(interaction, chosen, player.id, display_name(player), "dropped")
+        await leave_league(bot, interaction, chosen, player.id, display_name(player), "dropped")
         async with after_commit("league_dropped"):
             said = text("bot.league.reply.dropped", user_locale(interaction), player=shown(display_name(player)))
             await reply(interaction, said)
@@ -232,8 +235,8 @@ class LeagueAdmin(app_commands.Group):
     @app_commands.autocomplete(league=league_choices)
     async def pause(self, interaction: discord.Interaction, league: str | None = None) -> None:
         """Pause a running league, or let a paused one go on."""
-        chosen = await chosen_league(interaction, league)
         leagues = bot_of(interaction).leagues
+        chosen = await chosen_league(leagues, interaction, league)
         changed = await leagues.set_paused(chosen, chosen.status != "paused")
         paused = changed.status == "paused"
         async with after_commit("league_paused" if paused else "league_resumed"):
@@ -247,7 +250,8 @@ class LeagueAdmin(app_commands.Group):
     @app_commands.describe(league=described("bot.opt.league"))
     @app_commands.autocomplete(league=league_choices)
     async def end(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        await ask(interaction, "end", await chosen_league(interaction, league))
+        leagues = bot_of(interaction).leagues
+        await ask(leagues, interaction, "end", await chosen_league(leagues, interaction, league))
 
 
 __all__ = ["LeagueAdmin", "LeagueCog", "chosen_league", "league_choices"]

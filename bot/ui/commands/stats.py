@@ -25,7 +25,7 @@ from bot.app.narration import ROBOT, shown
 from bot.app.ports import Games, PictureMaker
 from bot.app.records import PlayerTotals, RatingRow, ResultRow, ResultSeat
 from bot.games.base import variant_label
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext, bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.replays import open_viewer
 from bot.ui.replies import display_name, reply
@@ -96,11 +96,12 @@ class PageButton(
 
     async def act(self, interaction: discord.Interaction) -> None:
         page = self.page + (1 if self.step == "next" else -1)
+        bot = bot_of(interaction)
         if self.kind == "lb":
-            content, file, view = await leaderboard_answer(interaction, self.family, self.scope, page)
+            content, file, view = await leaderboard_answer(bot, interaction, self.family, self.scope, page)
             await interaction.response.edit_message(content=content, attachments=[file], view=view)
         else:
-            content, view = await history_answer(interaction, self.scope, page)
+            content, view = await history_answer(bot.service, interaction, self.scope, page)
             await interaction.response.edit_message(content=content, view=view)
 
 
@@ -111,7 +112,7 @@ def standing(rank: int, row: RatingRow) -> Standing:
 
 
 async def leaderboard_answer(
-    interaction: discord.Interaction, family: str, scope: str, page: int
+    bot: BotContext, interaction: discord.Interaction, family: str, scope: str, page: int
 ) -> tuple[str, discord.File, discord.ui.View | None]:
     if family not in engine.game_names():
         raise Refusal("unknown_game")
@@ -121,8 +122,7 @@ async def leaderboard_answer(
     guild_id = interaction.guild_id if scope == "server" else None
     if scope == "server" and guild_id is None:
         raise Refusal("server_scope_in_dm")
-    service = bot_of(interaction).service
-    rows, total = await service.results.leaderboard(
+    rows, total = await bot.service.results.leaderboard(
         family, guild_id=guild_id, z=ratings.Z, limit=PAGE, offset=page * PAGE
     )
     pages = pages_of(total)
@@ -133,7 +133,7 @@ async def leaderboard_answer(
     title = text("bot.stats.leaderboard_title", locale, game=game)
     where = text(f"bot.stats.scope_{scope}", locale)
     subtitle = where + " · " + text("bot.stats.page", locale, page=page + 1, pages=pages)
-    png = await bot_of(interaction).pictures.leaderboard(title, subtitle, standings, locale)
+    png = await bot.pictures.leaderboard(title, subtitle, standings, locale)
     lines = [f"**{title}** — {subtitle}"]
     lines += [
         text(
@@ -183,11 +183,12 @@ def _unix(iso: str) -> int:
     return int(datetime.fromisoformat(iso).timestamp())
 
 
-async def history_answer(interaction: discord.Interaction, scope: str, page: int) -> tuple[str, discord.ui.View | None]:
+async def history_answer(
+    service: Games, interaction: discord.Interaction, scope: str, page: int
+) -> tuple[str, discord.ui.View | None]:
     if scope not in HISTORY_SCOPES:
         raise Refusal("bad_scope")
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
     if scope == "server":
         if interaction.guild_id is None:  # no choice works here: say where a server's history is
             raise Refusal("history_server_in_dm")
@@ -306,16 +307,17 @@ class StatsCog(commands.GroupCog, group_name=named("azul-stats"), group_descript
         game: app_commands.Choice[str] | None = None,
         scope: app_commands.Choice[str] | None = None,
     ) -> None:
-        family = game.value if game else await self._game_here(interaction)
+        bot = bot_of(interaction)
+        family = game.value if game else await self._game_here(bot.service, interaction)
         where = scope.value if scope else ("server" if interaction.guild_id else "everywhere")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        content, file, view = await leaderboard_answer(interaction, family, where, 0)
+        content, file, view = await leaderboard_answer(bot, interaction, family, where, 0)
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
     @staticmethod
-    async def _game_here(interaction: discord.Interaction) -> str:
+    async def _game_here(service: Games, interaction: discord.Interaction) -> str:
         """The game last played in this channel, else the first of the family."""
-        latest = await bot_of(interaction).service.tables.latest_in(interaction.channel_id or 0)
+        latest = await service.tables.latest_in(interaction.channel_id or 0)
         return ratings.family_of(latest.variant) if latest else engine.game_names()[0]
 
     @app_commands.command(name=named("history"), description=described("bot.cmd.history"))
@@ -324,7 +326,8 @@ class StatsCog(commands.GroupCog, group_name=named("azul-stats"), group_descript
         scope=[app_commands.Choice(name=described(f"bot.scope.{scope}"), value=scope) for scope in HISTORY_SCOPES]
     )
     async def history(self, interaction: discord.Interaction, scope: app_commands.Choice[str] | None = None) -> None:
-        content, view = await history_answer(interaction, scope.value if scope else "channel", 0)
+        service = bot_of(interaction).service
+        content, view = await history_answer(service, interaction, scope.value if scope else "channel", 0)
         if view is None:
             await reply(interaction, content)
         else:
@@ -333,7 +336,7 @@ class StatsCog(commands.GroupCog, group_name=named("azul-stats"), group_descript
     @app_commands.command(name=named("replay"), description=described("bot.cmd.replay"))
     @app_commands.describe(game=described("bot.opt.game_id"))
     async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1]) -> None:
-        await open_viewer(interaction, game)
+        await open_viewer(bot_of(interaction), interaction, game)
 
 
 __all__ = ["PageButton", "StatsCog", "profile"]

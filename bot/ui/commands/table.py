@@ -140,15 +140,15 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
     @app_commands.command(name=named("join"), description=described("bot.cmd.join"))
     async def join(self, interaction: discord.Interaction) -> None:
-        await lobby_action(interaction, "join")
+        await lobby_action(bot_of(interaction), interaction, "join")
 
     @app_commands.command(name=named("leave"), description=described("bot.cmd.leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
-        await lobby_action(interaction, "leave")
+        await lobby_action(bot_of(interaction), interaction, "leave")
 
     @app_commands.command(name=named("start"), description=described("bot.cmd.start"))
     async def start(self, interaction: discord.Interaction) -> None:
-        await lobby_action(interaction, "start")
+        await lobby_action(bot_of(interaction), interaction, "start")
 
     @app_commands.command(name=named("seat"), description=described("bot.cmd.seat"))
     @app_commands.describe(level=described("bot.opt.level"))
@@ -158,10 +158,11 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     async def seat(self, interaction: discord.Interaction, level: app_commands.Choice[str] | None = None) -> None:
         """With a level, in the lobby: a seat for a computer player. Without one, in a game: take back your seat
         from the computer (after your time ran out too often)."""
+        bot = bot_of(interaction)
         if level is not None:
-            await lobby_action(interaction, f"computer-{level.value}")
+            await lobby_action(bot, interaction, f"computer-{level.value}")
             return
-        service = bot_of(interaction).service
+        service = bot.service
         game = await service.tables.open_in(interaction.channel_id or 0)
         if game.status == "lobby":
             raise Refusal("bad_level")
@@ -179,7 +180,8 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
     @app_commands.command(name=named("board"), description=described("bot.cmd.board"))
     @app_commands.describe(public=described("bot.opt.public"), mine=described("bot.opt.mine"))
     async def board(self, interaction: discord.Interaction, public: bool = False, mine: bool = False) -> None:
-        service = bot_of(interaction).service
+        bot = bot_of(interaction)
+        service = bot.service
         game = await service.tables.shown_in(interaction.channel_id or 0)
         state = service.tables.state_of(game)
         seat = game.seat_of(interaction.user.id)
@@ -193,15 +195,15 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
             else []
         )
         if mine and seat is not None:  # privately, whatever ``public`` says: a close-up is for its player
-            closeup = await bot_of(interaction).pictures.draw_closeup(game, state, seat, locale, notes)
+            closeup = await bot.pictures.draw_closeup(game, state, seat, locale, notes)
             files = [discord.File(io.BytesIO(closeup), filename=f"azul-{game.id}-mine.png")] if closeup else []
             await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
             return
         if public:
-            await bot_of(interaction).poster.show_board(channel_of(interaction), game, state, guild=interaction.guild)
+            await bot.poster.show_board(channel_of(interaction), game, state, guild=interaction.guild)
             await reply(interaction, text("bot.reply.reposted", locale))
             return
-        png = await bot_of(interaction).pictures.draw_table(game, state, locale, notes)  # every board, full size
+        png = await bot.pictures.draw_table(game, state, locale, notes)  # every board, full size
         files = [discord.File(io.BytesIO(png), filename=f"azul-{game.id}.png")] if png else []
         await interaction.edit_original_response(content=status_text(game, state, locale), attachments=files)
 
@@ -243,11 +245,11 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
     @app_commands.command(name=named("resign"), description=described("bot.cmd.resign"))
     async def resign(self, interaction: discord.Interaction) -> None:
-        await ask_to_resign(interaction)  # the confirming click resigns (bot.ui.ending)
+        await ask_to_resign(bot_of(interaction).service, interaction)  # the confirming click resigns (bot.ui.ending)
 
     @app_commands.command(name=named("abort"), description=described("bot.cmd.abort"))
     async def abort(self, interaction: discord.Interaction) -> None:
-        await ask_to_abort(interaction)  # the confirming click cancels (bot.ui.ending)
+        await ask_to_abort(bot_of(interaction).service, interaction)  # the confirming click cancels (bot.ui.ending)
 
     @app_commands.command(name=named("hint"), description=described("bot.cmd.hint"))
     async def hint(self, interaction: discord.Interaction) -> None:
