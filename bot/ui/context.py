@@ -1,7 +1,8 @@
 """What a handler needs from the client: a small interface, so no handler depends on the client class.
 
-``AzulBot`` (in :mod:`bot.client`) provides it; a handler reaches it through :func:`bot_of`. A test can hand a
-handler any object with these attributes.
+``AzulBot`` (in :mod:`bot.client`) provides it. A command's or control's callback takes it once, with :func:`bot_of`,
+and hands it (or the ``Games`` it needs) to the helpers it calls: none fetches it again
+(tests/bot/test_context_entries.py counts the entries). A test can hand a handler any object with these attributes.
 """
 
 from __future__ import annotations
