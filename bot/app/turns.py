@@ -114,6 +114,18 @@ class Turns:
             moves.append(self.resolve(game, state, seat, command, given))
         return moves
 
+    async def picking(self, channel_id: int, user_id: int, game_id: int, seen: int) -> tuple[GameRow, GameState, int]:
+        """The game (read once), its state and ``user_id``'s seat, when the Play picker may be shown to them on the
+        board of version ``seen``: refused when their own move landed since (``already_played``), when it is not
+        their turn, or when the computer plays their seat."""
+        game = await self.tables.active(channel_id, game_id)
+        await self.check_moved_on(game, user_id, seen)
+        state = self.tables.state_of(game)
+        seat = self.seat_to_act(game, state, user_id)
+        if seat in game.computer_seats():
+            raise Refusal("computer_plays_your_seat")
+        return game, state, seat
+
     async def check_moved_on(self, game: GameRow, user_id: int, seen: int) -> None:
         """The game is at a newer version than the one the player saw: refuse only when that matters.
 

@@ -226,16 +226,10 @@ async def show_step(  # noqa: PLR0913, PLR0917 - the game as read, and the step'
 async def _acting_seat(
     service: Games, interaction: discord.Interaction, game_id: int, version: int
 ) -> tuple[GameRow, engine.GameState, int]:
-    """The game, its state and the clicking player's seat, when a picker may be shown to them: refused when their
-    own move landed since the board they clicked (``already_played``) or the computer plays their seat."""
-    table = await game_channel(service, interaction, game_id)  # from a DM notice: the game's own channel
-    game = await service.tables.active(table.channel_id, game_id)
-    await service.turns.check_moved_on(game, interaction.user.id, version)
-    state = service.tables.state_of(game)
-    seat = service.turns.seat_to_act(game, state, interaction.user.id)
-    if seat in game.computer_seats():
-        raise Refusal("computer_plays_your_seat")
-    return game, state, seat
+    """The game, its state and the clicking player's seat, when a picker may be shown to them (the application
+    decides: :meth:`bot.app.turns.Turns.picking`), in the game's own channel when clicked from a DM notice."""
+    table = await game_channel(service, interaction, game_id)
+    return await service.turns.picking(table.channel_id, interaction.user.id, game_id, version)
 
 
 async def next_step(
