@@ -14,9 +14,16 @@ pytestmark = pytest.mark.skipif(bool(PG_URL), reason="counted with SQLite's trac
 
 SLASH_MOVE_LOADS = 2
 PICKER_STEP_LOADS = 1
+SLASH_MOVE_STATEMENTS = 14
+"""SQL statements per slash move, command to board post, ``BEGIN`` and ``COMMIT`` among them (the issue's ceiling
+is 16): the game and its seats read, the move appended and the game's row saved with its board's claim, the board's
+reads, and the board recorded."""
+SLASH_MOVE_COMMITS = 2
 
 
-async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board(simcord_env) -> None:
+async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board_in_14_statements(
+    simcord_env,
+) -> None:
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     for _ in range(3):
@@ -27,6 +34,8 @@ async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board(s
         assert result.response.content.startswith("Played"), result.response.content
         assert len(table.channel.history()) == posts + 1, "the board is posted within the count"
         assert trace.game_reads <= SLASH_MOVE_LOADS, trace.statements
+        assert len(trace.statements) <= SLASH_MOVE_STATEMENTS, trace.statements
+        assert trace.commits <= SLASH_MOVE_COMMITS, trace.statements
 
 
 async def test_a_picker_step_loads_its_game_once(simcord_env) -> None:

@@ -28,6 +28,17 @@ _BY_INTERACTION = (
 )
 """How many moves and undos an interaction made: a redelivered interaction must never act twice."""
 
+_COLUMNS = "game_id, ply, seat, notation, created_at, interaction_id, cause, waited_since"
+_TURN_SINCE = "(SELECT turn_since FROM games WHERE id = ?)"
+_APPEND = f"INSERT INTO moves ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, {_TURN_SINCE})"
+_APPEND_NEW = (
+    f"INSERT INTO moves ({_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, {_TURN_SINCE}"
+    " WHERE NOT EXISTS (SELECT 1 FROM undone_moves WHERE move_interaction_id = ? OR interaction_id = ?)"
+    " ON CONFLICT (interaction_id) DO NOTHING"
+)
+"""A move appended unless its interaction already made a move or an undo (then it inserts nothing): the check of
+:data:`_BY_INTERACTION` within the insert."""
+
 SEAT_CAUSES = frozenset({"computer_seat", "stand_in"})
 """The causes of moves the computer makes for a seat it plays (its own, or a person's handed to it); a time limit's
 single move for a person (``time_limit``) is not one of them."""
@@ -181,28 +192,20 @@ class Moves(Aggregate):
             raise ValueError("no moves to record")
         stamp = now_iso()
         async with self.transaction() as db:
-            await self._check_new_interaction(db, interaction_id)
             if cause in SEAT_CAUSES:
                 await self._check_computer_plays(db, game_id, seat)
+            first = interaction_id  # on the first move of a run only (interaction ids are unique)
+            rows = [
+                (game_id, version + n, seat, notation, stamp, first if n == 0 else None, cause or None, game_id)
+                for n, notation in enumerate(notations)
+            ]
             try:  # before the version moves on: each move keeps when its turn began (an undo restores it)
-                await db.executemany(
-                    "INSERT INTO moves (game_id, ply, seat, notation, created_at, interaction_id, cause, waited_since)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT turn_since FROM games WHERE id = ?))",
-                    [
-                        (
-                            game_id,
-                            version + index,
-                            seat,
-                            notation,
-                            stamp,
-                            interaction_id if index == 0 else None,
-                            cause or None,
-                            game_id,
-                        )
-                        for index, notation in enumerate(notations)
-                    ],
-                )
-            except sqlite3.IntegrityError:  # the interaction is new (checked above): another move took the ply
+                cursor = await db.execute(_APPEND_NEW, (*rows[0], interaction_id, interaction_id))
+                if cursor.rowcount != 1:
+                    raise Conflict("duplicate")
+                if rows[1:]:
+                    await db.executemany(_APPEND, rows[1:])
+            except sqlite3.IntegrityError:  # not the interaction's (it inserts nothing): another move took the ply
                 raise Conflict("version") from None
             # The status only when the game ends: setting it, even unchanged, rewrites its open-game index's page.
             ending = ", status = 'over', result = ?" if finished is not None else ""
