@@ -46,6 +46,14 @@ class Turn:
     def over(self) -> bool:
         return self.game.status == "over"
 
+    def mover_acts_again(self) -> bool:
+        """Whether the mover must act again at once (a bonus to pick, a grey wall to tile, a second placement)."""
+        return not self.over and self.seat in self.to_act
+
+    def computer_acts(self) -> bool:
+        """Whether a seat the computer plays must act now (its move is due: the computer's turns wake)."""
+        return bool(self.to_act.intersection(self.game.computer_seats()))
+
     def to_ping(self) -> list[int]:
         """Seats to mention now: those who must act and were not already waiting; never a seat the computer plays,
         and never the mover, unless the computer moved for them because their time ran out: a turn that comes

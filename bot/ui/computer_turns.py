@@ -53,7 +53,7 @@ class ComputerTurns:
         if game_id in self._tasks:
             self._again.add(game_id)
             return
-        if after is not None and not after.to_act.intersection(after.game.computer_seats()):
+        if after is not None and not after.computer_acts():
             return
         task = asyncio.get_running_loop().create_task(self._run(game_id), name=f"computer turns of game {game_id}")
         self._tasks[game_id] = task

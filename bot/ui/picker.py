@@ -434,7 +434,7 @@ async def _play(  # noqa: PLR0917 - the move as picked, and whom it is for
 async def offer_next(bot: BotContext, interaction: discord.Interaction, turn: Turn) -> None:
     """When the mover must act again (a bonus to pick, a grey wall to tile, a second placement), say so in their
     reply and put the next step of the picker under it."""
-    if turn.over or turn.seat not in turn.to_act:
+    if not turn.mover_acts_again():
         return
     locale = user_locale(interaction)
     view, prompt, step = await next_step(
