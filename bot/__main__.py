@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -126,6 +127,7 @@ async def serve(config: Config, *, sync_only: bool) -> int:
     from bot.ui.commands import CommandSyncRefused
 
     bot = configured_bot(config, sync_only=sync_only)
+    collect_from_now()
     if sync_only:
         return await sync_commands(bot, config.token)
 
@@ -296,10 +298,22 @@ def start(args: argparse.Namespace, environ: MutableMapping[str, str], *, sync_o
     logs.setup(config.log_level, config.log_format)
     if args.read_dotenv:
         log.info("read settings from ./.env (environment variables take precedence)")
+    gc.disable()  # until the bot is built (collect_from_now)
     try:
         return asyncio.run(run(config, sync_only=sync_only))
     except KeyboardInterrupt:
         return 0
+    finally:
+        gc.enable()
+
+
+def collect_from_now() -> None:
+    """What the start-up built (its modules, the command tree, the bot) lives as long as the bot, so the collector,
+    paused while it was built (:func:`start`: a tenth of the start-up's CPU went to collections that freed nothing),
+    resumes with it moved out of the way of every later collection."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 async def sync_commands(bot: AzulBot, token: str) -> int:

@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
-from dotenv import dotenv_values
-
 HIDDEN = "***"
 SAFE_URL_PARAMETERS = frozenset({"sslmode", "application_name", "connect_timeout", "target_session_attrs", "port"})
 """Query parameters of a database URL shown as they are in logs; every other one's value is hidden (libpq and
@@ -52,6 +50,8 @@ def load_dotenv_file(environ: MutableMapping[str, str], path: Path = Path(".env"
     """Copy the variables of ``path`` into ``environ`` where not set already; True when the file was read."""
     if not path.is_file():
         return False
+    from dotenv import dotenv_values  # noqa: PLC0415 - only with a file: the image's settings come from the environment
+
     for name, value in dotenv_values(path).items():
         if value is not None:
             environ.setdefault(name, value)

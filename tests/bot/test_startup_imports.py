@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import os
 import signal
 import subprocess
@@ -13,16 +14,20 @@ import threading
 from pathlib import Path
 
 import pytest
+from discord.http import Route
 
 import render
+from bot import __main__ as entry
 from bot.__main__ import EXIT_UNDRAWABLE, run
+from bot.client import AzulBot
 from bot.infra.config import Config
 from tests.bot import fourth_game
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
+from tests.bot.test_wire import a_closed_port
 
 # Imported on first use: asyncpg only for a PostgreSQL URL, openskill only when a game's result is rated, Pillow and
-# the drawing modules with the first picture (in a worker, or in the bot's process).
-LAZY = ("asyncpg", "openskill", "PIL")
+# the drawing modules with the first picture (in a worker, or in the bot's process), dotenv only with a .env file.
+LAZY = ("asyncpg", "openskill", "PIL", "dotenv")
 PIL_FREE = {"render", "render.inputs", "render.replay"}
 """The renderer's modules the bot imports at start-up: the values it hands the renderer, and a replay's tables."""
 HANG_GUARD = 60
@@ -31,7 +36,7 @@ CHECK_SECONDS = 10
 
 def test_the_bot_starts_without_the_postgresql_driver_the_rating_model_or_the_drawing() -> None:
     probe = (
-        f"import sys, bot.client; print(*[name for name in {LAZY!r} if name in sys.modules], "
+        f"import sys, bot.__main__, bot.client; print(*[name for name in {LAZY!r} if name in sys.modules], "
         f"*sorted(name for name in sys.modules if name.split('.')[0] == 'render' and name not in {PIL_FREE!r}))"
     )
     loaded = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout.split()
@@ -84,5 +89,28 @@ async def test_a_game_that_cannot_be_drawn_stops_the_bot_once_connected(
     finally:
         fourth_game.unregister()
     assert discord_server.identified.is_set()  # it stopped after connecting, as the check ran beside the start-up
-    said = capsys.readouterr().err.strip()
+    said = capsys.readouterr().err.strip().splitlines()[-1]  # the last line (a test before may have left a logger)
     assert said.startswith("azul-bot: a registered game cannot be drawn, so the bot stops: 'pebbles' declares")
+
+
+def test_the_collector_rests_while_the_bot_is_built_and_the_start_ups_objects_stay_out_of_its_way(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # away from any developer's .env
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{a_closed_port()}/api/v10")  # the start fails: code 4
+    monkeypatch.setenv("DISCORD_TOKEN", GOOD_TOKEN)
+    monkeypatch.setenv("AZUL_DB", str(tmp_path / "azul.sqlite3"))
+    collecting: list[bool] = []
+    build = entry.configured_bot
+
+    def configured_bot(config: Config, *, sync_only: bool) -> AzulBot:
+        collecting.append(gc.isenabled())
+        return build(config, sync_only=sync_only)
+
+    monkeypatch.setattr(entry, "configured_bot", configured_bot)
+    try:
+        assert entry.main() == entry.EXIT_NETWORK
+        frozen = gc.get_freeze_count()
+    finally:
+        gc.unfreeze()  # this test process's objects are not a bot's
+    assert collecting == [False] and gc.isenabled() and frozen > 0
