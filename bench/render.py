@@ -14,6 +14,12 @@ lines give the worst ratio and the totals.
 Times are the process's CPU time (a picture is drawn in one thread), so other work on a shared machine skews them
 far less than wall-clock time would; a picture and its floor are still timed turn about.
 
+Then, for the board posted after a turn (4 players, late in the game), where its time goes on the first turn a
+process draws (every cached layer, word mask and tile drawn afresh) and on later turns (caches warm): the drawing,
+the caption under it (a new sentence each turn), and the encoding, each beside the way it was done before the cached
+words and strips and the whole fixed palette (the caption rendered whole into a copy of the picture; a histogram to
+trim the palette and deflate at level 6).
+
 ``--phone`` prints instead how the posted picture reads on a phone (:mod:`bench.phone`).
 """
 
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import statistics
 import time
 from collections.abc import Callable
@@ -28,10 +35,11 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import engine
 from render import (
+    common,
     render_closeup,
     render_closeup_image,
     render_post,
@@ -39,6 +47,8 @@ from render import (
     render_preview,
 )
 from render.common import BG, to_png
+from render.palette import POSTED, palette_image
+from render.phone import forget_cached_layers
 from render.stats import Standing, leaderboard_png, profile_png
 from tools.samples import play
 
@@ -181,7 +191,83 @@ def main(argv: list[str]) -> int:
         worst, name = max(ratios)
         print(f"worst ratio {worst:.2f}x ({name}); {sum(r <= 1.5 for r, _ in ratios)} of {len(ratios)} within 1.5x")
         print(f"all files {sizes / 1024:.1f} KB, {old_sizes / 1024:.1f} KB as before ({sizes / old_sizes - 1:+.1%})")
+    turns(args.only, args.repeat)
     return 0
+
+
+def turns(only: str, repeat: int) -> None:
+    """Where a posted board's time goes, first turn and later turns, new beside old (see the module's note)."""
+    print(
+        f"\n{'posted board, 4 players':<30} {'draw 1st':>8} {'later':>7} {'caption':>8} {'was':>7}"
+        f" {'encode':>7} {'was':>7} {'KB':>6} {'was KB':>7}"
+    )
+    for variant in engine.variant_names():
+        if only in f"{variant}-4p-late":
+            _turn_row(variant, repeat)
+
+
+_turn = itertools.count()
+
+
+def _sentence() -> str:
+    """A caption as the bot writes one, new every turn: no cached mask holds it whole, but its words recur."""
+    k = next(_turn)
+    colour = ("red", "blue", "black", "yellow", "white")[k % 5]
+    return (
+        f"{NAMES[k % 4]} took {k % 4 + 1} {colour} tiles from factory {k % 9 + 1} and put them on line"
+        f" {k % 5 + 1} (+{k % 7} → {k % 100})"
+    )
+
+
+def _turn_row(variant: str, repeat: int) -> None:
+    state, events = moment(variant, 4, 0.75)
+    draw = partial(render_post, state, names=NAMES, events=events)
+    forget_cached_layers()
+    for cached in (common._text_mask, common.width, common.advance):
+        cached.cache_clear()
+    first = _ms(draw)
+    later = statistics.median(timings(draw, repeat))
+    image = draw()
+    caption = statistics.median(timings(lambda: common.caption_strip(image.width, image.height, _sentence()), repeat))
+    was_caption = statistics.median(timings(lambda: _old_caption(image, _sentence()), repeat))
+    palette = palette_image(engine.get_variant(variant).game)
+    encode = statistics.median(timings(lambda: to_png(image, palette=palette, level=POSTED), repeat))
+    was_encode = statistics.median(timings(lambda: _old_png(image, palette), repeat))
+    size, was_size = len(to_png(image, palette=palette, level=POSTED)), len(_old_png(image, palette))
+    print(
+        f"{variant:<30} {first:>6.1f}ms {later:>5.1f}ms {caption * 1000:>6.0f}us {was_caption * 1000:>5.0f}us"
+        f" {encode:>5.1f}ms {was_encode:>5.1f}ms {size / 1024:>6.1f} {was_size / 1024:>7.1f}",
+        flush=True,
+    )
+
+
+def _ms(work: Callable[[], object]) -> float:
+    start = time.process_time()
+    work()
+    return (time.process_time() - start) * 1000
+
+
+def _old_caption(image: Image.Image, caption: str) -> Image.Image:
+    """The caption as it was drawn: the whole sentence rendered at once, into a copy of the picture."""
+    result = Image.new("RGB", (image.width, image.height + common.CAPTION_H), BG)
+    result.paste(image, (0, 0))
+    face = common.font(24, bold=True)
+    text = common.fit(common.printable(caption), face, image.width - 32)
+    common.text_at(ImageDraw.Draw(result), (16, image.height + 18), text, face, fill=common.TEXT, anchor="lm")
+    return result
+
+
+def _old_png(image: Image.Image, palette: Image.Image | None) -> bytes:
+    """The encoding as it was: the palette trimmed to the colours used (a histogram and a remap), deflate level 6."""
+    mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    used = [index for index, count in enumerate(mapped.histogram()) if count]
+    lookup = [0] * 256
+    for new, old in enumerate(used):
+        lookup[old] = new
+    trimmed = mapped.point(lookup)
+    colors = mapped.getpalette() or []
+    trimmed.putpalette([value for index in used for value in colors[3 * index : 3 * index + 3]])
+    return common.palette_png(trimmed, level=6)
 
 
 def _row(picture: Picture, repeat: int) -> tuple[float, int, int]:

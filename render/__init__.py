@@ -196,9 +196,10 @@ def render_post_png(
     caption: str = "",
 ) -> bytes:
     """The same picture as :func:`render_post`, encoded as small, deterministic PNG bytes."""
+    from render.palette import POSTED
+
     parts = _post_parts(state, names=names, events=events, locale=locale, info=info, caption=caption)
-    renderer = _renderer(state)
-    return _encode(parts, renderer.game, renderer.png_level)
+    return _encode(parts, _renderer(state).game, POSTED)
 
 
 def render_png(

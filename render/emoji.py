@@ -57,6 +57,11 @@ def _emoji_points() -> frozenset[int]:
     return covered(FILE)
 
 
+@cache
+def _emoji_only_points() -> frozenset[int]:
+    return _emoji_points() - _letter_points()
+
+
 def _letter_points() -> frozenset[int]:
     return covered()
 
@@ -103,8 +108,8 @@ def _longest_sequence(text: str, start: int, sequences: dict[str, str], longest:
 @lru_cache(maxsize=8192)
 def has_emoji(text: str) -> bool:
     """Whether ``text`` (normalized) holds anything drawn from the emoji font."""
-    if _emoji_points().isdisjoint(map(ord, text)):  # most texts: no need to split them into runs
-        return False
+    if EMOJI_STYLE not in text and _emoji_only_points().isdisjoint(map(ord, text)):
+        return False  # most texts: a character both fonts have (a digit, ❤) is a letter unless a selector follows
     return any(emoji for _, emoji in runs(text))
 
 

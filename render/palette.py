@@ -16,13 +16,18 @@ from functools import cache
 
 from PIL import Image
 
-__all__ = ["FAST", "PALETTES", "PREVIEW", "palette_image"]
+__all__ = ["FAST", "PALETTES", "POSTED", "PREVIEW", "palette_image"]
 
 # zlib-ng's level: the smallest files in the time a picture may take (``python -m bench render`` prints both). At 6
 # every table comes out within 1.5x of the time Pillow takes for a blank PNG of its size (Azul's flat tables were
 # 1.6-1.9x at 8, for 3 % fewer bytes; PNG compression was half the bot's busy time under load). Personal views take 6
 # too. A game's renderer may choose another level for its tables (``Renderer.png_level``).
 FAST = 6
+# The board posted after every move: the picture the bot makes most, so time counts more than bytes. At 3 deflate
+# takes 55 % less time than at 6 (1.7 against 3.8 ms a board) for 18 % more bytes (28 against 24 KB): about 4 KB
+# more to upload per move, 2 ms less CPU (``python -m bench render`` prints both; levels 4 and 5 save 1.6 and
+# 0.9 ms for 12 and 3 % more bytes).
+POSTED = 3
 # A previewed step's picture (Queen's Garden's expansions): sent once to the player choosing, dense with hexagons,
 # so compressing is half its time; at 5 it takes 45 % less time than at 6 for 6 % more bytes (17.0 -> 18.1 KB).
 PREVIEW = 5
