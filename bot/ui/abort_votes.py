@@ -24,7 +24,7 @@ from bot.app.outcomes import AbortVote
 from bot.app.ports import Games
 from bot.app.records import GameRow
 from bot.games.base import variant_label
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.lobby import refresh_lobby
 from bot.ui.replies import after_commit, display_name, public_locale, reply
@@ -57,8 +57,8 @@ class AbortVoteButton(
             return forged(cls(match["choice"], 0, 0))
         return cls(match["choice"], game, began)
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        service = bot_of(interaction).service
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
+        service = bot.service
         game = await service.tables.game(self.game_id)
         if game is None or game.channel_id != interaction.channel_id:
             raise Refusal("bad_control")

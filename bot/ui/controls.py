@@ -1,7 +1,8 @@
 """The base of every persistent button and select: one error path for components.
 
 discord.py only logs what a ``DynamicItem``'s callback raises, so :class:`Control` owns ``callback``: it runs the
-subclass's :meth:`Control.act`, which contains only its own logic, and hands any error to
+subclass's :meth:`Control.act` with the bot context taken once for the click (:func:`bot.ui.context.bot_of`), so
+``act`` contains only its own logic and hands the context down; any error goes to
 :func:`bot.ui.replies.answer_error`, exactly as the command tree does for slash commands.
 
 Custom ids come back from Discord as anyone may forge them: templates accept only ASCII digits of bounded length
@@ -16,6 +17,7 @@ from typing import ClassVar, TypeVar
 import discord
 
 from bot.app.errors import Refusal
+from bot.ui.context import BotContext, bot_of
 from bot.ui.replies import answer_error, is_repeat
 
 NUMBER = "[0-9]{1,19}"
@@ -37,7 +39,7 @@ class Control:
     forged: bool = False
     """Set by ``from_custom_id`` when the id has the right shape but impossible values."""
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -46,7 +48,7 @@ class Control:
         try:
             if self.forged:
                 raise Refusal("bad_control")
-            await self.act(interaction)
+            await self.act(interaction, bot_of(interaction))
         except Exception as error:
             await answer_error(interaction, error, replace=self.replaces_message)
 

@@ -23,7 +23,7 @@ from bot.app.narration import level_label, shown
 from bot.app.ports import Games
 from bot.games.base import variant_label
 from bot.ui.abort_votes import ask_the_table
-from bot.ui.context import BotContext, bot_of
+from bot.ui.context import BotContext
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.lobby import refresh_lobby
 from bot.ui.replies import after_commit, channel_of, display_name, is_admin, public_locale, reply
@@ -60,10 +60,9 @@ class EndButton(
             return forged(cls(match["action"], 0, 0, 0))
         return cls(match["action"], game, version, user)
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
         if interaction.user.id != self.user_id:
             raise Refusal("confirm_not_yours")
-        bot = bot_of(interaction)
         try:
             if self.action == "resign":
                 await resign_now(bot, interaction, self.game_id, self.version)

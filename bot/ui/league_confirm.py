@@ -16,7 +16,7 @@ from bot.app.language import text, user_locale
 from bot.app.narration import shown
 from bot.app.ports import Leagues
 from bot.app.records import LeagueRow
-from bot.ui.context import BotContext, bot_of
+from bot.ui.context import BotContext
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.league_runs import LeagueRuns
 from bot.ui.replies import after_commit, display_name, public_locale, reply
@@ -50,10 +50,9 @@ class LeagueConfirmButton(
             return forged(cls(match["action"], 0, 0))
         return cls(match["action"], league, user)
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
         if interaction.user.id != self.user_id:
             raise Refusal("confirm_not_yours")
-        bot = bot_of(interaction)
         league = await bot.leagues.league(self.league_id)
         if league.guild_id != interaction.guild_id:
             raise Refusal("bad_control")

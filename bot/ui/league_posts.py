@@ -18,7 +18,7 @@ from bot.app.leagues import played_at
 from bot.app.narration import shown
 from bot.app.records import LeaguePlayer, LeagueRow, TableRow
 from bot.games.base import variant_label
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.replies import display_name, public_locale, reply
 from render.inputs import LeagueStanding
@@ -222,8 +222,8 @@ class LeagueButton(
         league = bounded(match["league"])
         return cls(league, match["action"]) if league is not None else forged(cls(0, match["action"]))
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        leagues = bot_of(interaction).leagues
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
+        leagues = bot.leagues
         locale = user_locale(interaction)
         league = await leagues.league(self.league_id)
         if league.guild_id != interaction.guild_id:

@@ -17,7 +17,7 @@ from bot.app.language import guild_locale, text, user_locale
 from bot.app.narration import ROBOT, level_label, lobby_text, shown_names
 from bot.app.outcomes import Opening
 from bot.app.records import GameRow
-from bot.ui.context import BotContext, bot_of
+from bot.ui.context import BotContext
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.replies import channel_of, display_name, is_admin, public_locale, reply
 from bot.ui.threads import open_thread
@@ -69,8 +69,8 @@ class LobbyButton(
         game = bounded(match["game"])
         return cls(game, match["action"]) if game is not None else forged(cls(0, match["action"]))
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        await lobby_action(bot_of(interaction), interaction, self.action, game_id=self.game_id)
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
+        await lobby_action(bot, interaction, self.action, game_id=self.game_id)
 
 
 async def refresh_lobby(interaction: discord.Interaction, game: GameRow) -> None:

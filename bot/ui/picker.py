@@ -39,7 +39,7 @@ from bot.app.picking import (
 from bot.app.ports import Games, PictureMaker
 from bot.app.records import GameRow
 from bot.games import adapter_of
-from bot.ui.context import BotContext, bot_of
+from bot.ui.context import BotContext
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.play import after_move, game_channel, play
 from bot.ui.undo import offer_undo
@@ -80,8 +80,8 @@ class PlayButton(
             return forged(cls(0, 0))
         return cls(game, version)
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        await picker_step(bot_of(interaction), interaction, self.game_id, self.version, None, {})
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
+        await picker_step(bot, interaction, self.game_id, self.version, None, {})
 
 
 class PickerSelect(
@@ -127,9 +127,8 @@ class PickerSelect(
             return forged(cls(0, match["option"], 0))
         return cls(picker, match["option"], int(match["part"]))
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
         values = list(self.item.values)
-        bot = bot_of(interaction)
         row = await bot.service.pickers.picker(self.picker_id)
         if row is None or row.user_id != interaction.user.id:
             raise Refusal("stale")
@@ -174,8 +173,7 @@ class ConfirmButton(
             return forged(cls(0))
         return cls(picker)
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
         row = await bot.service.pickers.picker(self.picker_id)
         if row is None or row.user_id != interaction.user.id or row.command is None:
             raise Refusal("stale")

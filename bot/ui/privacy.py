@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.app.errors import Refusal
 from bot.app.language import described, named, text, user_locale
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext, bot_of
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.replies import reply
 
@@ -47,10 +47,10 @@ class ForgetButton(
         user = bounded(match["user"])
         return forged(cls(0)) if user is None else cls(user)
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
         if interaction.user.id != self.user_id:
             raise Refusal("forget_not_yours")
-        games = await bot_of(interaction).service.endings.forget(self.user_id, FORGOTTEN_NAME)
+        games = await bot.service.endings.forget(self.user_id, FORGOTTEN_NAME)
         said = text("bot.forget.done", user_locale(interaction), games=games)
         await interaction.response.edit_message(content=said, view=None)
 

@@ -28,7 +28,7 @@ from bot.app.records import GameRow
 from bot.games import adapter_of
 from bot.games.base import variant_label
 from bot.infra.pools import SingleFlight
-from bot.ui.context import BotContext, bot_of
+from bot.ui.context import BotContext
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from render.replay import MAX_BYTES, Frame, next_round, previous_round, replay_states
 
@@ -185,8 +185,7 @@ class ReplayButton(
             return forged(cls(0, 0, match["step"]))
         return cls(game, index, match["step"])
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
         game = await finished_game(bot.service, interaction, self.game_id)
         if self.step == "gif":
             await send_animation(bot, interaction, game)

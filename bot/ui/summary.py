@@ -18,7 +18,7 @@ from bot.app.language import text, user_locale
 from bot.app.narration import lobby_text
 from bot.app.records import GameRow
 from bot.games.base import variant_label
-from bot.ui.context import BotContext, bot_of
+from bot.ui.context import BotContext
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.lobby import lobby_view
 from bot.ui.replays import finished_game, open_viewer, send_animation
@@ -45,8 +45,7 @@ class SummaryButton(
         game = bounded(match["game"])
         return cls(game, match["what"]) if game is not None else forged(cls(0, match["what"]))
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
         if self.what == "replay":
             await open_viewer(bot, interaction, self.game_id)
         elif self.what == "animation":

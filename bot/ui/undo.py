@@ -21,7 +21,7 @@ from bot.app.language import text, user_locale
 from bot.app.narration import undo_headline, undone_words
 from bot.app.outcomes import Turn
 from bot.infra import logs
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext
 from bot.ui.controls import NUMBER, Control, bounded, forged
 from bot.ui.replies import after_commit, channel_of, public_locale
 
@@ -53,8 +53,8 @@ class UndoButton(
             return forged(cls(0, 0))
         return cls(game, version)
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        await undo_last_move(interaction, game_id=self.game_id, version=self.version)
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
+        await undo_last_move(bot, interaction, game_id=self.game_id, version=self.version)
 
 
 def offer_undo(turn: Turn, view: discord.ui.View | None, locale: str) -> discord.ui.View | None:
@@ -72,11 +72,10 @@ def offer_undo(turn: Turn, view: discord.ui.View | None, locale: str) -> discord
 
 
 async def undo_last_move(
-    interaction: discord.Interaction, *, game_id: int | None = None, version: int | None = None
+    bot: BotContext, interaction: discord.Interaction, *, game_id: int | None = None, version: int | None = None
 ) -> None:
     """Take back the user's last move, post the restored board, and tell them (replacing the "Played" reply when
     they pressed its button)."""
-    bot = bot_of(interaction)
     logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
     pressed = game_id is not None
     if pressed:

@@ -17,7 +17,7 @@ from bot.app.errors import Refusal
 from bot.app.language import text, user_locale
 from bot.app.narration import status_text
 from bot.app.presence import seat_notes
-from bot.ui.context import bot_of
+from bot.ui.context import BotContext
 from bot.ui.controls import NUMBER, Control, bounded, forged
 
 
@@ -41,13 +41,12 @@ class TableButton(
         game = bounded(match["game"])
         return forged(cls(0)) if game is None else cls(game)
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        await show_whole_table(interaction, self.game_id)
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
+        await show_whole_table(bot, interaction, self.game_id)
 
 
-async def show_whole_table(interaction: discord.Interaction, game_id: int) -> None:
+async def show_whole_table(context: BotContext, interaction: discord.Interaction, game_id: int) -> None:
     """Answer ``interaction``, for its user alone, with the whole table of game ``game_id`` as it stands now."""
-    context = bot_of(interaction)
     service = context.service
     game = await service.tables.game(game_id)
     if game is None or game.state is None or game.broken or game.status == "aborted":

@@ -94,9 +94,8 @@ class PageButton(
             return forged(cls(match["kind"], match["family"], match["scope"], 0, step=match["step"]))
         return cls(match["kind"], match["family"], match["scope"], page, step=match["step"])
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction, bot: BotContext) -> None:
         page = self.page + (1 if self.step == "next" else -1)
-        bot = bot_of(interaction)
         if self.kind == "lb":
             content, file, view = await leaderboard_answer(bot, interaction, self.family, self.scope, page)
             await interaction.response.edit_message(content=content, attachments=[file], view=view)

@@ -262,7 +262,7 @@ class AzulCog(commands.GroupCog, group_name="azul", group_description=described(
 
     @app_commands.command(name=named("undo"), description=described("bot.cmd.undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        await undo_last_move(interaction)
+        await undo_last_move(bot_of(interaction), interaction)
 
     # the table's story
     @app_commands.command(name=named("log"), description=described("bot.cmd.log"))
