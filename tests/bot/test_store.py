@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from bot.__main__ import EXIT_CONFIG, ConfigError, read_config
 from bot.app.errors import Refusal
 from bot.app.move_entry import run_ways
 from bot.app.service import GameService
-from bot.infra.store import MIGRATIONS, Conflict, Store
+from bot.infra.store import MIGRATIONS, PAGE_SIZE, Conflict, Store
 from engine.agents import GreedyAgent
 from tests.bot.conftest import PG_URL
 
@@ -45,6 +46,21 @@ async def test_schema_is_migrated_with_wal_and_foreign_keys(service: GameService
         return  # PostgreSQL always checks foreign keys and has no journal mode to choose
     assert await store.pragma("journal_mode") == "wal"
     assert await store.pragma("foreign_keys") == 1
+    assert await store.pragma("synchronous") == 2  # FULL: an acknowledged move survives a power cut
+    assert await store.pragma("page_size") == PAGE_SIZE
+
+
+async def test_an_existing_file_keeps_its_page_size(tmp_path: Path) -> None:
+    path = str(tmp_path / "old.sqlite3")
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA page_size = 4096")
+        db.execute("CREATE TABLE kept (one INTEGER)")
+    store = await Store.open(path)
+    try:
+        assert await store.pragma("page_size") == 4096 != PAGE_SIZE
+        assert await store.schema_version() == len(MIGRATIONS)
+    finally:
+        await store.close()
 
 
 async def test_reopening_keeps_data_and_version(db_path: str) -> None:

@@ -103,6 +103,14 @@ def _migrations() -> tuple[str, ...]:
 
 
 MIGRATIONS = _migrations()
+
+PAGE_SIZE = 2048
+"""Bytes per page of a new SQLite file. Each commit writes every page it changed to the write-ahead log, whole: a
+slash move changes a page of the game's row, one of the move log and one of its interaction index, and recording its
+board the game's page again. A game's row (its state 0.8 to 2.8 KB of JSON) fits a 2 KB page but for the largest
+states (four players of Queen's Garden, which then write about a fifth more than with 4 KB pages), so 2 KB pages halve
+what a move writes (``python -m tools.layout``). An existing file keeps its page size (changing it means ``VACUUM``
+outside WAL mode, a copy of the whole file)."""
 """The schema's migrations in order (the version is how many were applied)."""
 
 
@@ -271,8 +279,15 @@ class Store:
             db.row_factory = aiosqlite.Row
             # busy_timeout first: switching to WAL already waits for another process's lock. synchronous = FULL: in
             # WAL mode NORMAL may lose the last commits on a power cut, and a move the player was told is saved
-            # must survive one; the cost is one fsync per commit, far below a Discord round trip.
-            for pragma in ("busy_timeout = 5000", "journal_mode = WAL", "foreign_keys = ON", "synchronous = FULL"):
+            # must survive one; the cost is one fsync per commit, far below a Discord round trip. page_size: a new
+            # file's (an existing one keeps its own), before WAL fixes it: see PAGE_SIZE.
+            for pragma in (
+                "busy_timeout = 5000",
+                f"page_size = {PAGE_SIZE}",
+                "journal_mode = WAL",
+                "foreign_keys = ON",
+                "synchronous = FULL",
+            ):
                 async with db.execute(f"PRAGMA {pragma}"):
                     pass
             engine = SqliteFile(db, path)
@@ -378,6 +393,7 @@ __all__ = [
     "MIGRATIONS",
     "OPEN_STATUSES",
     "OUTCOMES",
+    "PAGE_SIZE",
     "CapReached",
     "Conflict",
     "GameRecords",
