@@ -134,6 +134,27 @@ def test_cached_covered_spaces_equal_the_cluster_drawn_whole() -> None:
     assert big.reduce(SS).tobytes() == pieces.tobytes()
 
 
+def test_the_cluster_put_on_its_panel_once_looks_as_when_blended_whole() -> None:
+    """The cluster and its pieces are flattened onto the panel's fill once (blending the whole cluster into every
+    picture cost 0.6 ms a board); the covered spaces then blend onto the flattened cluster, which may round an edge
+    pixel differently from blending them into the cluster first, never visibly."""
+    from PIL import Image, ImageChops
+
+    from render import common as c
+    from render.summer_pavilion import COLORS, _covered_space, _empty_cluster, _on_panel
+
+    for mono in (False, True):
+        layer, flat = _empty_cluster(mono).copy(), _on_panel(_empty_cluster(mono))
+        for index in range(0, 42, 2):
+            star, space = divmod(index, 6)
+            patch, xy = _covered_space(star, space, index % len(COLORS))
+            layer.alpha_composite(patch, xy)
+            flat.paste(patch, xy, patch)
+        whole = Image.new("RGB", layer.size, c.PANEL)
+        whole.paste(layer, (0, 0), layer)
+        assert max(high for _, high in ImageChops.difference(whole, flat).getextrema()) <= 4
+
+
 def test_an_empty_centre_takes_one_line_in_the_personal_view() -> None:
     # One board wide, the centre takes as many lines as its tiles need; with none, "empty" needs only one.
     states = [state for state, _ in history("summer-pavilion", 4, 5) if state.phase != "over"]
