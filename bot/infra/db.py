@@ -80,6 +80,10 @@ class Connection(Protocol):
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
+    async def fetch_each(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Row]]:
+        """Each statement's rows, run in order: reads that do not depend on each other's answers (on SQLite, one
+        trip to its thread for all)."""
+
     async def serialize(self, name: str) -> None:
         """Hold the lock ``name`` until the transaction ends (writers that read before they write)."""
 
@@ -136,6 +140,14 @@ def _run_whole(db: sqlite3.Connection, begin: str | None, sql: str, params: tupl
         cursor.close()
 
 
+def _run_each(
+    db: sqlite3.Connection, begin: str | None, statements: list[tuple[str, tuple[Any, ...]]]
+) -> list[list[Row]]:
+    if begin is not None:
+        db.execute(begin)
+    return [db.execute(sql, params).fetchall() for sql, params in statements]
+
+
 def _run_many(db: sqlite3.Connection, begin: str | None, sql: str, rows: list[tuple[Any, ...]]) -> None:
     if begin is not None:
         db.execute(begin)
@@ -176,6 +188,10 @@ class SqliteConnection:
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._run(_run_many, sqlite_sql(sql), [tuple(row) for row in rows])
+
+    async def fetch_each(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Row]]:
+        rows: list[list[Row]] = await self._run(_run_each, [(sqlite_sql(sql), tuple(p)) for sql, p in statements])
+        return rows
 
     async def serialize(self, name: str) -> None:
         return None
@@ -244,6 +260,9 @@ class PostgresConnection:
             await self.raw.executemany(postgres_sql(sql), [tuple(row) for row in rows])
         except _asyncpg().IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from error
+
+    async def fetch_each(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Row]]:
+        return [list(await (await self.execute(sql, params)).fetchall()) for sql, params in statements]
 
     async def serialize(self, name: str) -> None:
         await self.raw.execute("SELECT pg_advisory_xact_lock(hashtext($1))", name)

@@ -96,3 +96,13 @@ async def test_a_transaction_cancelled_while_its_first_statement_is_under_way_is
         assert not file.raw.in_transaction
         async with file.reading() as db, db.execute("SELECT COUNT(*) FROM t WHERE v = 100") as cursor:
             assert tuple(await cursor.fetchone() or ()) == (0,)
+
+
+async def test_reads_fetched_together_are_one_trip(engine: tuple[SqliteFile, list[str]]) -> None:
+    file, trips = engine
+    async with file.reading() as db:
+        small, large = await db.fetch_each(
+            [("SELECT v FROM t WHERE v < ?", (2,)), ("SELECT v FROM t WHERE v > ?", (2,))]
+        )
+    assert [row[0] for row in small] == [0, 1] and [row[0] for row in large] == [3, 4]
+    assert len(trips) == 1, trips

@@ -17,15 +17,21 @@ class GameRecords(Aggregate):
     """Games and their seats."""
 
     async def _game(self, where: str, params: tuple[Any, ...]) -> GameRow | None:
-        rows = await self._fetchall(f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1", params)
+        found = f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1"
+        async with self._engine.reading() as db:  # the row and its seats in one trip
+            rows, seats = await db.fetch_each(
+                [
+                    (found, params),
+                    (
+                        "SELECT user_id, name, joined, seat, level, timeouts, dropped, resigned FROM seats"
+                        f" WHERE game_id = (SELECT id FROM ({found}) AS found) ORDER BY joined",
+                        params,
+                    ),
+                ]
+            )
         if not rows:
             return None
         row = rows[0]
-        seats = await self._fetchall(
-            "SELECT user_id, name, joined, seat, level, timeouts, dropped, resigned FROM seats WHERE game_id = ?"
-            " ORDER BY joined",
-            (row["id"],),
-        )
         broken = row["broken"]
         try:
             options, state, result = (json.loads(row[c]) if row[c] else None for c in ("options", "state", "result"))
