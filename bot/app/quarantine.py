@@ -15,21 +15,27 @@ import engine
 from bot.infra.config import redacted_url
 from bot.infra.db import is_store_fault
 from bot.infra.store import GameRow, Store, StoreOpenError
+from engine import GameState
 
 log = logging.getLogger(__name__)
 
 
 def diagnose(game: GameRow) -> str | None:
     """Why the stored game cannot be played, or None when it can."""
+    return examine(game)[0]
+
+
+def examine(game: GameRow) -> tuple[str | None, GameState | None]:
+    """Why the stored game cannot be played (None when it can), and the position read from it (None when it cannot
+    be read, or before the game started)."""
     if game.broken:
-        return game.broken
+        return game.broken, None
     try:
         engine.get_variant(game.variant)
-        if game.state is not None:
-            engine.from_json(game.state)
+        state = engine.from_json(game.state) if game.state is not None else None
     except Exception as error:
-        return f"{type(error).__name__}: {error}"[:500]
-    return None
+        return f"{type(error).__name__}: {error}"[:500], None
+    return None, state
 
 
 async def quarantine(store: Store, game: GameRow, why: str) -> None:
@@ -83,4 +89,4 @@ async def check(path: str) -> int:
     return 1 if broken else 0
 
 
-__all__ = ["after_fault", "check", "diagnose", "quarantine", "quarantine_all"]
+__all__ = ["after_fault", "check", "diagnose", "examine", "quarantine", "quarantine_all"]

@@ -22,12 +22,18 @@ class Tables:
     def __init__(self, store: Store, timers: Timers) -> None:
         self.store = store
         self.timers = timers
+        self._examined: tuple[GameRow, GameState] | None = None
+        """The position the last check of a row read (:meth:`refuse_broken`), handed once to the next
+        :meth:`state_of` of that very row: a move checks its row, then plays on its position, and reading a snapshot
+        costs the event loop about 0.1 ms."""
 
-    @staticmethod
-    def state_of(game: GameRow) -> GameState:
+    def state_of(self, game: GameRow) -> GameState:
         """The game's position, from its saved snapshot (refused before it started)."""
         if game.state is None:
             raise Refusal("not_started")
+        examined, self._examined = self._examined, None
+        if examined is not None and examined[0] is game:
+            return examined[1]
         return engine.from_json(game.state)
 
     @staticmethod
@@ -150,8 +156,9 @@ class Tables:
     async def refuse_broken(self, game: GameRow) -> None:
         """Refuse to act on a quarantined game (:mod:`bot.app.quarantine`), quarantining it if it has just turned out to
         be broken."""
-        why = quarantine.diagnose(game)
+        why, state = quarantine.examine(game)
         if why is None:
+            self._examined = (game, state) if state is not None else None
             return
         # Marked in the store (and logged) once, whether the row was found damaged now or before: a row read just now
         # carries why it cannot be read, but is not marked yet.

@@ -1,0 +1,35 @@
+"""Work a move does on the event loop once, not again: reading the game's snapshot into a position (about 0.1 ms of
+the loop's CPU for a two-player Azul game; the picture's drawing reads its own in a worker)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+import engine
+from tests.bot.table import Table
+
+
+async def test_a_slash_move_reads_its_snapshot_into_a_position_once(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    reads: list[str] = []
+    read = engine.from_json
+
+    def counted(raw: Any) -> engine.GameState:
+        if threading.current_thread() is threading.main_thread():  # the picture's own read is in its worker
+            reads.append(str(raw.get("variant")))
+        return read(raw)
+
+    for _ in range(2):
+        member, _, move = await table.choose()
+        monkeypatch.setattr(engine, "from_json", counted)
+        result = await member.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
+        monkeypatch.setattr(engine, "from_json", read)
+        assert result.response.content.startswith("Played"), result.response.content
+        assert len(reads) == 1, reads
+        reads.clear()
