@@ -52,10 +52,12 @@ def _cleaned(text: str) -> str:
 def _plain_letters() -> frozenset[str]:
     """The characters :func:`printable` keeps as they are: the letter font draws them (digits and ❤ too, which
     the emoji font also has: they stay letters unless a selector follows), they continue no emoji sequence (so a
-    text of them holds none) and they are no control, format character or selector."""
+    text of them holds none) and they are no control, format character or selector (the emoji-style selector
+    stays only after a character both fonts have)."""
     letters = covered()
     continuing = {ch for sequence in sequence_texts() for ch in sequence[1:]}
-    return frozenset(chr(point) for point in letters if _drawable(chr(point), letters)) - continuing
+    kept = frozenset(chr(point) for point in letters if _drawable(chr(point), letters))
+    return kept - continuing - {EMOJI_STYLE}  # kept or dropped by what comes before it
 
 
 def _drawable(ch: str, letters: frozenset[int]) -> bool:
