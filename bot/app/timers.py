@@ -83,8 +83,7 @@ class Timers:
         """Make the game's pending timers match who is waiting now (see the module's docstring). ``state``: the
         game's position when the caller has it (a move just made), so its snapshot is not read again."""
         waiting = self._waiting(game, state)
-        last, moved = await self.store.moves.acts(game.id)
-        timers = await self.store.timers.timers_of(game.id)
+        last, moved, timers = await self.store.moves.acts_and_timers(game.id)
         now = iso(self.clock.now())
         for timer in timers:
             if timer.state == "pending" and not self._applies(timer, waiting, last):

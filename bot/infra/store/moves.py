@@ -10,16 +10,17 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.infra.db import Connection
+from bot.infra.db import Connection, Row
 from bot.infra.store.base import Aggregate
 from bot.infra.store.rows import (
     Conflict,
     GameResult,
     MoveRow,
+    TimerRow,
     UndoneRow,
     now_iso,
 )
-from bot.infra.store.timers import BOARD_CLAIM, board_of, take_claim
+from bot.infra.store.timers import BOARD_CLAIM, TIMERS_OF, TimerRecords, board_of, take_claim
 
 _BY_INTERACTION = (
     "SELECT (SELECT COUNT(*) FROM moves WHERE interaction_id = ?)"
@@ -60,14 +61,14 @@ class Moves(Aggregate):
     async def acts(self, game_id: int) -> tuple[dict[int, int], dict[int, int]]:
         """:meth:`last_plies`, and the ply of each seat's latest move in the log (seats that never moved are
         missing), in one read."""
-        rows = await self._fetchall(
-            "SELECT seat, MAX(at), MAX(CASE WHEN undone = 0 THEN at END) FROM (SELECT seat, ply AS at, 0 AS undone"
-            " FROM moves WHERE game_id = ? UNION ALL SELECT seat, version AS at, 1 AS undone FROM undone_moves"
-            " WHERE game_id = ?) AS acts GROUP BY seat",
-            (game_id, game_id),
-        )
-        last = {int(row[0]): int(row[1]) for row in rows}
-        return last, {int(row[0]): int(row[2]) for row in rows if row[2] is not None}
+        return _acts(await self._fetchall(_ACTS, (game_id, game_id)))
+
+    async def acts_and_timers(self, game_id: int) -> tuple[dict[int, int], dict[int, int], list[TimerRow]]:
+        """:meth:`acts` and the game's timers (:meth:`TimerRecords.timers_of`), in one trip: what syncing a game's
+        timers reads after every move."""
+        async with self._engine.reading() as db:
+            acts, timers = await db.fetch_each([(_ACTS, (game_id, game_id)), (TIMERS_OF, (game_id,))])
+        return *_acts(acts), [TimerRecords.timer(row) for row in timers]
 
     async def move_plies(self, game_id: int) -> dict[int, int]:
         """The ply of each seat's latest move in the log (seats that never moved are missing)."""
@@ -313,3 +314,16 @@ class Moves(Aggregate):
             times[row["seat"]] = (moves, seconds)
             previous = at
         return {seat: (moves, max(0.0, seconds)) for seat, (moves, seconds) in times.items()}
+
+
+_ACTS = (
+    "SELECT seat, MAX(at), MAX(CASE WHEN undone = 0 THEN at END) FROM (SELECT seat, ply AS at, 0 AS undone"
+    " FROM moves WHERE game_id = ? UNION ALL SELECT seat, version AS at, 1 AS undone FROM undone_moves"
+    " WHERE game_id = ?) AS acts GROUP BY seat"
+)
+"""Each seat's last act (a move, or a move taken back) and its latest move in the log."""
+
+
+def _acts(rows: Sequence[Row]) -> tuple[dict[int, int], dict[int, int]]:
+    last = {int(row[0]): int(row[1]) for row in rows}
+    return last, {int(row[0]): int(row[2]) for row in rows if row[2] is not None}

@@ -54,11 +54,15 @@ async def take_claim(db: Connection, work: str, owner: str, until: str, now: str
     return bool(cursor.rowcount == 1)
 
 
+TIMERS_OF = "SELECT * FROM timers WHERE game_id = ? ORDER BY id"
+"""Every timer of a game, pending or not, oldest first."""
+
+
 class TimerRecords(Aggregate):
     """Timers, claims on background work, nudges and votes to cancel a game."""
 
     @staticmethod
-    def _timer(row: Row) -> TimerRow:
+    def timer(row: Row) -> TimerRow:
         return TimerRow(
             row["id"],
             row["game_id"],
@@ -72,15 +76,15 @@ class TimerRecords(Aggregate):
 
     async def timers_of(self, game_id: int) -> list[TimerRow]:
         """Every timer of a game, pending or not, oldest first."""
-        rows = await self._fetchall("SELECT * FROM timers WHERE game_id = ? ORDER BY id", (game_id,))
-        return [self._timer(row) for row in rows]
+        rows = await self._fetchall(TIMERS_OF, (game_id,))
+        return [self.timer(row) for row in rows]
 
     async def due_timers(self, now: str) -> list[TimerRow]:
         """Pending timers due at ``now`` (ISO time) or earlier, earliest first."""
         rows = await self._fetchall(
             "SELECT * FROM timers WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id", (now,)
         )
-        return [self._timer(row) for row in rows]
+        return [self.timer(row) for row in rows]
 
     async def bring_forward_timers(self, user_id: int, postponed_to: str, now: str) -> None:
         """Pending timers of ``user_id``'s seats that were postponed to ``postponed_to`` become due at ``now``."""
@@ -106,7 +110,7 @@ class TimerRecords(Aggregate):
             ) as cursor,
         ):
             rows = await cursor.fetchall()
-        return sorted((self._timer(row) for row in rows), key=lambda timer: (timer.due_at, timer.id))
+        return sorted((self.timer(row) for row in rows), key=lambda timer: (timer.due_at, timer.id))
 
     async def claim(self, work: str, owner: str, now: str, until: str) -> bool:
         """Take ``work`` (a name such as ``board:12:40``) for ``owner`` until ``until``; True when it is theirs: it
@@ -194,7 +198,7 @@ class TimerRecords(Aggregate):
             " AND s.user_id = ? AND g.status = 'active' ORDER BY t.id",
             (*kinds, user_id),
         )
-        return [self._timer(row) for row in rows]
+        return [self.timer(row) for row in rows]
 
     async def schedule_timer(
         self, game_id: int, kind: str, seat: int, version: int, *, due_at: str, payload: dict[str, Any] | None = None
