@@ -46,9 +46,10 @@ from render import (
     render_post_png,
     render_preview,
 )
-from render.common import BG, to_png
+from render.common import BG
 from render.palette import POSTED, palette_image
 from render.phone import forget_cached_layers
+from render.png import palette_png, to_png
 from render.stats import Standing, leaderboard_png, profile_png
 from tools.samples import play
 
@@ -267,7 +268,7 @@ def _old_png(image: Image.Image, palette: Image.Image | None) -> bytes:
     trimmed = mapped.point(lookup)
     colors = mapped.getpalette() or []
     trimmed.putpalette([value for index in used for value in colors[3 * index : 3 * index + 3]])
-    return common.palette_png(trimmed, level=6)
+    return palette_png(trimmed, level=6)
 
 
 def _row(picture: Picture, repeat: int) -> tuple[float, int, int]:

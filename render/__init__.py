@@ -307,7 +307,7 @@ def warm_up() -> None:
 
 def _encode(image: Image.Image | Sequence[Image.Image], game: str, level: int) -> bytes:
     """PNG bytes of a picture of ``game``: mapped onto its fixed palette, compressed at zlib-ng's ``level``."""
-    from render.common import to_png
     from render.palette import palette_image
+    from render.png import to_png
 
     return to_png(image, palette=palette_image(game), level=level)

@@ -29,18 +29,21 @@ family look and read alike:
   centred; ``factory_row`` draws the numbered factory displays of Azul and Summer Pavilion.
 - **Close-ups**: ``closeup`` cuts one board (``around`` its box) from the whole table and puts the shared area,
   shrunk to the board's width, above it.
-- **Output**: ``to_png`` encodes deterministically (same image, same bytes) and small, mapped onto the game's fixed
-  palette (``render.palette``) instead of quantizing every picture.
+- **Output**: ``render.png.to_png`` encodes deterministically (same image, same bytes) and small, mapped onto the
+  game's fixed palette (``render.palette``) instead of quantizing every picture.
 - **Tests**: ``tests/render/goldens.py`` (``check_golden(name, png)``) compares golden pictures with a tolerance,
   saves actual and difference images on failure and rewrites goldens with ``UPDATE_GOLDEN=1``.
 
-Static layers (tiles, marks) are cached per size with ``functools.cache``; nothing else is kept between calls.
+Static layers are cached with ``functools.cache``: tiles and marks per size, each game's empty boards (Azul's and
+Summer Pavilion's already flattened onto what lies under them, so they land with one plain paste), and text masks
+per text or, for a line drawn once such as the caption (``line_at``), per word. Nothing else is kept between calls;
+a turn draws only what the state puts on those layers. The legend and caption are strips of their own (``under``)
+that reach the encoder beside the picture, never copied into it.
 """
 
 from __future__ import annotations
 
 import math
-import struct
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -49,7 +52,6 @@ from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
-from zlib_ng import zlib_ng
 
 import engine
 from data.i18n import t
@@ -113,7 +115,6 @@ __all__ = [
     "moved",
     "opponent_rows",
     "opponents_height",
-    "palette_png",
     "panel",
     "paste",
     "pill",
@@ -132,7 +133,6 @@ __all__ = [
     "text_at",
     "tile",
     "to_act_frame",
-    "to_png",
     "under",
     "width",
     "within",
@@ -1078,7 +1078,7 @@ def captioned(image: Image.Image, caption: str) -> Image.Image:
 def under(image: Image.Image, *, notes: Sequence[Pill] = (), caption: str = "") -> list[Image.Image]:
     """The strips drawn under ``image``: its legend (:func:`legended`), then its caption (:func:`captioned`), each
     only when there is something to say. Kept apart, they reach the PNG encoder without a copy of the picture above
-    them (:func:`to_png` takes the parts)."""
+    them (:func:`render.png.to_png` takes the parts)."""
     parts = []
     legend = legend_strip(image.width, image.height, notes)
     if legend is not None:
@@ -1140,65 +1140,3 @@ def around(box: Box, limit: tuple[int, int], margin: int = 12) -> Box:
         min(limit[0], box[2] + side),
         min(limit[1], box[3] + margin),
     )
-
-
-# --- output ----------------------------------------------------------------------------------------------------------
-# zlib-ng with its largest hash; a game's tables take its renderer's ``png_level``, 7 for other pictures.
-PNG_LEVEL, PNG_MEMORY = 7, 9
-
-
-def to_png(
-    image: Image.Image | Sequence[Image.Image], *, palette: Image.Image | None = None, level: int = PNG_LEVEL
-) -> bytes:
-    """PNG bytes of ``image`` as a palette picture (pictures are flat colours, so they stay small); deterministic.
-    ``image`` may be given as parts of one width, top to bottom (a picture and the strips under it, see
-    :func:`under`): the same bytes as the parts stacked, without copying them into one picture first.
-
-    With ``palette`` (a game's fixed palette, see ``render.palette``) every pixel takes its nearest palette colour, a
-    fast lookup, and the PNG carries the whole palette: a picture uses about 200 of its 256 colours, and the 170 or
-    so bytes the rest cost are cheaper than finding them (a histogram and a remap of every pixel, a millisecond and
-    more of a board's encoding). Without, a palette is chosen for this picture alone (an octree: slower, for
-    pictures of no game)."""
-    parts = [image] if isinstance(image, Image.Image) else list(image)
-    rgb = [part if part.mode == "RGB" else part.convert("RGB") for part in parts]  # drawn pictures are RGB: no copy
-    if palette is not None:
-        return palette_png([part.quantize(palette=palette, dither=Image.Dither.NONE) for part in rgb], level=level)
-    whole = stacked(rgb)
-    quantised = whole.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return palette_png([quantised], level=level)
-
-
-def palette_png(image: Image.Image | Sequence[Image.Image], *, level: int = PNG_LEVEL) -> bytes:
-    """A ``P`` image (or its parts, of one width and palette, top to bottom) as PNG bytes, compressed with zlib-ng
-    (Pillow's encoder uses the system zlib, and compressing was most of a picture's time). Rows are unfiltered, as
-    Pillow writes palette pictures."""
-    parts = [image] if isinstance(image, Image.Image) else list(image)
-    if any(part.mode != "P" for part in parts):
-        raise ValueError(f"a palette picture is needed, not {parts[0].mode}")
-    colors = bytes(parts[0].getpalette() or [])
-    width, height = parts[0].width, sum(part.height for part in parts)
-    framed = Image.new("P", (width + 1, height), 0)  # column 0 is each row's filter byte: 0, no filter
-    y = 0
-    for part in parts:
-        framed.paste(part, (1, y))
-        y += part.height
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indices into PLTE, no interlace
-    chunks = (
-        (b"IHDR", header),
-        (b"PLTE", colors),
-        (b"IDAT", _deflate(framed.tobytes(), level)),
-        (b"IEND", b""),
-    )
-    return PNG_SIGNATURE + b"".join(_chunk(kind, data) for kind, data in chunks)
-
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def _deflate(data: bytes, level: int) -> bytes:
-    packer = zlib_ng.compressobj(level, zlib_ng.DEFLATED, 15, PNG_MEMORY)
-    return packer.compress(data) + packer.flush()
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib_ng.crc32(kind + data))

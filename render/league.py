@@ -10,10 +10,11 @@ from collections.abc import Sequence
 
 from data.i18n import t
 from render import _drawing
-from render.common import HIGHLIGHT, MUTED, TEXT, canvas, panel, to_png
+from render.common import HIGHLIGHT, MUTED, TEXT, canvas, panel
 from render.emoji import draw as draw_text
 from render.inputs import LeagueStanding
 from render.names import fit_name
+from render.png import to_png
 from render.stats import MARGIN, ROW, WIDTH, _header
 from render.text import font
 

@@ -12,10 +12,11 @@ from PIL import ImageDraw
 
 from data.i18n import t
 from render import _drawing
-from render.common import ACCENT, BG, HIGHLIGHT, MUTED, PANEL_EDGE, TEXT, canvas, panel, to_png
+from render.common import ACCENT, BG, HIGHLIGHT, MUTED, PANEL_EDGE, TEXT, canvas, panel
 from render.emoji import draw as draw_text
 from render.inputs import Standing
 from render.names import fit_name
+from render.png import to_png
 from render.text import fit, font
 
 __all__ = ["Standing", "leaderboard_png", "profile_png"]

@@ -12,6 +12,7 @@ import render
 from data import load_json
 from render import common as c
 from render.palette import palette_image
+from render.png import to_png
 from render.text import covered, fit, font, printable, width
 
 GAME_COLORS = {
@@ -74,8 +75,8 @@ def test_every_tile_shows_its_mark(color: str) -> None:
 def test_png_output_is_deterministic_and_a_palette_image() -> None:
     image = Image.new("RGB", (120, 80), c.BG)
     c.paste(image, c.tile("red", 40), (10, 10))
-    assert c.to_png(image) == c.to_png(image.copy())
-    assert c.to_png(image).startswith(b"\x89PNG")
+    assert to_png(image) == to_png(image.copy())
+    assert to_png(image).startswith(b"\x89PNG")
 
 
 def test_unknown_game_is_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -122,11 +123,11 @@ def test_a_game_picture_carries_its_games_whole_palette_and_parts_encode_as_one_
     picture given as strips is the picture stacked."""
     image = Image.new("RGB", (40, 20), c.BG)
     ImageDraw.Draw(image).rectangle((0, 0, 9, 9), fill=c.HIGHLIGHT)
-    png = c.to_png(image, palette=palette_image("azul"))
+    png = to_png(image, palette=palette_image("azul"))
     decoded = Image.open(io.BytesIO(png))
     assert decoded.getpalette() == (palette_image("azul") or Image.new("P", (1, 1))).getpalette()
     for xy, colour in (((0, 0), c.HIGHLIGHT), ((39, 19), c.BG)):  # the palette's nearest: within a step or two
         assert max(abs(a - b) for a, b in zip(decoded.convert("RGB").getpixel(xy), colour, strict=True)) <= 2
     strips = [image.crop((0, 0, 40, 7)), image.crop((0, 7, 40, 20))]
-    assert c.to_png(strips, palette=palette_image("azul")) == png
-    assert c.to_png(strips) == c.to_png(image)
+    assert to_png(strips, palette=palette_image("azul")) == png
+    assert to_png(strips) == to_png(image)

@@ -17,6 +17,7 @@ from engine.queens_garden import CELL_COORDS, ORNAMENTS, area_cell
 from render import azul, queens_garden, summer_pavilion
 from render import common as c
 from render.palette import PALETTES, palette_image
+from render.png import to_png
 from tests.render.goldens import differs
 from tools.samples import NAMES, play
 
@@ -247,7 +248,7 @@ def test_files_are_no_larger_than_with_a_palette_made_for_each_picture(variant: 
     for players in (2, 4) if not variant.startswith("queens-garden") else (3, 4):  # QG 2p: up to 0.5% larger
         state, events = moment(variant, players, 0.75)
         fixed = render.render_png(state, names=NAMES[:players], events=events)
-        own = c.to_png(render.render_table(state, names=NAMES[:players], events=events))
+        own = to_png(render.render_table(state, names=NAMES[:players], events=events))
         # zlib-ng level 6 keeps every picture within 1.5x of a blank PNG's time, for at most 3 % more bytes
         assert len(fixed) <= len(own) * 1.03, (players, len(fixed), len(own))
 
