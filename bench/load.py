@@ -7,7 +7,9 @@ sent is that move's board). Printed: moves per second, interaction → board pos
 (the deferral Discord needs within 3 s: p99), the longest the bot's event loop was blocked, and the CPU time the bot
 processes themselves spent per acknowledged move (their worker processes not counted), and of it the main thread's,
 where the event loop runs: unlike the times, they hardly depend on how busy the machine is, and they say how many moves
-one interpreter can carry; and the bytes the bot processes wrote to storage per move (the database, its WAL and logs).
+one interpreter can carry; the bytes the bot processes wrote to storage per move (the database, its WAL and logs); and
+the CPU this process spent per move meanwhile (the fake Discord and its players, on the same cores: what a rate
+measured here leaves to the bot).
 ``--targets`` then prints the speed targets' table (:mod:`bench.targets`): this run's figures at 16 in flight beside
 the statements and loads of a move counted in SimCord and a cold start.
 
@@ -46,6 +48,7 @@ class Timings:
     bot_cpu: float = float("nan")  # seconds of CPU the bot processes (not their workers) spent during the run
     loop_cpu: float = float("nan")  # … of which their main threads, where the event loop runs
     written: float = float("nan")  # bytes the bot processes had written to storage (Linux's write_bytes)
+    harness_cpu: float = float("nan")  # seconds of CPU this process spent meanwhile: the fake Discord and its players
 
 
 def bot_env(db: str, folder: Path, number: int, processes: int, picture_workers: int = 0) -> dict[str, str]:
@@ -232,6 +235,7 @@ async def measure(
             shares = [[first + g for g in range(games) if g % in_flight == k] for k in range(in_flight)]
             started, since = time.perf_counter(), time.time()
             cpu_before = [cpu_seconds(bot.pid) for bot in bots]
+            harness_before = cpu_seconds(os.getpid())
             loop_before = [cpu_seconds(bot.pid, loop_only=True) for bot in bots]
             written_before = [bytes_written(bot.pid) for bot in bots]
             killer = (
@@ -252,6 +256,7 @@ async def measure(
             )
             await asyncio.gather(*(client(server, path, share, budget, timings) for share in shares), *killer)
             elapsed = time.perf_counter() - started
+            timings.harness_cpu = cpu_seconds(os.getpid()) - harness_before
             if not kill:  # a killed process's CPU time is lost with it
                 timings.bot_cpu = sum(
                     cpu_seconds(bot.pid) - before for bot, before in zip(bots, cpu_before, strict=True)
@@ -307,7 +312,7 @@ def main(argv: list[str]) -> int:
     print(
         f"{'in flight':>9} {'games':>5} {'moves':>5} {'moves/s':>8} {'board p50':>9} {'p95':>7} {'p99':>7}"
         f" {'1st reply p99':>13} {'loop block':>10} {'refused':>7} {'lost':>4} {'bot CPU/move':>12}"
-        f" {'loop CPU/move':>13} {'KB written/move':>15}   (times in ms)"
+        f" {'loop CPU/move':>13} {'KB written/move':>15} {'harness CPU/move':>16}   (times in ms)"
         + ("   acked lost, doubled, no board" if args.kill else "")
     )
     for in_flight in args.in_flight:
@@ -325,7 +330,7 @@ def main(argv: list[str]) -> int:
             f" {statistics.median(board):>9.0f} {percentile(board, 0.95):>7.0f} {percentile(board, 0.99):>7.0f}"
             f" {percentile(first, 0.99):>13.0f} {blocked * 1000:>10.0f} {timings.refused:>7} {timings.lost:>4}"
             f" {timings.bot_cpu * 1000 / acked:>12.1f} {timings.loop_cpu * 1000 / acked:>13.1f}"
-            f" {timings.written / 1024 / acked:>15.1f}"
+            f" {timings.written / 1024 / acked:>15.1f} {timings.harness_cpu * 1000 / acked:>16.1f}"
             + (f"   {outcome.lost}, {outcome.doubled}, {outcome.without_board}" if outcome is not None else "")
         )
         if in_flight == 16:
