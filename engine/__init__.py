@@ -72,18 +72,20 @@ __all__ = [
 ]
 
 _registry: dict[str, Variant[Any]] = {}
+_NOT_GAMES = frozenset({"__main__", "agents"})
+"""Modules that are no game: the command-line front end, and the computer players, which load only when one plays
+(or a hint is asked), not with the first look at the registry."""
 
 
 def _game_modules() -> list[str]:
-    """This package's modules, in name order (the command-line front end is not one)."""
-    return sorted(info.name for info in pkgutil.iter_modules(__path__, f"{__name__}.") if not info.ispkg)
+    """This package's modules that may declare games, in name order."""
+    found = pkgutil.iter_modules(__path__, f"{__name__}.")
+    return sorted(info.name for info in found if not info.ispkg and info.name.rpartition(".")[2] not in _NOT_GAMES)
 
 
 def _variants() -> dict[str, Variant[Any]]:
     if not _registry:
         for module_name in _game_modules():
-            if module_name == f"{__name__}.__main__":
-                continue
             for variant in getattr(importlib.import_module(module_name), "VARIANTS", ()):
                 if variant.name in _registry:
                     raise RuntimeError(f"variant {variant.name!r} is declared twice")

@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 from engine import Event, Variant, get_variant
-from engine.agents import make_agent
 
 
 def _move_entry(seat: int, move: Any, events: list[Event]) -> dict[str, Any]:
@@ -75,6 +74,8 @@ def transcript(
     variant_name: str, players: int, seed: int, agent: str = "random", **agent_options: Any
 ) -> dict[str, Any]:
     """Play a whole game with ``agent`` in every seat (``agent_options``: its budget) and describe it by round."""
+    from engine.agents import make_agent  # noqa: PLC0415 - the search loads when games are played, not with an export
+
     variant = get_variant(variant_name)
     state = variant.new_game(players, seed)
     agents = [make_agent(agent, seed * 8 + seat, **agent_options) for seat in range(players)]

@@ -26,7 +26,6 @@ from typing import Any
 
 import engine
 from bot.infra.pools import WorkerPool
-from engine.agents import WALL_CAP, hint, make_agent
 
 LEVELS = ("easy", "medium", "hard")
 """The levels people choose from, weakest first (the engine's agents of the same names)."""
@@ -38,6 +37,9 @@ DEFAULT_THINKING = THINKING_SECONDS[0]
 QUICK_LEVELS = frozenset({"easy", "medium"})
 """Levels that do a small fixed amount of work (milliseconds): they go to the quick lane, not behind searches."""
 SEED_MASK = (1 << 62) - 1
+WALL_CAP = 10.0
+"""How many times its thinking time a search may take in wall-clock time (:data:`engine.agents.WALL_CAP`, which a
+test holds equal: the agents, the search, load only in the worker processes)."""
 
 
 def longest_search(level: str, thinking: float) -> timedelta:
@@ -54,6 +56,8 @@ def move_seed(game_seed: int, version: int, seat: int) -> int:
 
 def choose_in_worker(state: dict[str, Any], seat: int, level: str, seed: int, budget: Mapping[str, Any]) -> str:
     """Runs in a worker process: the notation of the move ``level`` plays for ``seat``."""
+    from engine.agents import make_agent  # noqa: PLC0415 - the search loads in the worker, not at start-up
+
     game_state = engine.from_json(state)
     agent = make_agent(level, seed, **budget)
     return str(agent.choose(engine.variant_of(game_state), game_state, seat))
@@ -64,6 +68,8 @@ def hint_in_worker(
 ) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
     """Runs in a worker process: the move the strongest level would play for ``seat``, and why (catalogue keys
     ``hint.<key>`` with their parameters)."""
+    from engine.agents import hint  # noqa: PLC0415 - the search loads in the worker, not at start-up
+
     game_state = engine.from_json(state)
     move, reasons = hint(engine.variant_of(game_state), game_state, seat, seed, **budget)
     return str(move), [(reason.key, dict(reason.params)) for reason in reasons]

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 import engine
+from bot.app.computer import LEVELS
 from bot.app.language import text
 from bot.app.outcomes import Turn, Undone
 from bot.app.ratings import is_rated
@@ -19,7 +20,6 @@ from bot.games.base import variant_label
 from bot.infra.store import GameRow, Seat
 from data.i18n import has
 from engine import GameState, Move
-from engine.agents import LEVELS
 
 ROBOT = "🤖"
 

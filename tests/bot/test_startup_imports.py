@@ -26,8 +26,9 @@ from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord
 from tests.bot.test_wire import a_closed_port
 
 # Imported on first use: asyncpg only for a PostgreSQL URL, openskill only when a game's result is rated, Pillow and
-# the drawing modules with the first picture (in a worker, or in the bot's process), dotenv only with a .env file.
-LAZY = ("asyncpg", "openskill", "PIL", "dotenv")
+# the drawing modules with the first picture (in a worker, or in the bot's process), dotenv only with a .env file,
+# the computer players (the search) in the worker processes that play or hint.
+LAZY = ("asyncpg", "openskill", "PIL", "dotenv", "engine.agents")
 PIL_FREE = {"render", "render.inputs", "render.replay"}
 """The renderer's modules the bot imports at start-up: the values it hands the renderer, and a replay's tables."""
 HANG_GUARD = 60
@@ -48,6 +49,13 @@ def test_the_rating_model_still_loads_when_a_result_is_rated() -> None:
 
     assert ratings.initial() == (25.0, 25.0 / 3)
     assert ratings.model() is ratings.model()  # built once
+
+
+def test_the_bots_copy_of_the_computer_players_figures_is_the_engines() -> None:
+    from bot.app import computer
+    from engine import agents
+
+    assert (computer.LEVELS, computer.WALL_CAP) == (agents.LEVELS, agents.WALL_CAP)
 
 
 def config(folder: Path) -> Config:
