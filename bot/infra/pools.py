@@ -22,18 +22,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import multiprocessing.connection
 import os
 import threading
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from bot.infra import metrics
+
+# multiprocessing and the process executor load with a pool's first process, not at start-up (a pool of no processes
+# never loads them): the first answer needs neither.
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,8 @@ CLOSE_GRACE = 2.0
 def start_worker(warm_up: Callable[[], object] | None) -> None:
     """Every worker's first step: it watches its parent, then warms up. A bot killed with -9 cannot stop its
     workers, and an idle worker waits on a queue whose writing end it holds itself, so it would wait forever."""
+    import multiprocessing  # noqa: PLC0415 - in the worker, where the spawn has loaded it already
+
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=exit_with, args=(parent.sentinel,), name="exit with the bot", daemon=True).start()
@@ -54,6 +57,8 @@ def start_worker(warm_up: Callable[[], object] | None) -> None:
 
 def exit_with(sentinel: int) -> None:
     """Ends this worker as soon as its parent's sentinel is ready: the parent has ended, however it ended."""
+    import multiprocessing.connection  # noqa: PLC0415 - in the worker, where the spawn has loaded it already
+
     multiprocessing.connection.wait([sentinel])
     os._exit(1)
 
@@ -171,6 +176,9 @@ class WorkerPool:
         return self._executor is not None and bool(self._executor._broken)
 
     def _new_executor(self) -> ProcessPoolExecutor:
+        import multiprocessing  # noqa: PLC0415 - with the first process (see above)
+        from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
         self.generation += 1
         # Spawned, not forked: the bot's process has threads (the database's), and a fork copies their locks in
         # whatever state they are.
@@ -202,6 +210,8 @@ class WorkerPool:
     async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
         if not self.processes:
             return await asyncio.to_thread(work, *args)
+        from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415 - loaded with the first process
+
         for attempt in (1, 2):
             if not self._running:
                 raise RuntimeError(f"the {self.name} pool is not running")
