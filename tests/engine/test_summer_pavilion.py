@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 
 import pytest
@@ -800,3 +801,9 @@ def test_with_bag_and_tower_empty_the_draft_is_skipped_and_the_game_still_ends()
     state, events = FRONT.apply(state, 0, FRONT.parse_move("pass"))
     assert [e.data["round"] for e in events if e.kind == "round_started"] == [2, 3, 4, 5, 6]
     assert FRONT.is_over(state) and kinds(events)[-1] == "game_over"
+
+
+def test_the_kept_tiles_candidates_are_every_split_of_each_size_in_order() -> None:
+    for size, candidates in enumerate(engine.summer_pavilion._SMALL_MULTISETS):
+        every = [split for split in itertools.product(range(size, -1, -1), repeat=len(COLORS)) if sum(split) == size]
+        assert candidates == every
