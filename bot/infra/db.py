@@ -30,7 +30,7 @@ import re
 import socket
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Awaitable, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -152,6 +152,23 @@ def _run_many(db: sqlite3.Connection, begin: str | None, sql: str, rows: list[tu
     if begin is not None:
         db.execute(begin)
     db.executemany(sql, rows).close()
+
+
+def _run_alone(db: sqlite3.Connection, sql: str, params: tuple[Any, ...], lost: Callable[[], str | None]) -> list[Row]:
+    """In aiosqlite's thread: one statement as a whole write transaction (``BEGIN IMMEDIATE``, the statement, its rows
+    read, ``COMMIT``), rolled back when it fails or the files opened are no longer the database (``lost``, checked
+    before the commit as :meth:`SqliteFile.transaction` does)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        rows = db.execute(sql, params).fetchall()
+        if (why := lost()) is not None:
+            raise StoreLost(why)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return rows
 
 
 def _roll_back(db: sqlite3.Connection) -> None:
@@ -295,6 +312,11 @@ class PostgresPool:
         async with self.pool.acquire() as conn, conn.transaction():
             yield PostgresConnection(conn)
 
+    async def write_alone(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One statement as its own transaction (PostgreSQL commits a lone statement by itself): its rows."""
+        async with self.pool.acquire() as conn:
+            return list(await (await PostgresConnection(conn).execute(sql, params)).fetchall())
+
     async def schema_version(self) -> int:
         async with self.pool.acquire() as conn:
             exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
@@ -416,6 +438,17 @@ class SqliteFile:
                 if conn.begun:
                     await self.raw._execute(_roll_back, self.raw._conn)  # type: ignore[no-untyped-call]
                 raise
+
+    async def write_alone(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One statement as its own write transaction, in one trip to aiosqlite's thread (a transaction of one
+        statement costs three: ``BEGIN`` with it, the statement, ``COMMIT``): its rows. Refused, as a transaction's
+        commit is, when the file was deleted or replaced; a task cancelled meanwhile leaves it to end whole."""
+        self._refuse_if_lost()
+        async with self._lock:
+            rows: list[Row] = await self.raw._execute(  # type: ignore[no-untyped-call]
+                _run_alone, self.raw._conn, sqlite_sql(sql), tuple(params), self.check_file
+            )
+            return rows
 
     async def pragma(self, name: str) -> Any:
         async with self.raw.execute(f"PRAGMA {name}") as cursor:

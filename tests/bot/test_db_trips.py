@@ -12,7 +12,7 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from bot.infra.db import SqliteFile
+from bot.infra.db import SqliteFile, StoreLost
 
 
 @pytest.fixture
@@ -106,3 +106,28 @@ async def test_reads_fetched_together_are_one_trip(engine: tuple[SqliteFile, lis
         )
     assert [row[0] for row in small] == [0, 1] and [row[0] for row in large] == [3, 4]
     assert len(trips) == 1, trips
+
+
+async def test_a_statement_written_alone_is_one_trip_and_commits(engine: tuple[SqliteFile, list[str]]) -> None:
+    file, trips = engine
+    rows = await file.write_alone("UPDATE t SET v = v + 10 WHERE v < ? RETURNING v", (2,))
+    assert sorted(row[0] for row in rows) == [10, 11]
+    assert len(trips) == 1, trips  # BEGIN IMMEDIATE, the statement and COMMIT together
+    assert not file.raw.in_transaction
+    with pytest.raises(sqlite3.IntegrityError):
+        await file.write_alone("INSERT INTO t (id, v) VALUES (1, 1)")  # id 1 is taken: rolled back
+    assert not file.raw.in_transaction
+    async with file.reading() as db, db.execute("SELECT v FROM t ORDER BY id") as cursor:
+        assert [row[0] for row in await cursor.fetchall()] == [10, 11, 2, 3, 4]
+
+
+async def test_a_statement_written_alone_is_rolled_back_when_the_file_is_lost_before_its_commit(
+    engine: tuple[SqliteFile, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file, _ = engine
+    monkeypatch.setattr(file, "check_file", lambda: "the database file was replaced by another file")
+    with pytest.raises(StoreLost):
+        await file.write_alone("UPDATE t SET v = 100 WHERE v = 0")
+    assert not file.raw.in_transaction
+    async with file.reading() as db, db.execute("SELECT COUNT(*) FROM t WHERE v = 100") as cursor:
+        assert tuple(await cursor.fetchone() or ()) == (0,)

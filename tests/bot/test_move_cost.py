@@ -14,14 +14,14 @@ pytestmark = pytest.mark.skipif(bool(PG_URL), reason="counted with SQLite's trac
 
 SLASH_MOVE_LOADS = 2
 PICKER_STEP_LOADS = 1
-SLASH_MOVE_STATEMENTS = 14
+SLASH_MOVE_STATEMENTS = 13
 """SQL statements per slash move, command to board post, ``BEGIN`` and ``COMMIT`` among them (the issue's ceiling
 is 16): the game and its seats read, the move appended and the game's row saved with its board's claim, the board's
-reads, and the board recorded."""
+reads, and the board recorded in one statement."""
 SLASH_MOVE_COMMITS = 2
 
 
-async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board_in_14_statements(
+async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board_in_13_statements(
     simcord_env,
 ) -> None:
     table = Table.create(simcord_env, 2)

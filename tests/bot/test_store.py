@@ -363,3 +363,15 @@ async def test_a_boards_claim_rides_on_its_games_row_and_a_newer_boards_takes_it
     assert await store.timers.claim(second, "p0", at, later)
     await store.timers.release(second, "p0")
     assert await store.timers.held_until(second, at) is None
+
+
+async def test_recording_a_board_gives_the_previous_one_whose_controls_go(service: GameService) -> None:
+    games, game_id = service.store.games, await started(service)
+    assert await games.set_board(game_id, 500, 1) == (True, None)  # the start's board was never recorded
+    assert await games.set_board(game_id, 600, 2) == (True, 500)
+    assert await games.set_board(game_id, 550, 1) == (False, 550)  # a newer board got there first: this one's go
+    assert await games.set_board(game_id, 650, 2, again=True) == (True, 600)  # shown again, the newest message
+    assert await games.set_board(game_id, 650, 2, again=True) == (True, None)  # itself: nothing to strip
+    game = await games.game(game_id)
+    assert game is not None and game.board_message_id == 650
+    assert await games.set_board(game_id + 99, 700, 1) == (False, None)  # no such game

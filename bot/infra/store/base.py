@@ -32,6 +32,10 @@ class Aggregate:
         """A write transaction, rolled back on any error (see :mod:`bot.infra.store`)."""
         return self._engine.transaction()
 
+    async def _write_alone(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One statement as a whole write transaction (on SQLite, one trip to its thread): its rows."""
+        return await self._engine.write_alone(sql, params)
+
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         async with self._engine.reading() as db, db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())

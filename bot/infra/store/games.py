@@ -12,6 +12,19 @@ from bot.infra.store.base import Aggregate, inserted_id
 from bot.infra.store.rows import Conflict, GameResult, GameRow, Seat, SeatCaps, now_iso
 from bot.infra.store.servers import take_caps
 
+_RECORD_BOARD = (
+    "UPDATE games SET board_previous = board_message_id, board_message_id = ?, board_version = ?,"
+    " board_owner = CASE WHEN board_claim <= ? THEN NULL ELSE board_owner END"
+    " WHERE id = ? AND board_version <= ? RETURNING board_previous"
+)
+"""A version's board recorded, unless a newer version's is: the claim on this board or an older one ends (an
+ending's final board: its holder releases it); it returns the board recorded before (``SET`` reads the old row)."""
+_RECORD_BOARD_AGAIN = (
+    "UPDATE games SET board_previous = board_message_id, board_message_id = ?"
+    " WHERE id = ? AND board_version <= ? RETURNING board_previous"
+)
+"""A board shown again recorded as the newest message only: the version's own board is still owed if it is."""
+
 
 class GameRecords(Aggregate):
     """Games and their seats."""
@@ -418,22 +431,12 @@ class GameRecords(Aggregate):
         Returns whether it is now the newest board, and the message whose controls must go: the previous board's,
         or this one's own when a newer board got there first.
         """
-        async with self.transaction() as db:
-            async with db.execute(
-                "SELECT board_message_id, board_version FROM games WHERE id = ? FOR UPDATE", (game_id,)
-            ) as cursor:
-                row = await cursor.fetchone()
-            if row is None:
-                return False, None
-            previous, posted = row["board_message_id"], row["board_version"]
-            if version < posted:
-                return False, message_id
-            if again:
-                await db.execute("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
-            else:  # the claim on this board or an older one ends (an ending's final board: its holder releases it)
-                await db.execute(
-                    "UPDATE games SET board_message_id = ?, board_version = ?, board_owner = CASE WHEN board_claim <= ?"
-                    " THEN NULL ELSE board_owner END WHERE id = ?",
-                    (message_id, version, version, game_id),
-                )
-            return True, previous if previous != message_id else None
+        if again:
+            rows = await self._write_alone(_RECORD_BOARD_AGAIN, (message_id, game_id, version))
+        else:
+            rows = await self._write_alone(_RECORD_BOARD, (message_id, version, version, game_id, version))
+        if not rows:  # a newer version's board is recorded already (or the game is gone: nothing to strip)
+            gone = not await self._fetchall("SELECT 1 FROM games WHERE id = ?", (game_id,))
+            return False, None if gone else message_id
+        previous = rows[0]["board_previous"]
+        return True, previous if previous != message_id else None
