@@ -65,12 +65,13 @@ async def test_six_simultaneous_animation_clicks_draw_one_gif_in_another_process
 ) -> None:
     game = await finished_game(db_path)
     assert game.status == "over"
-    import bot.infra.picture_worker
+    import render.animation
 
     def not_here(*args: object, **kwargs: object) -> bytes:
         raise AssertionError("an animation was drawn in the bot's process")
 
-    monkeypatch.setattr(bot.infra.picture_worker, "animate", not_here)  # a worker process imports the real one
+    # The worker imports the animation where it draws one: a worker process imports the real one.
+    monkeypatch.setattr(render.animation, "animate", not_here)
     azul, task = await running(db_path, discord_server)
     try:
         pictures = azul.pictures
