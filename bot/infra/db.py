@@ -54,6 +54,20 @@ class IntegrityError(sqlite3.IntegrityError):
     """PostgreSQL refused a write for a unique, foreign key or check constraint (the store catches the SQLite type)."""
 
 
+Step = tuple[str, Sequence[Any], str | None]
+"""One statement of a write sent whole (:meth:`SqliteFile.write_steps`): its SQL, its parameters, and a refusal:
+when set, the statement must find or change exactly one row, or the write is rolled back and :class:`Refused` raised
+with it."""
+
+
+class Refused(Exception):
+    """A step of a write sent whole found or changed other than one row: the write was rolled back."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 class Cursor(Protocol):
     @property
     def rowcount(self) -> int: ...
@@ -154,13 +168,18 @@ def _run_many(db: sqlite3.Connection, begin: str | None, sql: str, rows: list[tu
     db.executemany(sql, rows).close()
 
 
-def _run_alone(db: sqlite3.Connection, sql: str, params: tuple[Any, ...], lost: Callable[[], str | None]) -> list[Row]:
-    """In aiosqlite's thread: one statement as a whole write transaction (``BEGIN IMMEDIATE``, the statement, its rows
-    read, ``COMMIT``), rolled back when it fails or the files opened are no longer the database (``lost``, checked
-    before the commit as :meth:`SqliteFile.transaction` does)."""
+def _run_alone(db: sqlite3.Connection, steps: list[Step], lost: Callable[[], str | None]) -> list[Row]:
+    """In aiosqlite's thread: statements as a whole write transaction (``BEGIN IMMEDIATE``, each statement run and
+    read, ``COMMIT``), rolled back when one fails or is refused (:data:`Step`), or the files opened are no longer the
+    database (``lost``, checked before the commit as :meth:`SqliteFile.transaction` does). The last one's rows."""
     db.execute("BEGIN IMMEDIATE")
     try:
-        rows = db.execute(sql, params).fetchall()
+        rows: list[Row] = []
+        for sql, params, refusal in steps:
+            cursor = db.execute(sql, params)
+            rows = cursor.fetchall()
+            if refusal is not None and (len(rows) if cursor.description else cursor.rowcount) != 1:
+                raise Refused(refusal)
         if (why := lost()) is not None:
             raise StoreLost(why)
         db.execute("COMMIT")
@@ -317,6 +336,13 @@ class PostgresPool:
         async with self.pool.acquire() as conn:
             return list(await (await PostgresConnection(conn).execute(sql, params)).fetchall())
 
+    async def write_steps(self, steps: Sequence[Step]) -> None:
+        """Statements as one transaction, each step's refusal checked (:data:`Step`)."""
+        async with self.transaction() as db:
+            for sql, params, refusal in steps:
+                if (await db.execute(sql, params)).rowcount != 1 and refusal is not None:
+                    raise Refused(refusal)
+
     async def schema_version(self) -> int:
         async with self.pool.acquire() as conn:
             exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
@@ -446,9 +472,17 @@ class SqliteFile:
         self._refuse_if_lost()
         async with self._lock:
             rows: list[Row] = await self.raw._execute(  # type: ignore[no-untyped-call]
-                _run_alone, self.raw._conn, sqlite_sql(sql), tuple(params), self.check_file
+                _run_alone, self.raw._conn, [(sqlite_sql(sql), tuple(params), None)], self.check_file
             )
             return rows
+
+    async def write_steps(self, steps: Sequence[Step]) -> None:
+        """Statements as one write transaction, in one trip to aiosqlite's thread, each step's refusal checked there
+        (:data:`Step`): a write whose statements do not need each other's rows, as :meth:`write_alone`."""
+        self._refuse_if_lost()
+        sent = [(sqlite_sql(sql), tuple(params), refusal) for sql, params, refusal in steps]
+        async with self._lock:
+            await self.raw._execute(_run_alone, self.raw._conn, sent, self.check_file)  # type: ignore[no-untyped-call]
 
     async def pragma(self, name: str) -> Any:
         async with self.raw.execute(f"PRAGMA {name}") as cursor:

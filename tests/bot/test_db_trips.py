@@ -12,7 +12,7 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from bot.infra.db import SqliteFile, StoreLost
+from bot.infra.db import Refused, SqliteFile, StoreLost
 
 
 @pytest.fixture
@@ -131,3 +131,20 @@ async def test_a_statement_written_alone_is_rolled_back_when_the_file_is_lost_be
     assert not file.raw.in_transaction
     async with file.reading() as db, db.execute("SELECT COUNT(*) FROM t WHERE v = 100") as cursor:
         assert tuple(await cursor.fetchone() or ()) == (0,)
+
+
+async def test_steps_written_together_are_one_trip_and_a_refused_step_rolls_them_all_back(
+    engine: tuple[SqliteFile, list[str]],
+) -> None:
+    file, trips = engine
+    await file.write_steps(
+        [("UPDATE t SET v = 10 WHERE v = ?", (0,), "gone"), ("SELECT v FROM t WHERE v = 10", (), "not seen")]
+    )
+    assert len(trips) == 1, trips
+    with pytest.raises(Refused) as refused:
+        await file.write_steps(
+            [("UPDATE t SET v = 20 WHERE v = ?", (1,), "gone"), ("UPDATE t SET v = 30 WHERE v = ?", (99,), "none")]
+        )
+    assert refused.value.reason == "none" and not file.raw.in_transaction
+    async with file.reading() as db, db.execute("SELECT v FROM t ORDER BY id") as cursor:
+        assert [row[0] for row in await cursor.fetchall()] == [10, 1, 2, 3, 4]  # the first step rolled back too

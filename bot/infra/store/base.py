@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
-from bot.infra.db import Connection, PostgresPool, Row, SqliteFile
+from bot.infra.db import Connection, PostgresPool, Row, SqliteFile, Step
 
 
 class Aggregate:
@@ -35,6 +35,11 @@ class Aggregate:
     async def _write_alone(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One statement as a whole write transaction (on SQLite, one trip to its thread): its rows."""
         return await self._engine.write_alone(sql, params)
+
+    async def _write_steps(self, steps: Sequence[Step]) -> None:
+        """Statements that need no rows of each other's as one write transaction (on SQLite, one trip to its
+        thread); :class:`bot.infra.db.Refused` names the step that found or changed other than one row."""
+        await self._engine.write_steps(steps)
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         async with self._engine.reading() as db, db.execute(sql, params) as cursor:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.infra.db import Connection, Row
+from bot.infra.db import Connection, Refused, Row, Step
 from bot.infra.store.base import Aggregate
 from bot.infra.store.rows import (
     Conflict,
@@ -20,7 +20,7 @@ from bot.infra.store.rows import (
     UndoneRow,
     now_iso,
 )
-from bot.infra.store.timers import BOARD_CLAIM, TIMERS_OF, TimerRecords, board_of, take_claim
+from bot.infra.store.timers import BOARD_CLAIM, TIMERS_OF, TimerRecords, board_of, claim_statement
 
 _BY_INTERACTION = (
     "SELECT (SELECT COUNT(*) FROM moves WHERE interaction_id = ?)"
@@ -39,6 +39,10 @@ _APPEND_NEW = (
 )
 """A move appended unless its interaction already made a move or an undo (then it inserts nothing): the check of
 :data:`_BY_INTERACTION` within the insert."""
+
+_COMPUTER_PLAYS = "SELECT level FROM seats WHERE game_id = ? AND seat = ? AND level IS NOT NULL FOR UPDATE"
+"""The seat a computer's move is for, while the computer plays it: locked (PostgreSQL), so a take-back either lands
+before the move or waits for its commit."""
 
 SEAT_CAUSES = frozenset({"computer_seat", "stand_in"})
 """The causes of moves the computer makes for a seat it plays (its own, or a person's handed to it); a time limit's
@@ -192,59 +196,49 @@ class Moves(Aggregate):
         if not notations:
             raise ValueError("no moves to record")
         stamp = now_iso()
-        async with self.transaction() as db:
-            if cause in SEAT_CAUSES:
-                await self._check_computer_plays(db, game_id, seat)
-            first = interaction_id  # on the first move of a run only (interaction ids are unique)
-            rows = [
-                (game_id, version + n, seat, notation, stamp, first if n == 0 else None, cause or None, game_id)
-                for n, notation in enumerate(notations)
-            ]
-            try:  # before the version moves on: each move keeps when its turn began (an undo restores it)
-                cursor = await db.execute(_APPEND_NEW, (*rows[0], interaction_id, interaction_id))
-                if cursor.rowcount != 1:
-                    raise Conflict("duplicate")
-                if rows[1:]:
-                    await db.executemany(_APPEND, rows[1:])
-            except sqlite3.IntegrityError:  # not the interaction's (it inserts nothing): another move took the ply
-                raise Conflict("version") from None
-            # The status only when the game ends: setting it, even unchanged, rewrites its open-game index's page.
-            ending = ", status = 'over', result = ?" if finished is not None else ""
-            board = claim is not None and board_of(claim[0]) == (game_id, version + len(notations))
-            cursor = await db.execute(
-                f"UPDATE games SET version = version + ?, epoch = ?, state = ?, turn_since = ?{ending}"
-                f"{', ' + BOARD_CLAIM if board else ''} WHERE id = ? AND version = ? AND status = 'active'",
-                (
-                    len(notations),
-                    self._engine.epoch,
-                    json.dumps(state),
-                    stamp,
-                    *([json.dumps(finished)] if finished is not None else []),
-                    *([version + len(notations), *claim[1:]] if board and claim is not None else []),
-                    game_id,
-                    version,
-                ),
+        first = interaction_id  # on the first move of a run only (interaction ids are unique)
+        rows = [
+            (game_id, version + n, seat, notation, stamp, first if n == 0 else None, cause or None, game_id)
+            for n, notation in enumerate(notations)
+        ]
+        # The status only when the game ends: setting it, even unchanged, rewrites its open-game index's page.
+        ending = ", status = 'over', result = ?" if finished is not None else ""
+        board = claim is not None and board_of(claim[0]) == (game_id, version + len(notations))
+        saved = (
+            f"UPDATE games SET version = version + ?, epoch = ?, state = ?, turn_since = ?{ending}"
+            f"{', ' + BOARD_CLAIM if board else ''} WHERE id = ? AND version = ? AND status = 'active'",
+            (
+                len(notations),
+                self._engine.epoch,
+                json.dumps(state),
+                stamp,
+                *([json.dumps(finished)] if finished is not None else []),
+                *([version + len(notations), *claim[1:]] if board and claim is not None else []),
+                game_id,
+                version,
+            ),
+            "version",
+        )
+        steps: list[Step] = [(_COMPUTER_PLAYS, (game_id, seat), "seat")] if cause in SEAT_CAUSES else []
+        # Before the version moves on: each move keeps when its turn began (an undo restores it).
+        steps.append((_APPEND_NEW, (*rows[0], interaction_id, interaction_id), "duplicate"))
+        steps += [(_APPEND, row, None) for row in rows[1:]]
+        steps.append(saved)
+        if rename is not None:
+            steps.append(
+                ("UPDATE seats SET name = ? WHERE game_id = ? AND user_id = ?", (rename[1], game_id, rename[0]), None)
             )
-            if cursor.rowcount != 1:
-                raise Conflict("version")
-            if rename is not None:
-                await db.execute(
-                    "UPDATE seats SET name = ? WHERE game_id = ? AND user_id = ?", (rename[1], game_id, rename[0])
-                )
-            if reset_timeouts:
-                await db.execute("UPDATE seats SET timeouts = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
-            if claim is not None and not board:
-                await take_claim(db, *claim, stamp)
+        if reset_timeouts:
+            steps.append(("UPDATE seats SET timeouts = 0 WHERE game_id = ? AND seat = ?", (game_id, seat), None))
+        if claim is not None and not board:
+            steps.append((*claim_statement(*claim, stamp), None))
+        try:  # the whole move in one trip to the SQLite thread
+            await self._write_steps(steps)
+        except Refused as refused:
+            raise Conflict(refused.reason) from None
+        except sqlite3.IntegrityError:  # not the interaction's (it inserts nothing): another move took the ply
+            raise Conflict("version") from None
         return stamp
-
-    @staticmethod
-    async def _check_computer_plays(db: Connection, game_id: int, seat: int) -> None:
-        # Locked (PostgreSQL), so a take-back either lands before this check or waits for the move's commit.
-        sql = "SELECT level FROM seats WHERE game_id = ? AND seat = ? FOR UPDATE"
-        async with db.execute(sql, (game_id, seat)) as cursor:
-            row = await cursor.fetchone()
-        if row is None or row[0] is None:
-            raise Conflict("seat")
 
     @staticmethod
     async def _check_new_interaction(db: Connection, interaction_id: int | None) -> None:

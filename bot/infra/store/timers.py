@@ -36,22 +36,26 @@ BOARD_CLAIM = "board_claim = ?, board_owner = ?, board_until = ?"
 async def take_claim(db: Connection, work: str, owner: str, until: str, now: str) -> bool:
     """Inside a transaction: take ``work`` for ``owner`` until ``until`` when it is free, its lease ran out by
     ``now``, or ``owner`` holds it already (see :meth:`TimerRecords.claim`)."""
+    cursor = await db.execute(*claim_statement(work, owner, until, now))
+    return bool(cursor.rowcount == 1)
+
+
+def claim_statement(work: str, owner: str, until: str, now: str) -> tuple[str, tuple[Any, ...]]:
+    """The statement of :func:`take_claim`: it changes one row when the claim is taken."""
     board = board_of(work)
     if board is not None:  # free too when the game's claim is on an older board, which this one supersedes
         game_id, version = board
-        cursor = await db.execute(
+        return (
             f"UPDATE games SET {BOARD_CLAIM} WHERE id = ? AND (board_owner IS NULL OR board_until <= ?"
             " OR board_claim < ? OR (board_claim = ? AND board_owner = ?))",
             (version, owner, until, game_id, now, version, version, owner),
         )
-    else:
-        cursor = await db.execute(
-            "INSERT INTO claims (work, owner, until) VALUES (?, ?, ?) ON CONFLICT (work) DO UPDATE SET"
-            " owner = excluded.owner, until = excluded.until"
-            " WHERE claims.until <= ? OR claims.owner = excluded.owner",
-            (work, owner, until, now),
-        )
-    return bool(cursor.rowcount == 1)
+    return (
+        "INSERT INTO claims (work, owner, until) VALUES (?, ?, ?) ON CONFLICT (work) DO UPDATE SET"
+        " owner = excluded.owner, until = excluded.until"
+        " WHERE claims.until <= ? OR claims.owner = excluded.owner",
+        (work, owner, until, now),
+    )
 
 
 TIMERS_OF = "SELECT * FROM timers WHERE game_id = ? ORDER BY id"
