@@ -35,9 +35,12 @@ GAME_READ = "SELECT * FROM games"
 
 @dataclass
 class Trace:
-    """The statements the store ran, in order (``BEGIN`` and ``COMMIT`` among them)."""
+    """The statements the store ran, in order (``BEGIN`` and ``COMMIT`` among them), and its trips to aiosqlite's
+    thread (each a queue put, a thread wake-up and a future resolved on the event loop; a trip runs one statement or
+    several)."""
 
     statements: list[str] = field(default_factory=list)
+    trips: int = 0
 
     def __call__(self, sql: str) -> None:
         self.statements.append(" ".join(sql.split()))
@@ -53,13 +56,21 @@ class Trace:
 
 @contextlib.asynccontextmanager
 async def traced(bot: Any) -> AsyncIterator[Trace]:
-    """Every statement the bot's SQLite store runs while the block runs."""
+    """Every statement the bot's SQLite store runs, and every trip to its thread, while the block runs."""
     raw = bot.service.store._engine.raw  # the aiosqlite connection under the store
     trace = Trace()
+    run = raw._execute
+
+    def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        trace.trips += 1
+        return run(fn, *args, **kwargs)
+
     await raw.set_trace_callback(trace)
+    raw._execute = counted
     try:
         yield trace
     finally:
+        del raw._execute  # the class's own again
         await raw.set_trace_callback(None)
 
 

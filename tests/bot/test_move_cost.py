@@ -19,9 +19,13 @@ SLASH_MOVE_STATEMENTS = 13
 is 16): the game and its seats read, the move appended and the game's row saved with its board's claim, the board's
 reads, and the board recorded in one statement."""
 SLASH_MOVE_COMMITS = 2
+SLASH_MOVE_TRIPS = 6
+"""Trips to the SQLite thread per slash move, each a wake-up of the event loop: the game and its seats read, the
+move written whole, its timers' reads, the players' settings, the moves since the pinged player's last, and the board
+recorded."""
 
 
-async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board_in_13_statements(
+async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board_in_13_statements_and_6_trips(
     simcord_env,
 ) -> None:
     table = Table.create(simcord_env, 2)
@@ -36,6 +40,7 @@ async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board_i
         assert trace.game_reads <= SLASH_MOVE_LOADS, trace.statements
         assert len(trace.statements) <= SLASH_MOVE_STATEMENTS, trace.statements
         assert trace.commits <= SLASH_MOVE_COMMITS, trace.statements
+        assert trace.trips <= SLASH_MOVE_TRIPS, trace.statements
 
 
 async def test_a_picker_step_loads_its_game_once(simcord_env) -> None:
