@@ -8,7 +8,7 @@ and hands it (or the ``Games`` it needs) to the helpers it calls: none fetches i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 import discord
 
@@ -70,11 +70,19 @@ class BotContext(Protocol):
         ``after``: the move just saved, which tells whether any must (nothing is read when none must)."""
 
 
+_CONTEXTS: set[type] = set()
+"""The client classes found to be a :class:`BotContext`: a runtime protocol's ``isinstance`` reads every member of
+the client on each call (tens of microseconds on the event loop, every interaction), and a class's members do not
+change."""
+
+
 def bot_of(interaction: discord.Interaction) -> BotContext:
     client = interaction.client
-    if not isinstance(client, BotContext):
-        raise TypeError("the interaction's client does not provide the game service and the poster")
-    return client
+    if type(client) not in _CONTEXTS:
+        if not isinstance(client, BotContext):
+            raise TypeError("the interaction's client does not provide the game service and the poster")
+        _CONTEXTS.add(type(client))
+    return cast(BotContext, client)
 
 
 __all__ = ["BoardPoster", "BotContext", "bot_of"]
