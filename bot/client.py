@@ -255,10 +255,10 @@ class AzulBot(commands.Bot):
         taken = await self._service.claims.take_over_own()
         if taken:
             log.info("took back %d claims of this process's previous life", taken)
-        broken = await quarantine.quarantine_all(self._store)  # a bad row harms only its game, never the start
+        # A bad row harms only its game, never the start; the others' timers that a crash left unset are healed.
+        _, broken = await self._service.timers.sync_all()
         if broken:
             log.error("%d games are quarantined: their stored state cannot be read (python -m bot check)", broken)
-        await self._service.timers.sync_all()  # heal games whose timers a crash left unset
         controls = Controls(board=board_view, summary=summary_view)  # the poster builds no view of its own
         self._poster = Poster(
             self, self._service, self.pictures, self.clock, claims=self._service.claims, controls=controls

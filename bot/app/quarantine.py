@@ -3,7 +3,8 @@ the engine rejects) is quarantined. The store marks it broken with the reason; s
 ``/azul me games`` skip it; in its channel every command but abort and export is refused in words; the bot starts and
 serves every other game. ``python -m bot check`` lists the quarantined games.
 
-Found at start-up (:func:`quarantine_all`), or when a sweep's work on one game fails (:func:`after_fault`).
+Found at start-up (:meth:`bot.app.timers.Timers.sync_all`, with the timers of the others), by ``python -m bot check``
+(:func:`quarantine_all`), or when a sweep's work on one game fails (:func:`after_fault`).
 """
 
 from __future__ import annotations

@@ -213,18 +213,26 @@ class Timers:
         """A player is back early: reminders that were waiting for the end of their vacation are due now."""
         await self.store.timers.bring_forward_timers(user_id, away_until, iso(self.clock.now()))
 
-    async def sync_all(self) -> int:
-        """Sync every active game (at start-up); returns how many there are. A game whose row cannot be read is
-        quarantined, and the others are synced."""
-        ids = await self.store.games.active_game_ids()
-        for game_id in ids:
+    async def sync_all(self) -> tuple[int, int]:
+        """At start-up: quarantine every open game whose stored row cannot be read, and sync the timers of the
+        active others (heal those a crash left unset). One read of each game serves both, and its sync follows that
+        read at once (another process may move it meanwhile). Returns (active games synced, games quarantined)."""
+        synced = broken = 0
+        for game_id in await self.store.games.open_game_ids():
             try:
                 game = await self.store.games.game(game_id)
-                if game is not None:
-                    await self.sync(game)
+                if game is None:
+                    continue
+                why, state = quarantine.examine(game)
+                if why is not None:
+                    await quarantine.quarantine(self.store, game, why)
+                    broken += 1
+                elif game.status == "active":
+                    await self.sync(game, state)
+                    synced += 1
             except Exception as error:
                 await quarantine.after_fault(self.store, game_id, error)
-        return len(ids)
+        return synced, broken
 
     async def run_due(self) -> list[Fired]:
         """Claim and return every timer due now that still applies; cancel those that no longer do."""

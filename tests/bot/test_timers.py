@@ -4,13 +4,18 @@ injectable clock, never doubled, cancelled when the seat moves, and survive a re
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import engine
+from bot.app.timers import Timers
 from bot.infra.clock import ManualClock
+from bot.infra.store import GameRow, Store
+from tests.bot import wire_games as wire
 from tests.bot.table import Table, mentions
 from tests.bot.test_computer import open_with_computers, play
 
@@ -203,3 +208,32 @@ async def test_a_computer_seat_never_has_a_timer(simcord_env, clock: ManualClock
     await simcord_env.settle()
     timers = await table.bot.service.store.timers.timers_of(game.id)
     assert timers and not {t.seat for t in timers} & computer_seats
+
+
+async def test_the_start_up_sweep_reads_each_open_game_once_quarantining_the_damaged_and_syncing_the_others(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "azul.sqlite3")
+    await wire.prepare_games(db, 3)
+    with sqlite3.connect(db) as damage:
+        damage.execute("UPDATE games SET state = substr(state, 1, 40) WHERE id = 1")
+        damage.execute("DELETE FROM timers")  # as a crash between a move and its timers leaves them
+    store = await Store.open(db)
+    try:
+        reads: list[int] = []
+        read = store.games.game
+
+        async def counted(game_id: int) -> GameRow | None:
+            reads.append(game_id)
+            return await read(game_id)
+
+        store.games.game = counted  # type: ignore[method-assign]
+        assert await Timers(store, ManualClock(), remind_after=timedelta(hours=1)).sync_all() == (2, 1)
+        assert sorted(reads) == [1, 2, 3]  # one read of each serves the check and the sync
+        store.games.game = read  # type: ignore[method-assign]
+        assert [game.id for game in await store.games.broken_games()] == [1]
+        for game_id in (2, 3):
+            _, _, timers = await store.moves.acts_and_timers(game_id)
+            assert [timer.state for timer in timers] == ["pending"], "the waiting seat is reminded"
+    finally:
+        await store.close()
