@@ -67,7 +67,7 @@ class GameService:
         identity: str | None = None,
     ) -> None:
         self.store = store
-        self.computer = computer
+        self.computer = computer  # the search pool the turns and the hints share
         self.clock = clock or SystemClock()
         self.claims = Claims(store, self.clock, lease, identity)
         self.timers = Timers(store, self.clock, remind_after, lease)
@@ -87,7 +87,7 @@ class GameService:
         self.advisor = Advisor(self.tables, computer, self.clock, hints)
         self.endings = Endings(store, self.tables, self.settlement, self.clock, hints)
         self.exports = Exports(store, self.tables)
-        # What handlers read as it is stored (the read protocols of bot.app.ports).
+        # What handlers read as it is stored (the read protocols of bot.app.reads).
         self.users = store.users
         self.servers = store.servers
         self.results = store.results
