@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -45,6 +46,19 @@ and only those (the rest do not touch the store's engine). See ``.ci/run``."""
 def db_path(tmp_path: Path) -> str:
     """The test's own empty database: an SQLite file, or a PostgreSQL schema when AZUL_TEST_PG is set."""
     return fresh_schema(PG_URL) if PG_URL else str(tmp_path / "azul.sqlite3")
+
+
+@pytest.fixture(autouse=True)
+def _log_handler_goes_with_its_test() -> Iterator[None]:
+    """A test that runs the bot's ``main()`` gets its log handler on the stderr pytest captured for that test: the
+    handler goes with the test, or a later test's captured stderr would get a "Logging error" for the closed stream."""
+    root = logging.getLogger()
+    before, level = set(root.handlers), root.level
+    yield
+    for handler in root.handlers[:]:
+        if handler not in before and type(handler) is logging.StreamHandler:  # pytest's own are subclasses
+            root.removeHandler(handler)
+    root.setLevel(level)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
