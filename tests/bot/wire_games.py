@@ -93,34 +93,43 @@ def _pg_query(db: str, queries: list[tuple[str, tuple[Any, ...]]]) -> list[list[
 
 
 def read_games(db: str) -> list[Seen]:
+    return _read_seen(db, "", ())
+
+
+def _read_seen(db: str, where: str, params: tuple[Any, ...]) -> list[Seen]:
+    """The games the condition ``where`` (SQL after ``WHERE``, or none) picks, in id order, with their seated users."""
+    picked = f" WHERE {where}" if where else ""
     (games, seats) = _query(
         db,
         [
-            ("SELECT * FROM games ORDER BY id", ()),
-            ("SELECT game_id, user_id FROM seats WHERE seat IS NOT NULL ORDER BY game_id, seat", ()),
+            (f"SELECT * FROM games{picked} ORDER BY id", params),
+            (
+                "SELECT game_id, user_id FROM seats WHERE seat IS NOT NULL"
+                f" AND game_id IN (SELECT id FROM games{picked}) ORDER BY game_id, seat",
+                params,
+            ),
         ],
     )
     users: dict[int, list[int]] = {}
     for row in seats:
         users.setdefault(row[0], []).append(row[1])
-    found = []
-    for game in games:
-        found.append(
-            Seen(
-                game["id"],
-                game["channel_id"],
-                game["status"],
-                game["version"],
-                game["board_version"],
-                game["board_message_id"],
-                engine.from_json(json.loads(game["state"])) if game["state"] else None,
-                users.get(game["id"], []),
-                game["seed"],
-                game["variant"],
-                json.loads(game["options"]),
-            )
-        )
-    return found
+    return [_seen(game, users.get(game["id"], [])) for game in games]
+
+
+def _seen(game: Any, users: list[int]) -> Seen:
+    return Seen(
+        game["id"],
+        game["channel_id"],
+        game["status"],
+        game["version"],
+        game["board_version"],
+        game["board_message_id"],
+        engine.from_json(json.loads(game["state"])) if game["state"] else None,
+        users,
+        game["seed"],
+        game["variant"],
+        json.loads(game["options"]),
+    )
 
 
 def moves_of(db: str, game_id: int) -> list[tuple[int, str, int | None]]:
@@ -145,7 +154,8 @@ def undone_of(db: str, game_id: int) -> list[tuple[int | None, int | None]]:
 
 
 def game_in(db: str, channel: int) -> Seen:
-    return next(game for game in read_games(db) if game.channel == channel and game.status in ("active", "over"))
+    """The game being played (or just over) in ``channel``; only that game is read."""
+    return next(iter(_read_seen(db, "channel_id = ? AND status IN ('active', 'over')", (channel,))))
 
 
 AGENT = GreedyAgent(5)
