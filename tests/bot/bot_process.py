@@ -10,6 +10,7 @@ the load benchmark use it, and a benchmark against another store can start sever
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import subprocess
 import sys
@@ -66,6 +67,9 @@ def watch_loop(path: str) -> None:
 
 
 def main(argv: list[str]) -> int:
+    # As in the image, where ``azul-bot`` pauses the collector before discord.py is imported (bot.__main__.start):
+    # imported here first, discord.py would pay the collections the real start-up does not.
+    gc.disable()
     import yarl
     from discord.gateway import DiscordWebSocket
     from discord.http import Route
