@@ -496,9 +496,13 @@ class SqliteFile:
         current = await self.schema_version()
         if current > len(migrations):
             newer(current)
-        for number in range(current + 1, len(migrations) + 1):
-            # executescript commits by itself, so the version bump rides in the same script.
-            await self.raw.executescript(f"BEGIN; {migrations[number - 1]}; PRAGMA user_version = {number}; COMMIT;")
+        steps = "".join(
+            f"{migrations[number - 1]}; PRAGMA user_version = {number}; "
+            for number in range(current + 1, len(migrations) + 1)
+        )
+        if steps:  # in one transaction: a new file's first start commits (and syncs) once, not once per migration
+            # executescript commits by itself, so the version bumps ride in the same script.
+            await self.raw.executescript(f"BEGIN; {steps}COMMIT;")
 
     async def probe_write(self) -> None:
         """Write one page now, so a locked file, a read-only filesystem or a full disk shows at start-up."""
