@@ -32,7 +32,7 @@ from bot.infra.clock import Clock, SystemClock
 from bot.infra.loops import Loop
 from bot.infra.store import GameRow, Store
 from bot.ui.abort_votes import AbortVoteButton
-from bot.ui.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash
+from bot.ui.commands import CommandSyncRefused, add_commands, needs_server, payload, payload_hash, sync
 from bot.ui.commands.stats import PageButton
 from bot.ui.computer_turns import ComputerTurns
 from bot.ui.ending import EndButton
@@ -305,17 +305,18 @@ class AzulBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         scope = str(self.dev_guild) if self.dev_guild else "global"
-        fingerprint = payload_hash(await payload(self.tree, guild))
+        commands_ = await payload(self.tree, guild)
+        fingerprint = payload_hash(commands_)
         if not force and await self._store.servers.synced_hash(scope) == fingerprint:
             log.info("the application commands are unchanged since their last sync (%s)", scope)
             return False
         try:
-            synced = await self.tree.sync(guild=guild)
+            synced = await sync(self.tree, commands_, guild)
         except discord.HTTPException as error:
             log.error("Discord refused the application commands (%s): %s", scope, error)
             raise CommandSyncRefused(error) from error
         await self._store.servers.set_synced_hash(scope, fingerprint)
-        log.info("synced %d application commands (%s)", len(synced), scope)
+        log.info("synced %d application commands (%s)", synced, scope)
         return True
 
     async def _resume_computer_turns(self) -> None:

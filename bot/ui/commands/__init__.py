@@ -55,6 +55,28 @@ async def payload(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowfl
     return [await command.get_translated_payload(tree, translator) for command in commands_]
 
 
+async def sync(
+    tree: app_commands.CommandTree[Any], commands_: list[Any], guild: discord.abc.Snowflake | None = None
+) -> int:
+    """Send Discord ``commands_`` (the tree's :func:`payload`) as ``tree.sync`` would, without translating the whole
+    tree a second time (a tenth of a first start's CPU); how many commands Discord now has. Raises as ``tree.sync``
+    does (``CommandSyncFailure`` for a command Discord refuses)."""
+    application = tree.client.application_id
+    if application is None:
+        raise app_commands.MissingApplicationID
+    http = tree.client.http
+    try:
+        if guild is None:
+            synced = await http.bulk_upsert_global_commands(application, payload=commands_)
+        else:
+            synced = await http.bulk_upsert_guild_commands(application, guild.id, payload=commands_)
+    except discord.HTTPException as error:
+        if error.status == 400 and error.code == 50035:  # Discord's "invalid form body"
+            raise app_commands.CommandSyncFailure(error, tree._get_all_commands(guild=guild)) from None
+        raise
+    return len(synced)
+
+
 def payload_hash(commands_: list[Any]) -> str:
     """A fingerprint of a command payload: the same tree (names, options, translations, contexts) gives the same."""
     return hashlib.sha256(json.dumps(commands_, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
@@ -79,4 +101,4 @@ def needs_server(interaction: discord.Interaction, tree: app_commands.CommandTre
     return contexts is not None and not (contexts.dm_channel or contexts.private_channel)
 
 
-__all__ = ["COGS", "CommandSyncRefused", "add_commands", "needs_server", "payload", "payload_hash"]
+__all__ = ["COGS", "CommandSyncRefused", "add_commands", "needs_server", "payload", "payload_hash", "sync"]
