@@ -27,7 +27,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.bot import discord_limits
+from tests.bot import discord_limits, form_data
 
 APP_ID = 4242
 AUTOCOMPLETE_RESULT = 8
@@ -476,16 +476,19 @@ class FakeDiscord:
 async def read_request(request: web.Request) -> Request:
     """The request as the fake keeps it: its JSON body, or a multipart upload's payload and files."""
     record = Request(request.method, "/" + request.match_info["tail"])
-    if request.content_type.startswith("multipart/"):
-        reader = await request.multipart()
-        async for part in reader:
-            data = await part.read()  # type: ignore[union-attr]
-            if part.name == "payload_json":  # type: ignore[union-attr]
-                record.json = json.loads(data)
-            else:
-                record.files[part.filename or part.name or "?"] = bytes(data)  # type: ignore[union-attr]
-    elif request.can_read_body:
-        record.json = await request.json()
+    content_type = request.headers.get("Content-Type", "")
+    body = await request.content.read()
+    if form_data.media_type(content_type).startswith("multipart/"):
+        try:
+            for part in form_data.parts(body, content_type):
+                if part.name == "payload_json":
+                    record.json = json.loads(part.data)
+                else:
+                    record.files[part.filename or part.name] = part.data
+        except form_data.BadForm as error:
+            raise web.HTTPBadRequest(text=f"400: Bad Request ({error})") from None
+    elif body:
+        record.json = json.loads(body)
     return record
 
 
