@@ -104,7 +104,8 @@ async def wait_for_boards(db: str) -> None:
     raise RuntimeError("the opening boards were not posted")
 
 
-async def client(server, db: str, channels: list[int], budget: list[int], timings: Timings) -> None:  # type: ignore[no-untyped-def]
+async def client(server, games, channels: list[int], budget: list[int], timings: Timings) -> None:  # type: ignore[no-untyped-def]
+    """Play ``channels`` in turn, a move at a time, reading each game (through the reader ``games``) before its move."""
     from tests.bot import wire_games as wire
 
     turn = 0
@@ -112,7 +113,7 @@ async def client(server, db: str, channels: list[int], budget: list[int], timing
         budget[0] -= 1  # before any await, so the clients together send exactly the budget
         channel = channels[turn % len(channels)]
         turn += 1
-        game = await asyncio.to_thread(wire.game_in, db, channel)
+        game = await asyncio.to_thread(games.game_in, channel)
         moves = wire.moves_now(game)
         if not moves:
             channels.remove(channel)
@@ -227,6 +228,7 @@ async def measure(
         await server.start()
         bots, watch = await start_bots(server, path, processes, folder, pictures)
         outcome = None
+        reader = wire.Reader(path)
         try:
             await wait_for_boards(path)
             timings = Timings()
@@ -254,7 +256,7 @@ async def measure(
                 if kill
                 else []
             )
-            await asyncio.gather(*(client(server, path, share, budget, timings) for share in shares), *killer)
+            await asyncio.gather(*(client(server, reader, share, budget, timings) for share in shares), *killer)
             elapsed = time.perf_counter() - started
             timings.harness_cpu = cpu_seconds(os.getpid()) - harness_before
             if not kill:  # a killed process's CPU time is lost with it
@@ -272,6 +274,7 @@ async def measure(
             if kill:
                 outcome = await survival(path, timings)
         finally:
+            reader.close()
             for bot in bots:
                 bot.send_signal(signal.SIGTERM)
             for bot in bots:

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import json
 import logging
 import sqlite3
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,12 +72,17 @@ def _query(db: str, queries: list[tuple[str, tuple[Any, ...]]]) -> list[list[Any
     """The rows of each query, read in one go (one connection) from an SQLite file or a PostgreSQL URL."""
     if is_postgres(db):
         return _pg_query(db, queries)
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    connection = _read_only(db)
     try:
-        connection.row_factory = sqlite3.Row
         return [connection.execute(sql, params).fetchall() for sql, params in queries]
     finally:
         connection.close()
+
+
+def _read_only(db: str, *, check_same_thread: bool = True) -> sqlite3.Connection:
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10, check_same_thread=check_same_thread)
+    connection.row_factory = sqlite3.Row
+    return connection
 
 
 def _pg_query(db: str, queries: list[tuple[str, tuple[Any, ...]]]) -> list[list[Any]]:
@@ -92,15 +100,45 @@ def _pg_query(db: str, queries: list[tuple[str, tuple[Any, ...]]]) -> list[list[
         return pool.submit(asyncio.run, fetch()).result()
 
 
+Query = Callable[[list[tuple[str, tuple[Any, ...]]]], list[list[Any]]]
+
+
+class Reader:
+    """Reads one store's games through one connection kept open, for a player reading its game before every move: a
+    new SQLite connection parses the whole schema again at its first query, most of the cost of reading one game.
+    (A PostgreSQL store is still read through a connection per read.) Safe to share between threads."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self._connection: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+
+    def query(self, queries: list[tuple[str, tuple[Any, ...]]]) -> list[list[Any]]:
+        if is_postgres(self.db):
+            return _pg_query(self.db, queries)
+        with self._lock:
+            if self._connection is None:
+                self._connection = _read_only(self.db, check_same_thread=False)
+            return [self._connection.execute(sql, params).fetchall() for sql, params in queries]
+
+    def game_in(self, channel: int) -> Seen:
+        return _game_in(self.query, channel)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+
+
 def read_games(db: str) -> list[Seen]:
-    return _read_seen(db, "", ())
+    return _read_seen(functools.partial(_query, db), "", ())
 
 
-def _read_seen(db: str, where: str, params: tuple[Any, ...]) -> list[Seen]:
+def _read_seen(query: Query, where: str, params: tuple[Any, ...]) -> list[Seen]:
     """The games the condition ``where`` (SQL after ``WHERE``, or none) picks, in id order, with their seated users."""
     picked = f" WHERE {where}" if where else ""
-    (games, seats) = _query(
-        db,
+    (games, seats) = query(
         [
             (f"SELECT * FROM games{picked} ORDER BY id", params),
             (
@@ -155,7 +193,11 @@ def undone_of(db: str, game_id: int) -> list[tuple[int | None, int | None]]:
 
 def game_in(db: str, channel: int) -> Seen:
     """The game being played (or just over) in ``channel``; only that game is read."""
-    return next(iter(_read_seen(db, "channel_id = ? AND status IN ('active', 'over')", (channel,))))
+    return _game_in(functools.partial(_query, db), channel)
+
+
+def _game_in(query: Query, channel: int) -> Seen:
+    return next(iter(_read_seen(query, "channel_id = ? AND status IN ('active', 'over')", (channel,))))
 
 
 AGENT = GreedyAgent(5)
