@@ -46,6 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import cache
 
 from engine.core import (
     JSON,
@@ -963,8 +964,9 @@ def _legal_takes(state: SPState) -> Iterator[Take]:
         if not sum(tiles):
             continue
         colors = [c for c in range(NCOLORS) if c != wild and tiles[c]]
+        by_color = _takes()[index - CENTRE_SOURCE]
         for color in colors or [wild]:
-            yield _TAKES[index - CENTRE_SOURCE][color]
+            yield by_color[color]
 
 
 def _check_take(state: SPState, move: Take) -> None:
@@ -1046,22 +1048,32 @@ def _draw(state: SPState, rng: Rng, into: Counts, count: int) -> bool:
 
 # --- phase 2 helpers ------------------------------------------------------------------------------------------
 # Moves are interned: listing legal moves hands out these shared values instead of building new ones each time.
-_PLACES = {
-    mono: [
-        [
-            [[Place(star, space, color, wilds, mono) for wilds in range(SPACES)] for color in range(NCOLORS)]
-            for space in range(SPACES)
+# Built with the first list of moves, not at import: the bot imports every game to declare its commands, and the
+# 3,000 places were a seventh of the bot's own import time.
+@cache
+def _places() -> dict[bool, list[list[list[list[Place]]]]]:
+    """``[mono][star][space][color][wilds]``: every place."""
+    return {
+        mono: [
+            [
+                [[Place(star, space, color, wilds, mono) for wilds in range(SPACES)] for color in range(NCOLORS)]
+                for space in range(SPACES)
+            ]
+            for star in range(STARS)
         ]
-        for star in range(STARS)
-    ]
-    for mono in (False, True)
-}
-_TAKES = [[Take(source, color) for color in range(NCOLORS)] for source in range(CENTRE_SOURCE, 9)]
+        for mono in (False, True)
+    }
+
+
+@cache
+def _takes() -> list[list[Take]]:
+    """``[source - CENTRE_SOURCE][color]``: every take."""
+    return [[Take(source, color) for color in range(NCOLORS)] for source in range(CENTRE_SOURCE, 9)]
 
 
 def _legal_places(board: SPBoard, wild: int, mono: bool) -> Iterator[Place]:
     hand = board.hand
-    places = _PLACES[mono]
+    places = _places()[mono]
     for star in range(STARS):
         tiles = board.stars[star]
         colors = [c for c in star_colors(mono, star, tiles) if hand[c]]
