@@ -161,6 +161,14 @@ def test_the_image_ships_its_bytecode_compiled() -> None:
     assert compiles and "--invalidation-mode unchecked-hash" in compiles[0] and "/opt/azul/lib" in compiles[0]
 
 
+def test_the_image_compiles_the_standard_library_its_base_ships_without_bytecode() -> None:
+    """The official Python images delete every .pyc under /usr/local: without this, each start compiles the standard
+    modules the bot imports (``python -m bench startup``'s "no .pyc" row shows what compiling costs)."""
+    runs = [args for word, args in final_stage() if word == "RUN" and "compileall" in args]
+    assert runs and "--invalidation-mode unchecked-hash" in runs[0] and "/usr/local/lib/python3.11" in runs[0]
+    assert runs[0].index("compileall") > runs[0].index("pip uninstall")  # pip's bytecode is not made to be deleted
+
+
 def test_the_image_looks_certificates_up_in_the_system_folder_as_the_start_up_benchmark_does() -> None:
     settings = " ".join(argument for word, argument in final_stage() if word == "ENV").split()
     assert all(f"{name}={value}" in settings for name, value in IMAGE_ENV.items())
