@@ -20,7 +20,9 @@ the caption under it (a new sentence each turn), and the encoding, each beside t
 words and strips and the whole fixed palette (the caption rendered whole into a copy of the picture; a histogram to
 trim the palette and deflate at level 6).
 
-``--phone`` prints instead how the posted picture reads on a phone (:mod:`bench.phone`).
+``--phone`` prints instead how the posted picture reads on a phone (:mod:`bench.phone`); ``--posted`` the CPU a posted
+board costs the picture thread over whole games, for every variant and player count, with ``--against REV`` beside
+that of an older renderer (:mod:`bench.posted`).
 """
 
 from __future__ import annotations
@@ -172,11 +174,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--only", default="", help="only pictures whose name contains this")
     parser.add_argument("--phone", action="store_true", help="how the posted pictures read on a 390x844 phone")
+    parser.add_argument("--posted", action="store_true", help="CPU per posted board over whole games")
+    parser.add_argument("--against", default=None, help="with --posted: beside the renderer of this git revision")
+    parser.add_argument("--boards", type=int, default=24, help="with --posted: boards per game")
     args = parser.parse_args(argv)
     if args.phone:
         from bench import phone
 
         return phone.main()
+    if args.posted:
+        from bench import posted
+
+        variants = [variant for variant in engine.variant_names() if args.only in variant]
+        return posted.main(variants, against=args.against, boards=args.boards, repeat=args.repeat)
     print(
         f"{'picture':<34} {'pixels':>9} {'median':>8} {'p95':>8} {'draw':>8} {'size':>8} {'old KB':>7}"
         f" {'blank':>8} {'ratio':>6}"
