@@ -15,6 +15,7 @@ the PNG bytes of each. The work is made once, in this process, and handed to bot
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import statistics
@@ -58,14 +59,25 @@ def workload(variants: Sequence[str], boards: int) -> dict[str, list[dict[str, A
     return work
 
 
-def measure(boards: list[dict[str, Any]], repeat: int) -> dict[str, dict[int, float]]:
-    """Median CPU ms per board and bytes per board, per player count, over ``repeat`` passes after a warm one."""
-    from bot.infra.picture_worker import board_in_worker
+def measure(boards: list[dict[str, Any]], repeat: int, worker: Any = None) -> dict[str, dict[int, float]]:
+    """Median CPU ms per board and bytes per board, per player count, over ``repeat`` passes after a warm one.
+    ``worker``: the module the picture thread runs (:mod:`bot.infra.picture_worker`, or an older revision's): its
+    ``board_in_thread`` takes the state itself, decoded here untimed, as the bot hands it over; a revision without it
+    decoded the game's JSON in the picture thread, and that is timed."""
+    import engine
+
+    if worker is None:
+        from bot.infra import picture_worker as worker
 
     def draw(board: dict[str, Any]) -> bytes:
         info: list[Any] = [None] * board["players"]
-        return board_in_worker(board["state"], board["names"], board["events"], "en", info, board["caption"])
+        if hasattr(worker, "board_in_thread"):
+            state, events = board["decoded"]
+            return worker.board_in_thread(state, board["names"], events, "en", info, board["caption"])
+        return worker.board_in_worker(board["state"], board["names"], board["events"], "en", info, board["caption"])
 
+    for board in boards:
+        board["decoded"] = (engine.from_json(board["state"]), [engine.Event.from_json(e) for e in board["events"]])
     size: dict[int, int] = {}
     count: dict[int, int] = {}
     for board in boards:
@@ -86,9 +98,17 @@ def measure(boards: list[dict[str, Any]], repeat: int) -> dict[str, dict[int, fl
     }
 
 
-def _child(work_file: str, variant: str, repeat: int, out_file: str) -> None:
+def _child(work_file: str, variant: str, repeat: int, out_file: str, tree: str | None) -> None:
     boards = json.loads(Path(work_file).read_text())[variant]
-    Path(out_file).write_text(json.dumps(measure(boards, repeat)))
+    worker = None
+    if tree:  # an older revision's picture worker: what its picture thread ran
+        older = Path(tree) / "bot" / "infra" / "picture_worker.py"
+        spec = importlib.util.spec_from_file_location("older_picture_worker", older)
+        assert spec is not None
+        assert spec.loader is not None
+        worker = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(worker)
+    Path(out_file).write_text(json.dumps(measure(boards, repeat, worker)))
 
 
 def _run(tree: str | None, work_file: str, variant: str, repeat: int) -> dict[str, dict[int, float]]:
@@ -97,7 +117,7 @@ def _run(tree: str | None, work_file: str, variant: str, repeat: int) -> dict[st
         first = [tree] if tree else []
         code = (
             f"import sys; sys.path[:0] = {first!r}; from bench.posted import _child;"
-            f" _child({work_file!r}, {variant!r}, {repeat}, {out.name!r})"
+            f" _child({work_file!r}, {variant!r}, {repeat}, {out.name!r}, {tree!r})"
         )
         subprocess.run([sys.executable, "-c", code], check=True, cwd=os.getcwd())
         result = json.loads(Path(out.name).read_text())
@@ -105,7 +125,8 @@ def _run(tree: str | None, work_file: str, variant: str, repeat: int) -> dict[st
 
 
 def _old_tree(rev: str, into: str) -> str:
-    archive = subprocess.run(["git", "archive", rev, "render"], check=True, capture_output=True).stdout
+    paths = ["render", "bot/infra/picture_worker.py"]
+    archive = subprocess.run(["git", "archive", rev, *paths], check=True, capture_output=True).stdout
     with tempfile.TemporaryFile() as tar:
         tar.write(archive)
         tar.seek(0)
