@@ -330,8 +330,17 @@ def _mix(a: RGB, b: RGB, share_of_b: float) -> RGB:
 
 
 def paste(canvas: Image.Image, image: Image.Image, xy: tuple[int, int]) -> None:
-    """Put an RGBA piece (a tile, a ghost) on the canvas, respecting its transparency."""
-    canvas.paste(image, xy, image)
+    """Put an RGBA piece (a tile, a ghost) on the canvas, respecting its transparency: what ``canvas.paste(image,
+    xy, image)`` does, minus the checks Pillow's wrapper makes each time (a picture pastes dozens of tiles, and the
+    wrapper cost more than the pasting)."""
+    x, y = xy
+    canvas.im.paste(image.im, (x, y, x + image.width, y + image.height), image.im)
+
+
+def bitmap(d: ImageDraw.ImageDraw, xy: tuple[int, int], mask: Image.Image, fill: Ink) -> None:
+    """``d.bitmap(xy, mask, fill=fill)`` for an RGB canvas and a mask in memory, straight to Pillow's core (a
+    picture draws dozens of texts; its wrapper's checks cost as much as the drawing)."""
+    d.draw.draw_bitmap(xy, mask.im, d.draw.draw_ink(fill))
 
 
 # --- boxes, labels and highlights ------------------------------------------------------------------------------------
@@ -612,7 +621,7 @@ def badge(
     shape = _pill_shape(width(text, face) + int(face.size), int(face.size * 1.45))
     x, y, _, _ = badge_box(xy, text, face, anchor=anchor)
     w, h = shape.width - 1, shape.height - 1
-    d.bitmap((x, y), shape, fill=fill)
+    bitmap(d, (x, y), shape, fill)
     text_at(d, (x + w / 2, y + h / 2), text, face, fill=ink, anchor="mm")
     return (x, y, x + w, y + h)
 
@@ -666,7 +675,7 @@ def text_at(
     x, y = xy
     start = (math.modf(x)[0], math.modf(y)[0])
     mask, (dx, dy) = _text_mask(text, face, anchor, start)
-    d.bitmap((int(x) + dx, int(y) + dy), mask, fill=fill)
+    bitmap(d, (int(x) + dx, int(y) + dy), mask, fill)
     _record(text, (int(x) + dx, int(y) + dy, int(x) + dx + mask.size[0], int(y) + dy + mask.size[1]), face)
 
 
@@ -701,7 +710,7 @@ def line_at(  # noqa: PLR0917
             at = x + pen
             mask, (dx, dy) = _text_mask(word, face, anchor, (math.modf(at)[0], math.modf(y)[0]))
             wx, wy = int(at) + dx, int(y) + dy
-            d.bitmap((wx, wy), mask, fill=fill)
+            bitmap(d, (wx, wy), mask, fill)
             left, top = min(left, wx), min(top, wy)
             right, bottom = max(right, wx + mask.size[0]), max(bottom, wy + mask.size[1])
             pen += advance(word, face)
