@@ -23,11 +23,12 @@ __all__ = ["FAST", "PALETTES", "POSTED", "PREVIEW", "palette_image"]
 # 1.6-1.9x at 8, for 3 % fewer bytes; PNG compression was half the bot's busy time under load). Personal views take 6
 # too. A game's renderer may choose another level for its tables (``Renderer.png_level``).
 FAST = 6
-# The board posted after every move: the picture the bot makes most, so time counts more than bytes. At 3 deflate
-# takes 55 % less time than at 6 (1.7 against 3.8 ms a board) for 18 % more bytes (28 against 24 KB): about 4 KB
-# more to upload per move, 2 ms less CPU (``python -m bench render`` prints both; levels 4 and 5 save 1.6 and
-# 0.9 ms for 12 and 3 % more bytes).
-POSTED = 3
+# The board posted after every move: the picture the bot makes most, so time counts more than bytes. At 2 deflate
+# takes a quarter less time than at 3 (0.8 against 1.05 ms an Azul board, 1.2 against 1.6 a Summer Pavilion one) for
+# 5-8 % more bytes (21 against 20 KB, 35 against 33): about 1.5 KB more to upload per move, far under any upload
+# limit. Level 1 (zlib-ng's quick strategy) would save 0.3 ms more for 35-40 % more bytes; level 6 takes 2.5 times
+# as long as 2 for a fifth fewer bytes (``python -m bench render`` prints time and size, ``--posted`` per board).
+POSTED = 2
 # A previewed step's picture (Queen's Garden's expansions): sent once to the player choosing, dense with hexagons,
 # so compressing is half its time; at 5 it takes 45 % less time than at 6 for 6 % more bytes (17.0 -> 18.1 KB).
 PREVIEW = 5

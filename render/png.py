@@ -49,8 +49,8 @@ def palette_png(image: Image.Image | Sequence[Image.Image], *, level: int = PNG_
     width, height = parts[0].width, sum(part.height for part in parts)
     framed = Image.new("P", (width + 1, height), 0)  # column 0 is each row's filter byte: 0, no filter
     y = 0
-    for part in parts:
-        framed.paste(part, (1, y))
+    for part in parts:  # Pillow's core: the wrapper's checks, for a P picture into a P picture, are not needed
+        framed.im.paste(part.im, (1, y, 1 + part.width, y + part.height))
         y += part.height
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indices into PLTE, no interlace
     chunks = (
