@@ -23,6 +23,7 @@ from bot.games.base import variant_label
 from bot.infra import metrics
 from bot.infra.picture_worker import (
     animation_in_worker,
+    board_in_thread,
     board_in_worker,
     closeup_in_worker,
     leaderboard_in_worker,
@@ -128,11 +129,14 @@ class Pictures:
         """The board picture posted after a turn (see :func:`render.render_post`); ``notes[seat]`` adds notes beside
         a player's name (away until…) to the computer's."""
         names, info = noted_seats(game, locale, notes)
-        document, happened = engine.to_json(state), [event.to_json() for event in events]
         caption = move_caption(game.variant, events, names, locale)
         try:
             with metrics.picture_timer(game.variant):
-                png: bytes = await self.pool.run(board_in_worker, document, names, happened, locale, info, caption)
+                if not self.pool.processes:  # a thread: no JSON to write here and read there
+                    png: bytes = await self.pool.run(board_in_thread, state, names, list(events), locale, info, caption)
+                    return png
+                document, happened = engine.to_json(state), [event.to_json() for event in events]
+                png = await self.pool.run(board_in_worker, document, names, happened, locale, info, caption)
                 return png
         except Exception:
             log.exception("game %s: the board picture could not be drawn", game.id)
