@@ -105,30 +105,55 @@ Query = Callable[[list[tuple[str, tuple[Any, ...]]]], list[list[Any]]]
 
 class Reader:
     """Reads one store's games through one connection kept open, for a player reading its game before every move: a
-    new SQLite connection parses the whole schema again at its first query, most of the cost of reading one game.
-    (A PostgreSQL store is still read through a connection per read.) Safe to share between threads."""
+    new SQLite connection parses the whole schema again at its first query (most of the cost of reading one game),
+    and a new PostgreSQL one starts a server process. Safe to share between threads; ``close`` it when done."""
 
     def __init__(self, db: str) -> None:
         self.db = db
-        self._connection: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        self._sqlite: sqlite3.Connection | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # PostgreSQL's: asyncpg's connection lives in its thread
+        self._thread: threading.Thread | None = None
+        self._postgres: Any = None
 
     def query(self, queries: list[tuple[str, tuple[Any, ...]]]) -> list[list[Any]]:
-        if is_postgres(self.db):
-            return _pg_query(self.db, queries)
         with self._lock:
-            if self._connection is None:
-                self._connection = _read_only(self.db, check_same_thread=False)
-            return [self._connection.execute(sql, params).fetchall() for sql, params in queries]
+            if is_postgres(self.db):
+                return asyncio.run_coroutine_threadsafe(self._fetch(queries), self._postgres_loop()).result()
+            if self._sqlite is None:
+                self._sqlite = _read_only(self.db, check_same_thread=False)
+            return [self._sqlite.execute(sql, params).fetchall() for sql, params in queries]
+
+    def _postgres_loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+            self._thread = threading.Thread(target=self._loop.run_forever, name="wire-reader", daemon=True)
+            self._thread.start()
+        return self._loop
+
+    async def _fetch(self, queries: list[tuple[str, tuple[Any, ...]]]) -> list[list[Any]]:
+        if self._postgres is None:
+            import asyncpg
+
+            self._postgres = await asyncpg.connect(self.db)
+        return [list(await self._postgres.fetch(postgres_sql(sql), *params)) for sql, params in queries]
 
     def game_in(self, channel: int) -> Seen:
         return _game_in(self.query, channel)
 
     def close(self) -> None:
         with self._lock:
-            if self._connection is not None:
-                self._connection.close()
-                self._connection = None
+            if self._sqlite is not None:
+                self._sqlite.close()
+                self._sqlite = None
+            if self._loop is not None and self._thread is not None:
+                if self._postgres is not None:
+                    asyncio.run_coroutine_threadsafe(self._postgres.close(), self._loop).result()
+                    self._postgres = None
+                self._loop.call_soon_threadsafe(self._loop.stop)
+                self._thread.join()
+                self._loop.close()
+                self._loop = self._thread = None
 
 
 def read_games(db: str) -> list[Seen]:
