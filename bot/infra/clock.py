@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
-from zoneinfo import ZoneInfo
 
 
 class Clock(Protocol):
@@ -46,6 +45,8 @@ def quiet_until(now: datetime, zone: str | None, start: int | None, end: int | N
     hold ``now`` end; None when ``now`` is not quiet."""
     if start is None or end is None or start == end:
         return None
+    from zoneinfo import ZoneInfo  # noqa: PLC0415 - with the first quiet hours, not at start-up
+
     local = now.astimezone(ZoneInfo(zone or "UTC"))
     hour = local.hour
     quiet = start <= hour < end if start < end else (hour >= start or hour < end)

@@ -28,8 +28,19 @@ from tests.bot.test_wire import a_closed_port
 # Imported on first use: asyncpg only for a PostgreSQL URL, openskill only when a game's result is rated, Pillow and
 # the drawing modules with the first picture (in a worker, or in the bot's process), dotenv only with a .env file,
 # the computer players (the search) in the worker processes that play or hint, multiprocessing with a pool's first
-# process, prometheus_client (and the HTTP server behind its endpoint) with the first figure counted or served.
-LAZY = ("asyncpg", "openskill", "PIL", "dotenv", "engine.agents", "multiprocessing", "prometheus_client", "wsgiref")
+# process, prometheus_client (and the HTTP server behind its endpoint) with the first figure counted or served,
+# zoneinfo with the first quiet hours or time zone typed.
+LAZY = (
+    "asyncpg",
+    "openskill",
+    "PIL",
+    "dotenv",
+    "engine.agents",
+    "multiprocessing",
+    "prometheus_client",
+    "wsgiref",
+    "zoneinfo",
+)
 PIL_FREE = {"render", "render.inputs", "render.replay"}
 """The renderer's modules the bot imports at start-up: the values it hands the renderer, and a replay's tables."""
 HANG_GUARD = 60

@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
 from typing import Any
-from zoneinfo import available_timezones
 
 import discord
 from discord import app_commands
@@ -129,6 +128,8 @@ async def games(interaction: discord.Interaction) -> None:
 
 @cache
 def time_zones() -> tuple[str, ...]:
+    from zoneinfo import available_timezones  # noqa: PLC0415 - with the first zone typed, not at start-up
+
     return tuple(sorted(available_timezones()))
 
 
