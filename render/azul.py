@@ -447,11 +447,11 @@ def _draw_column_choices(table: Table, seat: int, origin: tuple[int, int]) -> No
         row, col = int(choice["line"]) - 1, int(choice["column"]) - 1
         rows.add(row)
         x, y = ox + _wall_x(col), oy + _line_y(row)
-        table.d.rounded_rectangle((x + 3, y + 3, x + TILE - 4, y + TILE - 4), 6, outline=c.ACCENT, width=3)
+        c.rounded(table.d, (x + 3, y + 3, x + TILE - 4, y + TILE - 4), 6, outline=c.ACCENT, width=3)
     for row in rows:  # one line waits at a time, but nothing here depends on that
         y = oy + _line_y(row)
         left, right = ox + _line_x(row), ox + _line_x(0) + TILE - 1
-        table.d.rounded_rectangle((left - 3, y - 3, right + 3, y + TILE + 2), 8, outline=c.ACCENT, width=3)
+        c.rounded(table.d, (left - 3, y - 3, right + 3, y + TILE + 2), 8, outline=c.ACCENT, width=3)
 
 
 def _draw_header(table: Table, score: int, seat: int, origin: tuple[int, int]) -> None:

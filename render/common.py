@@ -345,7 +345,68 @@ def bitmap(d: ImageDraw.ImageDraw, xy: tuple[int, int], mask: Image.Image, fill:
 
 # --- boxes, labels and highlights ------------------------------------------------------------------------------------
 def panel(d: ImageDraw.ImageDraw, box: Box, *, fill: RGB = PANEL, outline: RGB = PANEL_EDGE, radius: int = 14) -> None:
-    d.rounded_rectangle(box, radius, fill=fill, outline=outline, width=2)
+    rounded(d, box, radius, fill=fill, outline=outline, width=2)
+
+
+def rounded(  # noqa: PLR0917
+    d: ImageDraw.ImageDraw, box: Box, radius: int, fill: RGB | None = None, outline: RGB | None = None, width: int = 1
+) -> None:
+    """``d.rounded_rectangle(box, radius, fill=fill, outline=outline, width=width)`` on an RGB canvas, the same
+    pixels put down from a cached shape (:func:`_rounded_shape`): Pillow draws the corners in Python, a tenth of a
+    millisecond a panel, and a picture has a dozen panels, frames and pills. Its pixels do not depend on where it is
+    drawn (no anti-aliasing, whole-pixel corners), so one shape serves every place."""
+    x0, y0, x1, y1 = box
+    if d.mode != "RGB" or x1 < x0 or y1 < y0 or not all(type(v) is int for v in box):
+        d.rounded_rectangle(box, radius, fill=fill, outline=outline, width=width)
+        return
+    for left, top, piece, mask in _rounded_shape(x1 - x0 + 1, y1 - y0 + 1, radius, fill, outline, width):
+        x, y = x0 + left, y0 + top
+        if mask is None:  # a run of one colour between the straight sides: a rectangle
+            colour, (w, h) = piece
+            d.im.paste(colour, (x, y, x + w, y + h))
+        else:
+            d.im.paste(piece.im, (x, y, x + piece.width, y + piece.height), mask.im)
+
+
+ShapePiece = tuple[int, int, Any, Image.Image | None]
+"""Where a piece of a shape goes (left, top) and what it is: pixels and the mask of those set, or a colour and a
+size (mask None)."""
+
+
+@lru_cache(maxsize=512)
+def _rounded_shape(  # noqa: PLR0917
+    w: int, h: int, radius: int, fill: RGB | None, outline: RGB | None, width: int
+) -> tuple[ShapePiece, ...]:
+    """The pixels ``rounded_rectangle`` sets in a ``w`` x ``h`` box, as pieces to put down: the rows above and below
+    the straight sides as pixels with a mask of what is set, and between them (rows all alike) each run of one
+    colour as a plain rectangle."""
+    pixels = Image.new("RGB", (w, h))
+    mask = Image.new("L", (w, h), 0)
+    box = (0, 0, w - 1, h - 1)
+    ImageDraw.Draw(pixels).rounded_rectangle(box, radius, fill=fill, outline=outline, width=width)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        box, radius, fill=None if fill is None else 255, outline=None if outline is None else 255, width=width
+    )
+    rows = [(mask.crop((0, y, w, y + 1)).tobytes(), pixels.crop((0, y, w, y + 1)).tobytes()) for y in range(h)]
+    mid = h // 2
+    top, bottom = mid, mid + 1
+    while top > 0 and rows[top - 1] == rows[mid]:
+        top -= 1
+    while bottom < h and rows[bottom] == rows[mid]:
+        bottom += 1
+    pieces: list[ShapePiece] = [
+        (0, y0, pixels.crop((0, y0, w, y1)), mask.crop((0, y0, w, y1))) for y0, y1 in ((0, top), (bottom, h)) if y1 > y0
+    ]
+    setting, colours = rows[mid]
+    x = 0
+    while x < w:
+        end = x + 1
+        while end < w and setting[end] == setting[x] and colours[3 * end : 3 * end + 3] == colours[3 * x : 3 * x + 3]:
+            end += 1
+        if setting[x]:
+            pieces.append((x, top, (tuple(colours[3 * x : 3 * x + 3]), (end - x, bottom - top)), None))
+        x = end
+    return tuple(pieces)
 
 
 def slot(d: ImageDraw.ImageDraw, xy: tuple[int, int], size: int) -> None:
@@ -360,7 +421,7 @@ HIGHLIGHT_WIDTH = 4
 
 def to_act_frame(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 14) -> None:
     """The thick green frame around the panel of a player who must act now."""
-    d.rounded_rectangle(box, radius, outline=ACCENT, width=TO_ACT_WIDTH)
+    rounded(d, box, radius, outline=ACCENT, width=TO_ACT_WIDTH)
 
 
 def mark_to_act(d: ImageDraw.ImageDraw, box: Box, label: str, *, radius: int = 14) -> None:
@@ -520,7 +581,7 @@ def pill(d: ImageDraw.ImageDraw, right: int, middle: int, note: Pill, face: Font
     icon_w = size + 4 if note.icon else 0
     w, h = pill_width(note, face), int(size * 1.45)
     box = (right - w, middle - h // 2, right, middle - h // 2 + h)
-    d.rounded_rectangle(box, h // 2, fill=note.fill)
+    rounded(d, box, h // 2, fill=note.fill)
     text_x = box[0] + _pill_pad(size) + icon_w
     if note.icon:
         ix = box[0] + _pill_pad(size) + size // 2 - (0 if note.text else size // 4)
@@ -604,7 +665,7 @@ def highlight(d: ImageDraw.ImageDraw, box: Box, *, radius: int = 8, width: int =
     of a player who must act."""
     width = min(width, HIGHLIGHT_WIDTH)
     x0, y0, x1, y1 = box
-    d.rounded_rectangle((x0 - width, y0 - width, x1 + width, y1 + width), radius, outline=HIGHLIGHT, width=width)
+    rounded(d, (x0 - width, y0 - width, x1 + width, y1 + width), radius, outline=HIGHLIGHT, width=width)
 
 
 def badge(

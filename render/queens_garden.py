@@ -365,7 +365,8 @@ class Sprite:
 def _put_centred(image: Image.Image, sprite: Sprite, cx: float, cy: float) -> None:
     """Put a cached sprite (drawn around its middle) with its middle at the pixel nearest ``(cx, cy)``."""
     rgb = sprite.rgb
-    image.paste(rgb, (round(cx) - rgb.width // 2, round(cy) - rgb.height // 2), sprite.mask)
+    x, y = round(cx) - rgb.width // 2, round(cy) - rgb.height // 2
+    image.im.paste(rgb.im, (x, y, x + rgb.width, y + rgb.height), sprite.mask.im)  # Pillow's core: see c.paste
 
 
 @cache
@@ -530,7 +531,7 @@ def _draw_display(table: Table, box: c.Box) -> None:
 
 def _location_box(table: Table, location: str, x: int, y: int, width: int) -> None:
     box = (x, y - 4, x + width, y + 78)
-    table.d.rounded_rectangle(box, 8, fill=c.PANEL, outline=c.PANEL_EDGE, width=1)
+    c.rounded(table.d, box, 8, fill=c.PANEL, outline=c.PANEL_EDGE, width=1)
 
 
 # --- a player's panel ------------------------------------------------------------------------------------------------
