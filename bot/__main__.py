@@ -258,7 +258,9 @@ def missing_action(sub: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = parser().parse_args(argv or [])
+        # No arguments (the image's command): the bot runs, and the parsers are not built; argparse passes each help
+        # text through gettext, which looks for translation files every time: 5 ms of every start.
+        args = parser().parse_args(argv) if argv else argparse.Namespace(command=run_bot)
     except SystemExit as stop:  # --help (0) or a bad command line (2, after argparse's usage line)
         return int(stop.code or 0)
     environ = environment()
