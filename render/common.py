@@ -894,6 +894,13 @@ def _text_mask(text: str, face: Font, anchor: str, start: tuple[float, float]) -
     return Image.Image()._new(core), offset
 
 
+@lru_cache(maxsize=4096)
+def _label(key: str, locale: str, params: tuple[tuple[str, Any], ...]) -> str:
+    """A picture's text, kept: a picture says a dozen, mostly the same from turn to turn, and filling in a phrase
+    with its plural and grammatical forms takes a few microseconds each time."""
+    return t(f"picture.{key}", locale, **dict(params))
+
+
 # --- the picture being drawn ----------------------------------------------------------------------------------------
 @dataclass
 class Table:
@@ -918,7 +925,10 @@ class Table:
 
     def label(self, key: str, **params: Any) -> str:
         """The ``picture.<key>`` text in the table's language."""
-        return t(f"picture.{key}", self.locale, **params)
+        try:
+            return _label(key, self.locale, tuple(params.items()))
+        except TypeError:  # a parameter that cannot be a cache key
+            return t(f"picture.{key}", self.locale, **params)
 
     def name(self, seat: int, face: Font, max_width: int) -> str:
         """The seat's display name made to fit, or "Player N" when there is none."""
