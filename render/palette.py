@@ -23,12 +23,14 @@ __all__ = ["FAST", "PALETTES", "POSTED", "PREVIEW", "palette_image"]
 # 1.6-1.9x at 8, for 3 % fewer bytes; PNG compression was half the bot's busy time under load). Personal views take 6
 # too. A game's renderer may choose another level for its tables (``Renderer.png_level``).
 FAST = 6
-# The board posted after every move: the picture the bot makes most, so time counts more than bytes. At 2 deflate
-# takes a quarter less time than at 3 (0.8 against 1.05 ms an Azul board, 1.2 against 1.6 a Summer Pavilion one) for
-# 5-8 % more bytes (21 against 20 KB, 35 against 33): about 1.5 KB more to upload per move, far under any upload
-# limit. Level 1 (zlib-ng's quick strategy) would save 0.3 ms more for 35-40 % more bytes; level 6 takes 2.5 times
-# as long as 2 for a fifth fewer bytes (``python -m bench render`` prints time and size, ``--posted`` per board).
-POSTED = 2
+# The board posted after every move: the picture the bot makes most, so time counts more than bytes. At 1 (zlib-ng's
+# quick strategy) deflate takes 25-35 % less time than at 2 and half that at 3 (0.6 against 0.8 and 1.05 ms an Azul
+# board, 1.0 against 1.2 and 1.6 a Summer Pavilion one) for 35-40 % more bytes than at 2 (28 against 21 KB, 48
+# against 35): about 10 KB more to upload per move, a few hundredths of a millisecond of the event loop's TLS, and
+# still a two-hundredth of Discord's smallest upload limit; a phone shows it the same (the pixels are the same).
+# Level 6 takes three times as long as 1 for 40 % fewer bytes (``python -m bench render`` prints time and size,
+# ``--posted`` the CPU per board).
+POSTED = 1
 # A previewed step's picture (Queen's Garden's expansions): sent once to the player choosing, dense with hexagons,
 # so compressing is half its time; at 5 it takes 45 % less time than at 6 for 6 % more bytes (17.0 -> 18.1 KB).
 PREVIEW = 5
