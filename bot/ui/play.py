@@ -18,6 +18,7 @@ from bot.app.narration import headline
 from bot.app.outcomes import Turn
 from bot.app.ports import Games
 from bot.infra import logs, metrics
+from bot.ui.answering import Answer, answering
 from bot.ui.context import BotContext
 from bot.ui.replies import board_missing, channel_of, display_name
 from bot.ui.undo import offer_undo
@@ -74,38 +75,35 @@ async def play(  # noqa: PLR0913 - the move, and where and how it was entered
     are words typed in this locale (a slash command's).
     """
     logs.bind(channel=interaction.channel_id, guild=interaction.guild_id, interaction=interaction.id)
-    place = await game_channel(bot.service, interaction, game_id)
-    if update:
-        await interaction.response.defer()
-    elif not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    turn = await bot.service.turns.move(
-        place.channel_id,
-        interaction.user.id,
-        command,
-        given,
-        interaction_id=interaction.id,
-        game_id=game_id,
-        version=version,
-        name=display_name(interaction.user),
-        then=then,
-        typed_in=typed_in,
-    )
-    logs.bind(game=turn.game.id, variant=turn.game.variant)
-    metrics.moved(turn.game.variant)
-    try:
-        await _tell(bot, interaction, place, turn)
-    except Exception as error:  # the move is saved: whatever failed, the player must hear that it stands
-        raise MoveSaved() from error
-    finally:
-        bot.wake_computer(turn.game.id, turn)
+    async with answering(interaction, update=update) as answer:
+        place = await game_channel(bot.service, interaction, game_id)
+        turn = await bot.service.turns.move(
+            place.channel_id,
+            interaction.user.id,
+            command,
+            given,
+            interaction_id=interaction.id,
+            game_id=game_id,
+            version=version,
+            name=display_name(interaction.user),
+            then=then,
+            typed_in=typed_in,
+        )
+        logs.bind(game=turn.game.id, variant=turn.game.variant)
+        metrics.moved(turn.game.variant)
+        try:
+            await _tell(bot, interaction, answer, place, turn)
+        except Exception as error:  # the move is saved: whatever failed, the player must hear that it stands
+            raise MoveSaved() from error
+        finally:
+            bot.wake_computer(turn.game.id, turn)
     answered_after = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     metrics.answered(answered_after)
     log.info("move %s by seat %s saved", turn.move, turn.seat, extra={"latency_ms": round(answered_after * 1000)})
     return turn
 
 
-async def _tell(bot: BotContext, interaction: discord.Interaction, place: GameChannel, turn: Turn) -> None:
+async def _tell(bot: BotContext, interaction: discord.Interaction, answer: Answer, place: GameChannel, turn: Turn) -> None:
     """After the commit: the board in the game's channel (or thread) and the mover's reply (there, or in a DM)."""
     locale = user_locale(interaction)
     said = text("bot.reply.played", locale, what=headline(turn, locale))
@@ -128,7 +126,7 @@ async def _tell(bot: BotContext, interaction: discord.Interaction, place: GameCh
             said += "\n" + board_missing(missing.reason, locale)
     # The mover may take the move back from here (while it may be: see bot/ui/undo.py); the button goes stale by itself.
     undo = offer_undo(turn, None, locale) if interaction.guild_id is not None else None  # undo is the channel's
-    await interaction.edit_original_response(content=said, view=undo)
+    await answer.give(said, undo)
 
 
 async def after_move(step: Awaitable[None]) -> None:

@@ -43,8 +43,13 @@ TOKEN_SECONDS = 15 * 60.0
 """How long an interaction's token works for follow-ups and edits of its reply."""
 
 
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
 def snowflake() -> str:
-    return str(next(_ids))
+    """A new id as Discord makes them: its creation time in the high bits (discord.py reads an interaction's
+    ``created_at`` from it, and the bot times its deferral by that), a counter in the low ones."""
+    return str(((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(_ids) & 0x3FFFFF))
 
 
 @dataclass
@@ -86,7 +91,7 @@ class FakeDiscord:
         self.refused: list[tuple[Request, dict[str, Any]]] = []  # requests refused for breaking a Discord limit
         self.app_permissions = BOT_PERMISSIONS  # the bot's permissions in the channel of every interaction
         self.throttle_posts = 0  # answer this many channel message posts with Cloudflare's 429 (no Via header)
-        self.throttle_replies = 0  # … and this many edits of interaction replies
+        self.throttle_replies = 0  # … and this many answers to interactions (first answers and edits)
         self.deleted: set[str] = set()  # channel ids that no longer exist (404 Unknown Channel)
         self.throttle_seconds = 1.0  # … asking to retry after this long
         self.fail_edits = 0  # refuse this many edits of an interaction's reply with a 400
@@ -156,7 +161,8 @@ class FakeDiscord:
         if self.throttle_posts and post:
             self.throttle_posts -= 1
             return cloudflare_429(self.throttle_seconds)
-        if self.throttle_replies and record.method == "PATCH" and record.path.startswith("/webhooks/"):
+        reply = record.path.endswith("/callback") or (record.method == "PATCH" and record.path.startswith("/webhooks/"))
+        if self.throttle_replies and reply:
             self.throttle_replies -= 1
             return cloudflare_429(self.throttle_seconds)
         if self.fail_posts and post:
