@@ -45,7 +45,7 @@ from bot.ui.picker import ConfirmButton, PickerSelect, PlayButton, board_view
 from bot.ui.places import GonePlaces
 from bot.ui.posting import Controls, Poster
 from bot.ui.privacy import ForgetButton
-from bot.ui.ratelimits import ChannelPacer, patient, patient_replies, rate_limit_trace
+from bot.ui.ratelimits import ChannelPacer, count_rate_limits, patient, patient_replies
 from bot.ui.replays import ReplayButton
 from bot.ui.replies import Deliveries, answer_error, is_repeat
 from bot.ui.stopping import Stopping
@@ -129,11 +129,11 @@ class AzulBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=Tree,
-            http_trace=rate_limit_trace(),
             **client_options,
         )
         self.http.request = patient(self.http.request)  # type: ignore[method-assign,assignment]  # 429s without Via
         patient_replies()
+        count_rate_limits()
         self.pacer = ChannelPacer()  # bulk posts (the sweep, timers due together) stay under a channel's limit
         self.db_path = db_path
         self.dev_guild = dev_guild

@@ -4,9 +4,11 @@ discord.py waits out a 429 that Discord's API sends (with a ``Via`` header) and 
 headers announce. A 429 *without* ``Via`` comes from Cloudflare in front of the API; discord.py takes it for a ban
 and raises at once, so a board would wait for the next sweep. :func:`patient` retries such a request after its
 ``Retry-After`` (a few times, only for a short wait), inside whatever time budget its caller set (a board post has
-10 seconds); :func:`patient_replies` does the same for interaction replies. :func:`rate_limit_trace` counts every
-429 for the metrics, and :class:`ChannelPacer` spaces the posts of a bulk run (the start-up sweep of missing boards,
-many timers due at once) in one channel, so they stay under Discord's per-channel limit instead of meeting it.
+10 seconds); :func:`patient_replies` does the same for interaction replies. Every 429 is counted for the metrics:
+Cloudflare's where :func:`patient` sees them, Discord's by :func:`count_rate_limits` from the warning discord.py logs
+as it waits one out (an aiohttp trace would see each too, but it costs every request's every chunk a call). And
+:class:`ChannelPacer` spaces the posts of a bulk run (the start-up sweep of missing boards, many timers due at once)
+in one channel, so they stay under Discord's per-channel limit instead of meeting it.
 """
 
 from __future__ import annotations
@@ -16,10 +18,8 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from types import SimpleNamespace
 from typing import Any
 
-import aiohttp
 import discord
 from discord.webhook.async_ import async_context
 
@@ -61,6 +61,8 @@ def patient(request: Request) -> Request:
                 return await request(*args, files=files, **kwargs)
             except discord.HTTPException as error:
                 wait = retry_after(error)
+                if wait is not None:
+                    metrics.rate_limited("cloudflare")  # discord.py raises only the 429s without Via
                 if wait is None or wait > LONGEST_WAIT or attempt == RETRIES:
                     raise
                 route = args[0]
@@ -81,16 +83,30 @@ def patient_replies() -> None:
         adapter.request = patient(adapter.request)  # type: ignore[method-assign,assignment]
 
 
-def rate_limit_trace() -> aiohttp.TraceConfig:
-    """Counts every 429 answer of Discord's HTTP API, by who sent it (Discord, or Cloudflare without ``Via``)."""
+DISCORD_WAITS = {
+    "discord.http": "We are being rate limited.",  # discord.py's warning for each 429 with Via it waits out or raises
+    "discord.webhook.async_": "Webhook ID %s is rate limited.",  # … and for interaction replies
+}
 
-    async def on_end(_session: aiohttp.ClientSession, _context: SimpleNamespace, end: Any) -> None:
-        if end.response.status == 429:
-            metrics.rate_limited("discord" if end.response.headers.get("Via") else "cloudflare")
 
-    trace = aiohttp.TraceConfig()
-    trace.on_request_end.append(on_end)
-    return trace
+class _DiscordWaits(logging.Filter):
+    """Counts the 429s that Discord's API sent (with ``Via``), from the warning discord.py logs for each; the
+    warning itself is shown only when the configured level asks for it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        told = DISCORD_WAITS.get(record.name)
+        if told is not None and isinstance(record.msg, str) and record.msg.startswith(told):
+            metrics.rate_limited("discord")
+        return record.levelno >= logging.getLogger().getEffectiveLevel()
+
+
+def count_rate_limits() -> None:
+    """Count Discord's 429s from discord.py's loggers (their warnings made whatever the log level), once."""
+    for name in DISCORD_WAITS:
+        logger = logging.getLogger(name)
+        logger.setLevel(min(logger.getEffectiveLevel(), logging.WARNING))
+        if not any(isinstance(kept, _DiscordWaits) for kept in logger.filters):
+            logger.addFilter(_DiscordWaits())
 
 
 class ChannelPacer:
@@ -115,4 +131,4 @@ class ChannelPacer:
             sent.append(now)
 
 
-__all__ = ["ChannelPacer", "patient", "patient_replies", "rate_limit_trace", "retry_after"]
+__all__ = ["ChannelPacer", "count_rate_limits", "patient", "patient_replies", "retry_after"]

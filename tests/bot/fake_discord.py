@@ -93,8 +93,9 @@ class FakeDiscord:
         self.throttle_posts = 0  # answer this many channel message posts with Cloudflare's 429 (no Via header)
         self.throttle_replies = 0  # … and this many answers to interactions (first answers and edits)
         self.deleted: set[str] = set()  # channel ids that no longer exist (404 Unknown Channel)
+        self.limit_posts = 0  # answer this many channel message posts with Discord's own 429 (with Via)
         self.throttle_seconds = 1.0  # … asking to retry after this long
-        self.fail_edits = 0  # refuse this many edits of an interaction's reply with a 400
+        self.fail_replies = 0  # refuse this many answers to an interaction (a first answer, or an edit) with a 400
         self.fail_after_create = 0  # create this many channel messages, then answer with a 500 all the same
         self.nonces: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}  # (channel, nonce) → when, message
         self.gateway_down = False  # refuse gateway connections (503), as in an outage: the bot backs off and retries
@@ -147,7 +148,7 @@ class FakeDiscord:
         if errors:
             self.refused.append((record, errors))
             return as_json(discord_limits.invalid_form_body(errors), status=400)
-        if self.refused_edit(record):
+        if self.refused_reply(record):
             return as_json({"message": "400: Bad Request", "code": 50035}, status=400)
         self.note_answer(record)
         answered = self.answer(record)
@@ -165,6 +166,9 @@ class FakeDiscord:
         if self.throttle_replies and reply:
             self.throttle_replies -= 1
             return cloudflare_429(self.throttle_seconds)
+        if self.limit_posts and post:
+            self.limit_posts -= 1
+            return discord_429(self.throttle_seconds)
         if self.fail_posts and post:
             self.fail_posts -= 1
             return as_json({"message": "500: Internal Server Error", "code": 0}, status=500)
@@ -191,11 +195,12 @@ class FakeDiscord:
                 return as_json({"message": "Invalid Webhook Token", "code": 50027}, status=401)
         return None
 
-    def refused_edit(self, record: Request) -> bool:
-        """Whether to refuse this edit of an interaction's reply (``fail_edits``)."""
-        if not (self.fail_edits and record.method == "PATCH" and record.path.endswith("/messages/@original")):
+    def refused_reply(self, record: Request) -> bool:
+        """Whether to refuse this answer to an interaction (``fail_replies``)."""
+        edit = record.method == "PATCH" and record.path.endswith("/messages/@original")
+        if not (self.fail_replies and (edit or record.path.endswith("/callback"))):
             return False
-        self.fail_edits -= 1
+        self.fail_replies -= 1
         return True
 
     def created_then_failed(self, record: Request) -> bool:
@@ -522,6 +527,16 @@ def cloudflare_429(seconds: float) -> web.Response:
         content_type="text/html",
         headers={"Retry-After": f"{seconds:g}"},
     )
+
+
+def discord_429(seconds: float) -> web.Response:
+    """A 429 as Discord's API sends it: JSON with ``retry_after``, the bucket's headers and ``Via`` (discord.py waits
+    it out and retries)."""
+    body = {"message": "You are being rate limited.", "retry_after": seconds, "global": False}
+    headers = {"Via": "1.1 google", "Retry-After": f"{seconds:g}", "X-RateLimit-Scope": "user"}
+    response = as_json(body, status=429)
+    response.headers.update(headers)
+    return response
 
 
 def as_json(value: Any, status: int = 200) -> web.Response:

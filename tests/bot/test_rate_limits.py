@@ -23,8 +23,12 @@ def channel_posts(discord_server: FakeDiscord, channel: int) -> list[Request]:
     return [r for r in discord_server.requests if r.method == "POST" and r.path == f"/channels/{channel}/messages"]
 
 
+def counted_429s(source: str) -> float:
+    return REGISTRY.get_sample_value("azul_rate_limited_total", {"source": source}) or 0.0
+
+
 def cloudflare_429s() -> float:
-    return REGISTRY.get_sample_value("azul_rate_limited_total", {"source": "cloudflare"}) or 0.0
+    return counted_429s("cloudflare")
 
 
 async def test_a_429_without_via_still_posts_the_board_within_its_budget(
@@ -46,6 +50,23 @@ async def test_a_429_without_via_still_posts_the_board_within_its_budget(
         assert posted.files, "the board's picture went with the retry"
         assert wire.game_in(db_path, wire.FIRST_CHANNEL).board_version == game.version + 1
         assert cloudflare_429s() == counted + 1
+    finally:
+        await stopped(bot, task)
+
+
+async def test_discords_own_429_is_waited_out_and_counted(discord_server: FakeDiscord, db_path: str) -> None:
+    await wire.prepare_games(db_path, 1)
+    bot, task = await running(db_path, discord_server)
+    try:
+        game = wire.game_in(db_path, wire.FIRST_CHANNEL)
+        counted, posts_before = counted_429s("discord"), len(channel_posts(discord_server, game.channel))
+        discord_server.limit_posts, discord_server.throttle_seconds = 1, 0.3
+        ((user, move),) = wire.moves_now(game)
+        said = await wire.answer(discord_server, await wire.send_move(discord_server, game, user, move), TIMEOUT)
+        assert wire.played(said) and said and "⚠️" not in said, said
+        limited, posted = channel_posts(discord_server, game.channel)[posts_before:]
+        assert posted.at - limited.at >= discord_server.throttle_seconds, "discord.py waited as retry_after asked"
+        assert counted_429s("discord") == counted + 1
     finally:
         await stopped(bot, task)
 

@@ -309,13 +309,13 @@ async def test_a_failure_at_any_step_after_the_commit_says_the_move_stands(
         async def bug(*args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("a bug after the commit")
 
-        def edit_refused(_: pytest.MonkeyPatch) -> None:
-            discord_server.fail_edits = 1
+        def reply_refused(_: pytest.MonkeyPatch) -> None:
+            discord_server.fail_replies = 1
 
         steps: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
             "reading the move back": lambda patch: patch.setattr(bot.service.boards, "told", store_fails),
             "posting the board": lambda patch: patch.setattr(bot.poster, "post_board", bug),
-            "editing the reply": edit_refused,
+            "answering the player": reply_refused,
             "the picker's next step": lambda patch: patch.setattr("bot.ui.commands.move.offer_next", bug),
         }
         for number, (step, fail) in enumerate(steps.items(), start=1):
