@@ -19,6 +19,7 @@ import statistics
 import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +28,12 @@ import simcord
 import engine
 from bot.app.computer import Computer
 from bot.client import create_bot
+from bot.infra.config import Config
 from engine.agents import GreedyAgent
 
 GAME_READ = "SELECT * FROM games"
+REMINDERS = timedelta(hours=Config.remind_hours)
+"""The bot's default reminders, which every move changes (``AZUL_REMIND_HOURS``)."""
 """How the store reads a game row, its state with it (:meth:`bot.infra.store.games.GameRecords._game`)."""
 
 
@@ -133,7 +137,9 @@ async def measure(slash_moves: int = 8) -> MoveCost:
     seeds = itertools.count(20240611)
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "cost.sqlite3")
-        bot = create_bot(path, seed_source=lambda: next(seeds), computer=Computer(1, {"iterations": 12}))
+        bot = create_bot(  # reminders on, as the bot runs by default: a move cancels one and sets the next
+            path, seed_source=lambda: next(seeds), computer=Computer(1, {"iterations": 12}), remind_after=REMINDERS
+        )
         reads: list[int] = []
         statements: list[int] = []
         commits: list[int] = []

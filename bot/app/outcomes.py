@@ -4,11 +4,12 @@ recorded. Plain values, so handlers and the poster read them without depending o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import engine
-from bot.infra.store import GameRow
+from bot.infra.store import GameRow, UserPrefs
 from bot.infra.store.leagues import LeagueRow, TableRow
 from bot.infra.store.timers import board_work
 from engine import Event, GameState, Move
@@ -41,6 +42,8 @@ class Turn:
     held: bool = False
     """The board after this turn waits for the rest of its mover's run (:meth:`holds_board`, decided as it was saved):
     nothing is posted now."""
+    prefs: Mapping[int, UserPrefs] | None = None
+    """The seated people's preferences as the move read them (for its timers): its board's post goes by them."""
 
     @property
     def over(self) -> bool:

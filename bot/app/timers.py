@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 import engine
 from bot.app import quarantine
 from bot.infra.clock import Clock, iso, quiet_until
-from bot.infra.store import GameRow, Store, TimerRow
+from bot.infra.store import GameRow, NewTimer, Store, TimerChanges, TimerRow, UserPrefs
 from engine import GameState
 
 HOUR = timedelta(hours=1)
@@ -66,6 +66,20 @@ class Fired:
     again when their lease ends."""
 
 
+@dataclass(frozen=True, slots=True)
+class Acts:
+    """What syncing a game's timers goes by: each seat's last act (a move, or one taken back) and its latest move
+    in the log, by ply, and the game's timers."""
+
+    last: Mapping[int, int]
+    moved: Mapping[int, int]
+    timers: list[TimerRow]
+
+    def with_moves(self, seat: int, ply: int) -> Acts:
+        """As they are once ``seat`` has played moves up to ``ply``."""
+        return Acts({**self.last, seat: ply}, {**self.moved, seat: ply}, self.timers)
+
+
 class Timers:
     def __init__(
         self, store: Store, clock: Clock, remind_after: timedelta | None = None, lease: timedelta | None = None
@@ -80,60 +94,94 @@ class Timers:
         """Who holds this runner's leases (the service's ``worker``): a restart takes its own back at once."""
 
     async def sync(self, game: GameRow, state: GameState | None = None) -> None:
-        """Make the game's pending timers match who is waiting now (see the module's docstring). ``state``: the
-        game's position when the caller has it (a move just made), so its snapshot is not read again."""
-        waiting = self._waiting(game, state)
+        """Make the game's pending timers match who is waiting now (see the module's docstring), in one write.
+        ``state``: the game's position when the caller has it, so its snapshot is not read again."""
         last, moved, timers = await self.store.moves.acts_and_timers(game.id)
-        now = iso(self.clock.now())
-        for timer in timers:
-            if timer.state == "pending" and not self._applies(timer, waiting, last):
-                await self.store.timers.end_timer(timer.id, "cancelled", now)
-        for seat in sorted(waiting):
-            # A wait cancelled meanwhile (a move before it was taken back) is over: it does not count as started.
-            started = any(t.seat == seat and t.version > last.get(seat, -1) and t.state != "cancelled" for t in timers)
-            if not started and not await self._resume(game, seat, timers, last, moved.get(seat, -1)):
-                await self._schedule_waiting(game, seat)
+        waiting = self._waiting(game, state)
+        fresh = self._fresh(waiting, last, timers)
+        users = {user for seat, user in enumerate(self._users(game)) if seat in fresh and user is not None}
+        prefs = await self.store.users.users(users) if users else {}
+        await self.store.timers.apply_changes(game.id, self.changes(game, waiting, Acts(last, moved, timers), prefs))
 
-    async def _resume(
-        self, game: GameRow, seat: int, timers: list[TimerRow], last: Mapping[int, int], moved: int
-    ) -> bool:
-        """A seat whose own move was taken back waits on the clock it had before that move, so an undo never buys
-        time: the timers that move cancelled come back with their due times, and a warning already given is not
-        given again. False when the seat's last act was not an undo (its clocks start afresh). ``moved``: the ply of
-        the seat's latest move in the log (-1: none)."""
-        if last.get(seat, -1) <= moved:
-            return False
-        before = [t for t in timers if t.seat == seat and moved < t.version <= last[seat]]
-        if not before:
-            return False
-        wait = max(t.version for t in before)  # the wait the undone move ended (a later undo copies it forward)
-        for timer in before:
-            if timer.version == wait and timer.state != "done":  # cancelled by the move, or by this sync
-                await self.store.timers.schedule_timer(game.id, timer.kind, seat, game.version, due_at=timer.due_at)
-        return True
+    async def before_move(self, game: GameRow) -> tuple[Acts, dict[int, UserPrefs]]:
+        """What a move of ``game`` reads to write its timers with it (:meth:`after_move`), and the preferences of the
+        people seated (which its board's post goes by too), in one trip."""
+        seated = [seat.user_id for seat in game.seats if seat.user_id is not None]
+        last, moved, timers, prefs = await self.store.moves.before_move(game.id, seated)
+        return Acts(last, moved, timers), prefs
 
-    async def _schedule_waiting(self, game: GameRow, seat: int) -> None:
-        """The timers of a seat that has just begun to wait: with a time limit, its warnings and deadline; else a
-        reminder after the player's own interval (every N hours), else the bot's; none when the bot's reminders are
-        off."""
-        user_id = game.by_seat()[seat].user_id
-        if game.time_limit_hours and user_id is not None:
-            await self._schedule_limit(game, seat, user_id)
-        elif self.remind_after is not None and user_id is not None:
-            prefs = await self.store.users.user(user_id)
-            every = timedelta(hours=prefs.remind_every_hours) if prefs.remind_every_hours else self.remind_after
-            await self.store.timers.schedule_timer(
-                game.id, REMIND, seat, game.version, due_at=iso(self.clock.now() + every)
-            )
+    def after_move(self, game: GameRow, state: GameState, acts: Acts, prefs: Mapping[int, UserPrefs]) -> TimerChanges:
+        """What a move's own transaction writes to the timers: ``game`` and ``state`` as the move leaves them,
+        ``acts`` with its plies (:meth:`Acts.with_moves`), ``prefs``: of the people seated."""
+        return self.changes(game, self._waiting(game, state), acts, prefs)
 
-    async def _schedule_limit(self, game: GameRow, seat: int, user_id: int) -> None:
-        """The seat's clock starts now, or when its player's vacation ends."""
-        prefs = await self.store.users.user(user_id)
+    def changes(self, game: GameRow, waiting: Set[int], acts: Acts, prefs: Mapping[int, UserPrefs]) -> TimerChanges:
+        """The sync's rule, written out: the pending timers that no longer apply are cancelled; a seat that began to
+        wait gets its timers, or those it had before its own move was taken back (so an undo never buys time)."""
         now = self.clock.now()
-        start = max(now, datetime.fromisoformat(prefs.away_until)) if prefs.away_until else now
-        limit = timedelta(hours=game.time_limit_hours)
-        for kind, due in ((LIMIT_HALF, limit / 2), (LIMIT_HOUR, limit - HOUR), (DEADLINE, limit)):
-            await self.store.timers.schedule_timer(game.id, kind, seat, game.version, due_at=iso(start + due))
+        cancel = tuple(
+            timer.id
+            for timer in acts.timers
+            if timer.state == "pending" and not self._applies(timer, waiting, acts.last)
+        )
+        add: list[NewTimer] = []
+        users = self._users(game)
+        for seat in sorted(self._fresh(waiting, acts.last, acts.timers)):
+            resumed = self._resumed(game, seat, acts)
+            user_id = users[seat]
+            if resumed is not None:
+                add += resumed
+            elif user_id is not None:
+                add += self._waiting_timers(game, seat, prefs.get(user_id) or UserPrefs(user_id, False, False), now)
+        return TimerChanges(cancel, tuple(add), iso(now))
+
+    @staticmethod
+    def _users(game: GameRow) -> list[int | None]:
+        return [seat.user_id for seat in game.by_seat()]
+
+    @staticmethod
+    def _fresh(waiting: Set[int], last: Mapping[int, int], timers: list[TimerRow]) -> set[int]:
+        """The waiting seats without a timer since their last act: they have just begun to wait."""
+        return {
+            seat
+            for seat in waiting
+            # A wait cancelled meanwhile (a move before it was taken back) is over: it does not count as started.
+            if not any(t.seat == seat and t.version > last.get(seat, -1) and t.state != "cancelled" for t in timers)
+        }
+
+    @staticmethod
+    def _resumed(game: GameRow, seat: int, acts: Acts) -> list[NewTimer] | None:
+        """A seat whose own move was taken back waits on the clock it had before that move: the timers that move
+        cancelled come back with their due times, and a warning already given is not given again. None when the
+        seat's last act was not an undo (its clocks start afresh)."""
+        moved = acts.moved.get(seat, -1)
+        if acts.last.get(seat, -1) <= moved:
+            return None
+        before = [t for t in acts.timers if t.seat == seat and moved < t.version <= acts.last[seat]]
+        if not before:
+            return None
+        wait = max(t.version for t in before)  # the wait the undone move ended (a later undo copies it forward)
+        return [
+            NewTimer(timer.kind, seat, game.version, timer.due_at)
+            for timer in before
+            if timer.version == wait and timer.state != "done"  # cancelled by the move, or by this sync
+        ]
+
+    def _waiting_timers(self, game: GameRow, seat: int, prefs: UserPrefs, now: datetime) -> list[NewTimer]:
+        """The timers of a seat that has just begun to wait: with a time limit, its warnings and deadline (its clock
+        starts now, or when its player's vacation ends); else a reminder after the player's own interval (every N
+        hours), else the bot's; none when the bot's reminders are off."""
+        if game.time_limit_hours:
+            start = max(now, datetime.fromisoformat(prefs.away_until)) if prefs.away_until else now
+            limit = timedelta(hours=game.time_limit_hours)
+            return [
+                NewTimer(kind, seat, game.version, iso(start + due))
+                for kind, due in ((LIMIT_HALF, limit / 2), (LIMIT_HOUR, limit - HOUR), (DEADLINE, limit))
+            ]
+        if self.remind_after is None:
+            return []
+        every = timedelta(hours=prefs.remind_every_hours) if prefs.remind_every_hours else self.remind_after
+        return [NewTimer(REMIND, seat, game.version, iso(now + every))]
 
     async def away_changed(self, user_id: int, was: str | None, until: str | None) -> None:
         """A player's vacation was set, changed or ended: their clocks stood still while away, so every pending
@@ -205,7 +253,7 @@ class Timers:
         return engine.to_act(position) - set(game.computer_seats())
 
     @staticmethod
-    def _applies(timer: TimerRow, waiting: Set[int], last: dict[int, int]) -> bool:
+    def _applies(timer: TimerRow, waiting: Set[int], last: Mapping[int, int]) -> bool:
         """A seat's timer holds while that seat is waiting and has not moved since the timer was set."""
         return timer.seat in waiting and last.get(timer.seat, -1) < timer.version
 

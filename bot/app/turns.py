@@ -289,6 +289,16 @@ class Turns:
         renamed = name if name and mover.user_id is not None and mover.name != name else None
         reset = not cause and mover.timeouts > 0  # the player's own move: their timeouts start over
         snapshot = engine.to_json(new_state)
+        seats = tuple(
+            replace(each, name=renamed or each.name, timeouts=0 if reset else each.timeouts)
+            if each.seat == seat
+            else each
+            for each in game.seats
+        )
+        after = replace(game, version=game.version + len(moves), status=status, state=snapshot, seats=seats)
+        # The timers change with the move, in its transaction: read before it, as the move leaves them.
+        acts, prefs = await self.timers.before_move(game)
+        timers = self.timers.after_move(after, new_state, acts.with_moves(seat, after.version - 1), prefs)
         try:
             stamp = await self.store.moves.record_moves(
                 game.id,
@@ -302,6 +312,7 @@ class Turns:
                 rename=(mover.user_id, renamed) if renamed and mover.user_id is not None else None,
                 reset_timeouts=reset,
                 claim=(board, self.claims.worker, self.claims.until(BOARD_LEASE)) if board else None,
+                timers=timers,
             )
         except Conflict as conflict:
             raise Refusal("duplicate" if conflict.reason == "duplicate" else "raced") from None
@@ -309,23 +320,7 @@ class Turns:
         log.info(
             "game %s: ply %s seat %s played %s%s", game.id, game.version, seat, played, f" ({cause})" * bool(cause)
         )
-        seats = tuple(
-            replace(each, name=renamed or each.name, timeouts=0 if reset else each.timeouts)
-            if each.seat == seat
-            else each
-            for each in game.seats
-        )
-        saved = replace(
-            game,
-            version=game.version + len(moves),
-            epoch=self.store.epoch,
-            state=snapshot,
-            turn_since=stamp,
-            status=status,
-            result=finished,
-            seats=seats,
-        )
-        await self.timers.sync(saved, new_state)
+        saved = replace(after, epoch=self.store.epoch, turn_since=stamp, result=finished)
         if finished:
             await self.settlement.settle(saved)
         undoable = game.undo and not finished and not cause and not engine.reveals(state, new_state)
@@ -342,6 +337,7 @@ class Turns:
             plies=len(moves),
             board=board,
             held=held,
+            prefs=prefs,
         )
         if held:
             return turn

@@ -103,7 +103,9 @@ async def play(  # noqa: PLR0913 - the move, and where and how it was entered
     return turn
 
 
-async def _tell(bot: BotContext, interaction: discord.Interaction, answer: Answer, place: GameChannel, turn: Turn) -> None:
+async def _tell(
+    bot: BotContext, interaction: discord.Interaction, answer: Answer, place: GameChannel, turn: Turn
+) -> None:
     """After the commit: the board in the game's channel (or thread) and the mover's reply (there, or in a DM)."""
     locale = user_locale(interaction)
     said = text("bot.reply.played", locale, what=headline(turn, locale))
@@ -120,6 +122,7 @@ async def _tell(bot: BotContext, interaction: discord.Interaction, answer: Answe
                 events=turn.events,
                 ping=turn.to_ping(),
                 held=turn.board,
+                prefs=turn.prefs,
             )
         except BoardNotPosted as missing:
             # The move is saved; only the post failed. Say so, and why, rather than pretend nothing happened.

@@ -175,13 +175,14 @@ class Poster:
         ping: Sequence[int] = (),
         ending: bool = False,
         held: str = "",
+        prefs: Mapping[int, UserPrefs] | None = None,
     ) -> discord.Message | None:
         """Post the board of ``game``'s version; mention each seat in ``ping`` exactly once (in the post or by DM),
         but never a seat the computer plays. It is posted once, whoever asks (see the module's docstring): None when
         another poster has it or it is out already. ``ending``: the final board of a game that ended without a move
         (a resignation), posted once after the version's own board. ``held``: the claim on this board that the
         move's own write took for this process (:attr:`bot.app.outcomes.Turn.board`): the poster trusts it and
-        reads nothing first."""
+        reads nothing first; ``prefs``: the seated people's preferences, when the move read them already."""
         if game.board_version >= game.version and not ending:
             return None  # out already (the sweep read the game after the move's own post landed)
         work = board_work(game.id, game.version) + (":end" if ending else "")
@@ -191,7 +192,15 @@ class Poster:
         try:
             if held == work and self.claims is not None:  # claimed by the move's own write: nobody else posts it
                 return await self._post_held(
-                    channel, game, state, guild=guild, headline=headline, events=events, ping=ping, work=work
+                    channel,
+                    game,
+                    state,
+                    guild=guild,
+                    headline=headline,
+                    events=events,
+                    ping=ping,
+                    work=work,
+                    prefs=prefs,
                 )
             async with self._claimed(work) as mine:
                 fresh = await self.games.tables.game(game.id) if mine else None
@@ -212,7 +221,7 @@ class Poster:
         own board: one still owed is posted all the same, with its pings."""
         return await self._post_board(channel, game, state, guild=guild, headline="", events=(), ping=(), nonce=None)
 
-    async def _post_held(
+    async def _post_held(  # noqa: PLR0913 - what the board tells, and the claim and settings its move holds
         self,
         channel: discord.abc.Messageable,
         game: GameRow,
@@ -223,6 +232,7 @@ class Poster:
         events: Sequence[Event],
         ping: Sequence[int],
         work: str,
+        prefs: Mapping[int, UserPrefs] | None,
     ) -> discord.Message:
         """Post a board this process holds the claim on: recording it ends the claim; failing releases it at once,
         so another process may try."""
@@ -240,6 +250,7 @@ class Poster:
                     events=events,
                     ping=ping,
                     nonce=board_nonce(game),
+                    prefs=prefs,
                 )
         except BaseException:
             with contextlib.suppress(Exception):
@@ -251,7 +262,7 @@ class Poster:
             return contextlib.nullcontext(True)
         return holding(self.claims, work, BOARD_LEASE)
 
-    async def _post_board(
+    async def _post_board(  # noqa: PLR0913 - what the board tells, and the settings its move read
         self,
         channel: discord.abc.Messageable,
         game: GameRow,
@@ -262,10 +273,12 @@ class Poster:
         events: Sequence[Event],
         ping: Sequence[int],
         nonce: str | None,
+        prefs: Mapping[int, UserPrefs] | None = None,
     ) -> discord.Message:
-        """Post the board: a version's own (its ``nonce``), or shown again (None)."""
+        """Post the board: a version's own (its ``nonce``), or shown again (None). ``prefs``: as the move read them."""
         locale = guild_locale(guild)
-        prefs = await seated_prefs(self.games.users, game)  # the players' settings, read once for the whole post
+        if prefs is None:  # the players' settings, read once for the whole post
+            prefs = await seated_prefs(self.games.users, game)
         now = self.clock.now()
         notes = (
             await seat_notes(self.games.users, self.games.timers, game, now, locale, prefs=prefs)

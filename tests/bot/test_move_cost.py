@@ -4,28 +4,37 @@ callback, so the count runs on SQLite; the store sends the same statements to Po
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.bot.conftest import PG_URL
 from tests.bot.table import BUTTON, Table
-from tools.move_cost import traced
+from tools.move_cost import REMINDERS, traced
 
 pytestmark = pytest.mark.skipif(bool(PG_URL), reason="counted with SQLite's trace callback")
 
 SLASH_MOVE_LOADS = 2
 PICKER_STEP_LOADS = 1
-SLASH_MOVE_STATEMENTS = 13
+SLASH_MOVE_STATEMENTS = 15
 """SQL statements per slash move, command to board post, ``BEGIN`` and ``COMMIT`` among them (the issue's ceiling
-is 16): the game and its seats read, the move appended and the game's row saved with its board's claim, the board's
-reads, and the board recorded in one statement."""
+is 16), with the bot's default reminders: the game and its seats read; the seats' acts, the game's timers and the
+players' settings read; the move appended and the game's row saved with its board's claim, the waiting player's
+reminder cancelled and the next one's set; the moves since the pinged player's last; and the board recorded in one
+statement."""
 SLASH_MOVE_COMMITS = 2
-SLASH_MOVE_TRIPS = 6
-"""Trips to the SQLite thread per slash move, each a wake-up of the event loop: the game and its seats read, the
-move written whole, its timers' reads, the players' settings, the moves since the pinged player's last, and the board
-recorded."""
+SLASH_MOVE_TRIPS = 5
+"""Trips to the SQLite thread per slash move, each a wake-up of the event loop: the game and its seats, what the
+move's timers go by (with the players' settings), the move written whole with its timers, the moves since the pinged
+player's last, and the board recorded."""
 
 
-async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board_in_13_statements_and_6_trips(
+@pytest.fixture
+def simcord_bot(make_bot: Any) -> Any:
+    return make_bot(remind_after=REMINDERS)  # as the bot runs by default: every move changes its reminders
+
+
+async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board_in_15_statements_and_5_trips(
     simcord_env,
 ) -> None:
     table = Table.create(simcord_env, 2)

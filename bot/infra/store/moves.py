@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -16,11 +16,14 @@ from bot.infra.store.rows import (
     Conflict,
     GameResult,
     MoveRow,
+    TimerChanges,
     TimerRow,
     UndoneRow,
+    UserPrefs,
     now_iso,
 )
-from bot.infra.store.timers import BOARD_CLAIM, TIMERS_OF, TimerRecords, board_of, claim_statement
+from bot.infra.store.timers import BOARD_CLAIM, TIMERS_OF, TimerRecords, board_of, change_steps, claim_statement
+from bot.infra.store.users import prefs_of, prefs_query
 
 _BY_INTERACTION = (
     "SELECT (SELECT COUNT(*) FROM moves WHERE interaction_id = ?)"
@@ -73,6 +76,17 @@ class Moves(Aggregate):
         async with self._engine.reading() as db:
             acts, timers = await db.fetch_each([(_ACTS, (game_id, game_id)), (TIMERS_OF, (game_id,))])
         return *_acts(acts), [TimerRecords.timer(row) for row in timers]
+
+    async def before_move(
+        self, game_id: int, user_ids: Collection[int]
+    ) -> tuple[dict[int, int], dict[int, int], list[TimerRow], dict[int, UserPrefs]]:
+        """:meth:`acts_and_timers` and the preferences of ``user_ids`` (:meth:`bot.infra.store.users.Users.users`),
+        in one trip: what a move reads to write its timers with it, and its board's post reads after it."""
+        async with self._engine.reading() as db:
+            acts, timers, prefs = await db.fetch_each(
+                [(_ACTS, (game_id, game_id)), (TIMERS_OF, (game_id,)), prefs_query(user_ids)]
+            )
+        return *_acts(acts), [TimerRecords.timer(row) for row in timers], prefs_of(user_ids, prefs)
 
     async def move_plies(self, game_id: int) -> dict[int, int]:
         """The ply of each seat's latest move in the log (seats that never moved are missing)."""
@@ -178,6 +192,7 @@ class Moves(Aggregate):
         rename: tuple[int, str] | None = None,
         reset_timeouts: bool = False,
         claim: tuple[str, str, str] | None = None,
+        timers: TimerChanges | None = None,
     ) -> str:
         """Append one seat's consecutive moves as plies ``version``… and save ``state`` after the last, atomically;
         returns the moment saved (the new ``turn_since``).
@@ -191,7 +206,8 @@ class Moves(Aggregate):
         With the move, in the same transaction: ``rename`` (a user id and the name they go by now) renames their
         seat, ``reset_timeouts`` starts the seat's timeouts over (the player moved by themselves), and ``claim``
         (work, owner, until) takes a claim on background work for ``owner``: the board of the new version, posted
-        by whoever saved it (:meth:`bot.infra.store.timers.TimerRecords.claim`), written with the game's row.
+        by whoever saved it (:meth:`bot.infra.store.timers.TimerRecords.claim`), written with the game's row; and
+        ``timers``: the changes that syncing the game's timers makes after the move (:func:`change_steps`).
         """
         if not notations:
             raise ValueError("no moves to record")
@@ -232,6 +248,8 @@ class Moves(Aggregate):
             steps.append(("UPDATE seats SET timeouts = 0 WHERE game_id = ? AND seat = ?", (game_id, seat), None))
         if claim is not None and not board:
             steps.append((*claim_statement(*claim, stamp), None))
+        if timers is not None:
+            steps += change_steps(game_id, timers)
         try:  # the whole move in one trip to the SQLite thread
             await self._write_steps(steps)
         except Refused as refused:

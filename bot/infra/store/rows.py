@@ -242,6 +242,25 @@ class TimerRow:
 
 
 @dataclass(frozen=True, slots=True)
+class NewTimer:
+    """A timer to add: ``seat`` waits from ``version`` on, until ``due_at``."""
+
+    kind: str
+    seat: int
+    version: int
+    due_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimerChanges:
+    """What syncing a game's timers writes: the pending timers it cancels (by id) and the ones it adds."""
+
+    cancel: tuple[int, ...] = ()
+    add: tuple[NewTimer, ...] = ()
+    at: str = ""  # when (ISO time, UTC): the cancelled ones' done_at
+
+
+@dataclass(frozen=True, slots=True)
 class UserPrefs:
     user_id: int
     notify_dm: bool

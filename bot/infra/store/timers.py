@@ -7,11 +7,9 @@ import json
 import re
 from typing import Any
 
-from bot.infra.db import Connection, Row
+from bot.infra.db import Connection, Row, Step
 from bot.infra.store.base import Aggregate
-from bot.infra.store.rows import (
-    TimerRow,
-)
+from bot.infra.store.rows import TimerChanges, TimerRow
 
 
 def board_work(game_id: int, version: int) -> str:
@@ -61,6 +59,20 @@ def claim_statement(work: str, owner: str, until: str, now: str) -> tuple[str, t
 TIMERS_OF = "SELECT * FROM timers WHERE game_id = ? ORDER BY id"
 """Every timer of a game, pending or not, oldest first."""
 
+_CANCEL = "UPDATE timers SET state = 'cancelled', done_at = ? WHERE id = ? AND state = 'pending'"
+_ADD = (
+    "INSERT INTO timers (game_id, kind, seat, version, due_at, payload) VALUES (?, ?, ?, ?, ?, '{}')"
+    " ON CONFLICT DO NOTHING"
+)
+
+
+def change_steps(game_id: int, changes: TimerChanges) -> list[Step]:
+    """The statements of a sync's changes, for a write transaction of their own or a move's: a timer no longer
+    pending stays as it is, and one added twice once (the store's unique key)."""
+    return [(_CANCEL, (changes.at, timer_id), None) for timer_id in changes.cancel] + [
+        (_ADD, (game_id, new.kind, new.seat, new.version, new.due_at), None) for new in changes.add
+    ]
+
 
 class TimerRecords(Aggregate):
     """Timers, claims on background work, nudges and votes to cancel a game."""
@@ -77,6 +89,11 @@ class TimerRecords(Aggregate):
             json.loads(row["payload"]),
             row["state"],
         )
+
+    async def apply_changes(self, game_id: int, changes: TimerChanges) -> None:
+        """A sync's changes to the game's timers, in one write (none when there are none)."""
+        if changes.cancel or changes.add:
+            await self._write_steps(change_steps(game_id, changes))
 
     async def timers_of(self, game_id: int) -> list[TimerRow]:
         """Every timer of a game, pending or not, oldest first."""

@@ -3,7 +3,7 @@ them."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from bot.infra.db import Row
@@ -12,6 +12,18 @@ from bot.infra.store.leagues import forget_in_leagues
 from bot.infra.store.rows import (
     UserPrefs,
 )
+
+
+def prefs_query(user_ids: Collection[int]) -> tuple[str, list[int]]:
+    """The read of :meth:`Users.users`, to share a trip with others."""
+    wanted = sorted(set(user_ids))
+    return f"SELECT * FROM users WHERE user_id IN ({', '.join('?' * len(wanted)) or 'NULL'})", wanted
+
+
+def prefs_of(user_ids: Collection[int], rows: Sequence[Row]) -> dict[int, UserPrefs]:
+    """The preferences of each of ``user_ids`` in the rows :func:`prefs_query` read (defaults for one who set none)."""
+    found = {row["user_id"]: _prefs(row) for row in rows}
+    return {user_id: found.get(user_id) or UserPrefs(user_id, False, False) for user_id in sorted(set(user_ids))}
 
 
 def _prefs(row: Row) -> UserPrefs:
@@ -37,11 +49,7 @@ class Users(Aggregate):
 
     async def users(self, user_ids: Collection[int]) -> dict[int, UserPrefs]:
         """The preferences of each of ``user_ids`` (the defaults for one who set none), in one read."""
-        wanted = sorted(set(user_ids))
-        marks = ", ".join("?" * len(wanted)) or "NULL"
-        rows = await self._fetchall(f"SELECT * FROM users WHERE user_id IN ({marks})", wanted)
-        found = {row["user_id"]: _prefs(row) for row in rows}
-        return {user_id: found.get(user_id) or UserPrefs(user_id, False, False) for user_id in wanted}
+        return prefs_of(user_ids, await self._fetchall(*prefs_query(user_ids)))
 
     async def set_away(self, user_id: int, until: str | None) -> None:
         async with self.transaction() as db:
