@@ -53,13 +53,14 @@ class Timings:
 
 
 def bot_env(db: str, folder: Path, number: int, processes: int, picture_workers: int = 0) -> dict[str, str]:
+    from bot.infra.config import Config
     from tests.bot.fake_discord import GOOD_TOKEN
 
     shards = {"AZUL_SHARD_COUNT": str(processes), "AZUL_SHARD_IDS": str(number)} if processes > 1 else {}
     return {
         "DISCORD_TOKEN": GOOD_TOKEN,
         "AZUL_DB": db,
-        "AZUL_REMIND_HOURS": "0",
+        "AZUL_REMIND_HOURS": f"{Config.remind_hours:g}",  # the default: every move cancels a reminder and sets one
         "AZUL_LOG_LEVEL": "WARNING",
         "AZUL_LOOP_WATCH": str(folder / "loop-block"),
         "AZUL_HEARTBEAT_FILE": str(folder / f"heartbeat-{number}"),
