@@ -12,6 +12,10 @@ Both run with the image's TLS setting (:data:`IMAGE_ENV`, as the Dockerfile sets
 system's folder rather than the whole bundle parsed for each of aiohttp's TLS contexts); ``--host-tls`` leaves the
 host's own.
 
+``--games N`` starts it instead as a restart would: on a database that already holds N started two-player games
+(their boards posted), which the start-up sweep reads before the bot connects (a game's row checked, its timers
+synced); without it, each start is a new bot's first, on a new database.
+
 Printed: each way's median and best over ``--runs`` starts, and when the first answer came relative to the gateway's
 identify (what the bot still does after connecting). Timings are wall clock, which a busy host inflates;
 the bot process's CPU time by its first answer (user + system, from /proc) is printed beside them.
@@ -21,7 +25,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import shutil
+import sqlite3
 import statistics
 import tempfile
 import time
@@ -73,13 +80,30 @@ async def one_start(folder: Path, extra_env: dict[str, str]) -> tuple[float, flo
         await discord.stop()
 
 
-async def measure(runs: int, compiled: bool, image_tls: bool = True) -> list[tuple[float, float, float]]:
+async def restart_database(path: Path, games: int) -> None:
+    """A database as a restart finds it: ``games`` started games, each with its board posted."""
+    from tests.bot.wire_games import prepare_games
+
+    await prepare_games(str(path), games)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE games SET board_version = version")
+
+
+async def measure(
+    runs: int, compiled: bool, image_tls: bool = True, *, games: int = 0
+) -> list[tuple[float, float, float]]:
     results = []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as folder:
-            # An empty cache prefix that nothing may write to: every import compiles its source again.
-            extra = {} if compiled else {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": folder + "/no-pyc"}
-            results.append(await one_start(Path(folder), (IMAGE_ENV if image_tls else {}) | extra))
+    with tempfile.TemporaryDirectory() as prepared:
+        template = Path(prepared) / "azul.sqlite3"
+        if games:  # made once: every start gets a copy as it was
+            await restart_database(template, games)
+        for _ in range(runs):
+            with tempfile.TemporaryDirectory() as folder:
+                if games:
+                    shutil.copyfile(template, Path(folder) / "azul.sqlite3")
+                # An empty cache prefix that nothing may write to: every import compiles its source again.
+                extra = {} if compiled else {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": folder + "/no-pyc"}
+                results.append(await one_start(Path(folder), (IMAGE_ENV if image_tls else {}) | extra))
     return results
 
 
@@ -98,10 +122,12 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench startup", description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="starts per way (default 5)")
     parser.add_argument("--host-tls", action="store_true", help="the host's TLS setting, not the image's")
+    parser.add_argument("--games", type=int, default=0, help="restart on a database with this many open games")
     args = parser.parse_args(argv)
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     tls = "the host's TLS setting" if args.host_tls else "the image's TLS setting"
-    print(f"start-up to the first answered interaction, {args.runs} starts each (wall clock), {tls}:")
-    report("with .pyc", asyncio.run(measure(args.runs, compiled=True, image_tls=not args.host_tls)))
-    report("no .pyc", asyncio.run(measure(args.runs, compiled=False, image_tls=not args.host_tls)))
+    database = f"a database with {args.games} open games" if args.games else "a new database"
+    print(f"start-up to the first answered interaction, {args.runs} starts each (wall clock), {tls}, {database}:")
+    for name, compiled in (("with .pyc", True), ("no .pyc", False)):
+        report(name, asyncio.run(measure(args.runs, compiled, image_tls=not args.host_tls, games=args.games)))
     return 0
