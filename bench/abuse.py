@@ -104,12 +104,13 @@ async def prepare(db: str, games: int, finished: int, people: int) -> None:
         await store.close()
 
 
-async def keep_asking(server: Any, db: str, channel: int, asked: Asked, *, until: float, rng: random.Random) -> None:
-    """One game's person: their move when it is their turn, else a look at the board or the status."""
+async def keep_asking(server: Any, games: Any, channel: int, asked: Asked, *, until: float, rng: random.Random) -> None:
+    """One game's person: their move when it is their turn, else a look at the board or the status; their game read
+    through the reader ``games`` (:class:`tests.bot.wire_games.Reader`) before each."""
     from tests.bot import wire_games as wire
 
     while time.monotonic() < until:
-        game = await asyncio.to_thread(wire.game_in, db, channel)
+        game = await asyncio.to_thread(games.game_in, channel)
         mine = [(user, move) for user, move in wire.moves_now(game) if user is not None]
         if mine:
             user, move = mine[0]
@@ -167,15 +168,16 @@ async def measure(args: argparse.Namespace) -> tuple[Asked, Any, float]:
         server = FakeDiscord()
         await server.start()
         bot = await start_bot(server, db, folder, 0, 1, pictures=args.picture_workers)
+        reader = wire.Reader(db)
         try:
             await owed_boards_posted(db)
             asked, rng, since = Asked(), random.Random(36), time.time()
             until = time.monotonic() + args.seconds
             people = [
-                keep_asking(server, db, wire.FIRST_CHANNEL + g, asked, until=until, rng=random.Random(rng.random()))
+                keep_asking(server, reader, wire.FIRST_CHANNEL + g, asked, until=until, rng=random.Random(rng.random()))
                 for g in range(args.games)
             ] + [
-                keep_asking(server, db, PEOPLES_CHANNEL + g, asked, until=until, rng=random.Random(rng.random()))
+                keep_asking(server, reader, PEOPLES_CHANNEL + g, asked, until=until, rng=random.Random(rng.random()))
                 for g in range(args.people)
             ]
 
@@ -189,6 +191,7 @@ async def measure(args: argparse.Namespace) -> tuple[Asked, Any, float]:
             await asyncio.sleep(0.6)  # the loop watchdog's last report
             blocked = longest_block(folder / "loop-block", since)
         finally:
+            reader.close()
             bot.send_signal(signal.SIGTERM)
             await asyncio.to_thread(bot.wait, 30)
             await server.stop()
