@@ -19,6 +19,24 @@ BOARD_LEASE = timedelta(minutes=2)
 
 
 @dataclass(frozen=True, slots=True)
+class Known:
+    """What a move read before its write (for its timers) that its board's post would read again."""
+
+    prefs: Mapping[int, UserPrefs]
+    """The seated people's preferences."""
+    own_moves: Mapping[int, int]
+    """Each seat's latest own move (its ply; not the computer's for it) before the turn."""
+    version: int
+    """The game's version before the turn."""
+
+    def nothing_since(self, seat: int, version: int) -> bool:
+        """Whether the moves since ``seat``'s own latest are only the turn's, and it was one move (which its post
+        tells): the game's ``version`` after the turn is one on, and the move before it was the seat's own (or there
+        was none)."""
+        return version == self.version + 1 and self.own_moves.get(seat, -1) == self.version - 1
+
+
+@dataclass(frozen=True, slots=True)
 class Turn:
     """What one applied move did: everything the bot needs to post the board and ping the next players."""
 
@@ -42,8 +60,8 @@ class Turn:
     held: bool = False
     """The board after this turn waits for the rest of its mover's run (:meth:`holds_board`, decided as it was saved):
     nothing is posted now."""
-    prefs: Mapping[int, UserPrefs] | None = None
-    """The seated people's preferences as the move read them (for its timers): its board's post goes by them."""
+    known: Known | None = None
+    """What the move read before its write that its board's post goes by (None: the post reads it)."""
 
     @property
     def over(self) -> bool:

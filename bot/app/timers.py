@@ -29,6 +29,7 @@ from datetime import datetime, timedelta
 
 import engine
 from bot.app import quarantine
+from bot.app.outcomes import Known
 from bot.infra.clock import Clock, iso, quiet_until
 from bot.infra.store import GameRow, NewTimer, Store, TimerChanges, TimerRow, UserPrefs
 from engine import GameState
@@ -103,12 +104,12 @@ class Timers:
         prefs = await self.store.users.users(users) if users else {}
         await self.store.timers.apply_changes(game.id, self.changes(game, waiting, Acts(last, moved, timers), prefs))
 
-    async def before_move(self, game: GameRow) -> tuple[Acts, dict[int, UserPrefs]]:
-        """What a move of ``game`` reads to write its timers with it (:meth:`after_move`), and the preferences of the
-        people seated (which its board's post goes by too), in one trip."""
+    async def before_move(self, game: GameRow) -> tuple[Acts, Known]:
+        """What a move of ``game`` reads to write its timers with it (:meth:`after_move`), and what its board's post
+        goes by too (:class:`bot.app.outcomes.Known`), in one trip."""
         seated = [seat.user_id for seat in game.seats if seat.user_id is not None]
-        last, moved, timers, prefs = await self.store.moves.before_move(game.id, seated)
-        return Acts(last, moved, timers), prefs
+        last, moved, timers, prefs, own = await self.store.moves.before_move(game.id, seated)
+        return Acts(last, moved, timers), Known(prefs, own, game.version)
 
     def after_move(self, game: GameRow, state: GameState, acts: Acts, prefs: Mapping[int, UserPrefs]) -> TimerChanges:
         """What a move's own transaction writes to the timers: ``game`` and ``state`` as the move leaves them,

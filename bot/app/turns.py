@@ -297,8 +297,8 @@ class Turns:
         )
         after = replace(game, version=game.version + len(moves), status=status, state=snapshot, seats=seats)
         # The timers change with the move, in its transaction: read before it, as the move leaves them.
-        acts, prefs = await self.timers.before_move(game)
-        timers = self.timers.after_move(after, new_state, acts.with_moves(seat, after.version - 1), prefs)
+        acts, known = await self.timers.before_move(game)
+        timers = self.timers.after_move(after, new_state, acts.with_moves(seat, after.version - 1), known.prefs)
         try:
             stamp = await self.store.moves.record_moves(
                 game.id,
@@ -337,7 +337,7 @@ class Turns:
             plies=len(moves),
             board=board,
             held=held,
-            prefs=prefs,
+            known=known,
         )
         if held:
             return turn

@@ -145,7 +145,7 @@ class ComputerTurns:
                 events=turn.events,
                 ping=turn.to_ping(),
                 held=turn.board,
-                prefs=turn.prefs,
+                known=turn.known,
             )
         except (BoardNotPosted, discord.HTTPException):  # the sweep posts it later; the computer plays on
             log.warning("game %s: the computer's move is saved but its board could not be posted", game.id)

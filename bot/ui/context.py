@@ -7,14 +7,14 @@ and hands it (or the ``Games`` it needs) to the helpers it calls: none fetches i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Protocol, cast, runtime_checkable
 
 import discord
 
-from bot.app.outcomes import Turn
+from bot.app.outcomes import Known, Turn
 from bot.app.ports import Games, Leagues, PictureMaker
-from bot.app.records import GameRow, UserPrefs
+from bot.app.records import GameRow
 from engine import Event, GameState
 
 
@@ -31,7 +31,7 @@ class BoardPoster(Protocol):
         ping: Sequence[int] = (),
         ending: bool = False,
         held: str = "",
-        prefs: Mapping[int, UserPrefs] | None = None,
+        known: Known | None = None,
     ) -> discord.Message | None: ...
 
     async def show_board(

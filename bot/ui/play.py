@@ -122,7 +122,7 @@ async def _tell(
                 events=turn.events,
                 ping=turn.to_ping(),
                 held=turn.board,
-                prefs=turn.prefs,
+                known=turn.known,
             )
         except BoardNotPosted as missing:
             # The move is saved; only the post failed. Say so, and why, rather than pretend nothing happened.

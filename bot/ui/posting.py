@@ -38,7 +38,7 @@ from bot.app.game_summary import summary_lines
 from bot.app.language import guild_locale, text
 from bot.app.movelog import since_lines
 from bot.app.narration import headline, seat_label, shown_names, undo_headline
-from bot.app.outcomes import BOARD_LEASE, Opening, Turn, Undone, board_work, waiting
+from bot.app.outcomes import BOARD_LEASE, Known, Opening, Turn, Undone, board_work, waiting
 from bot.app.ports import Games, PictureMaker
 from bot.app.presence import away_lines, seat_notes, seated_prefs
 from bot.app.records import GameRow, UserPrefs
@@ -175,14 +175,14 @@ class Poster:
         ping: Sequence[int] = (),
         ending: bool = False,
         held: str = "",
-        prefs: Mapping[int, UserPrefs] | None = None,
+        known: Known | None = None,
     ) -> discord.Message | None:
         """Post the board of ``game``'s version; mention each seat in ``ping`` exactly once (in the post or by DM),
         but never a seat the computer plays. It is posted once, whoever asks (see the module's docstring): None when
         another poster has it or it is out already. ``ending``: the final board of a game that ended without a move
         (a resignation), posted once after the version's own board. ``held``: the claim on this board that the
         move's own write took for this process (:attr:`bot.app.outcomes.Turn.board`): the poster trusts it and
-        reads nothing first; ``prefs``: the seated people's preferences, when the move read them already."""
+        reads nothing first; ``known``: what the move read already that the post goes by."""
         if game.board_version >= game.version and not ending:
             return None  # out already (the sweep read the game after the move's own post landed)
         work = board_work(game.id, game.version) + (":end" if ending else "")
@@ -200,7 +200,7 @@ class Poster:
                     events=events,
                     ping=ping,
                     work=work,
-                    prefs=prefs,
+                    known=known,
                 )
             async with self._claimed(work) as mine:
                 fresh = await self.games.tables.game(game.id) if mine else None
@@ -232,7 +232,7 @@ class Poster:
         events: Sequence[Event],
         ping: Sequence[int],
         work: str,
-        prefs: Mapping[int, UserPrefs] | None,
+        known: Known | None,
     ) -> discord.Message:
         """Post a board this process holds the claim on: recording it ends the claim; failing releases it at once,
         so another process may try."""
@@ -250,7 +250,7 @@ class Poster:
                     events=events,
                     ping=ping,
                     nonce=board_nonce(game),
-                    prefs=prefs,
+                    known=known,
                 )
         except BaseException:
             with contextlib.suppress(Exception):
@@ -273,12 +273,12 @@ class Poster:
         events: Sequence[Event],
         ping: Sequence[int],
         nonce: str | None,
-        prefs: Mapping[int, UserPrefs] | None = None,
+        known: Known | None = None,
     ) -> discord.Message:
-        """Post the board: a version's own (its ``nonce``), or shown again (None). ``prefs``: as the move read them."""
+        """Post the board: a version's own (its ``nonce``), or shown again (None). ``known``: what its move read."""
         locale = guild_locale(guild)
-        if prefs is None:  # the players' settings, read once for the whole post
-            prefs = await seated_prefs(self.games.users, game)
+        # The players' settings, read once for the whole post (or by its move).
+        prefs = known.prefs if known is not None else await seated_prefs(self.games.users, game)
         now = self.clock.now()
         notes = (
             await seat_notes(self.games.users, self.games.timers, game, now, locale, prefs=prefs)
@@ -297,7 +297,8 @@ class Poster:
             lines.append(self._to_act_line(game, state, locale, mention_seats))
             if len(mention_seats) == 1:  # the one player pinged hears what happened since their last move
                 (seat,) = mention_seats
-                lines += await since_lines(self.games.move_log, game, seat, locale, skip_last=bool(headline))
+                if not (headline and known is not None and known.nothing_since(seat, game.version)):
+                    lines += await since_lines(self.games.move_log, game, seat, locale, skip_last=bool(headline))
             lines += await away_lines(self.games.users, game, now, locale, prefs)
         content = "\n".join(line for line in lines if line)[:2000]
         if isinstance(channel, discord.Thread) and not await reopen(channel, game, locale):

@@ -16,17 +16,17 @@ pytestmark = pytest.mark.skipif(bool(PG_URL), reason="counted with SQLite's trac
 
 SLASH_MOVE_LOADS = 2
 PICKER_STEP_LOADS = 1
-SLASH_MOVE_STATEMENTS = 15
+SLASH_MOVE_STATEMENTS = 14
 """SQL statements per slash move, command to board post, ``BEGIN`` and ``COMMIT`` among them (the issue's ceiling
 is 16), with the bot's default reminders: the game and its seats read; the seats' acts, the game's timers and the
 players' settings read; the move appended and the game's row saved with its board's claim, the waiting player's
-reminder cancelled and the next one's set; the moves since the pinged player's last; and the board recorded in one
-statement."""
+reminder cancelled and the next one's set; and the board recorded in one statement. (The moves since the pinged
+player's last are read only when there are others than this one to tell: not in a two-player game.)"""
 SLASH_MOVE_COMMITS = 2
-SLASH_MOVE_TRIPS = 5
+SLASH_MOVE_TRIPS = 4
 """Trips to the SQLite thread per slash move, each a wake-up of the event loop: the game and its seats, what the
-move's timers go by (with the players' settings), the move written whole with its timers, the moves since the pinged
-player's last, and the board recorded."""
+move's timers and its board's post go by (the seats' acts, the timers, the players' settings), the move written whole
+with its timers, and the board recorded."""
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def simcord_bot(make_bot: Any) -> Any:
     return make_bot(remind_after=REMINDERS)  # as the bot runs by default: every move changes its reminders
 
 
-async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board_in_15_statements_and_5_trips(
+async def test_a_slash_move_loads_its_game_at_most_twice_from_command_to_board_in_14_statements_and_4_trips(
     simcord_env,
 ) -> None:
     table = Table.create(simcord_env, 2)

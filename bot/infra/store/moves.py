@@ -79,14 +79,16 @@ class Moves(Aggregate):
 
     async def before_move(
         self, game_id: int, user_ids: Collection[int]
-    ) -> tuple[dict[int, int], dict[int, int], list[TimerRow], dict[int, UserPrefs]]:
-        """:meth:`acts_and_timers` and the preferences of ``user_ids`` (:meth:`bot.infra.store.users.Users.users`),
-        in one trip: what a move reads to write its timers with it, and its board's post reads after it."""
+    ) -> tuple[dict[int, int], dict[int, int], list[TimerRow], dict[int, UserPrefs], dict[int, int]]:
+        """:meth:`acts_and_timers`, the preferences of ``user_ids`` (:meth:`bot.infra.store.users.Users.users`) and
+        each seat's latest own move (the ply), in one trip: what a move reads to write its timers with it, and what
+        its board's post would read after it."""
         async with self._engine.reading() as db:
             acts, timers, prefs = await db.fetch_each(
                 [(_ACTS, (game_id, game_id)), (TIMERS_OF, (game_id,)), prefs_query(user_ids)]
             )
-        return *_acts(acts), [TimerRecords.timer(row) for row in timers], prefs_of(user_ids, prefs)
+        timer_rows = [TimerRecords.timer(row) for row in timers]
+        return *_acts(acts), timer_rows, prefs_of(user_ids, prefs), _own(acts)
 
     async def move_plies(self, game_id: int) -> dict[int, int]:
         """The ply of each seat's latest move in the log (seats that never moved are missing)."""
@@ -329,13 +331,19 @@ class Moves(Aggregate):
 
 
 _ACTS = (
-    "SELECT seat, MAX(at), MAX(CASE WHEN undone = 0 THEN at END) FROM (SELECT seat, ply AS at, 0 AS undone"
-    " FROM moves WHERE game_id = ? UNION ALL SELECT seat, version AS at, 1 AS undone FROM undone_moves"
+    "SELECT seat, MAX(at), MAX(CASE WHEN undone = 0 THEN at END), MAX(CASE WHEN undone = 0 AND own = 1 THEN at END)"
+    " FROM (SELECT seat, ply AS at, 0 AS undone, CASE WHEN cause IS NULL THEN 1 ELSE 0 END AS own FROM moves"
+    " WHERE game_id = ? UNION ALL SELECT seat, version AS at, 1 AS undone, 0 AS own FROM undone_moves"
     " WHERE game_id = ?) AS acts GROUP BY seat"
 )
-"""Each seat's last act (a move, or a move taken back) and its latest move in the log."""
+"""Each seat's last act (a move, or a move taken back), its latest move in the log, and its latest own move (not
+the computer's for it)."""
 
 
 def _acts(rows: Sequence[Row]) -> tuple[dict[int, int], dict[int, int]]:
     last = {int(row[0]): int(row[1]) for row in rows}
     return last, {int(row[0]): int(row[2]) for row in rows if row[2] is not None}
+
+
+def _own(rows: Sequence[Row]) -> dict[int, int]:
+    return {int(row[0]): int(row[3]) for row in rows if row[3] is not None}
