@@ -433,6 +433,7 @@ def _unit(degrees: float) -> tuple[float, float]:
     return math.cos(rad), -math.sin(rad)
 
 
+@cache  # geometry: fixed, and asked for a hundred times a picture
 def star_centre(star: int) -> tuple[float, float]:
     """The centre of a star relative to the middle of the cluster (1x pixels)."""
     if star == CENTRE:
@@ -461,6 +462,7 @@ def diamond(star: int, space: int, scale: float = 1.0, shrink: float = 0.9) -> l
     return [((mx + (x - mx) * shrink) * scale, (my + (y - my) * shrink) * scale) for x, y in points]
 
 
+@cache  # geometry: fixed, and asked for a hundred times a picture
 def space_middle(star: int, space: int) -> tuple[float, float]:
     sx, sy = star_centre(star)
     ux, uy = _unit(space_axis(star, space))
@@ -468,6 +470,7 @@ def space_middle(star: int, space: int) -> tuple[float, float]:
     return sx + half * ux, sy + half * uy
 
 
+@cache  # geometry: fixed, and asked for a hundred times a picture
 def structure_middle(structure: Structure) -> tuple[float, float]:
     if structure.kind == "window":
         sx, sy = star_centre(structure.star)
