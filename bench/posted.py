@@ -2,7 +2,8 @@
 turn costs the picture thread, per board, for every variant with 2, 3 and 4 players, as the bot makes it.
 
 The boards are the states of one seeded game per variant and player count (the engine's greedy agent), ``--boards``
-of them spread evenly from the first move to the last, each with its move in words under it (the caption the bot
+of them in four runs of turns one after the other (a picture may reuse what the last turn's drew, as in a game the
+bot serves) spread evenly from the first move to the last, each with its move in words under it (the caption the bot
 writes); each is drawn and encoded as the bot's picture thread does it (:mod:`bot.infra.picture_worker`), one after
 the other in game order, as a game is played. A pass draws them all once to warm the caches, as a running bot has
 them; then the median of ``--repeat`` timed passes, process CPU time.
@@ -33,6 +34,17 @@ NAMES = ("Zoë", "Олександра", "Bob", "Kuba")
 SEED = 3
 
 
+WINDOWS = 4
+
+
+def _windows(history: list[Any], boards: int) -> list[Any]:
+    """``boards`` of ``history``: ``WINDOWS`` runs of turns one after the other (a picture may reuse what the
+    previous turn's drew, as the bot's do), spread evenly from the first move to the last."""
+    run = max(1, boards // WINDOWS)
+    starts = sorted({round(k * (len(history) - run) / max(1, WINDOWS - 1)) for k in range(WINDOWS)})
+    return [history[i] for start in starts for i in range(max(0, start), min(len(history), start + run))]
+
+
 def workload(variants: Sequence[str], boards: int) -> dict[str, list[dict[str, Any]]]:
     """Per variant: the boards to draw, as the bot hands them to a picture worker (JSON, names, caption)."""
     import engine
@@ -44,9 +56,8 @@ def workload(variants: Sequence[str], boards: int) -> dict[str, list[dict[str, A
         work[variant] = []
         for players in PLAYERS:
             history = list(play(variant, players, SEED))[1:]
-            step = max(1, len(history) // boards)
             names = list(NAMES[:players])
-            for state, events in history[::step][:boards]:
+            for state, events in _windows(history, boards):
                 work[variant].append(
                     {
                         "players": players,
