@@ -237,3 +237,18 @@ async def test_the_start_up_sweep_reads_each_open_game_once_quarantining_the_dam
             assert [timer.state for timer in timers] == ["pending"], "the waiting seat is reminded"
     finally:
         await store.close()
+
+
+async def test_a_move_reads_only_the_timers_its_sync_goes_by(simcord_env) -> None:
+    """Every move of a long game sets a reminder: the move reads the pending ones and the few since the seat that
+    moved longest ago last moved, not all of them."""
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    for _ in range(8):
+        member, _, move = await table.choose()
+        await table.play_by_slash(member, move)
+    game = await table.game()
+    every = await table.bot.service.store.timers.timers_of(game.id)
+    _, _, read = await table.bot.service.store.moves.acts_and_timers(game.id)
+    assert len(every) >= 8 and 1 <= len(read) <= 3, (len(every), read)
+    assert {t.id for t in every if t.state == "pending"} <= {t.id for t in read}

@@ -22,7 +22,14 @@ from bot.infra.store.rows import (
     UserPrefs,
     now_iso,
 )
-from bot.infra.store.timers import BOARD_CLAIM, TIMERS_OF, TimerRecords, board_of, change_steps, claim_statement
+from bot.infra.store.timers import (
+    BOARD_CLAIM,
+    TIMERS_TO_SYNC,
+    TimerRecords,
+    board_of,
+    change_steps,
+    claim_statement,
+)
 from bot.infra.store.users import prefs_of, prefs_query
 
 _BY_INTERACTION = (
@@ -71,10 +78,10 @@ class Moves(Aggregate):
         return _acts(await self._fetchall(_ACTS, (game_id, game_id)))
 
     async def acts_and_timers(self, game_id: int) -> tuple[dict[int, int], dict[int, int], list[TimerRow]]:
-        """:meth:`acts` and the game's timers (:meth:`TimerRecords.timers_of`), in one trip: what syncing a game's
-        timers reads after every move."""
+        """:meth:`acts` and the game's timers that a sync goes by (:data:`TIMERS_TO_SYNC`), in one trip: what
+        syncing a game's timers reads."""
         async with self._engine.reading() as db:
-            acts, timers = await db.fetch_each([(_ACTS, (game_id, game_id)), (TIMERS_OF, (game_id,))])
+            acts, timers = await db.fetch_each([(_ACTS, (game_id, game_id)), (TIMERS_TO_SYNC, (game_id, game_id))])
         return *_acts(acts), [TimerRecords.timer(row) for row in timers]
 
     async def before_move(
@@ -85,7 +92,7 @@ class Moves(Aggregate):
         its board's post would read after it."""
         async with self._engine.reading() as db:
             acts, timers, prefs = await db.fetch_each(
-                [(_ACTS, (game_id, game_id)), (TIMERS_OF, (game_id,)), prefs_query(user_ids)]
+                [(_ACTS, (game_id, game_id)), (TIMERS_TO_SYNC, (game_id, game_id)), prefs_query(user_ids)]
             )
         timer_rows = [TimerRecords.timer(row) for row in timers]
         return *_acts(acts), timer_rows, prefs_of(user_ids, prefs), _own(acts)

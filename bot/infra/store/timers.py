@@ -59,6 +59,15 @@ def claim_statement(work: str, owner: str, until: str, now: str) -> tuple[str, t
 TIMERS_OF = "SELECT * FROM timers WHERE game_id = ? ORDER BY id"
 """Every timer of a game, pending or not, oldest first."""
 
+TIMERS_TO_SYNC = (
+    "SELECT * FROM timers WHERE game_id = ? AND (state = 'pending' OR version > (SELECT MIN(COALESCE((SELECT MAX(ply)"
+    " FROM moves WHERE moves.game_id = seats.game_id AND moves.seat = seats.seat), -1)) FROM seats"
+    " WHERE seats.game_id = ? AND seats.seat IS NOT NULL)) ORDER BY id"
+)
+"""The timers a sync of the game goes by, oldest first: the pending ones, and those set since the seat that moved
+longest ago last moved (whether a seat began to wait, or had a move taken back, is told by timers no older): not
+every reminder of a long game, one more with every move."""
+
 _CANCEL = "UPDATE timers SET state = 'cancelled', done_at = ? WHERE id = ? AND state = 'pending'"
 _ADD = (
     "INSERT INTO timers (game_id, kind, seat, version, due_at, payload) VALUES (?, ?, ?, ?, ?, '{}')"
