@@ -373,7 +373,7 @@ ShapePiece = tuple[int, int, Any, Image.Image | None]
 size (mask None)."""
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)  # every game's pictures have some fifty shapes, the largest 70 KB
 def _rounded_shape(  # noqa: PLR0917
     w: int, h: int, radius: int, fill: RGB | None, outline: RGB | None, width: int
 ) -> tuple[ShapePiece, ...]:
