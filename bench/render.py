@@ -8,8 +8,9 @@ card. For each: the median and 95th-percentile time (drawing, palette mapping an
 it), the drawing alone, the PNG size, and two references: ``blank``, the time Pillow takes to encode a blank PNG of
 the same size (the floor: ``ratio`` is the median of the ratios of each alternating pair — one picture, then one
 blank — so a burst of load on a shared machine skews one pair, not the figure; aim at most 1.5x), and ``old KB``,
-the same picture encoded as before the fixed palettes (a palette made for each picture; aim: no larger). The last
-lines give the worst ratio and the totals.
+the same picture encoded as before the fixed palettes (a palette made for each picture; aim: no larger, but for the
+boards posted after a turn, deflated at level 1 for time: see ``render.palette.POSTED``). The last lines give the
+worst ratio and the totals.
 
 Times are the process's CPU time (a picture is drawn in one thread), so other work on a shared machine skews them
 far less than wall-clock time would; a picture and its floor are still timed turn about.
