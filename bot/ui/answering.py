@@ -11,6 +11,7 @@ error path, :func:`bot.ui.replies.answer_error`) sees whether the interaction wa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -69,8 +70,11 @@ async def answering(interaction: discord.Interaction, *, update: bool) -> AsyncI
     answer = Answer(interaction, update=update)
     try:
         yield answer
-    finally:
-        await answer.settle()
+    except BaseException:
+        with contextlib.suppress(Exception):  # the block's own error is the one to answer, not a failed deferral's
+            await answer.settle()
+        raise
+    await answer.settle()
 
 
 __all__ = ["DEFER_AFTER", "Answer", "answering"]

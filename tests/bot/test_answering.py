@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from types import SimpleNamespace
 
+import discord
 import pytest
 
+from bot.app.errors import Refusal
 from bot.client import AzulBot, create_bot
-from bot.ui.answering import DEFER_AFTER
+from bot.ui.answering import DEFER_AFTER, answering
 from tests.bot import wire_games as wire
 from tests.bot.fake_discord import GOOD_TOKEN, FakeDiscord, Request
 
@@ -71,3 +74,20 @@ async def test_a_slow_board_gets_the_move_deferred_in_time(discord_server: FakeD
     assert edit.method == "PATCH" and edit.path.endswith("/messages/@original")
     assert edit.json["content"].startswith("Played")
     assert len(board_posts(requests)) == 3 and not discord_server.late
+
+
+async def test_an_error_after_a_failed_deferral_is_the_one_answered() -> None:
+    """A move refused after its deferral failed (Discord gone, say): the refusal is what the error path answers."""
+
+    class Response:
+        def is_done(self) -> bool:
+            return False
+
+        async def defer(self, **_: object) -> None:
+            raise RuntimeError("the deferral failed")
+
+    interaction = SimpleNamespace(id=1, created_at=discord.utils.utcnow() - timedelta(seconds=5), response=Response())
+    with pytest.raises(Refusal):
+        async with answering(interaction, update=False):  # type: ignore[arg-type]
+            await asyncio.sleep(0.01)  # the deferral is due at once: it runs, and fails
+            raise Refusal("not_your_turn")
