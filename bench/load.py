@@ -2,14 +2,14 @@
 
 For each number of interactions in flight K, a fresh bot process (``python -m bot``, started by
 :func:`tests.bot.bot_process.spawn`) serves N started games, each in its own channel; K clients send greedy moves as
-slash commands over the gateway, one game at a time each (so the board posted in a game's channel after a move was
-sent is that move's board). Printed: moves per second, interaction → board posted (p50/p95/p99), the first reply
-(the deferral Discord needs within 3 s: p99), the longest the bot's event loop was blocked, and the CPU time the bot
-processes themselves spent per acknowledged move (their worker processes not counted), and of it the main thread's,
-where the event loop runs: unlike the times, they hardly depend on how busy the machine is, and they say how many moves
-one interpreter can carry; the bytes the bot processes wrote to storage per move (the database, its WAL and logs); and
-the CPU this process spent per move meanwhile (the fake Discord and its players, on the same cores: what a rate
-measured here leaves to the bot).
+slash commands over the gateway, one game at a time each (so the board posted in a game's channel after a move was sent
+is that move's board). Printed: moves per second, interaction → board posted (p50/p95/p99), the first reply (Discord
+needs one within 3 s: p99; a quick move's whole answer, a slow one's deferral), the longest the bot's event loop was
+blocked, and the CPU time the bot processes themselves spent per acknowledged move (their worker processes not counted),
+and of it the main thread's, where the event loop runs: unlike the times, they hardly depend on how busy the machine is,
+and they say how many moves one interpreter can carry; the bytes the bot processes wrote to storage per move (the
+database, its WAL and logs); and the CPU this process spent per move meanwhile (the fake Discord and its players, on the
+same cores: what a rate measured here leaves to the bot).
 ``--targets`` then prints the speed targets' table (:mod:`bench.targets`): this run's figures at 16 in flight beside
 the statements and loads of a move counted in SimCord and a cold start.
 
