@@ -17,7 +17,6 @@ Each fault is one line naming the file, what is wrong and what to do.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import gc
@@ -26,7 +25,8 @@ import signal
 import sys
 from collections.abc import Callable, MutableMapping
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, cast
 
 from bot.infra import health, logs
 from bot.infra.config import (
@@ -40,6 +40,8 @@ from bot.infra.config import (
 )
 
 if TYPE_CHECKING:
+    import argparse
+
     from bot.client import AzulBot
     from bot.infra.metrics import Endpoint
 
@@ -217,11 +219,13 @@ def error_summary(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
-Command = Callable[[argparse.Namespace, MutableMapping[str, str]], int]
+Command = Callable[["argparse.Namespace", MutableMapping[str, str]], int]
 
 
 def parser() -> argparse.ArgumentParser:
     """The command line; each command's function is its ``command`` default."""
+    import argparse  # only a command line needs it: with gettext, about 5 ms of every start
+
     top = argparse.ArgumentParser(
         prog="azul-bot",
         description="The Azul Discord bot. Without a command it runs the bot; settings come from environment"
@@ -258,9 +262,10 @@ def missing_action(sub: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        # No arguments (the image's command): the bot runs, and the parsers are not built; argparse passes each help
-        # text through gettext, which looks for translation files every time: 5 ms of every start.
-        args = parser().parse_args(argv) if argv else argparse.Namespace(command=run_bot)
+        # No arguments (the image's command): the bot runs, and the parsers are not built (nor argparse imported);
+        # argparse passes each help text through gettext, which looks for translation files every time: 5 ms of every
+        # start, and its import as much again.
+        args = parser().parse_args(argv) if argv else cast("argparse.Namespace", SimpleNamespace(command=run_bot))
     except SystemExit as stop:  # --help (0) or a bad command line (2, after argparse's usage line)
         return int(stop.code or 0)
     environ = environment()

@@ -29,7 +29,8 @@ from tests.bot.test_wire import a_closed_port
 # the drawing modules with the first picture (in a worker, or in the bot's process), dotenv only with a .env file,
 # the computer players (the search) in the worker processes that play or hint, multiprocessing with a pool's first
 # process, prometheus_client (and the HTTP server behind its endpoint) with the first figure counted or served,
-# zoneinfo with the first quiet hours or time zone typed.
+# zoneinfo with the first quiet hours or time zone typed, argparse with a command line, zipfile (importlib.resources)
+# never: the store reads its migrations beside its module.
 LAZY = (
     "asyncpg",
     "openskill",
@@ -40,6 +41,8 @@ LAZY = (
     "prometheus_client",
     "wsgiref",
     "zoneinfo",
+    "argparse",
+    "zipfile",
 )
 PIL_FREE = {"render", "render.inputs", "render.replay"}
 """The renderer's modules the bot imports at start-up: the values it hands the renderer, and a replay's tables."""
