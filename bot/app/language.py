@@ -98,6 +98,7 @@ class Translator(app_commands.Translator):
     """Gives Discord the Polish and Ukrainian names and descriptions of commands, and of options and choices."""
 
     LOCALES: ClassVar[dict[discord.Locale, str]] = {discord.Locale.polish: "pl", discord.Locale.ukrainian: "uk"}
+    """The locales we have words in, in ``discord.Locale``'s order."""
 
     async def translate(
         self,
@@ -106,8 +107,19 @@ class Translator(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         lang = self.LOCALES.get(locale)
+        return None if lang is None else self.words(string, lang)
+
+    def words(self, string: app_commands.locale_str, lang: str) -> str | None:
+        """``string`` in the catalogue ``lang``, or ``None`` when it has no words for it (Discord shows the English)."""
         key = string.extras.get("key")
-        if lang is None or lang not in SUPPORTED or not key:
+        if lang not in SUPPORTED or not key:
             return None
         found = catalogue(lang).get(key)
         return str(found) if isinstance(found, str) else None
+
+    def localizations(self, string: app_commands.locale_str) -> dict[str, str]:
+        """Every translation :meth:`translate` gives ``string``, by Discord's locale code: what discord.py puts in a
+        payload's ``name_localizations`` after asking for each of its 32 locales in turn (:data:`LOCALES` follows
+        ``discord.Locale``'s order, so the entries come in the same order)."""
+        found = ((locale.value, self.words(string, lang)) for locale, lang in self.LOCALES.items())
+        return {code: words for code, words in found if words is not None}

@@ -4,6 +4,7 @@ command only where it works, and every game is complete."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,8 +17,9 @@ from discord.ext import commands
 
 import engine
 import render
+from bot.app.language import Translator, named
 from bot.games import adapter_for, check_adapters, move_commands
-from bot.ui.commands import add_commands, needs_server
+from bot.ui.commands import add_commands, needs_server, payload
 from data.i18n import catalogue
 from engine.agents import RandomAgent
 from tests.bot.discord_limits import bot_payload, command_errors, command_size, subcommand_counts
@@ -34,6 +36,26 @@ MANAGE_GUILD = 1 << 5
 def synced() -> dict[str, Any]:
     """The payload the bot syncs, by top-level command."""
     return {command["name"]: command for command in asyncio.run(bot_payload())}
+
+
+async def test_the_synced_payload_is_discord_pys_own_byte_for_byte() -> None:
+    """The bot builds the translated payload itself, asking for the two locales it has words in, not all 32
+    (:func:`bot.ui.commands.translated`): it must be what discord.py's sync would send, key order included."""
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents(guilds=True))
+    translator = Translator()
+    await bot.tree.set_translator(translator)
+    await add_commands(bot)
+
+    async def rename(interaction: discord.Interaction, member: discord.Member) -> None:
+        """Never called: a context menu with a translated name, which the bot has none of yet."""
+
+    bot.tree.add_command(app_commands.ContextMenu(name=named("board"), callback=rename))
+    ours = await payload(bot.tree)
+    theirs = [await command.get_translated_payload(bot.tree, translator) for command in bot.tree._get_all_commands()]
+    assert json.dumps(ours) == json.dumps(theirs)
+    move = next(command for command in ours if command["name"] == "azul-move")
+    assert move["name_localizations"] == {"pl": "azul-ruch", "uk": "azul-хід"}
+    assert ours[-1]["name_localizations"] == {code: catalogue(code)["bot.name.board"] for code in ("pl", "uk")}
 
 
 def by_name(command: dict[str, Any]) -> dict[str, Any]:
