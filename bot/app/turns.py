@@ -85,11 +85,23 @@ class Turns:
         return seat
 
     def resolve(
-        self, game: GameRow, state: GameState, seat: int, command: str, given: Mapping[str, str | None]
+        self,
+        game: GameRow,
+        state: GameState,
+        seat: int,
+        command: str,
+        given: Mapping[str, str | None],
+        *,
+        typed_in: str | None = None,
     ) -> Move:
-        """The one legal move ``given`` describes, or why not (:class:`Refusal` or the engine's error)."""
+        """The one legal move ``given`` describes, or why not (:class:`Refusal` or the engine's error); ``typed_in``:
+        the options may be words typed in this locale (:func:`bot.app.move_entry.read_given`)."""
         legal = engine.legal_moves(state, seat)
         candidates = matching(legal, command, given)
+        if len(candidates) != 1 and typed_in is not None:
+            # Tokens (what the autocomplete sends) name their move as they are; words are read as tokens first.
+            given = read_given(state, seat, command, given, typed_in)
+            candidates = matching(legal, command, given)
         if len(candidates) == 1:
             return candidates[0]
         if candidates:
@@ -102,16 +114,24 @@ class Turns:
         return move
 
     def resolve_run(
-        self, game: GameRow, state: GameState, seat: int, command: str, run: Sequence[Mapping[str, str | None]]
+        self,
+        game: GameRow,
+        state: GameState,
+        seat: int,
+        command: str,
+        run: Sequence[Mapping[str, str | None]],
+        *,
+        typed_in: str | None = None,
     ) -> list[Move]:
-        """The legal moves a run of options describes, each read in the position the ones before it leave."""
+        """The legal moves a run of options describes, each read in the position the ones before it leave;
+        ``typed_in``: the first move's options may be words typed in this locale."""
         moves: list[Move] = []
         for given in run:
             if moves:
                 state, _ = engine.apply(state, seat, moves[-1])
                 if seat not in engine.to_act(state):
                     raise Refusal("stale")  # the run ended sooner than the player was shown
-            moves.append(self.resolve(game, state, seat, command, given))
+            moves.append(self.resolve(game, state, seat, command, given, typed_in=None if moves else typed_in))
         return moves
 
     async def picking(self, channel_id: int, user_id: int, game_id: int, seen: int) -> tuple[GameRow, GameState, int]:
@@ -208,8 +228,7 @@ class Turns:
                 raise await self.lost_to_the_deadline(game, user_id) or refusal from None
             if seat in game.computer_seats():
                 raise Refusal("computer_plays_your_seat")
-            first = read_given(state, seat, command, given, typed_in) if typed_in is not None else given
-            moves = self.resolve_run(game, state, seat, command, [first, *then])
+            moves = self.resolve_run(game, state, seat, command, [given, *then], typed_in=typed_in)
             try:
                 return await self._record(game, state, seat, moves, interaction_id=interaction_id, name=name)
             except Refusal as refusal:

@@ -33,3 +33,34 @@ async def test_a_slash_move_reads_its_snapshot_into_a_position_once(
         assert result.response.content.startswith("Played"), result.response.content
         assert len(reads) == 1, reads
         reads.clear()
+
+
+async def test_a_slash_move_given_as_tokens_is_not_read_as_words(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The autocomplete sends tokens, which name their move as they are: only words (``Factory 1``) are read."""
+    import bot.app.turns
+
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    readings: list[dict[str, Any]] = []
+    read = bot.app.turns.read_given
+
+    def counted(*args: Any, **kwargs: Any) -> dict[str, str]:
+        readings.append(dict(args[3]))
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(bot.app.turns, "read_given", counted)
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    assert readings == []
+    game, state = await table.state()
+    seat = min(engine.to_act(state))
+    take = next(m for m in engine.legal_moves(state, seat) if dict(m.choices()).get("source", "").isdecimal())
+    chosen = dict(take.choices())
+    words = f"Factory {chosen['source']}"
+    result = await table.member(game, seat).slash(
+        table.channel, "azul-move take", source=words, color=chosen["color"], line=chosen["line"]
+    )
+    assert result.response.content.startswith("Played"), result.response.content
+    assert [given["source"] for given in readings] == [words]
