@@ -107,8 +107,9 @@ async def _tell(
     bot: BotContext, interaction: discord.Interaction, answer: Answer, place: GameChannel, turn: Turn
 ) -> None:
     """After the commit: the board in the game's channel (or thread) and the mover's reply (there, or in a DM)."""
-    locale = user_locale(interaction)
-    said = text("bot.reply.played", locale, what=headline(turn, locale))
+    locale, public = user_locale(interaction), guild_locale(place.guild)
+    told = headline(turn, locale)
+    said = text("bot.reply.played", locale, what=told)
     if turn.held:  # the run's last move posts the board, telling all of it
         said += "\n" + text("bot.reply.board_held", locale)
     else:
@@ -118,7 +119,7 @@ async def _tell(
                 turn.game,
                 turn.state,
                 guild=place.guild,
-                headline=headline(turn, guild_locale(place.guild)),
+                headline=told if public == locale else headline(turn, public),
                 events=turn.events,
                 ping=turn.to_ping(),
                 held=turn.board,

@@ -64,3 +64,30 @@ async def test_a_slash_move_given_as_tokens_is_not_read_as_words(
     )
     assert result.response.content.startswith("Played"), result.response.content
     assert [given["source"] for given in readings] == [words]
+
+
+@pytest.mark.parametrize("mover_locale", ["en-US", "pl"])
+async def test_a_moves_headline_is_put_into_words_once_per_language(
+    simcord_env: Any, discord_locales: dict[int, str], monkeypatch: pytest.MonkeyPatch, mover_locale: str
+) -> None:
+    """The reply (the mover's language) and the post (the server's) tell the move in the same words when the two
+    languages are one: said once, not twice."""
+    import bot.ui.play
+
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    said: list[tuple[str, str]] = []
+    headline = bot.ui.play.headline
+
+    def counted(turn: Any, locale: str) -> str:
+        said.append((locale, headline(turn, locale)))
+        return said[-1][1]
+
+    monkeypatch.setattr(bot.ui.play, "headline", counted)
+    member, _, move = await table.choose()
+    discord_locales[member.id] = mover_locale
+    result = await table.play_by_slash(member, move)
+    words = dict(said)
+    assert [locale for locale, _ in said] == (["en"] if mover_locale == "en-US" else ["pl", "en"])
+    assert result.response.content.split("\n")[0].endswith(words["pl" if mover_locale == "pl" else "en"])
+    assert table.channel.last_message.content.split("\n")[0] == words["en"]
