@@ -108,19 +108,30 @@ async def renewing(claims: Claims, work: str, lease: timedelta) -> AsyncIterator
     """Keep a claim on ``work`` that this process holds alive while the block runs (three renewals per lease), however
     long it takes: a computer's search may outlast the lease many times on a busy host."""
     every = (claims.lease or lease).total_seconds() / 3
+    loop = asyncio.get_running_loop()
+    renewal: asyncio.Task[None] | None = None
+    timer: asyncio.TimerHandle
+
+    def due() -> None:
+        nonlocal renewal
+        renewal = asyncio.create_task(renew(), name=f"keep {work}")
 
     async def renew() -> None:
-        while True:
-            await asyncio.sleep(every)
-            with contextlib.suppress(Exception):  # a failed renewal: the next one tries again
-                await claims.claim(work, lease)
+        nonlocal timer
+        with contextlib.suppress(Exception):  # a failed renewal: the next one tries again
+            await claims.claim(work, lease)
+        timer = loop.call_later(every, due)  # the next one after this one: never two at once
 
-    keeping = asyncio.create_task(renew(), name=f"keep {work}")
+    # A timer, not a task waiting out the lease: nearly every post ends before its first renewal, and a task costs
+    # the event loop its start, its cancellation and its end on every board.
+    timer = loop.call_later(every, due)
     try:
         yield
     finally:
-        keeping.cancel()
-        await asyncio.gather(keeping, return_exceptions=True)  # its last renewal ends before a release
+        timer.cancel()
+        if renewal is not None and not renewal.done():
+            renewal.cancel()
+            await asyncio.gather(renewal, return_exceptions=True)  # its last renewal ends before a release
 
 
 def mentioning(user_ids: Sequence[int | None]) -> discord.AllowedMentions:
