@@ -340,6 +340,7 @@ class Turns:
             "game %s: ply %s seat %s played %s%s", game.id, game.version, seat, played, f" ({cause})" * bool(cause)
         )
         saved = replace(after, epoch=self.store.epoch, turn_since=stamp, result=finished)
+        self.tables.keep(game.id, snapshot, new_state)  # the game's next move plays on it
         if finished:
             await self.settlement.settle(saved)
         undoable = game.undo and not finished and not cause and not engine.reveals(state, new_state)

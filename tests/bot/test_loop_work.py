@@ -1,8 +1,10 @@
-"""Work a move does on the event loop once, not again: reading the game's snapshot into a position (about 0.1 ms of
-the loop's CPU for a two-player Azul game; the picture's drawing reads its own in a worker)."""
+"""Work a move does on the event loop once, or not at all: reading a game's snapshot into a position (about 0.1 ms
+of the loop's CPU for a two-player Azul game; the picture's drawing reads its own in a worker), reading what was
+typed as words, putting the move into words."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from typing import Any
 
@@ -12,9 +14,11 @@ import engine
 from tests.bot.table import Table
 
 
-async def test_a_slash_move_reads_its_snapshot_into_a_position_once(
+async def test_a_move_plays_on_the_position_its_games_last_move_left(
     simcord_env: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The row still holds the snapshot of the position the process kept: nothing is read. A row that holds another
+    (a move another process saved) is read."""
     table = Table.create(simcord_env, 2)
     await table.open("azul")
     reads: list[str] = []
@@ -25,14 +29,22 @@ async def test_a_slash_move_reads_its_snapshot_into_a_position_once(
             reads.append(str(raw.get("variant")))
         return read(raw)
 
+    _, before = await table.state()
     for _ in range(2):
         member, _, move = await table.choose()
         monkeypatch.setattr(engine, "from_json", counted)
         result = await member.slash(table.channel, f"azul-move {move.command}", **dict(move.choices()))
         monkeypatch.setattr(engine, "from_json", read)
         assert result.response.content.startswith("Played"), result.response.content
-        assert len(reads) == 1, reads
-        reads.clear()
+        assert reads == []
+    tables = table.bot.service.tables
+    now = await table.game()
+    monkeypatch.setattr(engine, "from_json", counted)
+    elsewhere = dataclasses.replace(now, state=engine.to_json(before))
+    assert engine.to_json(tables.state_of(elsewhere)) == engine.to_json(before)
+    assert reads == ["azul"]
+    assert engine.to_json(tables.state_of(now)) == now.state
+    assert reads == ["azul", "azul"]
 
 
 async def test_a_slash_move_given_as_tokens_is_not_read_as_words(
