@@ -131,9 +131,12 @@ def test_the_collector_rests_while_the_bot_is_built_and_the_start_ups_objects_st
         return build(config, sync_only=sync_only)
 
     monkeypatch.setattr(entry, "configured_bot", configured_bot)
+    thresholds = gc.get_threshold()
     try:
         assert entry.main() == entry.EXIT_NETWORK
-        frozen = gc.get_freeze_count()
+        frozen, youngest = gc.get_freeze_count(), gc.get_threshold()[0]
     finally:
         gc.unfreeze()  # this test process's objects are not a bot's
+        gc.set_threshold(*thresholds)
     assert collecting == [False] and gc.isenabled() and frozen > 0
+    assert youngest == entry.YOUNGEST_COLLECTED_AFTER
