@@ -19,7 +19,7 @@ from bot.app.boards import Boards
 from bot.app.claims import Claims
 from bot.app.computer import Computer, move_seed
 from bot.app.errors import MoveSaved, Refusal
-from bot.app.move_entry import first_open_option, matching, read_given
+from bot.app.move_entry import first_open_option, matching, matching_whole, read_given
 from bot.app.outcomes import BOARD_LEASE, Turn, board_work
 from bot.app.results import Settlement, result_of
 from bot.app.tables import Tables
@@ -97,7 +97,8 @@ class Turns:
         """The one legal move ``given`` describes, or why not (:class:`Refusal` or the engine's error); ``typed_in``:
         the options may be words typed in this locale (:func:`bot.app.move_entry.read_given`)."""
         legal = engine.legal_moves(state, seat)
-        candidates = matching(legal, command, given)
+        variant = engine.get_variant(game.variant)
+        candidates = matching_whole(variant, legal, command, given) or matching(legal, command, given)
         if len(candidates) != 1 and typed_in is not None:
             # Tokens (what the autocomplete sends) name their move as they are; words are read as tokens first.
             given = read_given(state, seat, command, given, typed_in)
@@ -108,7 +109,6 @@ class Turns:
             needed = first_open_option(candidates)
             raise Refusal("need_option", option=needed.option)
         filled = {option: value.strip() for option, value in given.items() if value and value.strip()}
-        variant = engine.get_variant(game.variant)
         move = variant.move_from_choices(command, filled)
         engine.apply(state, seat, move)  # raises the rules' reason; a legal move would have matched above
         return move

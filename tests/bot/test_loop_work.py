@@ -5,12 +5,14 @@ typed as words, putting the move into words."""
 from __future__ import annotations
 
 import dataclasses
+import random
 import threading
 from typing import Any
 
 import pytest
 
 import engine
+from bot.app.move_entry import matching, matching_whole
 from tests.bot.table import Table
 
 
@@ -103,3 +105,46 @@ async def test_a_moves_headline_is_put_into_words_once_per_language(
     assert [locale for locale, _ in said] == (["en"] if mover_locale == "en-US" else ["pl", "en"])
     assert result.response.content.split("\n")[0].endswith(words["pl" if mover_locale == "pl" else "en"])
     assert table.channel.last_message.content.split("\n")[0] == words["en"]
+
+
+@pytest.mark.parametrize("variant", ["azul", "azul-grey", "summer-pavilion", "queens-garden"])
+def test_a_move_given_whole_is_found_by_making_it_as_matching_finds_it(variant: str) -> None:
+    """Every option of a move given (the autocomplete's tokens, the picker's): the move they make is looked for among
+    the legal ones instead of comparing each; the same as :func:`bot.app.move_entry.matching` finds, and nothing when
+    an option is missing or the tokens make no legal move."""
+    state, rng = engine.new_game(variant, 2, 11), random.Random(5)
+    for _ in range(30):
+        seat = min(engine.to_act(state))
+        legal = engine.legal_moves(state, seat)
+        for move in rng.sample(legal, min(4, len(legal))):
+            given: dict[str, str | None] = dict(move.choices())
+            found = matching_whole(engine.variant_of(state), legal, move.command, given)
+            assert found == matching(legal, move.command, given) == [move]
+            first, *rest = given
+            if rest:
+                assert matching_whole(engine.variant_of(state), legal, move.command, {**given, first: None}) is None
+        state, _ = engine.apply(state, seat, rng.choice(legal))
+        if engine.is_over(state):
+            break
+    take = {"source": "9", "color": "blue", "line": "1"}  # no ninth factory at two players
+    assert matching_whole(engine.get_variant("azul"), [], "take", take) is None
+
+
+async def test_a_slash_move_given_whole_compares_no_legal_move(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.app.turns
+
+    table = Table.create(simcord_env, 2)
+    await table.open("azul")
+    compared: list[str] = []
+    matching = bot.app.turns.matching
+
+    def counted(moves: Any, command: str, given: Any) -> Any:
+        compared.append(command)
+        return matching(moves, command, given)
+
+    monkeypatch.setattr(bot.app.turns, "matching", counted)
+    member, _, move = await table.choose()
+    await table.play_by_slash(member, move)
+    assert compared == []
