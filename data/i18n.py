@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from data import path
@@ -212,7 +212,20 @@ def _cached_word(key: str, lang: str) -> Word:
 
 
 def t(key: str, locale: str | None = None, /, **params: Any) -> str:
-    """The text for ``key`` in ``locale`` with ``params`` filled in."""
+    """The text for ``key`` in ``locale`` with ``params`` filled in; kept when every parameter is a plain text or
+    number (a move's reply and post say a dozen, mostly the same from move to move, and filling in a phrase takes a few
+    microseconds each time). A word with its forms is put in afresh: as a ``str`` it equals its dictionary form."""
+    if all(type(value) is str or type(value) is int for value in params.values()):
+        return _kept(key, locale, tuple(params.items()))
+    return _said(key, locale, params)
+
+
+@lru_cache(maxsize=8192)
+def _kept(key: str, locale: str | None, params: tuple[tuple[str, str | int], ...]) -> str:
+    return _said(key, locale, dict(params))
+
+
+def _said(key: str, locale: str | None, params: Mapping[str, Any]) -> str:
     lang, text = _entry(key, locale)
     if text is None:
         return key

@@ -225,3 +225,15 @@ async def test_a_move_command_of_another_game_names_this_games_moves(
     assert explain(Refusal("command_not_in_game", command="acquire", variant="azul", moves=["take"]), "en") == (
         "`/azul-move acquire` is not a move in Azul; its moves are `/azul-move take`."
     )
+
+
+def test_a_phrase_kept_for_plain_text_is_not_given_for_a_word_that_reads_the_same() -> None:
+    """Phrases filled with plain texts and numbers are kept; a word with its forms equals its dictionary form as a
+    ``str``, so it must never be served the plain text's phrase: "kładzie lilię", not "kładzie lilia"."""
+    from data.i18n import word
+
+    key, lily = "bot.event.queens-garden.tile_placed", word("bot.qg.pattern.6", "pl")
+    assert str(lily) == "lilia"
+    assert t(key, "pl", player="Ala", hexagon="lilia", cell="A1") == "Ala kładzie lilia na A1"
+    assert t(key, "pl", player="Ala", hexagon=lily, cell="A1") == "Ala kładzie lilię na A1"
+    assert t(key, "pl", player="Ala", hexagon="lilia", cell="A1") == "Ala kładzie lilia na A1"
