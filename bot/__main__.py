@@ -3,7 +3,8 @@
 ``python -m bot ratings rebuild``: recompute every rating from the stored results (the bot may keep running);
 ``python -m bot copy-db SQLITE_FILE postgresql://…``: copy a bot's SQLite database into an empty PostgreSQL one;
 ``python -m bot backup PATH``: an online copy of the SQLite database, checked (for PostgreSQL: the pg_dump command);
-``python -m bot check``: list the games quarantined because their stored state cannot be read (exit 1 when any).
+``python -m bot check``: list the games quarantined because their stored state cannot be read (exit 1 when any);
+``python -m bot precompile``: compile the start-up's dataclass methods into ``__pycache__`` (the image's build does).
 ``python -m bot --help`` and ``python -m bot COMMAND --help`` say the same. A command is a function of the parsed
 arguments and the environment, registered in :func:`parser` (a few lines each).
 
@@ -28,7 +29,7 @@ from datetime import timedelta
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, cast
 
-from bot.infra import health, logs
+from bot.infra import dataclass_cache, health, logs
 from bot.infra.config import (
     Config,
     ConfigError,
@@ -129,6 +130,7 @@ async def serve(config: Config, *, sync_only: bool) -> int:
     from bot.ui.commands import CommandSyncRefused
 
     bot = configured_bot(config, sync_only=sync_only)
+    dataclass_cache.save()  # every module of the start-up is loaded: the next start compiles none of their methods
     collect_from_now()
     if sync_only:
         return await sync_commands(bot, config.token)
@@ -249,6 +251,7 @@ def parser() -> argparse.ArgumentParser:
     copy = add("copy-db", copy_database, "Copy a bot's SQLite database into an empty PostgreSQL database.")
     copy.add_argument("source", metavar="SQLITE_FILE")
     copy.add_argument("target", metavar="POSTGRESQL_URL", help="postgresql://user:password@host:port/database")
+    add("precompile", precompile, "Compile the start-up's dataclass methods into __pycache__ (the image's build).")
     add("check", check_games, "List the games quarantined because their stored state cannot be read (exit 1 if any).")
     copy_to = add("backup", backup, "An online, checked copy of the SQLite database (PostgreSQL: says how to dump).")
     copy_to.add_argument("path", metavar="PATH", help="the new file (an existing one is never overwritten)")
@@ -284,6 +287,24 @@ def check_games(_args: argparse.Namespace, environ: MutableMapping[str, str]) ->
     return asyncio.run(check(database_path(environ)))
 
 
+def precompile(_args: argparse.Namespace, _environ: MutableMapping[str, str]) -> int:
+    """Load every module the start-up loads, so the dataclass methods they compile are written beside the bytecode
+    (:mod:`bot.infra.dataclass_cache`): the image runs it at build time, as its runtime cannot write there."""
+    cache = dataclass_cache.install()
+    from bot.app.computer import Computer  # noqa: F401 - imported for their dataclasses, as configured_bot does
+    from bot.app.pictures import Pictures  # noqa: F401
+    from bot.client import create_bot  # noqa: F401
+    from bot.games import check_adapters
+
+    check_adapters()  # the games' adapters, as the bot's setup loads them
+    compiled = cache.compiled
+    if not cache.save(asked=True) and compiled:
+        print(f"azul-bot: cannot write {cache.path}", file=sys.stderr)
+        return 1
+    print(f"compiled {compiled} dataclass methods into {cache.path} ({len(cache.used)} in all)")
+    return 0
+
+
 def copy_database(args: argparse.Namespace, _environ: MutableMapping[str, str]) -> int:
     return asyncio.run(copy_db(args.source, args.target))
 
@@ -305,6 +326,7 @@ def start(args: argparse.Namespace, environ: MutableMapping[str, str], *, sync_o
     logs.setup(config.log_level, config.log_format)
     if args.read_dotenv:
         log.info("read settings from ./.env (environment variables take precedence)")
+    dataclass_cache.install()  # before the start-up's modules make their dataclasses
     gc.disable()  # until the bot is built (collect_from_now)
     try:
         with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
