@@ -70,6 +70,9 @@ def main(argv: list[str]) -> int:
     # As in the image, where ``azul-bot`` pauses the collector before discord.py is imported (bot.__main__.start):
     # imported here first, discord.py would pay the collections the real start-up does not.
     gc.disable()
+    from bot.infra import dataclass_cache
+
+    dataclass_cache.install()  # as azul-bot does before it imports discord.py, whose dataclasses it then takes too
     import yarl
     from discord.gateway import DiscordWebSocket
     from discord.http import Route
