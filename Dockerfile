@@ -5,7 +5,8 @@
 # only that environment, drops the installers nothing at run time needs, and runs as a numeric user without root.
 # Its bytecode is compiled at build time, checked by hash rather than file times: the runtime user cannot write
 # __pycache__, so without it every start compiles the bot's sources again (about three times the start-up's CPU).
-# So are the methods @dataclass writes for each class (bot/infra/dataclass_cache.py): a sixth of a start otherwise.
+# So are the methods @dataclass writes for each class (bot/infra/dataclass_cache.py): a sixth of a start otherwise;
+# -P: the installed bot's, not the sources' in this folder, so the file lands in the copied environment.
 # TLS certificates are looked up one by one in /etc/ssl/certs (by the hash links the base's ca-certificates keeps
 # there) instead of reading the whole bundle into every TLS context: aiohttp makes two contexts as it is imported, and
 # OpenSSL 3 takes about 50 ms of CPU to parse the bundle's 140 certificates for each: 100 ms of every start.
@@ -31,7 +32,7 @@ RUN /opt/azul/bin/pip install --no-deps --no-build-isolation . \
     && /opt/azul/bin/pip check \
     && /opt/azul/bin/python -m pip uninstall --yes pip setuptools \
     && /opt/azul/bin/python -m compileall -q -j 0 --invalidation-mode unchecked-hash /opt/azul/lib \
-    && /opt/azul/bin/python -m bot precompile
+    && /opt/azul/bin/python -P -m bot precompile
 
 FROM python:3.11.13-slim-bookworm@sha256:86adf8dbadc3d6e82ee5dd2c74bec2e1c2467cdad47886280501df722372d2e1
 ENV PYTHONDONTWRITEBYTECODE=1 \

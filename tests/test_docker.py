@@ -160,7 +160,7 @@ def test_the_image_ships_its_bytecode_compiled() -> None:
     compiles = [args for word, args in build if word == "RUN" and "compileall" in args]
     assert compiles and "--invalidation-mode unchecked-hash" in compiles[0] and "/opt/azul/lib" in compiles[0]
     # and the start-up's dataclass methods (bot/infra/dataclass_cache.py), once every module is compiled
-    assert compiles[0].index("/opt/azul/bin/python -m bot precompile") > compiles[0].index("compileall")
+    assert compiles[0].index("/opt/azul/bin/python -P -m bot precompile") > compiles[0].index("compileall")
 
 
 def test_the_image_compiles_the_standard_library_its_base_ships_without_bytecode() -> None:
