@@ -19,6 +19,10 @@ synced); without it, each start is a new bot's first, on a new database.
 Printed: each way's median and best over ``--runs`` starts, and when the first answer came relative to the gateway's
 identify (what the bot still does after connecting). Timings are wall clock, which a busy host inflates;
 the bot process's CPU time by its first answer (user + system, from /proc) is printed beside them.
+
+``--instructions`` counts instead, for one start with .pyc: the instructions the bot process ran by its first answer,
+under valgrind's callgrind (about a minute; ``apt-get install valgrind``). The count moves by a few hundredths of a
+percent from start to start whatever else the host runs, so it compares two versions where timings cannot.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ import os
 import shutil
 import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -46,9 +52,9 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def one_start(folder: Path, extra_env: dict[str, str]) -> tuple[float, float, float]:
+async def one_start(folder: Path, extra_env: dict[str, str], *, counted: bool = False) -> tuple[float, float, float]:
     """Start a bot, ask it for help, and return (start → first answer, start → identify, the bot's CPU seconds by
-    its answer)."""
+    its answer); ``counted``: under callgrind, and the instructions it ran by its answer instead of the CPU."""
     discord = FakeDiscord()
     await discord.start()
     env = {
@@ -59,10 +65,13 @@ async def one_start(folder: Path, extra_env: dict[str, str]) -> tuple[float, flo
         "AZUL_HEARTBEAT_FILE": str(folder / "heartbeat"),
         **extra_env,
     }
+    counts = folder / "callgrind.out"
+    wrapper = ("valgrind", "--tool=callgrind", f"--callgrind-out-file={counts}") if counted else ()
     started = time.perf_counter()
-    process = spawn(discord.api, discord.gateway_url, env, log=folder / "bot.log")
+    process = spawn(discord.api, discord.gateway_url, env, log=folder / "bot.log", wrapper=wrapper)
+    patience = COUNTED_PATIENCE if counted else 60
     try:
-        await asyncio.wait_for(discord.identified.wait(), timeout=60)
+        await asyncio.wait_for(discord.identified.wait(), timeout=patience)
         identified = time.perf_counter() - started
         interaction = await discord.interaction(
             2,
@@ -72,12 +81,38 @@ async def one_start(folder: Path, extra_env: dict[str, str]) -> tuple[float, flo
             user_id=USER,
             locale="pl",
         )
-        await discord.wait_for("POST", f"/interactions/{interaction}/", timeout=60)
-        return time.perf_counter() - started, identified, cpu_seconds(process.pid)
+        await discord.wait_for("POST", f"/interactions/{interaction}/", timeout=patience)
+        answered = time.perf_counter() - started
+        if counted:  # callgrind writes what it counted so far to a file of its own (callgrind.out.1)
+            dump = ["callgrind_control", "--dump", str(process.pid)]
+            await asyncio.to_thread(subprocess.run, dump, check=True, capture_output=True)
+            return answered, identified, instructions(counts.with_name(f"{counts.name}.1"))
+        return answered, identified, cpu_seconds(process.pid)
     finally:
         process.terminate()
-        await asyncio.to_thread(process.wait, 30)
+        await asyncio.to_thread(process.wait, patience)
         await discord.stop()
+
+
+COUNTED_PATIENCE = 600
+"""Seconds a start under callgrind may take to connect and to answer (it runs about fifty times slower)."""
+
+
+def instructions(dump: Path) -> float:
+    """The instructions a callgrind dump counted (its ``summary:`` line)."""
+    for line in dump.read_text().splitlines():
+        if line.startswith("summary:"):
+            return float(line.split()[1])
+    raise ValueError(f"{dump} holds no summary")
+
+
+async def counted_start(games: int) -> float:
+    """One start with .pyc under callgrind, on a new database (or one with ``games`` open games): the instructions
+    the bot ran by its first answer."""
+    with tempfile.TemporaryDirectory() as folder:
+        if games:
+            await restart_database(Path(folder) / "azul.sqlite3", games)
+        return (await one_start(Path(folder), IMAGE_ENV, counted=True))[2]
 
 
 async def restart_database(path: Path, games: int) -> None:
@@ -123,8 +158,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=5, help="starts per way (default 5)")
     parser.add_argument("--host-tls", action="store_true", help="the host's TLS setting, not the image's")
     parser.add_argument("--games", type=int, default=0, help="restart on a database with this many open games")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count the instructions of one start under callgrind instead"
+    )
     args = parser.parse_args(argv)
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            print("--instructions runs the bot under valgrind: install it (apt-get install valgrind)", file=sys.stderr)
+            return 2
+        counted = asyncio.run(counted_start(args.games))
+        where = f"a database with {args.games} open games" if args.games else "a new database"
+        print(f"instructions the bot ran by its first answer (with .pyc, {where}): {counted / 1e6:.1f} million")
+        return 0
     tls = "the host's TLS setting" if args.host_tls else "the image's TLS setting"
     database = f"a database with {args.games} open games" if args.games else "a new database"
     print(f"start-up to the first answered interaction, {args.runs} starts each (wall clock), {tls}, {database}:")

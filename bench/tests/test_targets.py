@@ -3,6 +3,8 @@ figure when the issue was filed."""
 
 from __future__ import annotations
 
+import asyncio
+import shutil
 from typing import Any
 
 import pytest
@@ -31,3 +33,10 @@ def test_the_table_has_every_target_with_what_was_measured(
     shown = "\n".join(lines)
     for measured in ("14.5 (2)", "8.2 ms", "19.5 ms", "40.0", "400 ms", "29.9 KB", "0.61 s"):
         assert measured in shown, measured
+
+
+@pytest.mark.slow  # a start under valgrind, about half a minute
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="bench startup --instructions runs valgrind")
+def test_a_counted_start_counts_the_bots_instructions_by_its_first_answer() -> None:
+    counted = asyncio.run(startup.counted_start(0))
+    assert 2e8 < counted < 1e10  # the bot's whole start, not valgrind's or nothing

@@ -25,13 +25,20 @@ start timed as the image starts (``python -m bench startup``)."""
 
 
 def spawn(
-    api: str, gateway: str, env: dict[str, str], *, log: Path | None = None, own_group: bool = False
+    api: str,
+    gateway: str,
+    env: dict[str, str],
+    *,
+    log: Path | None = None,
+    own_group: bool = False,
+    wrapper: tuple[str, ...] = (),
 ) -> subprocess.Popen[bytes]:
     """Start the bot process; its output goes to ``log`` (or nowhere). With ``own_group`` it leads a process group
-    of its own, so ``os.killpg`` ends it with its worker processes, as when its machine dies."""
+    of its own, so ``os.killpg`` ends it with its worker processes, as when its machine dies. ``wrapper`` runs it
+    under another program (``valgrind …``), which must keep its process id."""
     out: Any = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.bot.bot_process", api, gateway],
+        [*wrapper, sys.executable, "-m", "tests.bot.bot_process", api, gateway],
         cwd=ROOT,
         env={**os.environ, **env},
         stdout=out,
