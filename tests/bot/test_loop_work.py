@@ -4,16 +4,22 @@ typed as words, putting the move into words."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import dataclasses
 import random
 import threading
+import time
 from typing import Any
 
 import pytest
 
 import engine
 from bot.app.move_entry import matching, matching_whole
+from bot.infra.pools import WorkerPool
 from tests.bot.table import Table
+
+GAME: contextvars.ContextVar[int] = contextvars.ContextVar("game", default=-1)
 
 
 async def test_a_move_plays_on_the_position_its_games_last_move_left(
@@ -148,3 +154,33 @@ async def test_a_slash_move_given_whole_compares_no_legal_move(
     member, _, move = await table.choose()
     await table.play_by_slash(member, move)
     assert compared == []
+
+
+async def test_a_pool_of_no_processes_draws_in_one_thread_of_its_own_in_the_callers_context() -> None:
+    """Pictures drawn in the bot's process take turns in one thread: in the loop's shared executor up to six at once
+    took turns holding the interpreter's lock with each other and with the event loop. Each runs in its caller's
+    context (the log fields of its game), as :func:`asyncio.to_thread` would run it."""
+    pool = WorkerPool("picture", 0)
+    pool.start()
+    running: list[int] = []
+    seen: list[tuple[str, int, int]] = []
+
+    def work(number: int) -> int:
+        running.append(number)
+        time.sleep(0.01)
+        seen.append((threading.current_thread().name, len(running), GAME.get()))
+        running.remove(number)
+        return number
+
+    async def one(number: int) -> int:
+        GAME.set(number)
+        result: int = await pool.run(work, number)
+        return result
+
+    try:
+        assert await asyncio.gather(*(one(number) for number in range(4))) == [0, 1, 2, 3]
+    finally:
+        await pool.close()
+    assert {name for name, _, _ in seen} == {"picture-thread_0"}
+    assert {at_once for _, at_once, _ in seen} == {1}
+    assert sorted(game for _, _, game in seen) == [0, 1, 2, 3]
