@@ -8,8 +8,9 @@ needs one within 3 s: p99; a quick move's whole answer, a slow one's deferral), 
 blocked, and the CPU time the bot processes themselves spent per acknowledged move (their worker processes not counted),
 and of it the main thread's, where the event loop runs: unlike the times, they hardly depend on how busy the machine is,
 and they say how many moves one interpreter can carry; the bytes the bot processes wrote to storage per move (the
-database, its WAL and logs); and the CPU this process spent per move meanwhile (the fake Discord and its players, on the
-same cores: what a rate measured here leaves to the bot).
+database, its WAL and logs; counted until each process has exited, so the checkpoint it still owed its database on
+closing it is counted with the moves that made it); and the CPU this process spent per move meanwhile (the fake
+Discord and its players, on the same cores: what a rate measured here leaves to the bot).
 ``--targets`` then prints the speed targets' table (:mod:`bench.targets`): this run's figures at 16 in flight beside
 the statements and loads of a move counted in SimCord and a cold start.
 
@@ -149,6 +150,17 @@ def cpu_seconds(pid: int, *, loop_only: bool = False) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def bytes_at_exit(process: subprocess.Popen[bytes], timeout: float = 20) -> float:
+    """The bytes ``process`` caused to be written by the time it exited (exited, not yet reaped: its /proc entry
+    still says), or NaN when it has not exited within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+            return bytes_written(process.pid)
+        time.sleep(0.02)
+    return float("nan")
+
+
 def bytes_written(pid: int) -> float:
     """The bytes one process has caused to be written to storage so far (Linux's /proc/PID/io), or NaN."""
     try:
@@ -230,6 +242,7 @@ async def measure(
         await server.start()
         bots, watch = await start_bots(server, path, processes, folder, pictures)
         outcome = None
+        written_before: list[float] = []
         reader = wire.Reader(path)
         try:
             await wait_for_boards(path)
@@ -268,9 +281,6 @@ async def measure(
                 timings.loop_cpu = sum(
                     cpu_seconds(bot.pid, loop_only=True) - before for bot, before in zip(bots, loop_before, strict=True)
                 )
-                timings.written = sum(
-                    bytes_written(bot.pid) - before for bot, before in zip(bots, written_before, strict=True)
-                )
             await asyncio.sleep(0.6)  # the watchdog's last report
             blocked = longest_block(watch, since)
             if kill:
@@ -279,6 +289,9 @@ async def measure(
             reader.close()
             for bot in bots:
                 bot.send_signal(signal.SIGTERM)
+            written_after = [await asyncio.to_thread(bytes_at_exit, bot) for bot in bots]
+            if written_before and not kill:  # to each process's exit: the checkpoint it owed on closing is its moves'
+                timings.written = sum(a - b for a, b in zip(written_after, written_before, strict=True))
             for bot in bots:
                 await asyncio.to_thread(bot.wait, 20)
             await server.stop()
