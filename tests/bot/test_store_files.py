@@ -211,7 +211,7 @@ async def test_a_game_damaged_while_running_is_quarantined_at_once(
         game = wire.game_in(str(db), wire.FIRST_CHANNEL)
         (user, move), *_ = wire.moves_now(game)
         with sqlite3.connect(db, timeout=60) as damage:  # the bot may be writing: wait for its lock
-            damage.execute("UPDATE games SET state = substr(state, 1, 40) WHERE id = ?", (game.id,))
+            damage.execute("UPDATE games SET state = substr(state, 1, length(state) - 8) WHERE id = ?", (game.id,))
         caplog.clear()
 
         async def ask(command: str, sub: str) -> str | None:

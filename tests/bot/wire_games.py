@@ -21,6 +21,7 @@ import engine
 from bot.app.service import GameService
 from bot.infra.db import is_postgres, postgres_sql
 from bot.infra.store import Store
+from bot.infra.store.states import unpacked
 from engine.agents import GreedyAgent
 from tests.bot.fake_discord import FakeDiscord
 
@@ -187,7 +188,7 @@ def _seen(game: Any, users: list[int]) -> Seen:
         game["version"],
         game["board_version"],
         game["board_message_id"],
-        engine.from_json(json.loads(game["state"])) if game["state"] else None,
+        engine.from_json(unpacked(game["state"])) if game["state"] else None,
         users,
         game["seed"],
         game["variant"],

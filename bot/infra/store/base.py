@@ -12,10 +12,11 @@ pooled connection, its rows locked ``FOR UPDATE``).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.infra.db import Connection, PostgresPool, Row, SqliteFile, Step
+from bot.infra.store.states import packed
 
 
 class Aggregate:
@@ -27,6 +28,10 @@ class Aggregate:
     @property
     def is_postgres(self) -> bool:
         return isinstance(self._engine, PostgresPool)
+
+    def _packed_state(self, state: Mapping[str, Any]) -> str | bytes:
+        """A game's state as its row keeps it (:mod:`bot.infra.store.states`)."""
+        return packed(state, compress=not self.is_postgres)
 
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Connection]:
         """A write transaction, rolled back on any error (see :mod:`bot.infra.store`)."""

@@ -11,6 +11,7 @@ from typing import Any
 from bot.infra.store.base import Aggregate, inserted_id
 from bot.infra.store.rows import Conflict, GameResult, GameRow, Seat, SeatCaps, now_iso
 from bot.infra.store.servers import take_caps
+from bot.infra.store.states import as_text, unpacked
 
 _RECORD_BOARD = (
     "UPDATE games SET board_previous = board_message_id, board_message_id = ?, board_version = ?,"
@@ -47,7 +48,7 @@ class GameRecords(Aggregate):
         row = rows[0]
         broken = row["broken"]
         try:
-            options, state, result = (json.loads(row[c]) if row[c] else None for c in ("options", "state", "result"))
+            options, state, result = (unpacked(row[c]) if row[c] else None for c in ("options", "state", "result"))
         except ValueError as error:  # a damaged row: the game is quarantined, never the whole bot
             broken = broken or f"its stored JSON cannot be read ({error})"
             options, state, result = {}, None, None
@@ -179,9 +180,11 @@ class GameRecords(Aggregate):
             return bool(cursor.rowcount == 1)
 
     async def raw_game(self, game_id: int) -> dict[str, Any]:
-        """The game's row as stored (its JSON columns as text), for the export of a quarantined game."""
+        """The game's row as stored (its JSON columns as text, see :func:`as_text`), for the export of a quarantined
+        game."""
         rows = await self._fetchall("SELECT * FROM games WHERE id = ?", (game_id,))
-        return {key: rows[0][key] for key in rows[0].keys()} if rows else {}  # noqa: SIM118 - a Row iterates values
+        row = {key: rows[0][key] for key in rows[0].keys()} if rows else {}  # noqa: SIM118 - a Row iterates values
+        return {key: as_text(value) if isinstance(value, bytes) else value for key, value in row.items()}
 
     async def games_with_computer_seats(self) -> list[int]:
         """Active games in which the computer plays at least one seat (the service checks whose turn it is)."""
@@ -394,7 +397,7 @@ class GameRecords(Aggregate):
             cursor = await db.execute(
                 "UPDATE games SET status = 'active', state = ?, turn_since = ?, epoch = ?"
                 " WHERE id = ? AND status = 'lobby'",
-                (json.dumps(state), now_iso(), self._engine.epoch, game_id),
+                (self._packed_state(state), now_iso(), self._engine.epoch, game_id),
             )
             if cursor.rowcount != 1:
                 return False

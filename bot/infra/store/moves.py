@@ -235,7 +235,7 @@ class Moves(Aggregate):
             (
                 len(notations),
                 self._engine.epoch,
-                json.dumps(state),
+                self._packed_state(state),
                 stamp,
                 *([json.dumps(finished)] if finished is not None else []),
                 *([version + len(notations), *claim[1:]] if board and claim is not None else []),
@@ -300,7 +300,7 @@ class Moves(Aggregate):
             cursor = await db.execute(  # the turn began when it began before the move (moves older than 16: now)
                 "UPDATE games SET version = version + 1, epoch = ?, state = ?, turn_since = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
-                (self._engine.epoch, json.dumps(state), last["waited_since"] or stamp, game_id, version),
+                (self._engine.epoch, self._packed_state(state), last["waited_since"] or stamp, game_id, version),
             )
             if cursor.rowcount != 1:
                 raise Conflict("version")
