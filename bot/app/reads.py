@@ -4,6 +4,7 @@ serve directly: no layer of the application forwards these calls. A game's move 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Collection
 from typing import Any, Protocol
 
@@ -77,6 +78,7 @@ class GameReads(Protocol):
     async def set_board(
         self, game_id: int, message_id: int, version: int, *, again: bool = False
     ) -> tuple[bool, int | None]: ...
+    def posting_board(self) -> contextlib.AbstractContextManager[None]: ...
     async def games_with_computer_seats(self) -> list[int]: ...
     async def open_game_channels(self) -> list[int]: ...
 

@@ -168,16 +168,16 @@ def _run_many(db: sqlite3.Connection, begin: str | None, sql: str, rows: list[tu
     db.executemany(sql, rows).close()
 
 
-def _run_alone(db: sqlite3.Connection, steps: list[Step], lost: Callable[[], str | None]) -> list[Row]:
+def _run_alone(db: sqlite3.Connection, steps: list[Step], lost: Callable[[], str | None]) -> list[list[Row]]:
     """In aiosqlite's thread: statements as a whole write transaction (``BEGIN IMMEDIATE``, each statement run and
     read, ``COMMIT``), rolled back when one fails or is refused (:data:`Step`), or the files opened are no longer the
-    database (``lost``, checked before the commit as :meth:`SqliteFile.transaction` does). The last one's rows."""
+    database (``lost``, checked before the commit as :meth:`SqliteFile.transaction` does). Each one's rows."""
     db.execute("BEGIN IMMEDIATE")
     try:
-        rows: list[Row] = []
+        found: list[list[Row]] = []
         for sql, params, refusal in steps:
             cursor = db.execute(sql, params)
-            rows = cursor.fetchall()
+            found.append(rows := cursor.fetchall())
             if refusal is not None and (len(rows) if cursor.description else cursor.rowcount) != 1:
                 raise Refused(refusal)
         if (why := lost()) is not None:
@@ -187,7 +187,7 @@ def _run_alone(db: sqlite3.Connection, steps: list[Step], lost: Callable[[], str
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise
-    return rows
+    return found
 
 
 def _roll_back(db: sqlite3.Connection) -> None:
@@ -336,6 +336,11 @@ class PostgresPool:
         async with self.pool.acquire() as conn:
             return list(await (await PostgresConnection(conn).execute(sql, params)).fetchall())
 
+    async def write_each(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Row]]:
+        """Statements as one transaction: each one's rows."""
+        async with self.transaction() as db:
+            return [list(await (await db.execute(sql, params)).fetchall()) for sql, params in statements]
+
     async def write_steps(self, steps: Sequence[Step]) -> None:
         """Statements as one transaction, each step's refusal checked (:data:`Step`)."""
         async with self.transaction() as db:
@@ -469,12 +474,17 @@ class SqliteFile:
         """One statement as its own write transaction, in one trip to aiosqlite's thread (a transaction of one
         statement costs three: ``BEGIN`` with it, the statement, ``COMMIT``): its rows. Refused, as a transaction's
         commit is, when the file was deleted or replaced; a task cancelled meanwhile leaves it to end whole."""
+        return (await self.write_each([(sql, params)]))[0]
+
+    async def write_each(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Row]]:
+        """Statements as one write transaction, in one trip, as :meth:`write_alone`: each one's rows."""
         self._refuse_if_lost()
+        sent = [(sqlite_sql(sql), tuple(params), None) for sql, params in statements]
         async with self._lock:
-            rows: list[Row] = await self.raw._execute(  # type: ignore[no-untyped-call]
-                _run_alone, self.raw._conn, [(sqlite_sql(sql), tuple(params), None)], self.check_file
+            found: list[list[Row]] = await self.raw._execute(  # type: ignore[no-untyped-call]
+                _run_alone, self.raw._conn, sent, self.check_file
             )
-            return rows
+            return found
 
     async def write_steps(self, steps: Sequence[Step]) -> None:
         """Statements as one write transaction, in one trip to aiosqlite's thread, each step's refusal checked there

@@ -319,13 +319,14 @@ class Poster:
         if game.status == "over":
             view = self.controls.summary(game, locale)
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
-        message = await self._send(channel, game, content, png, view=view, mentions=mentions, nonce=nonce)
-        try:
-            _, stale = await self.games.games.set_board(game.id, message.id, game.version, again=nonce is None)
-        except Exception as error:
-            log.exception("game %s: board %s posted but not recorded", game.id, message.id)
-            metrics.post_failed("unrecorded")
-            raise BoardNotPosted("unrecorded") from error
+        with self.games.games.posting_board():  # its record shares a commit with those of the boards sent meanwhile
+            message = await self._send(channel, game, content, png, view=view, mentions=mentions, nonce=nonce)
+            try:
+                _, stale = await self.games.games.set_board(game.id, message.id, game.version, again=nonce is None)
+            except Exception as error:
+                log.exception("game %s: board %s posted but not recorded", game.id, message.id)
+                metrics.post_failed("unrecorded")
+                raise BoardNotPosted("unrecorded") from error
         if stale is not None:
             await self._strip_controls(channel, game, stale)
         for seat in dm_seats:

@@ -337,6 +337,7 @@ class Store:
         return cls(engine)
 
     async def close(self) -> None:
+        await self.games.settle()
         await self._engine.close()
 
     def lost(self) -> str | None:

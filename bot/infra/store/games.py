@@ -3,12 +3,15 @@ replacing, dropping and renaming players; the messages and the thread that show 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from bot.infra.db import PostgresPool, SqliteFile
 from bot.infra.store.base import Aggregate, inserted_id
+from bot.infra.store.gathered import Gathered
 from bot.infra.store.rows import Conflict, GameResult, GameRow, Seat, SeatCaps, now_iso
 from bot.infra.store.servers import take_caps
 from bot.infra.store.states import as_text, unpacked
@@ -27,8 +30,24 @@ _RECORD_BOARD_AGAIN = (
 """A board shown again recorded as the newest message only: the version's own board is still owed if it is."""
 
 
+BOARDS_TOGETHER = 16
+"""The most boards' records one commit waits for (:mod:`bot.infra.store.gathered`)."""
+
+
 class GameRecords(Aggregate):
     """Games and their seats."""
+
+    def __init__(self, engine: SqliteFile | PostgresPool) -> None:
+        super().__init__(engine)
+        self._boards = Gathered(engine, most=BOARDS_TOGETHER)
+
+    def posting_board(self) -> contextlib.AbstractContextManager[None]:
+        """While the block runs, a board is being sent: the boards' records wait for its, to share its commit."""
+        return self._boards.coming()
+
+    async def settle(self) -> None:
+        """Write the boards' records that wait (before the store closes)."""
+        await self._boards.settle()
 
     async def _game(self, where: str, params: tuple[Any, ...]) -> GameRow | None:
         found = f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1"
@@ -432,12 +451,13 @@ class GameRecords(Aggregate):
         the claim on posting it or an older board ends (:func:`bot.infra.store.timers.board_work`): it is done.
 
         Returns whether it is now the newest board, and the message whose controls must go: the previous board's,
-        or this one's own when a newer board got there first.
+        or this one's own when a newer board got there first. Written with the records of the boards sent meanwhile
+        (:meth:`posting_board`), in one commit.
         """
         if again:
-            rows = await self._write_alone(_RECORD_BOARD_AGAIN, (message_id, game_id, version))
+            rows = await self._boards.write(_RECORD_BOARD_AGAIN, (message_id, game_id, version))
         else:
-            rows = await self._write_alone(_RECORD_BOARD, (message_id, version, version, game_id, version))
+            rows = await self._boards.write(_RECORD_BOARD, (message_id, version, version, game_id, version))
         if not rows:  # a newer version's board is recorded already (or the game is gone: nothing to strip)
             gone = not await self._fetchall("SELECT 1 FROM games WHERE id = ?", (game_id,))
             return False, None if gone else message_id
