@@ -201,26 +201,27 @@ class Poster:
             return None
         self._posting.add(work)
         try:
-            if held == work and self.claims is not None:  # claimed by the move's own write: nobody else posts it
-                return await self._post_held(
-                    channel,
-                    game,
-                    state,
-                    guild=guild,
-                    headline=headline,
-                    events=events,
-                    ping=ping,
-                    work=work,
-                    known=known,
-                )
-            async with self._claimed(work) as mine:
-                fresh = await self.games.tables.game(game.id) if mine else None
-                if fresh is None or (fresh.board_version >= game.version and not ending):
-                    return None
-                nonce = board_nonce(game, ending=ending)
-                return await self._post_board(
-                    channel, game, state, guild=guild, headline=headline, events=events, ping=ping, nonce=nonce
-                )
+            with self.games.games.posting_board():  # its record shares a commit with others'
+                if held == work and self.claims is not None:  # claimed by the move's own write: nobody else posts it
+                    return await self._post_held(
+                        channel,
+                        game,
+                        state,
+                        guild=guild,
+                        headline=headline,
+                        events=events,
+                        ping=ping,
+                        work=work,
+                        known=known,
+                    )
+                async with self._claimed(work) as mine:
+                    fresh = await self.games.tables.game(game.id) if mine else None
+                    if fresh is None or (fresh.board_version >= game.version and not ending):
+                        return None
+                    nonce = board_nonce(game, ending=ending)
+                    return await self._post_board(
+                        channel, game, state, guild=guild, headline=headline, events=events, ping=ping, nonce=nonce
+                    )
         finally:
             self._posting.discard(work)
 
@@ -319,14 +320,13 @@ class Poster:
         if game.status == "over":
             view = self.controls.summary(game, locale)
         mentions = mentioning([by_seat[seat].user_id for seat in sorted(mention_seats)])
-        with self.games.games.posting_board():  # its record shares a commit with those of the boards sent meanwhile
-            message = await self._send(channel, game, content, png, view=view, mentions=mentions, nonce=nonce)
-            try:
-                _, stale = await self.games.games.set_board(game.id, message.id, game.version, again=nonce is None)
-            except Exception as error:
-                log.exception("game %s: board %s posted but not recorded", game.id, message.id)
-                metrics.post_failed("unrecorded")
-                raise BoardNotPosted("unrecorded") from error
+        message = await self._send(channel, game, content, png, view=view, mentions=mentions, nonce=nonce)
+        try:
+            _, stale = await self.games.games.set_board(game.id, message.id, game.version, again=nonce is None)
+        except Exception as error:
+            log.exception("game %s: board %s posted but not recorded", game.id, message.id)
+            metrics.post_failed("unrecorded")
+            raise BoardNotPosted("unrecorded") from error
         if stale is not None:
             await self._strip_controls(channel, game, stale)
         for seat in dm_seats:

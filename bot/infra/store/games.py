@@ -42,7 +42,8 @@ class GameRecords(Aggregate):
         self._boards = Gathered(engine, most=BOARDS_TOGETHER)
 
     def posting_board(self) -> contextlib.AbstractContextManager[None]:
-        """While the block runs, a board is being sent: the boards' records wait for its, to share its commit."""
+        """While the block runs, a board is being posted (drawn, sent): the boards' records wait for its, to share
+        its commit. A block must not wait for another board's record (a board posted inside one)."""
         return self._boards.coming()
 
     async def settle(self) -> None:
@@ -451,8 +452,8 @@ class GameRecords(Aggregate):
         the claim on posting it or an older board ends (:func:`bot.infra.store.timers.board_work`): it is done.
 
         Returns whether it is now the newest board, and the message whose controls must go: the previous board's,
-        or this one's own when a newer board got there first. Written with the records of the boards sent meanwhile
-        (:meth:`posting_board`), in one commit.
+        or this one's own when a newer board got there first. Written with the records of the boards posted
+        meanwhile (:meth:`posting_board`), in one commit.
         """
         if again:
             rows = await self._boards.write(_RECORD_BOARD_AGAIN, (message_id, game_id, version))

@@ -2,11 +2,11 @@
 
 Every commit costs a sync of the log to disk and at least one whole block of it written anew, however little it
 changed: recording where a board was posted is one small row's update, yet a commit of its own cost a quarter of the
-bytes its move wrote. So a board's record waits for the other boards being sent to Discord at that moment, and they
-are recorded together: alone, a record is written at once; with sixteen moves in flight, several share a commit.
-Nothing but progress is waited for (no timer): each board being sent either reaches its record or gives up, and the
-last one to do either writes what waits. A board is out before its record is written, and one lost in a crash before
-its record is posted again with the same nonce, which Discord answers with the message already posted.
+bytes its move wrote. So a board's record waits for the other boards being posted at that moment (drawn, sent), and
+they are recorded together: alone, a record is written at once; with sixteen moves in flight, several share a
+commit. Nothing but progress is waited for (no timer): each board being posted either reaches its record or gives
+up, and the last one to do either writes what waits. A board is out before its record is written, and one lost in a
+crash before its record is posted again with the same nonce, which Discord answers with the message already posted.
 """
 
 from __future__ import annotations
