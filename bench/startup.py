@@ -127,6 +127,8 @@ async def restart_database(path: Path, games: int) -> None:
 async def measure(
     runs: int, compiled: bool, image_tls: bool = True, *, games: int = 0
 ) -> list[tuple[float, float, float]]:
+    if compiled:  # bytecode may be written (as where it is already), so a first start writes what is missing
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     results = []
     with tempfile.TemporaryDirectory() as prepared:
         template = Path(prepared) / "azul.sqlite3"
