@@ -86,7 +86,7 @@ def load_rows(load: LoadFigures) -> list[Row]:
     ]
 
 
-def startup_row(runs: int = 3) -> Row:
+def startup_row(runs: int = 7) -> Row:
     starts = asyncio.run(startup.measure(runs, compiled=True))
     first = statistics.median(answer for answer, _, _ in starts)
     cpu = statistics.median(used for _, _, used in starts)
