@@ -131,3 +131,15 @@ async def test_at_most_so_many_records_wait_and_a_failed_commit_fails_each() -> 
         results = await asyncio.gather(*tasks, return_exceptions=True)
     assert engine_.batches == [["record 0", "record 1"]], "two of three on their way: written"
     assert all(isinstance(result, sqlite3.OperationalError) for result in results)
+
+
+async def test_a_record_whose_caller_is_cancelled_is_written_with_the_others() -> None:
+    engine_ = Engine()
+    gathered = Gathered(engine_, most=16)  # type: ignore[arg-type]
+    with gathered.coming(), gathered.coming():
+        first = asyncio.create_task(gathered.write("record 0", ()))
+        second = asyncio.create_task(gathered.write("record 1", ()))
+        await asyncio.sleep(0)  # both wait; the second's arrival started the write
+        second.cancel()
+        assert await first == [("record 0",)]
+    assert engine_.batches == [["record 0", "record 1"]] and second.cancelled()

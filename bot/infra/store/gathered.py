@@ -43,16 +43,20 @@ class Gathered:
         finally:
             self._coming -= 1
             if self._waiting and len(self._waiting) >= self._coming:  # it gave up: the rest need not wait
-                task = asyncio.create_task(self._write_waiting())
-                self._writing.add(task)
-                task.add_done_callback(self._writing.discard)
+                self._write_soon()
 
     async def write(self, sql: str, params: Sequence[Any]) -> list[Row]:
         done: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
         self._waiting.append((sql, params, done))
         if len(self._waiting) >= min(self._coming, self.most):  # every write on its way is here
-            await self._write_waiting()
+            self._write_soon()
         return await done
+
+    def _write_soon(self) -> None:
+        """Write what waits in a task of its own: a caller cancelled meanwhile cancels no one else's write."""
+        task = asyncio.create_task(self._write_waiting())
+        self._writing.add(task)
+        task.add_done_callback(self._writing.discard)
 
     async def settle(self) -> None:
         """Write what waits, and wait for what is being written (before the store closes)."""
