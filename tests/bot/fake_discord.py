@@ -19,6 +19,7 @@ each new gateway connection gets READY again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import time
@@ -355,7 +356,9 @@ class FakeDiscord:
         elif one and live:
             live = [live[self.seq % len(live)]]
         for socket in live:
-            await socket.send_json({"op": 0, "t": event, "s": self.seq, "d": data})
+            # A connection closing as its process dies loses the event with it, as on Discord's gateway.
+            with contextlib.suppress(ConnectionResetError):
+                await socket.send_json({"op": 0, "t": event, "s": self.seq, "d": data})
 
     async def slash(
         self,

@@ -77,6 +77,7 @@ from bot.infra.store.rows import (
     now_iso,
 )
 from bot.infra.store.servers import Servers
+from bot.infra.store.states import as_text
 from bot.infra.store.timers import TimerRecords
 from bot.infra.store.users import Users
 
@@ -384,8 +385,8 @@ class Store:
                     columns = list(rows[0].keys())
                     await into.executemany(
                         f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
-                        [tuple(row) for row in rows],
-                    )
+                        [tuple(as_text(v) if isinstance(v, bytes) else v for v in row) for row in rows],
+                    )  # a state kept compressed goes in as the text PostgreSQL keeps
                 copied[table] = len(rows)
         await target._engine.restart_identities(tables)
         return copied
